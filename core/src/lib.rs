@@ -1,0 +1,42 @@
+//! A generic grid engine for the tic-tac-toe family.
+//!
+//! A variant is a rulebook: a TOML file plus the Rhai script it names. The
+//! script's load-time hooks (lines, winning runs, steps, jumps, regions,
+//! redirect, …) are evaluated once and compiled into tables; play then runs on
+//! compact `Copy` positions without entering the interpreter.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use gridrules_core::{Game, Outcome, Rulebook, Side};
+//!
+//! let classic = Arc::new(Rulebook::builtin("classic")?);
+//! let mut game = Game::new(classic.clone());
+//! for text in ["a1", "b1", "a2", "b2", "a3"] {
+//!     game.play(classic.parse_move(text)?)?;
+//! }
+//! assert_eq!(game.outcome(), Some(Outcome::Win(Side::X)));
+//! assert_eq!(game.outcome().unwrap().to_string(), "X wins");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod builtin;
+pub mod error;
+pub mod game;
+pub mod geometry;
+pub mod notation;
+pub mod perft;
+pub mod playout;
+pub mod position;
+pub mod rulebook;
+pub mod rules;
+pub mod script;
+pub mod setup;
+
+pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
+pub use game::Game;
+pub use geometry::{Cell, CellSet, Grid};
+pub use notation::ParseMoveError;
+pub use position::{BySide, Ending, Move, MoveList, Outcome, Position, Side};
+pub use rulebook::Rulebook;
+pub use rules::{PlayError, Refusal};
+pub use setup::SetupError;

@@ -1,0 +1,130 @@
+//! Random games: the benchmark's figure of merit and the test suite's source
+//! of positions.
+
+use crate::error::ScriptError;
+use crate::position::{MoveList, Outcome, Position};
+use crate::rulebook::Rulebook;
+use std::time::{Duration, Instant};
+
+/// A small, fast, seedable generator (SplitMix64); good enough for playouts.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed; the same seed gives the same games.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+    }
+}
+
+/// Reusable buffers for playing random games without allocating.
+#[derive(Debug, Default)]
+pub struct Playout {
+    moves: MoveList,
+    keys: Vec<u64>,
+    plies: usize,
+}
+
+/// Games longer than this are cut short and counted as drawn, so a rulebook
+/// without a repetition rule cannot make a benchmark run forever.
+pub const MAX_PLIES: usize = 1000;
+
+impl Playout {
+    /// Fresh buffers.
+    pub fn new() -> Playout {
+        Playout::default()
+    }
+
+    /// Plays uniformly random legal moves from `start` to the end of the game.
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub fn run(&mut self, rules: &Rulebook, start: &Position, rng: &mut Rng) -> Result<Outcome, ScriptError> {
+        let track = rules.tables().repetition().is_some();
+        self.keys.clear();
+        if track {
+            self.keys.push(start.key());
+        }
+        let mut pos = *start;
+        for ply in 0..MAX_PLIES {
+            if let Some(o) = pos.outcome() {
+                self.plies = ply;
+                return Ok(o);
+            }
+            rules.legal_moves(&pos, &mut self.moves)?;
+            let mv = self.moves[rng.below(self.moves.len())];
+            pos = rules.play_unchecked(&pos, mv)?;
+            if track {
+                rules.settle_repetition(&mut pos, &self.keys);
+                self.keys.push(pos.key());
+            }
+        }
+        self.plies = MAX_PLIES;
+        Ok(pos.outcome().unwrap_or(Outcome::Draw))
+    }
+
+    /// Moves played in the last game.
+    pub fn plies(&self) -> usize {
+        self.plies
+    }
+}
+
+/// What a benchmark run measured.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchResult {
+    /// Games played.
+    pub playouts: u64,
+    /// Moves played in them.
+    pub plies: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+impl BenchResult {
+    /// Games per second.
+    pub fn playouts_per_second(&self) -> f64 {
+        self.playouts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Plays random games from the initial position for about `duration`,
+/// single-threaded.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn bench(rules: &Rulebook, duration: Duration, seed: u64) -> Result<BenchResult, ScriptError> {
+    let start = rules.initial();
+    let mut rng = Rng::new(seed);
+    let mut playout = Playout::new();
+    let began = Instant::now();
+    let mut playouts = 0;
+    let mut plies = 0;
+    loop {
+        // Check the clock every few games: reading it costs as much as a 3×3 game.
+        for _ in 0..64 {
+            playout.run(rules, &start, &mut rng)?;
+            playouts += 1;
+            plies += playout.plies as u64;
+        }
+        let elapsed = began.elapsed();
+        if elapsed >= duration {
+            return Ok(BenchResult { playouts, plies, elapsed });
+        }
+    }
+}

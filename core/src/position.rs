@@ -1,0 +1,309 @@
+//! The game state: sides, moves, outcomes and the compact `Position`.
+
+use crate::geometry::{Cell, CellSet};
+use std::fmt;
+
+/// One of the two players. X always moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The first player.
+    X,
+    /// The second player.
+    O,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::X => Side::O,
+            Side::O => Side::X,
+        }
+    }
+
+    /// The side's mark as a character, `X` or `O`.
+    pub fn to_char(self) -> char {
+        match self {
+            Side::X => 'X',
+            Side::O => 'O',
+        }
+    }
+
+    /// Parses `X`/`x` or `O`/`o`.
+    pub fn from_char(c: char) -> Option<Side> {
+        match c {
+            'X' | 'x' => Some(Side::X),
+            'O' | 'o' => Some(Side::O),
+            _ => None,
+        }
+    }
+
+    /// Both sides, X first.
+    pub const ALL: [Side; 2] = [Side::X, Side::O];
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// One value per side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BySide<T> {
+    /// X's value.
+    pub x: T,
+    /// O's value.
+    pub o: T,
+}
+
+impl<T> BySide<T> {
+    /// Builds both values from a function of the side.
+    pub fn new_with(mut f: impl FnMut(Side) -> T) -> BySide<T> {
+        BySide {
+            x: f(Side::X),
+            o: f(Side::O),
+        }
+    }
+
+    /// The value of `side`.
+    #[inline]
+    pub fn get(&self, side: Side) -> &T {
+        match side {
+            Side::X => &self.x,
+            Side::O => &self.o,
+        }
+    }
+
+    /// The value of `side`, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::X => &mut self.x,
+            Side::O => &mut self.o,
+        }
+    }
+}
+
+/// A move: a new mark placed, or a piece moved to another cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Put a mark (or a piece from hand) on an empty cell.
+    Place {
+        /// The cell.
+        to: Cell,
+    },
+    /// Move an own piece from one cell to another (a step or a jump).
+    Step {
+        /// Where the piece stands.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
+}
+
+impl Move {
+    /// The cell that receives a mark.
+    #[inline]
+    pub fn to(self) -> Cell {
+        match self {
+            Move::Place { to } | Move::Step { to, .. } => to,
+        }
+    }
+
+    /// The cell a piece leaves, for a movement.
+    #[inline]
+    pub fn from(self) -> Option<Cell> {
+        match self {
+            Move::Place { .. } => None,
+            Move::Step { from, .. } => Some(from),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+impl Outcome {
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win(s) => Some(s),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// The contract text: `X wins`, `O wins` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(s) => write!(f, "{s} wins"),
+            Outcome::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// Why a game ended; the engine reports it beside the [`Outcome`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// A winning line was completed (or, with regions, a line of regions).
+    Line,
+    /// The side to move had no legal move; the rulebook's `no_moves()` decided.
+    NoMoves,
+    /// The same position occurred the rulebook's `repetition()` number of times.
+    Repetition,
+    /// The rulebook's per-move `outcome(state)` hook declared it.
+    Script,
+}
+
+/// Sentinel for "no region" in [`Position`]'s `target` field.
+pub const NO_REGION: u8 = u8::MAX;
+/// Sentinel for "no limit" in [`Position`]'s pieces in hand.
+pub const UNLIMITED: u16 = u16::MAX;
+
+/// The whole state of a game at one moment: `Copy`, no heap.
+///
+/// Everything a rulebook's rules need lives here: the marks of each side, the
+/// side to move, the pieces each side still holds, the region the next move is
+/// sent to, which regions are closed and who owns them, and the result once the
+/// game is over. History (for undo and repetition) is kept by [`crate::Game`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) marks: BySide<CellSet>,
+    pub(crate) turn: Side,
+    pub(crate) in_hand: BySide<u16>,
+    pub(crate) target: u8,
+    pub(crate) regions_won: BySide<u32>,
+    pub(crate) regions_closed: u32,
+    /// Cells of the closed regions: no move may go there.
+    pub(crate) closed_cells: CellSet,
+    pub(crate) result: Option<(Outcome, Ending)>,
+}
+
+impl Position {
+    /// The marks of `side`.
+    #[inline]
+    pub fn marks(&self, side: Side) -> CellSet {
+        *self.marks.get(side)
+    }
+
+    /// All occupied cells.
+    #[inline]
+    pub fn occupied(&self) -> CellSet {
+        self.marks.x | self.marks.o
+    }
+
+    /// The side whose mark is on `cell`.
+    pub fn mark_at(&self, cell: Cell) -> Option<Side> {
+        Side::ALL.into_iter().find(|&s| self.marks(s).contains(cell))
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+
+    /// Pieces `side` still has to place; `None` when marks are unlimited.
+    pub fn in_hand(&self, side: Side) -> Option<u16> {
+        let n = *self.in_hand.get(side);
+        (n != UNLIMITED).then_some(n)
+    }
+
+    /// The region the next move must be played in, if the rules restrict it.
+    pub fn target(&self) -> Option<usize> {
+        (self.target != NO_REGION).then_some(self.target as usize)
+    }
+
+    /// Regions won by `side`, as a bit mask over region numbers.
+    pub fn regions_won(&self, side: Side) -> u32 {
+        *self.regions_won.get(side)
+    }
+
+    /// Closed regions (won or full), as a bit mask over region numbers.
+    pub fn regions_closed(&self) -> u32 {
+        self.regions_closed
+    }
+
+    /// Cells no move may enter because their region is closed.
+    pub fn closed_cells(&self) -> CellSet {
+        self.closed_cells
+    }
+
+    /// The result, once the game is over.
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.result.map(|(o, _)| o)
+    }
+
+    /// The result and why the game ended.
+    pub fn ending(&self) -> Option<(Outcome, Ending)> {
+        self.result
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// A 64-bit key of everything that makes two positions the same for
+    /// repetition: marks, side to move, pieces in hand and target region.
+    pub fn key(&self) -> u64 {
+        let mut h = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut mix = |v: u64| {
+            h = (h ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            h ^= h >> 32;
+        };
+        for w in self.marks.x.words().into_iter().chain(self.marks.o.words()) {
+            mix(w);
+        }
+        mix(self.turn as u64);
+        mix(u64::from(self.in_hand.x) << 16 | u64::from(self.in_hand.o));
+        mix(u64::from(self.target));
+        h
+    }
+}
+
+/// A reusable list of moves; `clear` keeps its buffer so the hot loop does not allocate.
+#[derive(Debug, Clone, Default)]
+pub struct MoveList(Vec<Move>);
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList(Vec::with_capacity(256))
+    }
+
+    /// Removes every move, keeping the buffer.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Appends a move.
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        self.0.push(mv);
+    }
+
+    /// Keeps only the moves for which `f` holds.
+    pub fn retain(&mut self, f: impl FnMut(&Move) -> bool) {
+        self.0.retain(f);
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.0
+    }
+}

@@ -1,0 +1,266 @@
+//! Rulebooks: a TOML file and the Rhai script it names, validated and compiled.
+
+mod schema;
+pub mod tables;
+
+use crate::builtin;
+use crate::error::{Location, Problem, RulebookError};
+use crate::geometry::Grid;
+use crate::script::{ScriptHost, ScriptSource};
+use rhai::Dynamic;
+use schema::RawRulebook;
+use std::path::{Path, PathBuf};
+pub use tables::{Jump, NoMoves, Tables};
+
+/// A validated, immutable variant: board, script, and the tables compiled from
+/// its load-time hooks. Share it with `Arc`.
+#[derive(Debug)]
+pub struct Rulebook {
+    name: String,
+    title: String,
+    description: Option<String>,
+    path: String,
+    grid: Grid,
+    params: Vec<(String, String)>,
+    pub(crate) tables: Tables,
+    pub(crate) script: ScriptHost,
+    pub(crate) refuse_hook: bool,
+    pub(crate) outcome_hook: bool,
+}
+
+impl Rulebook {
+    /// Names of the built-in rulebooks, in order.
+    pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+        builtin::RULEBOOKS.iter().map(|(n, _)| *n)
+    }
+
+    /// Loads the built-in rulebook `name`.
+    ///
+    /// # Errors
+    /// When there is no such built-in (a built-in that fails to load is a bug,
+    /// caught by the test suite).
+    pub fn builtin(name: &str) -> Result<Rulebook, RulebookError> {
+        let text = builtin::rulebook(name).ok_or_else(|| {
+            Problem::bare(format!(
+                "no built-in rulebook `{name}`: choose one of {}",
+                Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        Rulebook::from_str_at(text, &format!("rules/{name}.toml"), None)
+    }
+
+    /// Loads a rulebook file; its script is found next to it, or among the built-ins.
+    ///
+    /// # Errors
+    /// Every problem found, each with `file:line:col` where there is one.
+    pub fn from_file(path: &Path) -> Result<Rulebook, RulebookError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Problem::bare(format!("{shown}: cannot read the rulebook: {}", io_reason(&e))))?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Rulebook::from_str_at(&text, &shown, Some(dir))
+    }
+
+    /// Loads a rulebook from its text. `path` is shown in messages; `dir` is
+    /// where its script is looked for (`None`: built-in scripts only).
+    ///
+    /// # Errors
+    /// Every problem found, each with `file:line:col` where there is one.
+    pub fn from_str_at(text: &str, path: &str, dir: Option<PathBuf>) -> Result<Rulebook, RulebookError> {
+        let raw: RawRulebook = toml::from_str(text).map_err(|e| {
+            let loc = e.span().map(|s| Location::from_offset(path, text, s.start));
+            Problem {
+                location: loc,
+                message: e.message().trim_end().to_string(),
+            }
+        })?;
+        let at = |offset: usize| Location::from_offset(path, text, offset);
+        let mut problems = Vec::new();
+
+        let name = raw.name.get_ref();
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            problems.push(Problem::at(
+                at(raw.name.span().start),
+                format!("name `{name}`: expected lower-case letters, digits and `-`"),
+            ));
+        }
+        let (w, h) = (&raw.board.get_ref().width, &raw.board.get_ref().height);
+        for (what, v, max) in [("width", w, crate::geometry::MAX_WIDTH), ("height", h, crate::geometry::MAX_HEIGHT)] {
+            if !(1..=i64::from(max)).contains(v.get_ref()) {
+                problems.push(Problem::at(
+                    at(v.span().start),
+                    format!("board {what} {}: expected 1 to {max}", v.get_ref()),
+                ));
+            }
+        }
+        let grid = Grid::new(*w.get_ref() as u32, *h.get_ref() as u32);
+        if grid.is_none() && problems.is_empty() {
+            problems.push(Problem::at(
+                at(raw.board.span().start),
+                format!(
+                    "board {}×{} has {} cells: at most {} are supported",
+                    w.get_ref(),
+                    h.get_ref(),
+                    w.get_ref() * h.get_ref(),
+                    crate::geometry::MAX_CELLS
+                ),
+            ));
+        }
+
+        let mut params = Vec::new();
+        let mut shown_params = Vec::new();
+        for (key, value) in &raw.params {
+            let k = key.get_ref();
+            let ident = k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && k.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if !ident || k == "width" || k == "height" {
+                problems.push(Problem::at(
+                    at(key.span().start),
+                    format!("param `{k}`: expected a lower-case name (letters, digits, `_`) other than width and height"),
+                ));
+                continue;
+            }
+            match to_dynamic(value.get_ref()) {
+                Some(d) => {
+                    params.push((k.clone(), d));
+                    shown_params.push((k.clone(), value.get_ref().to_string()));
+                }
+                None => problems.push(Problem::at(
+                    at(value.span().start),
+                    format!(
+                        "param `{k}`: {} values are not supported: use an integer, a boolean, a string, or an array of them",
+                        value.get_ref().type_str()
+                    ),
+                )),
+            }
+        }
+
+        let script_name = raw.script.get_ref();
+        let source = match resolve_script(script_name, dir.as_deref()) {
+            Ok(s) => Some(s),
+            Err(message) => {
+                problems.push(Problem::at(at(raw.script.span().start), message));
+                None
+            }
+        };
+
+        let (Some(grid), Some(source), true) = (grid, source, problems.is_empty()) else {
+            return Err(RulebookError { problems });
+        };
+        let script_text = source.text.clone();
+        let script = ScriptHost::new(grid, &params, source)?;
+        let tables = tables::Builder::new(&script, grid, &script_text).build()?;
+        Ok(Rulebook {
+            name: name.clone(),
+            title: raw.title,
+            description: raw.description,
+            path: path.to_string(),
+            grid,
+            params: shown_params,
+            refuse_hook: script.has_per_move("refuse"),
+            outcome_hook: script.has_per_move("outcome"),
+            tables,
+            script,
+        })
+    }
+
+    /// The rulebook's name (`classic`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The one-line title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The rules in prose, if the rulebook has them.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// Where the rulebook came from (`rules/classic.toml` for built-ins).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The board.
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// The `[params]`, as written.
+    pub fn params(&self) -> &[(String, String)] {
+        &self.params
+    }
+
+    /// The compiled tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The script host (for hook docs and printed output).
+    pub fn script(&self) -> &ScriptHost {
+        &self.script
+    }
+
+    /// Whether per-move hooks run during play (slower; `bench` shows it).
+    pub fn has_per_move_hooks(&self) -> bool {
+        self.refuse_hook || self.outcome_hook
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String> {
+    if let Some(dir) = dir {
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                return Ok(ScriptSource {
+                    path: path.display().to_string(),
+                    text,
+                    dir: Some(dir.to_path_buf()),
+                });
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("script `{}`: cannot read it: {}", path.display(), io_reason(&e)));
+            }
+            Err(_) => {}
+        }
+    }
+    if let Some(text) = builtin::script(name) {
+        let stem = name.strip_suffix(".rhai").unwrap_or(name);
+        return Ok(ScriptSource {
+            path: format!("scripts/{stem}.rhai"),
+            text: text.to_string(),
+            dir: dir.map(Path::to_path_buf),
+        });
+    }
+    let builtins: Vec<String> = builtin::SCRIPTS.iter().map(|(n, _)| format!("{n}.rhai")).collect();
+    let looked = dir.map_or(String::new(), |d| format!("no file {} and ", d.join(name).display()));
+    Err(format!(
+        "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
+        builtins.join(", ")
+    ))
+}
+
+fn to_dynamic(v: &toml::Value) -> Option<Dynamic> {
+    match v {
+        toml::Value::Integer(i) => Some(Dynamic::from(*i)),
+        toml::Value::Boolean(b) => Some(Dynamic::from(*b)),
+        toml::Value::String(s) => Some(Dynamic::from(s.clone())),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(to_dynamic)
+            .collect::<Option<rhai::Array>>()
+            .map(Dynamic::from_array),
+        _ => None,
+    }
+}

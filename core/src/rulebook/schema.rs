@@ -1,0 +1,28 @@
+//! The rulebook file as written: a serde mirror of the TOML, never used after
+//! validation (cargo's `TomlManifest` split).
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A rulebook file, parsed but not yet checked.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRulebook {
+    pub name: Spanned<String>,
+    pub title: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub script: Spanned<String>,
+    pub board: Spanned<RawBoard>,
+    #[serde(default)]
+    pub params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+}
+
+/// `[board]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawBoard {
+    pub width: Spanned<i64>,
+    pub height: Spanned<i64>,
+}

@@ -1,0 +1,442 @@
+//! Load-time hooks, evaluated once and compiled into lookup tables.
+//!
+//! Implementation note: this is what keeps the scripted rules fast. The
+//! interpreter never runs for a cell of a move; play reads these tables only.
+
+use crate::error::{Location, RulebookError, ScriptError, ScriptErrorKind};
+use crate::geometry::{Cell, CellSet, Grid};
+use crate::position::{NO_REGION, UNLIMITED};
+use crate::script::api::fn_position;
+use crate::script::hooks::{self, Hook};
+use crate::script::ScriptHost;
+use rhai::Dynamic;
+
+/// A jump: the destination and the cells that must be empty in between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Jump {
+    /// Where the piece lands.
+    pub to: Cell,
+    /// Cells jumped over; all must be empty.
+    pub over: CellSet,
+}
+
+/// What the side to move gets when it has no legal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoMoves {
+    /// It loses.
+    Loss,
+    /// The game is drawn.
+    Draw,
+    /// It wins.
+    Win,
+}
+
+/// How a completed line is recognised.
+#[derive(Debug, Clone)]
+pub(crate) enum WinCheck {
+    /// `wins(n)` holds exactly for `n >= k`: a move wins when any window of
+    /// `k` consecutive cells through it is all own marks.
+    Windows {
+        start: Vec<u32>,
+        masks: Vec<CellSet>,
+    },
+    /// Any other `wins`: measure the run through the move along each line.
+    Runs {
+        lines: Vec<Vec<Cell>>,
+        through: Vec<Vec<(u32, u32)>>,
+        wins: Vec<bool>,
+    },
+}
+
+/// Everything the load-time hooks said, as tables.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    pub(crate) all: CellSet,
+    pub(crate) lines: Vec<Vec<Cell>>,
+    pub(crate) win: WinCheck,
+    pub(crate) pieces: u16,
+    pub(crate) steps: Vec<CellSet>,
+    pub(crate) jumps: Vec<Vec<Jump>>,
+    pub(crate) regions: Vec<CellSet>,
+    pub(crate) region_of: Vec<u8>,
+    /// Per region: the region lines through it, as masks over region numbers.
+    pub(crate) region_lines: Vec<Vec<u32>>,
+    pub(crate) redirect: Vec<u8>,
+    pub(crate) no_moves: NoMoves,
+    pub(crate) repetition: Option<u32>,
+}
+
+impl Tables {
+    /// Whether `own` holds a winning run through `cell`.
+    #[inline]
+    pub(crate) fn wins_through(&self, cell: Cell, own: CellSet) -> bool {
+        match &self.win {
+            WinCheck::Windows { start, masks } => {
+                let (a, b) = (start[cell.index()] as usize, start[cell.index() + 1] as usize);
+                masks[a..b].iter().any(|&w| w.is_subset(own))
+            }
+            WinCheck::Runs { lines, through, wins } => through[cell.index()].iter().any(|&(l, i)| {
+                let line = &lines[l as usize];
+                let i = i as usize;
+                let back = line[..i].iter().rev().take_while(|&&c| own.contains(c)).count();
+                let ahead = line[i + 1..].iter().take_while(|&&c| own.contains(c)).count();
+                wins[back + ahead + 1]
+            }),
+        }
+    }
+
+    /// The lines, as the `lines()` hook gave them.
+    pub fn lines(&self) -> &[Vec<Cell>] {
+        &self.lines
+    }
+
+    /// Pieces per side, if limited.
+    pub fn pieces(&self) -> Option<u16> {
+        (self.pieces != UNLIMITED).then_some(self.pieces)
+    }
+
+    /// The regions (sub-boards); empty when the rulebook has none.
+    pub fn regions(&self) -> &[CellSet] {
+        &self.regions
+    }
+
+    /// The region of a cell, when the rulebook has regions.
+    pub fn region_of(&self, cell: Cell) -> Option<usize> {
+        self.region_of
+            .get(cell.index())
+            .filter(|&&r| r != NO_REGION)
+            .map(|&r| r as usize)
+    }
+
+    /// Where a piece on `cell` may step.
+    pub fn steps(&self, cell: Cell) -> CellSet {
+        self.steps[cell.index()]
+    }
+
+    /// Where a piece on `cell` may jump.
+    pub fn jumps(&self, cell: Cell) -> &[Jump] {
+        &self.jumps[cell.index()]
+    }
+
+    /// What having no legal move means.
+    pub fn no_moves(&self) -> NoMoves {
+        self.no_moves
+    }
+
+    /// The repetition count that draws, if any.
+    pub fn repetition(&self) -> Option<u32> {
+        self.repetition
+    }
+}
+
+/// Evaluates the load-time hooks of `host` into tables.
+pub(crate) struct Builder<'a> {
+    host: &'a ScriptHost,
+    grid: Grid,
+    source: &'a str,
+}
+
+fn hook(name: &str) -> &'static Hook {
+    hooks::hook(name).expect("hook registry names every hook the builder calls")
+}
+
+impl<'a> Builder<'a> {
+    pub(crate) fn new(host: &'a ScriptHost, grid: Grid, source: &'a str) -> Builder<'a> {
+        Builder { host, grid, source }
+    }
+
+    /// An error about a hook's answer, located at the hook's definition.
+    fn bad(&self, name: &'static str, message: String) -> RulebookError {
+        let location = fn_position(self.source, name).map(|(line, col)| Location {
+            path: self.host.path().to_string(),
+            line,
+            col,
+        });
+        ScriptError {
+            kind: ScriptErrorKind::BadValue,
+            hook: Some(name),
+            location,
+            message,
+        }
+        .into()
+    }
+
+    fn call(&self, name: &'static str, args: impl rhai::FuncArgs) -> Result<Option<Dynamic>, RulebookError> {
+        let h = hook(name);
+        if !self.host.defines(h) {
+            return Ok(None);
+        }
+        Ok(Some(self.host.call_load(h, args)?))
+    }
+
+    fn cell(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Cell, RulebookError> {
+        let found = || format!("{what}: expected a cell (a number from cell(col, row), or a name like \"b2\"), found {}", describe(v));
+        if let Some(n) = v.as_int().ok() {
+            if (0..self.grid.len() as i64).contains(&n) {
+                return Ok(Cell(n as u8));
+            }
+            return Err(self.bad(name, format!("{what}: cell {n} is off the {}×{} board", self.grid.width(), self.grid.height())));
+        }
+        if let Some(s) = v.read_lock::<rhai::ImmutableString>() {
+            return self
+                .grid
+                .parse_cell(&s)
+                .ok_or_else(|| self.bad(name, format!("{what}: `{}` is not a cell of this board", s.as_str())));
+        }
+        Err(self.bad(name, found()))
+    }
+
+    fn array(&self, name: &'static str, what: &str, v: Dynamic) -> Result<rhai::Array, RulebookError> {
+        let shown = describe(&v);
+        v.try_cast::<rhai::Array>()
+            .ok_or_else(|| self.bad(name, format!("{what}: expected an array, found {shown}")))
+    }
+
+    fn cells(&self, name: &'static str, what: &str, v: Dynamic) -> Result<Vec<Cell>, RulebookError> {
+        let items = self.array(name, what, v)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let c = self.cell(name, &format!("{what}, item {}", i + 1), item)?;
+            if out.contains(&c) {
+                return Err(self.bad(name, format!("{what}: cell {} appears twice", self.grid.name(c))));
+            }
+            out.push(c);
+        }
+        Ok(out)
+    }
+
+    fn int(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Option<i64>, RulebookError> {
+        if v.is_unit() {
+            return Ok(None);
+        }
+        v.as_int()
+            .map(Some)
+            .map_err(|_| self.bad(name, format!("{what}: expected a number or (), found {}", describe(v))))
+    }
+
+    pub(crate) fn build(&self) -> Result<Tables, RulebookError> {
+        let n = self.grid.len();
+        let lines_v = self.call("lines", ())?.unwrap_or(Dynamic::UNIT);
+        let mut lines = Vec::new();
+        for (i, l) in self.array("lines", "lines()", lines_v)?.into_iter().enumerate() {
+            let line = self.cells("lines", &format!("line {}", i + 1), l)?;
+            if line.is_empty() {
+                return Err(self.bad("lines", format!("line {} is empty", i + 1)));
+            }
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            return Err(self.bad("lines", "lines() returned no line: is the line longer than the board?".into()));
+        }
+        let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
+        let mut wins = vec![false; longest + 1];
+        for (run, slot) in wins.iter_mut().enumerate().skip(1) {
+            let v = self.call("wins", (run as i64,))?.unwrap_or(Dynamic::FALSE);
+            *slot = v
+                .as_bool()
+                .map_err(|_| self.bad("wins", format!("wins({run}): expected true or false, found {}", describe(&v))))?;
+        }
+        let Some(k) = wins.iter().position(|&w| w) else {
+            return Err(self.bad(
+                "wins",
+                format!("no line can ever be won: wins(n) is false for every n up to {longest}, the longest line"),
+            ));
+        };
+        let monotone = wins.iter().enumerate().skip(1).all(|(r, &w)| w == (r >= k));
+        let win = if monotone {
+            windows(n, &lines, k)
+        } else {
+            let mut through = vec![Vec::new(); n];
+            for (l, line) in lines.iter().enumerate() {
+                for (i, c) in line.iter().enumerate() {
+                    through[c.index()].push((l as u32, i as u32));
+                }
+            }
+            WinCheck::Runs { lines: lines.clone(), through, wins }
+        };
+
+        let pieces = match self.call("pieces", ())? {
+            None => UNLIMITED,
+            Some(v) => match self.int("pieces", "pieces()", &v)? {
+                None => UNLIMITED,
+                Some(p) if (1..=n as i64).contains(&p) => p as u16,
+                Some(p) => return Err(self.bad("pieces", format!("pieces() is {p}: expected 1 to {n}, or () for unlimited"))),
+            },
+        };
+
+        let mut steps = vec![CellSet::EMPTY; n];
+        let mut jumps = vec![Vec::new(); n];
+        for c in self.grid.cells() {
+            let name = self.grid.name(c);
+            if let Some(v) = self.call("steps", (c.0 as i64,))? {
+                for to in self.cells("steps", &format!("steps({name})"), v)? {
+                    if to == c {
+                        return Err(self.bad("steps", format!("steps({name}) contains {name} itself")));
+                    }
+                    steps[c.index()].insert(to);
+                }
+            }
+            if let Some(v) = self.call("jumps", (c.0 as i64,))? {
+                for (i, j) in self.array("jumps", &format!("jumps({name})"), v)?.into_iter().enumerate() {
+                    let what = format!("jumps({name}), item {}", i + 1);
+                    let map = j
+                        .try_cast::<rhai::Map>()
+                        .ok_or_else(|| self.bad("jumps", format!("{what}: expected #{{ to: cell, over: [cells] }}")))?;
+                    if let Some(key) = map.keys().find(|k| !["to", "over"].contains(&k.as_str())) {
+                        return Err(self.bad("jumps", format!("{what}: unknown key `{key}`, expected `to` or `over`")));
+                    }
+                    let to = self.cell("jumps", &format!("{what}, `to`"), map.get("to").unwrap_or(&Dynamic::UNIT))?;
+                    let over = match map.get("over") {
+                        Some(o) => self.cells("jumps", &format!("{what}, `over`"), o.clone())?,
+                        None => Vec::new(),
+                    };
+                    if to == c || over.contains(&to) || over.contains(&c) {
+                        return Err(self.bad("jumps", format!("{what}: a jump must land on another cell than it starts from or passes over")));
+                    }
+                    jumps[c.index()].push(Jump { to, over: over.into_iter().collect() });
+                }
+            }
+        }
+
+        let (regions, region_of, region_lines, redirect) = self.regions(&lines)?;
+
+        let no_moves = match self.call("no_moves", ())? {
+            None => NoMoves::Draw,
+            Some(v) => match v.clone().into_string().ok().as_deref() {
+                Some("loss") => NoMoves::Loss,
+                Some("draw") => NoMoves::Draw,
+                Some("win") => NoMoves::Win,
+                _ => return Err(self.bad("no_moves", format!("no_moves(): expected \"loss\", \"draw\" or \"win\", found {}", describe(&v)))),
+            },
+        };
+        let repetition = match self.call("repetition", ())? {
+            None => None,
+            Some(v) => match self.int("repetition", "repetition()", &v)? {
+                None | Some(0) => None,
+                Some(r) if (2..=1000).contains(&r) => Some(r as u32),
+                Some(r) => return Err(self.bad("repetition", format!("repetition() is {r}: expected 2 to 1000, or () / 0 for never"))),
+            },
+        };
+
+        Ok(Tables {
+            all: self.grid.all(),
+            lines,
+            win,
+            pieces,
+            steps,
+            jumps,
+            regions,
+            region_of,
+            region_lines,
+            redirect,
+            no_moves,
+            repetition,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn regions(&self, lines: &[Vec<Cell>]) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
+        let n = self.grid.len();
+        let Some(v) = self.call("regions", ())? else {
+            for name in ["region_lines", "redirect"] {
+                if self.host.defines(hook(name)) {
+                    return Err(self.bad(
+                        hook(name).name,
+                        format!("`{name}` needs regions: define `regions()` too"),
+                    ));
+                }
+            }
+            return Ok((Vec::new(), Vec::new(), Vec::new(), Vec::new()));
+        };
+        let mut regions = Vec::new();
+        let mut region_of = vec![NO_REGION; n];
+        for (i, r) in self.array("regions", "regions()", v)?.into_iter().enumerate() {
+            let cells = self.cells("regions", &format!("region {i}"), r)?;
+            for &c in &cells {
+                if region_of[c.index()] != NO_REGION {
+                    return Err(self.bad("regions", format!("cell {} is in regions {} and {i}", self.grid.name(c), region_of[c.index()])));
+                }
+                region_of[c.index()] = i as u8;
+            }
+            regions.push(cells.into_iter().collect::<CellSet>());
+            if regions.len() > 32 {
+                return Err(self.bad("regions", "more than 32 regions".into()));
+            }
+        }
+        if let Some(c) = self.grid.cells().find(|c| region_of[c.index()] == NO_REGION) {
+            return Err(self.bad("regions", format!("cell {} is in no region: regions must cover the board", self.grid.name(c))));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            if line.iter().any(|c| region_of[c.index()] != region_of[line[0].index()]) {
+                return Err(self.bad("lines", format!("line {} crosses regions: with regions, every line lies inside one", i + 1)));
+            }
+        }
+        let count = regions.len();
+        let v = self
+            .call("region_lines", ())?
+            .ok_or_else(|| self.bad("regions", "regions need `region_lines()`: which lines of regions win the game".into()))?;
+        let mut region_lines = vec![Vec::new(); count];
+        for (i, l) in self.array("region_lines", "region_lines()", v)?.into_iter().enumerate() {
+            let what = format!("region line {}", i + 1);
+            let mut mask = 0u32;
+            for r in self.array("region_lines", &what, l)? {
+                match self.int("region_lines", &what, &r)? {
+                    Some(r) if (0..count as i64).contains(&r) => mask |= 1 << r,
+                    _ => return Err(self.bad("region_lines", format!("{what}: expected region numbers 0 to {}", count - 1))),
+                }
+            }
+            for (r, through) in region_lines.iter_mut().enumerate() {
+                if mask & (1 << r) != 0 {
+                    through.push(mask);
+                }
+            }
+        }
+        let mut redirect = vec![NO_REGION; n];
+        for c in self.grid.cells() {
+            if let Some(v) = self.call("redirect", (c.0 as i64,))? {
+                let what = format!("redirect({})", self.grid.name(c));
+                match self.int("redirect", &what, &v)? {
+                    None => {}
+                    Some(r) if (0..count as i64).contains(&r) => redirect[c.index()] = r as u8,
+                    Some(r) => return Err(self.bad("redirect", format!("{what} is {r}: expected a region number 0 to {}, or ()", count - 1))),
+                }
+            }
+        }
+        Ok((regions, region_of, region_lines, redirect))
+    }
+}
+
+fn windows(n: usize, lines: &[Vec<Cell>], k: usize) -> WinCheck {
+    let mut per_cell: Vec<Vec<CellSet>> = vec![Vec::new(); n];
+    for line in lines {
+        for w in line.windows(k) {
+            let mask: CellSet = w.iter().copied().collect();
+            for c in w {
+                if !per_cell[c.index()].contains(&mask) {
+                    per_cell[c.index()].push(mask);
+                }
+            }
+        }
+    }
+    let mut start = Vec::with_capacity(n + 1);
+    let mut masks = Vec::new();
+    for list in per_cell {
+        start.push(masks.len() as u32);
+        masks.extend(list);
+    }
+    start.push(masks.len() as u32);
+    WinCheck::Windows { start, masks }
+}
+
+/// A value as shown in messages: its type and, when short, the value.
+fn describe(v: &Dynamic) -> String {
+    if v.is_unit() {
+        return "()".to_string();
+    }
+    let text = v.to_string();
+    if text.len() <= 40 {
+        format!("{} `{text}`", v.type_name())
+    } else {
+        v.type_name().to_string()
+    }
+}

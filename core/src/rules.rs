@@ -1,0 +1,365 @@
+//! Playing by a rulebook: the initial position, legal moves, making a move.
+//!
+//! This is the engine API that the REPL, perft, benchmarks, search and tests
+//! all drive. Rulebooks without per-move hooks never enter the interpreter here.
+
+use crate::error::ScriptError;
+use crate::geometry::{Cell, CellSet};
+use crate::notation::move_name;
+use crate::position::{BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED};
+use crate::rulebook::{NoMoves, Rulebook};
+use rhai::Dynamic;
+use std::fmt;
+
+/// Why a move is refused. The game is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The game is over (G3).
+    GameOver(Outcome),
+    /// The cell is taken. Holds the cell's name.
+    Occupied(String),
+    /// The cell is in a closed region. Holds the cell's name.
+    ClosedRegion(String),
+    /// The move must go to another region. Holds the cell and the region number.
+    WrongRegion(String, usize),
+    /// A movement while pieces are still to be placed.
+    MustPlace,
+    /// A placement when no pieces are left in hand.
+    MustMove,
+    /// The piece to move is not the mover's. Holds the cell's name.
+    NotOwnPiece(String),
+    /// The piece cannot reach that cell. Holds both names.
+    Unreachable(String, String),
+    /// A jump over a cell that is not empty. Holds both names.
+    JumpBlocked(String, String),
+    /// The rulebook's `refuse` hook said no. Holds its reason.
+    Script(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::GameOver(o) => write!(f, "the game is over ({o})"),
+            Refusal::Occupied(c) => write!(f, "{c} is occupied"),
+            Refusal::ClosedRegion(c) => write!(f, "{c} is on a closed board"),
+            Refusal::WrongRegion(c, r) => write!(f, "{c}: the move must be played on board {}", r + 1),
+            Refusal::MustPlace => f.write_str("pieces are still to be placed: place one on an empty cell"),
+            Refusal::MustMove => f.write_str("all pieces are placed: move one, like `b2-c2`"),
+            Refusal::NotOwnPiece(c) => write!(f, "{c} holds no piece of the side to move"),
+            Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
+            Refusal::JumpBlocked(a, b) => write!(f, "{a}-{b} jumps over an occupied cell"),
+            Refusal::Script(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// A move that was not played, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayError {
+    /// The rules refuse it.
+    Refused(Refusal),
+    /// A per-move hook failed while checking or playing it.
+    Script(ScriptError),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Refused(r) => r.fmt(f),
+            PlayError::Script(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<ScriptError> for PlayError {
+    fn from(e: ScriptError) -> PlayError {
+        PlayError::Script(e)
+    }
+}
+
+impl Rulebook {
+    /// The starting position: empty board, X to move, all pieces in hand.
+    pub fn initial(&self) -> Position {
+        let t = &self.tables;
+        Position {
+            marks: BySide::default(),
+            turn: Side::X,
+            in_hand: BySide { x: t.pieces, o: t.pieces },
+            target: NO_REGION,
+            regions_won: BySide::default(),
+            regions_closed: 0,
+            closed_cells: CellSet::EMPTY,
+            result: None,
+        }
+    }
+
+    /// Cells a mark may go to now: empty, open, and in the target region if any.
+    #[inline]
+    fn free_cells(&self, pos: &Position) -> CellSet {
+        let free = self.tables.all & !pos.occupied() & !pos.closed_cells;
+        match pos.target {
+            NO_REGION => free,
+            t => free & self.tables.regions[t as usize],
+        }
+    }
+
+    #[inline]
+    fn placing(pos: &Position) -> bool {
+        *pos.in_hand.get(pos.turn) > 0
+    }
+
+    /// Every legal move, by the board rules only (no per-move hook).
+    fn board_moves(&self, pos: &Position, out: &mut MoveList) {
+        let free = self.free_cells(pos);
+        if Self::placing(pos) {
+            for to in free {
+                out.push(Move::Place { to });
+            }
+            return;
+        }
+        let occupied = pos.occupied();
+        for from in pos.marks(pos.turn) {
+            for to in self.tables.steps[from.index()] & free {
+                out.push(Move::Step { from, to });
+            }
+            for j in &self.tables.jumps[from.index()] {
+                if free.contains(j.to) && !j.over.intersects(occupied) {
+                    out.push(Move::Step { from, to: j.to });
+                }
+            }
+        }
+    }
+
+    /// Fills `out` with every legal move of `pos` (none once the game is over).
+    ///
+    /// # Errors
+    /// A failing `refuse` hook.
+    pub fn legal_moves(&self, pos: &Position, out: &mut MoveList) -> Result<(), ScriptError> {
+        out.clear();
+        if pos.is_over() {
+            return Ok(());
+        }
+        self.board_moves(pos, out);
+        if self.refuse_hook {
+            let mut failure = None;
+            out.retain(|&mv| match self.script_refusal(pos, mv) {
+                Ok(refusal) => refusal.is_none(),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    false
+                }
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the side to move has a legal move (cheap without a `refuse` hook).
+    fn has_legal_move(&self, pos: &Position) -> Result<bool, ScriptError> {
+        if self.refuse_hook {
+            let mut list = MoveList::new();
+            self.board_moves(pos, &mut list);
+            for &mv in list.iter() {
+                if self.script_refusal(pos, mv)?.is_none() {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        let free = self.free_cells(pos);
+        if Self::placing(pos) {
+            return Ok(!free.is_empty());
+        }
+        let occupied = pos.occupied();
+        Ok(pos.marks(pos.turn).into_iter().any(|from| {
+            (self.tables.steps[from.index()] & free).first().is_some()
+                || self.tables.jumps[from.index()]
+                    .iter()
+                    .any(|j| free.contains(j.to) && !j.over.intersects(occupied))
+        }))
+    }
+
+    fn script_refusal(&self, pos: &Position, mv: Move) -> Result<Option<String>, ScriptError> {
+        let v = self.script.call_per_move("refuse", self.grid(), pos, Some(mv))?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        match v.into_string() {
+            Ok(reason) => Ok(Some(reason)),
+            Err(ty) => Err(self.bad_hook_value("refuse", format!("expected () or a reason string, found {ty}"))),
+        }
+    }
+
+    fn bad_hook_value(&self, hook: &'static str, message: String) -> ScriptError {
+        ScriptError {
+            kind: crate::error::ScriptErrorKind::BadValue,
+            hook: Some(hook),
+            location: None,
+            message,
+        }
+    }
+
+    /// Checks a move against the rules, saying why it is refused.
+    ///
+    /// # Errors
+    /// [`PlayError::Refused`] with the reason, or a failing `refuse` hook.
+    pub fn check(&self, pos: &Position, mv: Move) -> Result<(), PlayError> {
+        if let Some(o) = pos.outcome() {
+            return Err(PlayError::Refused(Refusal::GameOver(o)));
+        }
+        let name = |c: Cell| self.grid().name(c).to_string();
+        let to = mv.to();
+        let refuse = |r| Err(PlayError::Refused(r));
+        match mv {
+            Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
+            Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
+            Move::Step { from, .. } if !pos.marks(pos.turn).contains(from) => {
+                return refuse(Refusal::NotOwnPiece(name(from)));
+            }
+            _ => {}
+        }
+        if pos.occupied().contains(to) {
+            return refuse(Refusal::Occupied(name(to)));
+        }
+        if pos.closed_cells.contains(to) {
+            return refuse(Refusal::ClosedRegion(name(to)));
+        }
+        if pos.target != NO_REGION && !self.tables.regions[pos.target as usize].contains(to) {
+            return refuse(Refusal::WrongRegion(name(to), pos.target as usize));
+        }
+        if let Move::Step { from, to } = mv {
+            let step = self.tables.steps[from.index()].contains(to);
+            let jump = self.tables.jumps[from.index()].iter().find(|j| j.to == to);
+            match jump {
+                _ if step => {}
+                Some(j) if j.over.intersects(pos.occupied()) => {
+                    return refuse(Refusal::JumpBlocked(name(from), name(to)));
+                }
+                Some(_) => {}
+                None => return refuse(Refusal::Unreachable(name(from), name(to))),
+            }
+        }
+        if self.refuse_hook {
+            if let Some(reason) = self.script_refusal(pos, mv)? {
+                return refuse(Refusal::Script(reason));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks and plays a move, returning the new position.
+    ///
+    /// # Errors
+    /// The reason it is refused; `pos` is never changed.
+    pub fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
+        self.check(pos, mv)?;
+        Ok(self.play_unchecked(pos, mv)?)
+    }
+
+    /// Plays a move known to be legal and settles the result.
+    ///
+    /// # Errors
+    /// A failing per-move hook (`refuse` while testing for a legal reply, or `outcome`).
+    ///
+    /// # Panics
+    /// May panic, or return nonsense, when `mv` is not legal in `pos`.
+    #[inline]
+    pub fn play_unchecked(&self, pos: &Position, mv: Move) -> Result<Position, ScriptError> {
+        let t = &self.tables;
+        let mut p = *pos;
+        let side = p.turn;
+        let marks = p.marks.get_mut(side);
+        let to = mv.to();
+        if let Move::Step { from, .. } = mv {
+            marks.remove(from);
+        } else if p.in_hand.get(side) != &UNLIMITED {
+            *p.in_hand.get_mut(side) -= 1;
+        }
+        marks.insert(to);
+        let own = *marks;
+        let line = t.wins_through(to, own);
+        if t.regions.is_empty() {
+            if line {
+                p.result = Some((Outcome::Win(side), Ending::Line));
+            }
+        } else {
+            let r = t.region_of[to.index()] as usize;
+            let bit = 1u32 << r;
+            if line && p.regions_closed & bit == 0 {
+                *p.regions_won.get_mut(side) |= bit;
+                p.regions_closed |= bit;
+                p.closed_cells |= t.regions[r];
+                let won = *p.regions_won.get(side);
+                if t.region_lines[r].iter().any(|&l| l & won == l) {
+                    p.result = Some((Outcome::Win(side), Ending::Line));
+                }
+            } else if t.regions[r].is_subset(p.occupied()) {
+                p.regions_closed |= bit;
+                p.closed_cells |= t.regions[r];
+            }
+            p.target = t.redirect[to.index()];
+            if p.target != NO_REGION && p.regions_closed & (1 << p.target) != 0 {
+                p.target = NO_REGION;
+            }
+        }
+        p.turn = side.other();
+        if p.result.is_none() && !self.has_legal_move(&p)? {
+            let outcome = match t.no_moves {
+                NoMoves::Loss => Outcome::Win(side),
+                NoMoves::Draw => Outcome::Draw,
+                NoMoves::Win => Outcome::Win(p.turn),
+            };
+            p.result = Some((outcome, Ending::NoMoves));
+        }
+        if p.result.is_none() && self.outcome_hook {
+            p.result = self.script_outcome(&p)?.map(|o| (o, Ending::Script));
+        }
+        Ok(p)
+    }
+
+    fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {
+        let v: Dynamic = self.script.call_per_move("outcome", self.grid(), pos, None)?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        match v.clone().into_string().ok().as_deref() {
+            Some("X") => Ok(Some(Outcome::Win(Side::X))),
+            Some("O") => Ok(Some(Outcome::Win(Side::O))),
+            Some("draw") => Ok(Some(Outcome::Draw)),
+            _ => Err(self.bad_hook_value("outcome", format!("expected (), \"X\", \"O\" or \"draw\", found `{v}`"))),
+        }
+    }
+
+    /// Ends the game in a draw when `pos` has now occurred the rulebook's
+    /// repetition count of times. `earlier` holds the keys of the positions
+    /// before it in this game.
+    pub fn settle_repetition(&self, pos: &mut Position, earlier: &[u64]) {
+        let Some(limit) = self.tables.repetition else { return };
+        if pos.is_over() {
+            return;
+        }
+        let key = pos.key();
+        let seen = earlier.iter().filter(|&&k| k == key).count() as u32 + 1;
+        if seen >= limit {
+            pos.result = Some((Outcome::Draw, Ending::Repetition));
+        }
+    }
+
+    /// A move's text in this rulebook's notation.
+    pub fn move_text(&self, mv: Move) -> String {
+        move_name(self.grid(), mv).to_string()
+    }
+
+    /// Parses a move in this rulebook's notation.
+    ///
+    /// # Errors
+    /// Text that is not a move, or names a cell off the board.
+    pub fn parse_move(&self, text: &str) -> Result<Move, crate::notation::ParseMoveError> {
+        crate::notation::parse_move(self.grid(), text)
+    }
+}

@@ -1,0 +1,127 @@
+//! What scripts see: board functions, and the state and move types passed to
+//! per-move hooks.
+
+use crate::geometry::{Cell, Grid};
+use crate::position::{Move, Position, Side};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
+
+type Fallible<T> = Result<T, Box<EvalAltResult>>;
+
+fn off_board(grid: Grid, what: String) -> Box<EvalAltResult> {
+    format!("{what} is off the {}×{} board", grid.width(), grid.height()).into()
+}
+
+/// Checks a cell number given by a script.
+pub(crate) fn cell_arg(grid: Grid, cell: i64) -> Fallible<Cell> {
+    if (0..grid.len() as i64).contains(&cell) {
+        Ok(Cell(cell as u8))
+    } else {
+        Err(off_board(grid, format!("cell {cell}")))
+    }
+}
+
+/// Registers the board functions every script may call: `width()`, `height()`,
+/// `cell(col, row)`, `on_board(col, row)`, `col(cell)`, `row(cell)`,
+/// `cells()` and `name(cell)`.
+pub(crate) fn register_board(engine: &mut Engine, grid: Grid) {
+    engine
+        .register_fn("width", move || i64::from(grid.width()))
+        .register_fn("height", move || i64::from(grid.height()))
+        .register_fn("cell", move |col: i64, row: i64| -> Fallible<i64> {
+            grid.cell(col, row)
+                .map(|c| c.0 as i64)
+                .ok_or_else(|| off_board(grid, format!("cell({col}, {row})")))
+        })
+        .register_fn("on_board", move |col: i64, row: i64| {
+            grid.cell(col, row).is_some()
+        })
+        .register_fn("col", move |cell: i64| -> Fallible<i64> {
+            Ok(i64::from(grid.col(cell_arg(grid, cell)?)))
+        })
+        .register_fn("row", move |cell: i64| -> Fallible<i64> {
+            Ok(i64::from(grid.row(cell_arg(grid, cell)?)))
+        })
+        .register_fn("cells", move || -> Array {
+            grid.cells().map(|c| Dynamic::from(c.0 as i64)).collect()
+        })
+        .register_fn("name", move |cell: i64| -> Fallible<String> {
+            Ok(grid.name(cell_arg(grid, cell)?).to_string())
+        });
+}
+
+/// The position as a per-move hook sees it (read-only).
+#[derive(Debug, Clone)]
+pub struct ScriptState {
+    pub(crate) pos: Position,
+    pub(crate) grid: Grid,
+}
+
+/// A move as a per-move hook sees it.
+#[derive(Debug, Clone)]
+pub struct ScriptMove {
+    pub(crate) mv: Move,
+    pub(crate) grid: Grid,
+}
+
+fn side_arg(text: &str) -> Fallible<Side> {
+    let mut chars = text.chars();
+    match (chars.next().and_then(Side::from_char), chars.next()) {
+        (Some(side), None) => Ok(side),
+        _ => Err(format!("`{text}` is not a side: use \"X\" or \"O\"").into()),
+    }
+}
+
+/// Registers `State` (`to_move`, `ply`, `mark(cell)`, `in_hand(side)`,
+/// `target`, `count(side)`) and `Move` (`from`, `to`, `is_step`, `text`).
+pub(crate) fn register_types(engine: &mut Engine) {
+    engine
+        .register_type_with_name::<ScriptState>("State")
+        .register_get("to_move", |s: &mut ScriptState| s.pos.turn().to_string())
+        .register_get("target", |s: &mut ScriptState| {
+            s.pos.target().map_or(Dynamic::UNIT, |t| Dynamic::from(t as i64))
+        })
+        .register_fn("mark", |s: &mut ScriptState, cell: i64| -> Fallible<String> {
+            let c = cell_arg(s.grid, cell)?;
+            Ok(s.pos.mark_at(c).map_or(String::new(), |m| m.to_string()))
+        })
+        .register_fn("count", |s: &mut ScriptState, side: &str| -> Fallible<i64> {
+            Ok(i64::from(s.pos.marks(side_arg(side)?).count()))
+        })
+        .register_fn("in_hand", |s: &mut ScriptState, side: &str| -> Fallible<Dynamic> {
+            let n = s.pos.in_hand(side_arg(side)?);
+            Ok(n.map_or(Dynamic::UNIT, |n| Dynamic::from(i64::from(n))))
+        })
+        .register_type_with_name::<ScriptMove>("Move")
+        .register_get("to", |m: &mut ScriptMove| m.mv.to().0 as i64)
+        .register_get("from", |m: &mut ScriptMove| {
+            m.mv.from().map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
+        })
+        .register_get("is_step", |m: &mut ScriptMove| m.mv.from().is_some())
+        .register_get("text", |m: &mut ScriptMove| {
+            crate::notation::move_name(m.grid, m.mv).to_string()
+        })
+        .register_fn("to_string", |m: &mut ScriptMove| {
+            crate::notation::move_name(m.grid, m.mv).to_string()
+        });
+}
+
+/// The Rhai position of a function definition `fn name(` in `source`, for
+/// errors about a hook's answer (Rhai does not expose it).
+pub(crate) fn fn_position(source: &str, name: &str) -> Option<(usize, usize)> {
+    let needle = format!("fn {name}");
+    let at = source.match_indices(&needle).map(|(i, _)| i).find(|&i| {
+        source[i + needle.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c == '(' || c.is_whitespace())
+    })?;
+    let before = &source[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    Some((line, col))
+}
+
+/// Converts a Rhai position (1-based) to line and column, if it has one.
+pub(crate) fn rhai_line_col(pos: RhaiPos) -> Option<(usize, usize)> {
+    Some((pos.line()?, pos.position().unwrap_or(1)))
+}

@@ -1,0 +1,371 @@
+//! The Rhai host: one sandboxed engine and one compiled script per rulebook.
+
+pub mod api;
+pub mod hooks;
+
+use crate::builtin;
+use crate::error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
+use crate::geometry::Grid;
+use crate::position::{Move, Position};
+use api::{ScriptMove, ScriptState};
+use hooks::{HOOKS, Hook, HookKind};
+use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Shared};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Sandbox limits. A load-time hook may build a few thousand cells' worth of
+/// tables; anything far beyond that is a runaway loop.
+const MAX_OPERATIONS: u64 = 5_000_000;
+const MAX_CALL_LEVELS: usize = 48;
+const MAX_EXPR_DEPTH: usize = 64;
+const MAX_STRING_SIZE: usize = 64 * 1024;
+const MAX_ARRAY_SIZE: usize = 100_000;
+const MAX_MAP_SIZE: usize = 10_000;
+
+/// Where a script came from.
+#[derive(Debug, Clone)]
+pub struct ScriptSource {
+    /// The path shown in messages (`scripts/lines.rhai` for built-ins).
+    pub path: String,
+    /// The script text.
+    pub text: String,
+    /// Directory that `import "file"` resolves against; `None` for built-ins.
+    pub dir: Option<PathBuf>,
+}
+
+/// The sandbox, set in one place for every engine that compiles or runs scripts.
+fn set_limits(engine: &mut Engine) {
+    engine
+        .set_max_operations(MAX_OPERATIONS)
+        .set_max_call_levels(MAX_CALL_LEVELS)
+        .set_max_expr_depths(MAX_EXPR_DEPTH, MAX_EXPR_DEPTH)
+        .set_max_string_size(MAX_STRING_SIZE)
+        .set_max_array_size(MAX_ARRAY_SIZE)
+        .set_max_map_size(MAX_MAP_SIZE)
+        .set_max_modules(32);
+}
+
+/// Built-in script modules, compiled once per process.
+fn builtin_modules() -> &'static [(&'static str, Shared<Module>)] {
+    static MODULES: OnceLock<Vec<(&'static str, Shared<Module>)>> = OnceLock::new();
+    MODULES.get_or_init(|| {
+        let mut engine = Engine::new_raw();
+        set_limits(&mut engine);
+        builtin::SCRIPTS
+            .iter()
+            .filter_map(|&(name, text)| {
+                // A built-in that fails to compile is caught by the unit test
+                // `builtin_scripts_compile`; here it is simply not offered.
+                let ast = engine.compile(text).ok()?;
+                let mut module = Module::eval_ast_as_new(Scope::new(), &ast, &engine).ok()?;
+                module.set_id(format!("scripts/{name}.rhai"));
+                Some((name, Shared::new(module)))
+            })
+            .collect()
+    })
+}
+
+/// A rulebook's script, compiled, with the engine that runs it.
+pub struct ScriptHost {
+    engine: Engine,
+    ast: AST,
+    /// The script's functions only: per-move hooks run without re-running top-level code.
+    functions: AST,
+    source: ScriptSource,
+    output: Arc<Mutex<Vec<String>>>,
+    per_move: Vec<&'static str>,
+}
+
+impl std::fmt::Debug for ScriptHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptHost")
+            .field("path", &self.source.path)
+            .field("per_move", &self.per_move)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ScriptHost {
+    /// Compiles `source` for a board of `grid`, with `params` as constants.
+    ///
+    /// # Errors
+    /// A syntax error, or a hook defined with the wrong number of parameters.
+    pub fn new(
+        grid: Grid,
+        params: &[(String, Dynamic)],
+        source: ScriptSource,
+    ) -> Result<ScriptHost, RulebookError> {
+        let mut engine = Engine::new();
+        set_limits(&mut engine);
+        engine.set_strict_variables(true);
+        api::register_board(&mut engine, grid);
+        api::register_types(&mut engine);
+        let output = Arc::new(Mutex::new(Vec::new()));
+        let sink = output.clone();
+        engine.on_print(move |s| sink.lock().unwrap_or_else(|e| e.into_inner()).push(s.into()));
+        let sink = output.clone();
+        engine.on_debug(move |s, _, _| {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).push(s.into())
+        });
+
+        let mut statics = StaticModuleResolver::new();
+        for (name, module) in builtin_modules() {
+            engine.register_static_module(*name, module.clone());
+            statics.insert(*name, module.as_ref().clone());
+        }
+        let mut resolvers = ModuleResolversCollection::new();
+        resolvers.push(statics);
+        if let Some(dir) = &source.dir {
+            resolvers.push(FileModuleResolver::new_with_path(dir));
+        }
+        engine.set_module_resolver(resolvers);
+
+        let mut scope = Scope::new();
+        scope.push_constant("WIDTH", i64::from(grid.width()));
+        scope.push_constant("HEIGHT", i64::from(grid.height()));
+        for (name, value) in params {
+            scope.push_constant_dynamic(name.to_uppercase(), value.clone());
+        }
+        let ast = engine
+            .compile_with_scope(&scope, &source.text)
+            .map_err(|e| {
+                let loc = api::rhai_line_col(e.1).map(|(line, col)| Location {
+                    path: source.path.clone(),
+                    line,
+                    col,
+                });
+                ScriptError {
+                    kind: ScriptErrorKind::Syntax,
+                    hook: None,
+                    location: loc,
+                    message: e.0.to_string().to_lowercase_first(),
+                }
+            })?;
+        let functions = ast.clone_functions_only();
+        let mut host = ScriptHost {
+            engine,
+            ast,
+            functions,
+            source,
+            output,
+            per_move: Vec::new(),
+        };
+        host.check_hooks()?;
+        Ok(host)
+    }
+
+    /// Checks every defined hook's arity and that the required ones exist.
+    fn check_hooks(&mut self) -> Result<(), RulebookError> {
+        let mut problems = Vec::new();
+        let defined: Vec<(String, usize)> = self
+            .ast
+            .iter_functions()
+            .map(|f| (f.name.to_string(), f.params.len()))
+            .collect();
+        for hook in HOOKS {
+            let arities: Vec<usize> = defined
+                .iter()
+                .filter(|(n, _)| n == hook.name)
+                .map(|(_, a)| *a)
+                .collect();
+            if arities.is_empty() {
+                if hook.required {
+                    problems.push(Problem::at(
+                        self.location(1, 1),
+                        format!(
+                            "missing hook `{}`: every rulebook script must define it ({})",
+                            hook.signature(),
+                            hook.doc
+                        ),
+                    ));
+                }
+            } else if !arities.contains(&hook.params.len()) {
+                let (line, col) = api::fn_position(&self.source.text, hook.name).unwrap_or((1, 1));
+                problems.push(Problem::at(
+                    self.location(line, col),
+                    format!(
+                        "hook `{}` takes {} parameter{}, found {}: expected `fn {}`",
+                        hook.name,
+                        hook.params.len(),
+                        if hook.params.len() == 1 { "" } else { "s" },
+                        arities[0],
+                        hook.signature()
+                    ),
+                ));
+            } else if hook.kind == HookKind::PerMove {
+                self.per_move.push(hook.name);
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(RulebookError { problems })
+        }
+    }
+
+    fn location(&self, line: usize, col: usize) -> Location {
+        Location {
+            path: self.source.path.clone(),
+            line,
+            col,
+        }
+    }
+
+    /// The script's path as shown in messages.
+    pub fn path(&self) -> &str {
+        &self.source.path
+    }
+
+    /// Whether the script defines `hook` (with the right arity, checked at load).
+    pub fn defines(&self, hook: &Hook) -> bool {
+        self.ast
+            .iter_functions()
+            .any(|f| f.name == hook.name && f.params.len() == hook.params.len())
+    }
+
+    /// Whether the script defines the per-move hook `name`.
+    pub fn has_per_move(&self, name: &str) -> bool {
+        self.per_move.contains(&name)
+    }
+
+    /// The `///` doc comment of a function in the script, if any.
+    pub fn doc(&self, name: &str) -> Option<String> {
+        let f = self.ast.iter_functions().find(|f| f.name == name)?;
+        let lines: Vec<String> = f
+            .comments
+            .iter()
+            .map(|c| c.trim_start_matches("///").trim().to_string())
+            .collect();
+        (!lines.is_empty()).then(|| lines.join(" "))
+    }
+
+    /// Calls a load-time hook (top-level code, `import`s included, runs first).
+    ///
+    /// # Errors
+    /// The script's error or a tripped limit, located in the script.
+    pub fn call_load(&self, hook: &'static Hook, args: impl rhai::FuncArgs) -> Result<Dynamic, ScriptError> {
+        let options = CallFnOptions::new().eval_ast(true);
+        self.engine
+            .call_fn_with_options(options, &mut Scope::new(), &self.ast, hook.name, args)
+            .map_err(|e| self.script_error(hook.name, *e))
+    }
+
+    /// Calls a per-move hook with the state (and the move, for `refuse`).
+    ///
+    /// # Errors
+    /// The script's error or a tripped limit, located in the script.
+    pub fn call_per_move(
+        &self,
+        hook: &'static str,
+        grid: Grid,
+        pos: &Position,
+        mv: Option<Move>,
+    ) -> Result<Dynamic, ScriptError> {
+        let options = CallFnOptions::new().eval_ast(false);
+        let state = Dynamic::from(ScriptState { pos: *pos, grid });
+        let result = match mv {
+            Some(mv) => self.engine.call_fn_with_options(
+                options,
+                &mut Scope::new(),
+                &self.functions,
+                hook,
+                (state, Dynamic::from(ScriptMove { mv, grid })),
+            ),
+            None => self.engine.call_fn_with_options(options, &mut Scope::new(), &self.functions, hook, (state,)),
+        };
+        result.map_err(|e| self.script_error(hook, *e))
+    }
+
+    /// Takes what the script printed since the last call.
+    pub fn take_output(&self) -> Vec<String> {
+        std::mem::take(&mut *self.output.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Turns a Rhai error into a located [`ScriptError`], naming the innermost
+    /// function and the file (the script, or a built-in module) it failed in.
+    fn script_error(&self, hook: &str, mut err: EvalAltResult) -> ScriptError {
+        let mut path = self.source.path.clone();
+        let mut at = err.position();
+        loop {
+            match err {
+                EvalAltResult::ErrorInFunctionCall(_, src, inner, pos) => {
+                    if !src.is_empty() {
+                        path = if src.starts_with("scripts/") { src } else { format!("{src}") };
+                    }
+                    if !pos.is_none() && at.is_none() {
+                        at = pos;
+                    }
+                    at = if inner.position().is_none() { at } else { inner.position() };
+                    err = *inner;
+                }
+                EvalAltResult::ErrorInModule(src, inner, _) => {
+                    path = src;
+                    at = inner.position();
+                    err = *inner;
+                }
+                _ => break,
+            }
+        }
+        let kind = match err {
+            EvalAltResult::ErrorTooManyOperations(_)
+            | EvalAltResult::ErrorStackOverflow(_)
+            | EvalAltResult::ErrorDataTooLarge(..)
+            | EvalAltResult::ErrorTooManyModules(_) => ScriptErrorKind::Limit,
+            _ => ScriptErrorKind::Runtime,
+        };
+        let message = match err {
+            EvalAltResult::ErrorTooManyOperations(_) => {
+                format!("ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+            }
+            EvalAltResult::ErrorStackOverflow(_) => {
+                format!("calls nested deeper than {MAX_CALL_LEVELS} levels (runaway recursion?)")
+            }
+            EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+                "{} too large (arrays hold at most {MAX_ARRAY_SIZE} items, strings {MAX_STRING_SIZE} bytes)",
+                what.to_lowercase()
+            ),
+            mut other => {
+                let _ = other.take_position();
+                other.to_string().to_lowercase_first()
+            }
+        };
+        ScriptError {
+            kind,
+            hook: hooks::hook(hook).map(|h| h.name),
+            location: api::rhai_line_col(at).map(|(line, col)| Location { path, line, col }),
+            message,
+        }
+    }
+}
+
+trait LowercaseFirst {
+    fn to_lowercase_first(&self) -> String;
+}
+
+impl LowercaseFirst for String {
+    fn to_lowercase_first(&self) -> String {
+        let mut chars = self.chars();
+        match chars.next() {
+            Some(c) => c.to_lowercase().chain(chars).collect(),
+            None => String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_scripts_compile() {
+        let mut engine = Engine::new();
+        set_limits(&mut engine);
+        for (name, text) in builtin::SCRIPTS {
+            if let Err(e) = engine.compile(text) {
+                panic!("scripts/{name}.rhai: {e}");
+            }
+        }
+        assert_eq!(builtin_modules().len(), builtin::SCRIPTS.len());
+    }
+}

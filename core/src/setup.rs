@@ -1,0 +1,285 @@
+//! The one-line position text (like chess's FEN) that `position` prints and
+//! `setup` reads.
+//!
+//! Four fields separated by spaces:
+//!
+//! 1. the board, top row first, rows separated by `/`: `X` and `O` for marks,
+//!    a number for that many empty cells (`.` is one empty cell too);
+//! 2. the side to move, `X` or `O`;
+//! 3. pieces in hand, `X,O` counts such as `3,2`, or `-` when marks are unlimited;
+//! 4. the region (sub-board) the next move is sent to, numbered from 1 in the
+//!    order of the rulebook's `regions()`, or `-` for none.
+//!
+//! Fields 3 and 4 may be left out: the pieces in hand follow from the marks
+//! on the board, and no region is then forced.
+//!
+//! ```
+//! # use gridrules_core::Rulebook;
+//! let classic = Rulebook::builtin("classic")?;
+//! let pos = classic.parse_position("X2/1O1/3 X")?;
+//! assert_eq!(classic.position_text(&pos), "X2/1O1/3 X - -");
+//! assert!(classic.parse_position("XX1/3/3 O").is_err()); // X two ahead
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::geometry::{Cell, CellSet};
+use crate::position::{BySide, Ending, NO_REGION, Outcome, Position, Side, UNLIMITED};
+use crate::rulebook::{NoMoves, Rulebook};
+use std::fmt;
+use std::fmt::Write as _;
+
+/// A position text that was refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, SetupError> {
+    Err(SetupError(msg.into()))
+}
+
+impl Rulebook {
+    /// The position as one line of text that [`Rulebook::parse_position`] reads back.
+    pub fn position_text(&self, pos: &Position) -> String {
+        let g = self.grid();
+        let mut out = String::new();
+        for row in (0..g.height()).rev() {
+            let mut empty = 0;
+            for col in 0..g.width() {
+                let cell = g.cell(i64::from(col), i64::from(row)).expect("on the board");
+                match pos.mark_at(cell) {
+                    None => empty += 1,
+                    Some(side) => {
+                        if empty > 0 {
+                            write!(out, "{empty}").unwrap();
+                            empty = 0;
+                        }
+                        out.push(side.to_char());
+                    }
+                }
+            }
+            if empty > 0 {
+                write!(out, "{empty}").unwrap();
+            }
+            if row > 0 {
+                out.push('/');
+            }
+        }
+        write!(out, " {}", pos.turn()).unwrap();
+        match (pos.in_hand(Side::X), pos.in_hand(Side::O)) {
+            (Some(x), Some(o)) => write!(out, " {x},{o}").unwrap(),
+            _ => out.push_str(" -"),
+        }
+        match pos.target() {
+            Some(r) => write!(out, " {}", r + 1).unwrap(),
+            None => out.push_str(" -"),
+        }
+        out
+    }
+
+    /// Reads a position text, checking that it could arise under this rulebook
+    /// as far as the text shows: counts, pieces in hand, lines, regions.
+    ///
+    /// # Errors
+    /// [`SetupError`] naming the first field that is wrong, and why.
+    pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if !(2..=4).contains(&fields.len()) {
+            return fail(format!(
+                "expected 2 to 4 fields (board, side to move, pieces in hand, target board), found {}",
+                fields.len()
+            ));
+        }
+        let marks = self.parse_board(fields[0])?;
+        let turn = match fields[1] {
+            "X" | "x" => Side::X,
+            "O" | "o" => Side::O,
+            other => return fail(format!("side to move `{other}`: expected X or O")),
+        };
+        let count = BySide::new_with(|s| marks.get(s).count());
+        let in_hand = self.parse_hand(fields.get(2).copied(), count)?;
+        let placing = |s: Side| *in_hand.get(s) > 0;
+        if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
+            let (x, o) = (count.x as i64, count.o as i64);
+            let ok = match turn {
+                Side::X => x == o,
+                Side::O => x == o + 1,
+            };
+            if !ok {
+                let want = match turn {
+                    Side::X => "as many marks as O",
+                    Side::O => "one mark more than O",
+                };
+                return fail(format!("wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"));
+            }
+        }
+        let mut pos = self.initial();
+        pos.marks = marks;
+        pos.turn = turn;
+        pos.in_hand = in_hand;
+        self.settle_lines(&mut pos)?;
+        pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
+        if pos.result.is_none() {
+            let mut list = crate::position::MoveList::new();
+            self.legal_moves(&pos, &mut list).map_err(|e| SetupError(e.to_string()))?;
+            if list.is_empty() {
+                let outcome = match self.tables.no_moves {
+                    NoMoves::Loss => Outcome::Win(turn.other()),
+                    NoMoves::Draw => Outcome::Draw,
+                    NoMoves::Win => Outcome::Win(turn),
+                };
+                pos.result = Some((outcome, Ending::NoMoves));
+            }
+        }
+        Ok(pos)
+    }
+
+    fn parse_board(&self, text: &str) -> Result<BySide<CellSet>, SetupError> {
+        let g = self.grid();
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != g.height() as usize {
+            return fail(format!(
+                "the board has {} rows, the text {}: write rows top first, separated by `/`",
+                g.height(),
+                rows.len()
+            ));
+        }
+        let mut marks = BySide::<CellSet>::default();
+        for (i, row_text) in rows.iter().enumerate() {
+            let row = g.height() as usize - 1 - i;
+            let mut col = 0usize;
+            let mut chars = row_text.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d as usize;
+                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + d as usize;
+                        chars.next();
+                    }
+                    col += n;
+                } else if c == '.' {
+                    col += 1;
+                } else if let Some(side) = Side::from_char(c) {
+                    if let Some(cell) = g.cell(col as i64, row as i64) {
+                        marks.get_mut(side).insert(cell);
+                    }
+                    col += 1;
+                } else {
+                    return fail(format!("row {} from the top: `{c}` is not X, O, `.` or a number of empty cells", i + 1));
+                }
+            }
+            if col != g.width() as usize {
+                return fail(format!("row {} from the top has {col} cells, expected {}", i + 1, g.width()));
+            }
+        }
+        Ok(marks)
+    }
+
+    fn parse_hand(&self, field: Option<&str>, count: BySide<u32>) -> Result<BySide<u16>, SetupError> {
+        let pieces = self.tables.pieces;
+        if pieces == UNLIMITED {
+            return match field {
+                None | Some("-") => Ok(BySide { x: UNLIMITED, o: UNLIMITED }),
+                Some(f) => fail(format!("pieces in hand `{f}`: this rulebook has unlimited marks, write `-`")),
+            };
+        }
+        let derived = BySide::new_with(|s| i64::from(pieces) - i64::from(*count.get(s)));
+        for s in Side::ALL {
+            if *derived.get(s) < 0 {
+                return fail(format!("wrong counts: {s} has {} pieces on the board, only {pieces} are allowed", count.get(s)));
+            }
+        }
+        let given = match field {
+            None => derived,
+            Some(f) => {
+                let parsed = f.split_once(',').and_then(|(x, o)| Some((x.parse::<i64>().ok()?, o.parse::<i64>().ok()?)));
+                let Some((x, o)) = parsed else {
+                    return fail(format!("pieces in hand `{f}`: expected two numbers, X's then O's, like `3,2`"));
+                };
+                BySide { x, o }
+            }
+        };
+        for s in Side::ALL {
+            if given.get(s) != derived.get(s) {
+                return fail(format!(
+                    "wrong counts: {s} has {} on the board and {} in hand, but {pieces} pieces in all",
+                    count.get(s),
+                    given.get(s)
+                ));
+            }
+        }
+        Ok(BySide::new_with(|s| *given.get(s) as u16))
+    }
+
+    /// Works out won and closed regions and any completed line from the marks.
+    fn settle_lines(&self, pos: &mut Position) -> Result<(), SetupError> {
+        let t = &self.tables;
+        let has_line = |own: CellSet, within: CellSet| {
+            (own & within).into_iter().any(|c: Cell| t.wins_through(c, own & within))
+        };
+        let mut winners = Vec::new();
+        if t.regions.is_empty() {
+            for s in Side::ALL {
+                if has_line(pos.marks(s), t.all) {
+                    winners.push(s);
+                }
+            }
+        } else {
+            for (r, &cells) in t.regions.iter().enumerate() {
+                let owners: Vec<Side> = Side::ALL.into_iter().filter(|&s| has_line(pos.marks(s), cells)).collect();
+                let bit = 1u32 << r;
+                match owners[..] {
+                    [s] => *pos.regions_won.get_mut(s) |= bit,
+                    [] if cells.is_subset(pos.occupied()) => {}
+                    [] => continue,
+                    _ => return fail(format!("board {} has a line of X and a line of O", r + 1)),
+                }
+                pos.regions_closed |= bit;
+                pos.closed_cells |= cells;
+            }
+            for s in Side::ALL {
+                let won = pos.regions_won(s);
+                if t.region_lines.iter().flatten().any(|&l| l & won == l) {
+                    winners.push(s);
+                }
+            }
+        }
+        match winners[..] {
+            [] => Ok(()),
+            [s] if s == pos.turn => fail(format!(
+                "{s} has a line but is to move: the game ended on {s}'s last move"
+            )),
+            [s] => {
+                pos.result = Some((Outcome::Win(s), Ending::Line));
+                Ok(())
+            }
+            _ => fail("both X and O have a line: the game would have ended at the first"),
+        }
+    }
+
+    fn parse_target(&self, field: Option<&str>, pos: &Position) -> Result<u8, SetupError> {
+        let Some(f) = field.filter(|&f| f != "-") else {
+            return Ok(NO_REGION);
+        };
+        let count = self.tables.regions.len();
+        if count == 0 {
+            return fail(format!("target board `{f}`: this rulebook has no sub-boards, write `-`"));
+        }
+        match f.parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => {
+                if pos.regions_closed & (1 << (n - 1)) != 0 {
+                    fail(format!("target board {n} is closed (won or full): write `-` for a free choice"))
+                } else {
+                    Ok((n - 1) as u8)
+                }
+            }
+            _ => fail(format!("target board `{f}`: expected a board number 1 to {count}, or `-`")),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The `gridrules` REPL and batch runner.

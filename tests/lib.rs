@@ -1,0 +1,1 @@
+//! Conformance suite; the tests live in the test targets.
