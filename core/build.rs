@@ -14,7 +14,7 @@ fn table(out: &mut String, name: &str, dir: &Path, ext: &str) {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
-    entries.sort();
+    entries.sort_by_key(|p| p.file_stem().map(|s| s.to_os_string()));
     writeln!(out, "/// Built-in files: (name, contents), sorted by name.").unwrap();
     writeln!(out, "pub const {name}: &[(&str, &str)] = &[").unwrap();
     for path in entries {

@@ -193,11 +193,7 @@ impl CellSet {
         for (i, &w) in self.0.iter().enumerate() {
             let c = w.count_ones();
             if n < c {
-                let mut w = w;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(Cell((i * 64) as u8 + w.trailing_zeros() as u8));
+                return Some(Cell((i * 64) as u8 + select(w, n) as u8));
             }
             n -= c;
         }
@@ -208,6 +204,26 @@ impl CellSet {
     pub fn words(self) -> [u64; 4] {
         self.0
     }
+}
+
+/// The position of the `n`-th set bit of `w` (`n < w.count_ones()`).
+#[inline]
+fn select(mut w: u64, mut n: u32) -> u32 {
+    // Skip whole bytes first, then clear the remaining low bits one by one.
+    let mut base = 0;
+    loop {
+        let c = (w & 0xff).count_ones();
+        if n < c {
+            break;
+        }
+        n -= c;
+        w >>= 8;
+        base += 8;
+    }
+    for _ in 0..n {
+        w &= w - 1;
+    }
+    base + w.trailing_zeros()
 }
 
 impl fmt::Debug for CellSet {

@@ -29,7 +29,7 @@ impl Rng {
     /// A number in `0..n` (`n > 0`).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
@@ -67,8 +67,12 @@ impl Playout {
                 self.plies = ply;
                 return Ok(o);
             }
-            rules.legal_moves(&pos, &mut self.moves)?;
-            let mv = self.moves[rng.below(self.moves.len())];
+            let Some(mv) = rules.random_move(&pos, rng, &mut self.moves)? else {
+                // Unreachable: a position without a legal move is settled by
+                // `no_moves()` when it arises, so it has an outcome.
+                self.plies = ply;
+                return Ok(Outcome::Draw);
+            };
             pos = rules.play_unchecked(&pos, mv)?;
             if track {
                 rules.settle_repetition(&mut pos, &self.keys);

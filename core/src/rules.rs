@@ -38,17 +38,18 @@ pub enum Refusal {
 }
 
 impl fmt::Display for Refusal {
+    /// The reason, worded to follow the move: `e5: the cell is taken`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::GameOver(o) => write!(f, "the game is over ({o})"),
-            Refusal::Occupied(c) => write!(f, "{c} is occupied"),
-            Refusal::ClosedRegion(c) => write!(f, "{c} is on a closed board"),
-            Refusal::WrongRegion(c, r) => write!(f, "{c}: the move must be played on board {}", r + 1),
+            Refusal::Occupied(_) => f.write_str("the cell is taken"),
+            Refusal::ClosedRegion(_) => f.write_str("that board is closed (won or full)"),
+            Refusal::WrongRegion(_, r) => write!(f, "the move must be played on board {}", r + 1),
             Refusal::MustPlace => f.write_str("pieces are still to be placed: place one on an empty cell"),
             Refusal::MustMove => f.write_str("all pieces are placed: move one, like `b2-c2`"),
-            Refusal::NotOwnPiece(c) => write!(f, "{c} holds no piece of the side to move"),
+            Refusal::NotOwnPiece(c) => write!(f, "no piece of the side to move stands on {c}"),
             Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
-            Refusal::JumpBlocked(a, b) => write!(f, "{a}-{b} jumps over an occupied cell"),
+            Refusal::JumpBlocked(a, b) => write!(f, "the jump {a}-{b} passes over an occupied cell"),
             Refusal::Script(reason) => f.write_str(reason),
         }
     }
@@ -159,6 +160,30 @@ impl Rulebook {
         Ok(())
     }
 
+    /// A uniformly random legal move, or `None` when there is none. `list` is
+    /// scratch space. Placements are drawn straight from the free cells
+    /// without listing them, which is what makes large boards fast.
+    ///
+    /// # Errors
+    /// A failing `refuse` hook.
+    #[inline]
+    pub fn random_move(
+        &self,
+        pos: &Position,
+        rng: &mut crate::playout::Rng,
+        list: &mut MoveList,
+    ) -> Result<Option<Move>, ScriptError> {
+        if !self.refuse_hook && !pos.is_over() && Self::placing(pos) {
+            let free = self.free_cells(pos);
+            let n = free.count();
+            return Ok((n > 0).then(|| Move::Place {
+                to: free.nth(rng.below(n as usize) as u32).expect("n > 0 cells"),
+            }));
+        }
+        self.legal_moves(pos, list)?;
+        Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
+    }
+
     /// Whether the side to move has a legal move (cheap without a `refuse` hook).
     fn has_legal_move(&self, pos: &Position) -> Result<bool, ScriptError> {
         if self.refuse_hook {
@@ -244,10 +269,10 @@ impl Rulebook {
                 None => return refuse(Refusal::Unreachable(name(from), name(to))),
             }
         }
-        if self.refuse_hook {
-            if let Some(reason) = self.script_refusal(pos, mv)? {
-                return refuse(Refusal::Script(reason));
-            }
+        if self.refuse_hook
+            && let Some(reason) = self.script_refusal(pos, mv)?
+        {
+            return refuse(Refusal::Script(reason));
         }
         Ok(())
     }
@@ -295,7 +320,7 @@ impl Rulebook {
                 p.regions_closed |= bit;
                 p.closed_cells |= t.regions[r];
                 let won = *p.regions_won.get(side);
-                if t.region_lines[r].iter().any(|&l| l & won == l) {
+                if t.region_lines[r].iter().any(|&l| l & !won == 0) {
                     p.result = Some((Outcome::Win(side), Ending::Line));
                 }
             } else if t.regions[r].is_subset(p.occupied()) {

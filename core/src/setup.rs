@@ -245,7 +245,7 @@ impl Rulebook {
             }
             for s in Side::ALL {
                 let won = pos.regions_won(s);
-                if t.region_lines.iter().flatten().any(|&l| l & won == l) {
+                if t.region_lines.iter().flatten().any(|&l| l & !won == 0) {
                     winners.push(s);
                 }
             }

@@ -1,1 +1,12 @@
-//! The `gridrules` REPL and batch runner.
+//! The `gridrules` REPL and batch runner, over the `gridrules-core` engine.
+//!
+//! ```
+//! let out = gridrules::batch::replay("a1\nb1\na2\nb2\na3\nstatus\n");
+//! assert!(out.ends_with("> a3\nresult: X wins\n> status\nresult: X wins\n"));
+//! ```
+
+pub mod batch;
+pub mod command;
+pub mod editor;
+pub mod render;
+pub mod session;

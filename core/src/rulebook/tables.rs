@@ -171,7 +171,7 @@ impl<'a> Builder<'a> {
 
     fn cell(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Cell, RulebookError> {
         let found = || format!("{what}: expected a cell (a number from cell(col, row), or a name like \"b2\"), found {}", describe(v));
-        if let Some(n) = v.as_int().ok() {
+        if let Ok(n) = v.as_int() {
             if (0..self.grid.len() as i64).contains(&n) {
                 return Ok(Cell(n as u8));
             }

@@ -291,7 +291,7 @@ impl ScriptHost {
             match err {
                 EvalAltResult::ErrorInFunctionCall(_, src, inner, pos) => {
                     if !src.is_empty() {
-                        path = if src.starts_with("scripts/") { src } else { format!("{src}") };
+                        path = src;
                     }
                     if !pos.is_none() && at.is_none() {
                         at = pos;
@@ -330,10 +330,19 @@ impl ScriptHost {
                 other.to_string().to_lowercase_first()
             }
         };
+        // Rhai resets the position of a tripped limit to the call site at
+        // each function return, and a hook's call site is outside the script;
+        // point at the hook's definition instead.
+        let location = api::rhai_line_col(at)
+            .map(|(line, col)| Location { path, line, col })
+            .or_else(|| {
+                let (line, col) = api::fn_position(&self.source.text, hook)?;
+                Some(self.location(line, col))
+            });
         ScriptError {
             kind,
             hook: hooks::hook(hook).map(|h| h.name),
-            location: api::rhai_line_col(at).map(|(line, col)| Location { path, line, col }),
+            location,
             message,
         }
     }

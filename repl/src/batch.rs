@@ -1,0 +1,88 @@
+//! Batch mode: commands from a reader, plain replies to a writer. The tests,
+//! `--batch` and piped stdin all come through here.
+
+use crate::command::parse;
+use crate::render::{self, Mode};
+use crate::session::{Reply, Session};
+use std::io::{self, BufRead, Write};
+
+/// How a batch run shows its input.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Write each command, after `> `, before its output (for transcripts).
+    pub echo: bool,
+}
+
+/// What a batch run did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Commands run.
+    pub commands: usize,
+    /// Commands refused (each printed an `error:` line).
+    pub errors: usize,
+}
+
+/// The command part of a line: everything before `#`, trimmed.
+pub fn strip_comment(line: &str) -> &str {
+    line.split_once('#').map_or(line, |(code, _)| code).trim()
+}
+
+/// Runs one line against the session and returns its text and whether it asked to quit.
+pub fn step(session: &mut Session, line: &str, mode: Mode) -> (String, bool, bool) {
+    let result = parse(line)
+        .map_err(crate::session::CommandError::Parse)
+        .and_then(|cmd| session.execute(cmd));
+    let mut text = String::new();
+    for printed in session.take_script_output() {
+        text.push_str(&printed);
+        text.push('\n');
+    }
+    match result {
+        Ok(reply) => {
+            text.push_str(&render::reply(&reply, session, mode));
+            let quit = matches!(reply, Reply::Quit);
+            (text, quit, false)
+        }
+        Err(e) => {
+            text.push_str(&render::error(&e));
+            (text, false, true)
+        }
+    }
+}
+
+/// Reads commands from `input` until it ends or `quit`, writing replies to `output`.
+///
+/// # Errors
+/// Only failures to read or write.
+pub fn run(session: &mut Session, input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    for line in input.lines() {
+        let line = line?;
+        let code = strip_comment(&line);
+        if code.is_empty() {
+            continue;
+        }
+        if options.echo {
+            writeln!(output, "> {code}")?;
+        }
+        let (text, quit, failed) = step(session, code, Mode::Batch);
+        output.write_all(text.as_bytes())?;
+        summary.commands += 1;
+        summary.errors += usize::from(failed);
+        if quit {
+            break;
+        }
+    }
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Replays a transcript from a fresh classic session, echoing each command:
+/// the text the conformance snapshots hold.
+pub fn replay(transcript: &str) -> String {
+    let rulebook = gridrules_core::Rulebook::builtin("classic").expect("the classic rulebook loads");
+    let mut session = Session::new(rulebook);
+    let mut out = Vec::new();
+    run(&mut session, transcript.as_bytes(), &mut out, Options { echo: true }).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("replies are UTF-8")
+}
