@@ -1,0 +1,121 @@
+//! The batch contract of DESIGN.md, through the real binary with stdin piped:
+//! exact output lines, `error:` lines that change nothing, and the exit code.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], input: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn piped_stdin_is_batch_mode_with_classic_loaded() {
+    // G1 C3: X moves first; a completed column wins at once; G3: nothing after.
+    let (out, err, code) = run(&[], "status\na1\nb1\na2\nb2\na3\nstatus\nb3\nlegal\n");
+    assert_eq!(
+        out,
+        "to move: X\nresult: X wins\nresult: X wins\nerror: b3: the game is over (X wins)\n\n"
+    );
+    assert_eq!((err.as_str(), code), ("", 0));
+}
+
+#[test]
+fn legal_lists_every_move_on_one_line() {
+    let (out, _, _) = run(&["--batch"], "legal\nb2\nlegal\nnew moving\nlegal\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "a1 b1 c1 a2 b2 c2 a3 b3 c3");
+    assert_eq!(lines[1], "a1 b1 c1 a2 c2 a3 b3 c3");
+    assert!(lines[2].starts_with("new game: moving"));
+    assert_eq!(lines[3], "a1 b1 c1 a2 b2 c2 a3 b3 c3");
+}
+
+#[test]
+fn refused_commands_print_one_error_line_and_change_nothing() {
+    // G2: an occupied cell, a cell off the board, an unknown command, a bad
+    // setup; the position is the same before and after.
+    let (out, _, code) = run(
+        &["--batch"],
+        "b2\nposition\nb2\nd4\nfrobnicate\nperft x\nsetup XX1/3/3 O\nundo\nundo\nposition\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "3/1X1/3 O - -");
+    assert_eq!(lines[1], "error: b2: the cell is taken");
+    assert_eq!(lines[2], "error: d4: no such cell on this board");
+    assert!(lines[3].starts_with("error: unknown command `frobnicate`"));
+    assert!(lines[4].starts_with("error: depth `x`"));
+    assert!(lines[5].starts_with("error: setup: wrong counts"));
+    assert_eq!(lines[6], "undone: b2");
+    assert_eq!(lines[7], "error: nothing to undo: no move has been played");
+    assert_eq!(lines[8], "3/3/3 X - -");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn comments_and_blank_lines_are_ignored() {
+    let (out, _, _) = run(&["--batch"], "# a comment\n\n   \nb2 # the centre\nstatus # who now\n");
+    assert_eq!(out, "to move: O\n");
+}
+
+#[test]
+fn perft_and_bench_lines() {
+    let (out, _, _) = run(&["--batch"], "perft 2\nnew ultimate\nperft 2\nbench four 0.2\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "perft 2: 72");
+    assert_eq!(lines[2], "perft 2: 720");
+    let last = lines.last().unwrap();
+    let n: u64 = last.strip_prefix("playouts/s: ").expect("bench ends with playouts/s").parse().unwrap();
+    assert!(n > 0);
+}
+
+#[test]
+fn position_round_trips_through_setup() {
+    // M2: after four placements two pieces each remain in hand.
+    let (out, _, _) = run(&["--batch", "--rules", "moving"], "a1\nb2\nc3\na3\nposition\n");
+    let text = out.lines().next().unwrap().to_string();
+    assert_eq!(text, "O1X/1O1/X2 X 1,1 -");
+    let (again, _, _) = run(&["--batch", "--rules", "moving"], &format!("setup {text}\nposition\nlegal\n"));
+    let lines: Vec<&str> = again.lines().collect();
+    assert_eq!(lines[1], text);
+    assert_eq!(lines[2], "b1 c1 a2 c2 b3");
+}
+
+#[test]
+fn history_numbers_the_moves() {
+    let (out, _, _) = run(&["--batch"], "history\nb2\na1\nc3\nhistory\n");
+    assert_eq!(out, "no moves yet\n1. b2 a1 2. c3\n");
+}
+
+#[test]
+fn a_bad_rulebook_on_the_command_line_fails_with_its_location() {
+    let dir = std::env::temp_dir().join(format!("gridrules-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.toml");
+    std::fs::write(&path, "name = \"bad\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n[board]\nwidth = 3\nheigth = 3\n").unwrap();
+    let (out, err, code) = run(&["--batch", "--rules", path.to_str().unwrap()], "");
+    assert_eq!(out, "");
+    assert_eq!(code, 1);
+    let first = err.lines().next().unwrap();
+    assert!(first.starts_with(&format!("error: {}:6:1: unknown field `heigth`", path.display())), "{err}");
+    assert!(err.contains("6 | heigth = 3"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unknown_arguments_are_refused() {
+    let (_, err, code) = run(&["--frobnicate"], "");
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: unknown argument `--frobnicate`"));
+}
