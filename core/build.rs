@@ -20,7 +20,12 @@ fn table(out: &mut String, name: &str, dir: &Path, ext: &str) {
     for path in entries {
         println!("cargo:rerun-if-changed={}", path.display());
         let stem = path.file_stem().unwrap().to_string_lossy();
-        writeln!(out, "    ({stem:?}, include_str!({:?})),", path.display().to_string()).unwrap();
+        writeln!(
+            out,
+            "    ({stem:?}, include_str!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
     }
     writeln!(out, "];").unwrap();
 }
@@ -31,5 +36,9 @@ fn main() {
     let mut out = String::new();
     table(&mut out, "RULEBOOKS", &root.join("rules"), "toml");
     table(&mut out, "SCRIPTS", &root.join("scripts"), "rhai");
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("builtin.rs"), out).unwrap();
+    fs::write(
+        Path::new(&env::var("OUT_DIR").unwrap()).join("builtin.rs"),
+        out,
+    )
+    .unwrap();
 }

@@ -2,8 +2,8 @@
 //! printed before it is checked, and lines above a node limit are left to the
 //! `--ignored` run.
 
-use gridrules_core::perft::{count_games, perft};
 use gridrules_core::Rulebook;
+use gridrules_core::perft::{count_games, perft};
 use std::path::Path;
 
 /// Above this count a line is skipped unless the test is run with `--ignored`.
@@ -25,7 +25,10 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
             "rulebook" => rules = Some(Rulebook::builtin(rest).unwrap()),
             "position" => {
                 let r = rules.as_ref().expect("rulebook before position");
-                pos = Some(r.parse_position(rest).unwrap_or_else(|e| panic!("{at}: {e}")));
+                pos = Some(
+                    r.parse_position(rest)
+                        .unwrap_or_else(|e| panic!("{at}: {e}")),
+                );
             }
             "perft" => {
                 let (depth, want) = rest.split_once(' ').unwrap();
@@ -45,7 +48,11 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
                 }
                 println!("{at}: {line}");
                 let g = count_games(rules.as_ref().unwrap(), pos.as_ref().unwrap()).unwrap();
-                assert_eq!([g.total(), g.x_wins, g.o_wins, g.draws], want[..], "{at}: games");
+                assert_eq!(
+                    [g.total(), g.x_wins, g.o_wins, g.draws],
+                    want[..],
+                    "{at}: games"
+                );
                 checked += 1;
             }
             other => panic!("{at}: unknown key `{other}`"),
@@ -55,8 +62,13 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
 }
 
 fn quick(name: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft").join(format!("{name}.perft"));
-    assert!(run_perft_file(&path, 0, QUICK_LIMIT) > 0, "{name}: nothing checked");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("perft")
+        .join(format!("{name}.perft"));
+    assert!(
+        run_perft_file(&path, 0, QUICK_LIMIT) > 0,
+        "{name}: nothing checked"
+    );
 }
 
 #[test]

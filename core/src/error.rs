@@ -140,11 +140,14 @@ impl ScriptError {
             ScriptErrorKind::Syntax => "syntax error",
             ScriptErrorKind::Runtime => "script error",
             ScriptErrorKind::Limit => "script stopped",
-            ScriptErrorKind::BadValue => "bad value",
+            // The message says what the hook answered and what was expected.
+            ScriptErrorKind::BadValue => "",
         };
-        match self.hook {
-            Some(h) => format!("{what} in hook `{h}`: {}", self.message),
-            None => format!("{what}: {}", self.message),
+        match (self.hook, what) {
+            (Some(h), "") => format!("hook `{h}`: {}", self.message),
+            (Some(h), what) => format!("{what} in hook `{h}`: {}", self.message),
+            (None, "") => self.message.clone(),
+            (None, what) => format!("{what}: {}", self.message),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! A game in progress: positions, moves, undo and repetition.
 
 use crate::position::{Move, Outcome, Position};
-use crate::rules::PlayError;
 use crate::rulebook::Rulebook;
+use crate::rules::PlayError;
 use std::sync::Arc;
 
 /// A game under one rulebook: the start, every move, and each position reached.
@@ -38,7 +38,9 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// The position the game started from.

@@ -228,7 +228,9 @@ fn select(mut w: u64, mut n: u32) -> u32 {
 
 impl fmt::Debug for CellSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.into_iter().map(|c| c.0)).finish()
+        f.debug_set()
+            .entries(self.into_iter().map(|c| c.0))
+            .finish()
     }
 }
 
@@ -236,7 +238,12 @@ impl std::ops::BitAnd for CellSet {
     type Output = CellSet;
     #[inline]
     fn bitand(self, o: CellSet) -> CellSet {
-        CellSet([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+        CellSet([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
     }
 }
 
@@ -244,7 +251,12 @@ impl std::ops::BitOr for CellSet {
     type Output = CellSet;
     #[inline]
     fn bitor(self, o: CellSet) -> CellSet {
-        CellSet([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+        CellSet([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
     }
 }
 
@@ -330,7 +342,10 @@ mod tests {
             s.insert(Cell(i));
         }
         assert_eq!(s.count(), 5);
-        assert_eq!(s.into_iter().map(|c| c.0).collect::<Vec<_>>(), [0, 63, 64, 200, 255]);
+        assert_eq!(
+            s.into_iter().map(|c| c.0).collect::<Vec<_>>(),
+            [0, 63, 64, 200, 255]
+        );
         assert_eq!(s.nth(3), Some(Cell(200)));
         assert_eq!(s.nth(5), None);
         s.remove(Cell(63));

@@ -18,7 +18,10 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseMoveError::Syntax(t) => {
-                write!(f, "`{t}` is not a move: write a cell like `b2`, or `b2-c2` to move a piece")
+                write!(
+                    f,
+                    "`{t}` is not a move: write a cell like `b2`, or `b2-c2` to move a piece"
+                )
             }
             ParseMoveError::OffBoard(t) => write!(f, "{t}: no such cell on this board"),
         }
@@ -93,10 +96,19 @@ mod tests {
     #[test]
     fn refusals() {
         let g = Grid::new(3, 3).unwrap();
-        assert_eq!(parse_move(g, "d1"), Err(ParseMoveError::OffBoard("d1".into())));
-        assert_eq!(parse_move(g, "a4-a1"), Err(ParseMoveError::OffBoard("a4".into())));
+        assert_eq!(
+            parse_move(g, "d1"),
+            Err(ParseMoveError::OffBoard("d1".into()))
+        );
+        assert_eq!(
+            parse_move(g, "a4-a1"),
+            Err(ParseMoveError::OffBoard("a4".into()))
+        );
         for bad in ["", "b", "2b", "b2-", "-b2", "b2c2", "B2", "b2-c2-c3", "b+2"] {
-            assert!(matches!(parse_move(g, bad), Err(ParseMoveError::Syntax(_))), "{bad}");
+            assert!(
+                matches!(parse_move(g, bad), Err(ParseMoveError::Syntax(_))),
+                "{bad}"
+            );
         }
     }
 }

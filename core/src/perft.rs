@@ -15,7 +15,12 @@ pub fn perft(rules: &Rulebook, pos: &Position, depth: u32) -> Result<u64, Script
     walk(rules, pos, &mut lists, &mut keys)
 }
 
-fn walk(rules: &Rulebook, pos: &Position, lists: &mut [MoveList], keys: &mut Vec<u64>) -> Result<u64, ScriptError> {
+fn walk(
+    rules: &Rulebook,
+    pos: &Position,
+    lists: &mut [MoveList],
+    keys: &mut Vec<u64>,
+) -> Result<u64, ScriptError> {
     let Some((list, rest)) = lists.split_first_mut() else {
         return Ok(1);
     };

@@ -55,7 +55,12 @@ impl Playout {
     ///
     /// # Errors
     /// A failing per-move hook.
-    pub fn run(&mut self, rules: &Rulebook, start: &Position, rng: &mut Rng) -> Result<Outcome, ScriptError> {
+    pub fn run(
+        &mut self,
+        rules: &Rulebook,
+        start: &Position,
+        rng: &mut Rng,
+    ) -> Result<Outcome, ScriptError> {
         let track = rules.tables().repetition().is_some();
         self.keys.clear();
         if track {
@@ -128,7 +133,11 @@ pub fn bench(rules: &Rulebook, duration: Duration, seed: u64) -> Result<BenchRes
         }
         let elapsed = began.elapsed();
         if elapsed >= duration {
-            return Ok(BenchResult { playouts, plies, elapsed });
+            return Ok(BenchResult {
+                playouts,
+                plies,
+                elapsed,
+            });
         }
     }
 }

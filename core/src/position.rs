@@ -203,7 +203,9 @@ impl Position {
 
     /// The side whose mark is on `cell`.
     pub fn mark_at(&self, cell: Cell) -> Option<Side> {
-        Side::ALL.into_iter().find(|&s| self.marks(s).contains(cell))
+        Side::ALL
+            .into_iter()
+            .find(|&s| self.marks(s).contains(cell))
     }
 
     /// The side to move.

@@ -6,7 +6,9 @@
 use crate::error::ScriptError;
 use crate::geometry::{Cell, CellSet};
 use crate::notation::move_name;
-use crate::position::{BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED};
+use crate::position::{
+    BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED,
+};
 use crate::rulebook::{NoMoves, Rulebook};
 use rhai::Dynamic;
 use std::fmt;
@@ -45,11 +47,15 @@ impl fmt::Display for Refusal {
             Refusal::Occupied(_) => f.write_str("the cell is taken"),
             Refusal::ClosedRegion(_) => f.write_str("that board is closed (won or full)"),
             Refusal::WrongRegion(_, r) => write!(f, "the move must be played on board {}", r + 1),
-            Refusal::MustPlace => f.write_str("pieces are still to be placed: place one on an empty cell"),
+            Refusal::MustPlace => {
+                f.write_str("pieces are still to be placed: place one on an empty cell")
+            }
             Refusal::MustMove => f.write_str("all pieces are placed: move one, like `b2-c2`"),
             Refusal::NotOwnPiece(c) => write!(f, "no piece of the side to move stands on {c}"),
             Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
-            Refusal::JumpBlocked(a, b) => write!(f, "the jump {a}-{b} passes over an occupied cell"),
+            Refusal::JumpBlocked(a, b) => {
+                write!(f, "the jump {a}-{b} passes over an occupied cell")
+            }
             Refusal::Script(reason) => f.write_str(reason),
         }
     }
@@ -88,7 +94,10 @@ impl Rulebook {
         Position {
             marks: BySide::default(),
             turn: Side::X,
-            in_hand: BySide { x: t.pieces, o: t.pieces },
+            in_hand: BySide {
+                x: t.pieces,
+                o: t.pieces,
+            },
             target: NO_REGION,
             regions_won: BySide::default(),
             regions_closed: 0,
@@ -210,13 +219,21 @@ impl Rulebook {
     }
 
     fn script_refusal(&self, pos: &Position, mv: Move) -> Result<Option<String>, ScriptError> {
-        let v = self.script.call_per_move("refuse", self.grid(), pos, Some(mv))?;
+        let v = self
+            .script
+            .call_per_move("refuse", self.grid(), pos, Some(mv))?;
         if v.is_unit() {
             return Ok(None);
         }
-        match v.into_string() {
+        match v.clone().into_string() {
             Ok(reason) => Ok(Some(reason)),
-            Err(ty) => Err(self.bad_hook_value("refuse", format!("expected () or a reason string, found {ty}"))),
+            Err(_) => Err(self.bad_hook_value(
+                "refuse",
+                format!(
+                    "expected () or a reason string, found {}",
+                    crate::script::describe(&v)
+                ),
+            )),
         }
     }
 
@@ -224,7 +241,7 @@ impl Rulebook {
         ScriptError {
             kind: crate::error::ScriptErrorKind::BadValue,
             hook: Some(hook),
-            location: None,
+            location: self.script.hook_location(hook),
             message,
         }
     }
@@ -348,7 +365,9 @@ impl Rulebook {
     }
 
     fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {
-        let v: Dynamic = self.script.call_per_move("outcome", self.grid(), pos, None)?;
+        let v: Dynamic = self
+            .script
+            .call_per_move("outcome", self.grid(), pos, None)?;
         if v.is_unit() {
             return Ok(None);
         }
@@ -356,7 +375,13 @@ impl Rulebook {
             Some("X") => Ok(Some(Outcome::Win(Side::X))),
             Some("O") => Ok(Some(Outcome::Win(Side::O))),
             Some("draw") => Ok(Some(Outcome::Draw)),
-            _ => Err(self.bad_hook_value("outcome", format!("expected (), \"X\", \"O\" or \"draw\", found `{v}`"))),
+            _ => Err(self.bad_hook_value(
+                "outcome",
+                format!(
+                    "expected (), \"X\", \"O\" or \"draw\", found {}",
+                    crate::script::describe(&v)
+                ),
+            )),
         }
     }
 
@@ -364,7 +389,9 @@ impl Rulebook {
     /// repetition count of times. `earlier` holds the keys of the positions
     /// before it in this game.
     pub fn settle_repetition(&self, pos: &mut Position, earlier: &[u64]) {
-        let Some(limit) = self.tables.repetition else { return };
+        let Some(limit) = self.tables.repetition else {
+            return;
+        };
         if pos.is_over() {
             return;
         }

@@ -52,7 +52,9 @@ impl Rulebook {
         for row in (0..g.height()).rev() {
             let mut empty = 0;
             for col in 0..g.width() {
-                let cell = g.cell(i64::from(col), i64::from(row)).expect("on the board");
+                let cell = g
+                    .cell(i64::from(col), i64::from(row))
+                    .expect("on the board");
                 match pos.mark_at(cell) {
                     None => empty += 1,
                     Some(side) => {
@@ -116,7 +118,9 @@ impl Rulebook {
                     Side::X => "as many marks as O",
                     Side::O => "one mark more than O",
                 };
-                return fail(format!("wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"));
+                return fail(format!(
+                    "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
+                ));
             }
         }
         let mut pos = self.initial();
@@ -127,7 +131,8 @@ impl Rulebook {
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none() {
             let mut list = crate::position::MoveList::new();
-            self.legal_moves(&pos, &mut list).map_err(|e| SetupError(e.to_string()))?;
+            self.legal_moves(&pos, &mut list)
+                .map_err(|e| SetupError(e.to_string()))?;
             if list.is_empty() {
                 let outcome = match self.tables.no_moves {
                     NoMoves::Loss => Outcome::Win(turn.other()),
@@ -171,36 +176,59 @@ impl Rulebook {
                     }
                     col += 1;
                 } else {
-                    return fail(format!("row {} from the top: `{c}` is not X, O, `.` or a number of empty cells", i + 1));
+                    return fail(format!(
+                        "row {} from the top: `{c}` is not X, O, `.` or a number of empty cells",
+                        i + 1
+                    ));
                 }
             }
             if col != g.width() as usize {
-                return fail(format!("row {} from the top has {col} cells, expected {}", i + 1, g.width()));
+                return fail(format!(
+                    "row {} from the top has {col} cells, expected {}",
+                    i + 1,
+                    g.width()
+                ));
             }
         }
         Ok(marks)
     }
 
-    fn parse_hand(&self, field: Option<&str>, count: BySide<u32>) -> Result<BySide<u16>, SetupError> {
+    fn parse_hand(
+        &self,
+        field: Option<&str>,
+        count: BySide<u32>,
+    ) -> Result<BySide<u16>, SetupError> {
         let pieces = self.tables.pieces;
         if pieces == UNLIMITED {
             return match field {
-                None | Some("-") => Ok(BySide { x: UNLIMITED, o: UNLIMITED }),
-                Some(f) => fail(format!("pieces in hand `{f}`: this rulebook has unlimited marks, write `-`")),
+                None | Some("-") => Ok(BySide {
+                    x: UNLIMITED,
+                    o: UNLIMITED,
+                }),
+                Some(f) => fail(format!(
+                    "pieces in hand `{f}`: this rulebook has unlimited marks, write `-`"
+                )),
             };
         }
         let derived = BySide::new_with(|s| i64::from(pieces) - i64::from(*count.get(s)));
         for s in Side::ALL {
             if *derived.get(s) < 0 {
-                return fail(format!("wrong counts: {s} has {} pieces on the board, only {pieces} are allowed", count.get(s)));
+                return fail(format!(
+                    "wrong counts: {s} has {} pieces on the board, only {pieces} are allowed",
+                    count.get(s)
+                ));
             }
         }
         let given = match field {
             None => derived,
             Some(f) => {
-                let parsed = f.split_once(',').and_then(|(x, o)| Some((x.parse::<i64>().ok()?, o.parse::<i64>().ok()?)));
+                let parsed = f
+                    .split_once(',')
+                    .and_then(|(x, o)| Some((x.parse::<i64>().ok()?, o.parse::<i64>().ok()?)));
                 let Some((x, o)) = parsed else {
-                    return fail(format!("pieces in hand `{f}`: expected two numbers, X's then O's, like `3,2`"));
+                    return fail(format!(
+                        "pieces in hand `{f}`: expected two numbers, X's then O's, like `3,2`"
+                    ));
                 };
                 BySide { x, o }
             }
@@ -221,7 +249,9 @@ impl Rulebook {
     fn settle_lines(&self, pos: &mut Position) -> Result<(), SetupError> {
         let t = &self.tables;
         let has_line = |own: CellSet, within: CellSet| {
-            (own & within).into_iter().any(|c: Cell| t.wins_through(c, own & within))
+            (own & within)
+                .into_iter()
+                .any(|c: Cell| t.wins_through(c, own & within))
         };
         let mut winners = Vec::new();
         if t.regions.is_empty() {
@@ -232,7 +262,10 @@ impl Rulebook {
             }
         } else {
             for (r, &cells) in t.regions.iter().enumerate() {
-                let owners: Vec<Side> = Side::ALL.into_iter().filter(|&s| has_line(pos.marks(s), cells)).collect();
+                let owners: Vec<Side> = Side::ALL
+                    .into_iter()
+                    .filter(|&s| has_line(pos.marks(s), cells))
+                    .collect();
                 let bit = 1u32 << r;
                 match owners[..] {
                     [s] => *pos.regions_won.get_mut(s) |= bit,
@@ -269,17 +302,23 @@ impl Rulebook {
         };
         let count = self.tables.regions.len();
         if count == 0 {
-            return fail(format!("target board `{f}`: this rulebook has no sub-boards, write `-`"));
+            return fail(format!(
+                "target board `{f}`: this rulebook has no sub-boards, write `-`"
+            ));
         }
         match f.parse::<usize>() {
             Ok(n) if (1..=count).contains(&n) => {
                 if pos.regions_closed & (1 << (n - 1)) != 0 {
-                    fail(format!("target board {n} is closed (won or full): write `-` for a free choice"))
+                    fail(format!(
+                        "target board {n} is closed (won or full): write `-` for a free choice"
+                    ))
                 } else {
                     Ok((n - 1) as u8)
                 }
             }
-            _ => fail(format!("target board `{f}`: expected a board number 1 to {count}, or `-`")),
+            _ => fail(format!(
+                "target board `{f}`: expected a board number 1 to {count}, or `-`"
+            )),
         }
     }
 }

@@ -54,7 +54,12 @@ pub fn step(session: &mut Session, line: &str, mode: Mode) -> (String, bool, boo
 ///
 /// # Errors
 /// Only failures to read or write.
-pub fn run(session: &mut Session, input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<Summary> {
+pub fn run(
+    session: &mut Session,
+    input: impl BufRead,
+    mut output: impl Write,
+    options: Options,
+) -> io::Result<Summary> {
     let mut summary = Summary::default();
     for line in input.lines() {
         let line = line?;
@@ -80,9 +85,16 @@ pub fn run(session: &mut Session, input: impl BufRead, mut output: impl Write, o
 /// Replays a transcript from a fresh classic session, echoing each command:
 /// the text the conformance snapshots hold.
 pub fn replay(transcript: &str) -> String {
-    let rulebook = gridrules_core::Rulebook::builtin("classic").expect("the classic rulebook loads");
+    let rulebook =
+        gridrules_core::Rulebook::builtin("classic").expect("the classic rulebook loads");
     let mut session = Session::new(rulebook);
     let mut out = Vec::new();
-    run(&mut session, transcript.as_bytes(), &mut out, Options { echo: true }).expect("writing to memory cannot fail");
+    run(
+        &mut session,
+        transcript.as_bytes(),
+        &mut out,
+        Options { echo: true },
+    )
+    .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("replies are UTF-8")
 }

@@ -68,27 +68,125 @@ impl CommandSpec {
 
 /// Every command, in the order `help` lists them.
 pub const COMMANDS: &[CommandSpec] = &[
-    CommandSpec { name: "help", aliases: &["?"], args: "[command]", summary: "list the commands, or explain one", example: "help setup" },
-    CommandSpec { name: "variants", aliases: &["rulebooks"], args: "", summary: "list the built-in rulebooks", example: "variants" },
-    CommandSpec { name: "new", aliases: &[], args: "[rulebook]", summary: "start a new game, on a built-in rulebook or the current one", example: "new ultimate" },
-    CommandSpec { name: "load", aliases: &[], args: "<file.toml>", summary: "load a rulebook from a file and start a game on it", example: "load my-variant.toml" },
-    CommandSpec { name: "rules", aliases: &[], args: "", summary: "the rules of the loaded rulebook, in words", example: "rules" },
-    CommandSpec { name: "show", aliases: &["board"], args: "", summary: "draw the board", example: "show" },
-    CommandSpec { name: "play", aliases: &["move"], args: "<move>", summary: "play a move (a bare move works too): b2 places, b2-c2 moves a piece", example: "play b2" },
-    CommandSpec { name: "legal", aliases: &["moves"], args: "", summary: "every legal move, on one line", example: "legal" },
-    CommandSpec { name: "undo", aliases: &["takeback"], args: "", summary: "take back the last move", example: "undo" },
-    CommandSpec { name: "status", aliases: &[], args: "", summary: "who is to move, or the result", example: "status" },
-    CommandSpec { name: "history", aliases: &[], args: "", summary: "the moves played so far", example: "history" },
-    CommandSpec { name: "position", aliases: &["fen"], args: "", summary: "the position as one line of text that `setup` accepts", example: "position" },
-    CommandSpec { name: "setup", aliases: &[], args: "<position>", summary: "start a game from a position text (see `position`)", example: "setup X2/1O1/3 X" },
-    CommandSpec { name: "perft", aliases: &[], args: "<depth>", summary: "count the move sequences of that length from here", example: "perft 4" },
-    CommandSpec { name: "bench", aliases: &[], args: "[rulebook] [seconds]", summary: "random games for a while; prints playouts per second", example: "bench gomoku 2" },
-    CommandSpec { name: "quit", aliases: &["exit", "q"], args: "", summary: "leave", example: "quit" },
+    CommandSpec {
+        name: "help",
+        aliases: &["?"],
+        args: "[command]",
+        summary: "list the commands, or explain one",
+        example: "help setup",
+    },
+    CommandSpec {
+        name: "variants",
+        aliases: &["rulebooks"],
+        args: "",
+        summary: "list the built-in rulebooks",
+        example: "variants",
+    },
+    CommandSpec {
+        name: "new",
+        aliases: &[],
+        args: "[rulebook]",
+        summary: "start a new game, on a built-in rulebook or the current one",
+        example: "new ultimate",
+    },
+    CommandSpec {
+        name: "load",
+        aliases: &[],
+        args: "<file.toml>",
+        summary: "load a rulebook from a file and start a game on it",
+        example: "load my-variant.toml",
+    },
+    CommandSpec {
+        name: "rules",
+        aliases: &[],
+        args: "",
+        summary: "the rules of the loaded rulebook, in words",
+        example: "rules",
+    },
+    CommandSpec {
+        name: "show",
+        aliases: &["board"],
+        args: "",
+        summary: "draw the board",
+        example: "show",
+    },
+    CommandSpec {
+        name: "play",
+        aliases: &["move"],
+        args: "<move>",
+        summary: "play a move (a bare move works too): b2 places, b2-c2 moves a piece",
+        example: "play b2",
+    },
+    CommandSpec {
+        name: "legal",
+        aliases: &["moves"],
+        args: "",
+        summary: "every legal move, on one line",
+        example: "legal",
+    },
+    CommandSpec {
+        name: "undo",
+        aliases: &["takeback"],
+        args: "",
+        summary: "take back the last move",
+        example: "undo",
+    },
+    CommandSpec {
+        name: "status",
+        aliases: &[],
+        args: "",
+        summary: "who is to move, or the result",
+        example: "status",
+    },
+    CommandSpec {
+        name: "history",
+        aliases: &[],
+        args: "",
+        summary: "the moves played so far",
+        example: "history",
+    },
+    CommandSpec {
+        name: "position",
+        aliases: &["fen"],
+        args: "",
+        summary: "the position as one line of text that `setup` accepts",
+        example: "position",
+    },
+    CommandSpec {
+        name: "setup",
+        aliases: &[],
+        args: "<position>",
+        summary: "start a game from a position text (see `position`)",
+        example: "setup X2/1O1/3 X",
+    },
+    CommandSpec {
+        name: "perft",
+        aliases: &[],
+        args: "<depth>",
+        summary: "count the move sequences of that length from here",
+        example: "perft 4",
+    },
+    CommandSpec {
+        name: "bench",
+        aliases: &[],
+        args: "[rulebook] [seconds]",
+        summary: "random games for a while; prints playouts per second",
+        example: "bench gomoku 2",
+    },
+    CommandSpec {
+        name: "quit",
+        aliases: &["exit", "q"],
+        args: "",
+        summary: "leave",
+        example: "quit",
+    },
 ];
 
 /// The command called `word` (or one of its aliases).
 pub fn spec(word: &str) -> Option<&'static CommandSpec> {
-    COMMANDS.iter().find(|c| c.name == word || c.aliases.contains(&word))
+    COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word))
 }
 
 /// A line that is not a command.
@@ -141,7 +239,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         if args.is_empty() {
             Ok(cmd)
         } else {
-            Err(ParseError::Usage(spec, format!("`{}` takes no argument", spec.name)))
+            Err(ParseError::Usage(
+                spec,
+                format!("`{}` takes no argument", spec.name),
+            ))
         }
     };
     match spec.name {
@@ -185,7 +286,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             for a in &args {
                 match a.parse::<f64>() {
                     Ok(s) if seconds.is_none() && s > 0.0 && s <= 3600.0 => seconds = Some(s),
-                    Ok(_) => return usage(&format!("seconds `{a}`: expected more than 0, at most 3600")),
+                    Ok(_) => {
+                        return usage(&format!(
+                            "seconds `{a}`: expected more than 0, at most 3600"
+                        ));
+                    }
                     Err(_) if rulebook.is_none() => rulebook = Some(a.to_string()),
                     Err(_) => return usage(&format!("unexpected `{a}`")),
                 }
@@ -213,9 +318,15 @@ mod tests {
     fn bare_moves_and_errors() {
         assert_eq!(parse("b2"), Ok(Command::Play("b2".into())));
         assert_eq!(parse("b2-c2"), Ok(Command::Play("b2-c2".into())));
-        assert_eq!(parse("frobnicate"), Err(ParseError::Unknown("frobnicate".into())));
+        assert_eq!(
+            parse("frobnicate"),
+            Err(ParseError::Unknown("frobnicate".into()))
+        );
         assert!(matches!(parse("perft x"), Err(ParseError::Usage(..))));
         assert!(matches!(parse("legal now"), Err(ParseError::Usage(..))));
-        assert_eq!(parse("bench gomoku 2"), Ok(Command::Bench(Some("gomoku".into()), Some(2.0))));
+        assert_eq!(
+            parse("bench gomoku 2"),
+            Ok(Command::Bench(Some("gomoku".into()), Some(2.0)))
+        );
     }
 }

@@ -29,7 +29,12 @@ struct ReplHelper {
 impl Completer for ReplHelper {
     type Candidate = String;
 
-    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
         let before = &line[..pos];
         let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
         let word = &before[start..];
@@ -46,7 +51,10 @@ impl Completer for ReplHelper {
             Some("help") => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
             _ => Vec::new(),
         };
-        Ok((start, pool.into_iter().filter(|w| w.starts_with(word)).collect()))
+        Ok((
+            start,
+            pool.into_iter().filter(|w| w.starts_with(word)).collect(),
+        ))
     }
 }
 
@@ -81,16 +89,25 @@ fn refresh(words: &Mutex<Words>, session: &Session) {
 pub fn run(mut session: Session) -> rustyline::Result<()> {
     let words = Arc::new(Mutex::new(Words::default()));
     let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::new()?;
-    editor.set_helper(Some(ReplHelper { words: words.clone() }));
+    editor.set_helper(Some(ReplHelper {
+        words: words.clone(),
+    }));
     let history = history_path();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
-    print!("{}", render::board(session.rulebook(), session.game().position()));
+    print!(
+        "{}",
+        render::board(session.rulebook(), session.game().position())
+    );
     loop {
         refresh(&words, &session);
-        let prompt = format!("{} {}> ", session.rulebook().name(), session.game().position().turn());
+        let prompt = format!(
+            "{} {}> ",
+            session.rulebook().name(),
+            session.game().position().turn()
+        );
         match editor.readline(&prompt) {
             Ok(line) => {
                 let code = strip_comment(&line);

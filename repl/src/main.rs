@@ -5,15 +5,17 @@ use gridrules::{batch, editor, render};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml>]
+const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml>] [command...]
 
   --batch          read commands from stdin, one per line, plain output
                    (also the default when stdin is not a terminal)
-  --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)";
+  --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
+  command...       run this one command and exit, e.g. `gridrules bench gomoku`";
 
 fn main() -> ExitCode {
     let mut batch_mode = !std::io::stdin().is_terminal();
     let mut rules = "classic".to_string();
+    let mut command: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -30,7 +32,10 @@ fn main() -> ExitCode {
                 println!("gridrules {}", env!("CARGO_PKG_VERSION"));
                 return ExitCode::SUCCESS;
             }
-            other => return usage_error(&format!("unknown argument `{other}`")),
+            flag if flag.starts_with('-') && command.is_empty() => {
+                return usage_error(&format!("unknown argument `{flag}`"));
+            }
+            word => command.push(word.to_string()),
         }
     }
     let rulebook = match open_rulebook(&rules) {
@@ -40,12 +45,25 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let session = Session::new(rulebook);
+    let mut session = Session::new(rulebook);
+    if !command.is_empty() {
+        let (text, _, failed) = batch::step(&mut session, &command.join(" "), render::Mode::Batch);
+        if failed {
+            eprint!("{text}");
+            return ExitCode::FAILURE;
+        }
+        print!("{text}");
+        return ExitCode::SUCCESS;
+    }
     let result = if batch_mode {
-        let mut session = session;
-        batch::run(&mut session, std::io::stdin().lock(), std::io::stdout().lock(), batch::Options::default())
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        batch::run(
+            &mut session,
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+            batch::Options::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
     } else {
         editor::run(session).map_err(|e| e.to_string())
     };

@@ -48,16 +48,33 @@ pub fn reply(reply: &Reply, session: &Session, mode: Mode) -> String {
                 out.push_str(&board(rulebook, pos));
             }
         }
-        Reply::Bench { rulebook, result } => {
-            let per_game = result.plies as f64 / result.playouts.max(1) as f64;
+        Reply::Bench {
+            rulebook,
+            per_move_hooks,
+            rounds,
+        } => {
+            let speed =
+                |r: &gridrules_core::playout::BenchResult| r.playouts_per_second().round() as u64;
+            let (games, plies, secs) = rounds.iter().fold((0, 0, 0.0), |(g, p, s), r| {
+                (g + r.playouts, p + r.plies, s + r.elapsed.as_secs_f64())
+            });
+            let median = &rounds[rounds.len() / 2];
             writeln!(
                 out,
-                "bench {rulebook}: {} random games in {:.2} s, {per_game:.1} moves each, single thread",
-                result.playouts,
-                result.elapsed.as_secs_f64()
+                "bench {rulebook}: {games} random games in {secs:.2} s, {:.1} moves each, single thread{}",
+                plies as f64 / games.max(1) as f64,
+                if *per_move_hooks { ", per-move hooks" } else { "" }
             )
             .unwrap();
-            writeln!(out, "playouts/s: {}", result.playouts_per_second().round() as u64).unwrap();
+            writeln!(
+                out,
+                "median of {} rounds; slowest {}, fastest {}",
+                rounds.len(),
+                speed(&rounds[0]),
+                speed(&rounds[rounds.len() - 1])
+            )
+            .unwrap();
+            writeln!(out, "playouts/s: {}", speed(median)).unwrap();
         }
     }
     out
@@ -171,8 +188,13 @@ pub fn error(err: &CommandError) -> String {
 
 /// The lines of `loc`'s file around it, with a caret, or nothing if unreadable.
 pub fn snippet(loc: &Location) -> String {
-    let source = builtin_source(&loc.path).map(str::to_string).or_else(|| std::fs::read_to_string(&loc.path).ok());
-    let Some(line) = source.as_deref().and_then(|s| s.lines().nth(loc.line.saturating_sub(1))) else {
+    let source = builtin_source(&loc.path)
+        .map(str::to_string)
+        .or_else(|| std::fs::read_to_string(&loc.path).ok());
+    let Some(line) = source
+        .as_deref()
+        .and_then(|s| s.lines().nth(loc.line.saturating_sub(1)))
+    else {
         return String::new();
     };
     let n = loc.line.to_string();
@@ -182,7 +204,10 @@ pub fn snippet(loc: &Location) -> String {
 }
 
 fn builtin_source(path: &str) -> Option<&'static str> {
-    if let Some(name) = path.strip_prefix("rules/").and_then(|p| p.strip_suffix(".toml")) {
+    if let Some(name) = path
+        .strip_prefix("rules/")
+        .and_then(|p| p.strip_suffix(".toml"))
+    {
         return builtin::rulebook(name);
     }
     path.strip_prefix("scripts/").and_then(builtin::script)

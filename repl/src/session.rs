@@ -3,7 +3,9 @@
 use crate::command::{COMMANDS, Command, ParseError, spec};
 use gridrules_core::playout::{BenchResult, bench};
 use gridrules_core::setup::SetupError;
-use gridrules_core::{Ending, Game, Outcome, ParseMoveError, PlayError, Rulebook, RulebookError, ScriptError, Side};
+use gridrules_core::{
+    Ending, Game, Outcome, ParseMoveError, PlayError, Rulebook, RulebookError, ScriptError, Side,
+};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -11,6 +13,9 @@ use std::time::Duration;
 
 /// Seconds `bench` runs when not told.
 pub const BENCH_SECONDS: f64 = 3.0;
+/// `bench` reports the median of this many rounds: one noisy slice of time
+/// on a shared machine does not move it.
+pub const BENCH_ROUNDS: u32 = 5;
 
 /// What a command produced, as data; `render` turns it into text.
 #[derive(Debug)]
@@ -38,8 +43,10 @@ pub enum Reply {
     Bench {
         /// The rulebook measured.
         rulebook: String,
-        /// What was measured.
-        result: BenchResult,
+        /// Whether the rulebook runs per-move hooks (the slow path).
+        per_move_hooks: bool,
+        /// Each round's figures, sorted by speed.
+        rounds: Vec<BenchResult>,
     },
     /// Leave the REPL.
     Quit,
@@ -144,7 +151,9 @@ impl Session {
             Command::Undo => self.undo(),
             Command::Status => Ok(self.status()),
             Command::History => Ok(self.history()),
-            Command::Position => Ok(Reply::Lines(vec![self.rulebook().position_text(self.game.position())])),
+            Command::Position => Ok(Reply::Lines(vec![
+                self.rulebook().position_text(self.game.position()),
+            ])),
             Command::Setup(text) => self.setup(&text),
             Command::Perft(depth) => self.perft(depth),
             Command::Bench(name, seconds) => self.bench(name.as_deref(), seconds),
@@ -181,19 +190,35 @@ impl Session {
         }
         lines.push(String::new());
         let g = r.grid();
-        lines.push(format!("board: {}×{}; rulebook {}; script {}", g.width(), g.height(), r.path(), r.script().path()));
+        lines.push(format!(
+            "board: {}×{}; rulebook {}; script {}",
+            g.width(),
+            g.height(),
+            r.path(),
+            r.script().path()
+        ));
         if !r.params().is_empty() {
-            let params: Vec<String> = r.params().iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let params: Vec<String> = r
+                .params()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
             lines.push(format!("params: {}", params.join(", ")));
         }
         Reply::Lines(lines)
     }
 
     fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let mv = self.rulebook().parse_move(text).map_err(CommandError::Move)?;
+        let mv = self
+            .rulebook()
+            .parse_move(text)
+            .map_err(CommandError::Move)?;
         let side = self.game.position().turn();
         let mv_text = self.rulebook().move_text(mv);
-        let pos = self.game.play(mv).map_err(|e| CommandError::Play(mv_text.clone(), e))?;
+        let pos = self
+            .game
+            .play(mv)
+            .map_err(|e| CommandError::Play(mv_text.clone(), e))?;
         Ok(Reply::Moved {
             side,
             mv: mv_text,
@@ -212,7 +237,9 @@ impl Session {
     fn undo(&mut self) -> Result<Reply, CommandError> {
         match self.game.undo() {
             Some(mv) => Ok(Reply::Undone(self.rulebook().move_text(mv))),
-            None => Err(CommandError::Other("nothing to undo: no move has been played".into())),
+            None => Err(CommandError::Other(
+                "nothing to undo: no move has been played".into(),
+            )),
         }
     }
 
@@ -246,7 +273,10 @@ impl Session {
     }
 
     fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let pos = self.rulebook().parse_position(text).map_err(CommandError::Setup)?;
+        let pos = self
+            .rulebook()
+            .parse_position(text)
+            .map_err(CommandError::Setup)?;
         self.game = Game::from_position(self.rulebook().clone(), pos);
         Ok(Reply::NewGame)
     }
@@ -261,11 +291,16 @@ impl Session {
             None => self.rulebook().clone(),
             Some(n) => Arc::new(open_rulebook(n)?),
         };
-        let duration = Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS));
-        let result = bench(&rulebook, duration, 0x5eed)?;
+        let round =
+            Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
+        let mut rounds = (0..BENCH_ROUNDS)
+            .map(|i| bench(&rulebook, round, 0x5eed + u64::from(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
         Ok(Reply::Bench {
             rulebook: rulebook.name().to_string(),
-            result,
+            per_move_hooks: rulebook.has_per_move_hooks(),
+            rounds,
         })
     }
 }
@@ -301,7 +336,10 @@ fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
             .iter()
             .map(|c| format!("  {:<28} {}", c.usage(), c.summary))
             .collect();
-        lines.insert(0, "commands (a bare move such as `b2` or `b2-c2` plays it):".into());
+        lines.insert(
+            0,
+            "commands (a bare move such as `b2` or `b2-c2` plays it):".into(),
+        );
         lines.push("`help <command>` shows an example; `#` starts a comment.".into());
         return Ok(Reply::Lines(lines));
     };

@@ -12,7 +12,12 @@ fn run(args: &[&str], input: &str) -> (String, String, i32) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -65,28 +70,44 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
 
 #[test]
 fn comments_and_blank_lines_are_ignored() {
-    let (out, _, _) = run(&["--batch"], "# a comment\n\n   \nb2 # the centre\nstatus # who now\n");
+    let (out, _, _) = run(
+        &["--batch"],
+        "# a comment\n\n   \nb2 # the centre\nstatus # who now\n",
+    );
     assert_eq!(out, "to move: O\n");
 }
 
 #[test]
 fn perft_and_bench_lines() {
-    let (out, _, _) = run(&["--batch"], "perft 2\nnew ultimate\nperft 2\nbench four 0.2\n");
+    let (out, _, _) = run(
+        &["--batch"],
+        "perft 2\nnew ultimate\nperft 2\nbench four 0.2\n",
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "perft 2: 72");
     assert_eq!(lines[2], "perft 2: 720");
     let last = lines.last().unwrap();
-    let n: u64 = last.strip_prefix("playouts/s: ").expect("bench ends with playouts/s").parse().unwrap();
+    let n: u64 = last
+        .strip_prefix("playouts/s: ")
+        .expect("bench ends with playouts/s")
+        .parse()
+        .unwrap();
     assert!(n > 0);
 }
 
 #[test]
 fn position_round_trips_through_setup() {
     // M2: after four placements two pieces each remain in hand.
-    let (out, _, _) = run(&["--batch", "--rules", "moving"], "a1\nb2\nc3\na3\nposition\n");
+    let (out, _, _) = run(
+        &["--batch", "--rules", "moving"],
+        "a1\nb2\nc3\na3\nposition\n",
+    );
     let text = out.lines().next().unwrap().to_string();
     assert_eq!(text, "O1X/1O1/X2 X 1,1 -");
-    let (again, _, _) = run(&["--batch", "--rules", "moving"], &format!("setup {text}\nposition\nlegal\n"));
+    let (again, _, _) = run(
+        &["--batch", "--rules", "moving"],
+        &format!("setup {text}\nposition\nlegal\n"),
+    );
     let lines: Vec<&str> = again.lines().collect();
     assert_eq!(lines[1], text);
     assert_eq!(lines[2], "b1 c1 a2 c2 b3");
@@ -108,7 +129,13 @@ fn a_bad_rulebook_on_the_command_line_fails_with_its_location() {
     assert_eq!(out, "");
     assert_eq!(code, 1);
     let first = err.lines().next().unwrap();
-    assert!(first.starts_with(&format!("error: {}:6:1: unknown field `heigth`", path.display())), "{err}");
+    assert!(
+        first.starts_with(&format!(
+            "error: {}:6:1: unknown field `heigth`",
+            path.display()
+        )),
+        "{err}"
+    );
     assert!(err.contains("6 | heigth = 3"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -55,8 +55,12 @@ impl Rulebook {
     /// Every problem found, each with `file:line:col` where there is one.
     pub fn from_file(path: &Path) -> Result<Rulebook, RulebookError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Problem::bare(format!("{shown}: cannot read the rulebook: {}", io_reason(&e))))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Problem::bare(format!(
+                "{shown}: cannot read the rulebook: {}",
+                io_reason(&e)
+            ))
+        })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Rulebook::from_str_at(&text, &shown, Some(dir))
     }
@@ -66,26 +70,41 @@ impl Rulebook {
     ///
     /// # Errors
     /// Every problem found, each with `file:line:col` where there is one.
-    pub fn from_str_at(text: &str, path: &str, dir: Option<PathBuf>) -> Result<Rulebook, RulebookError> {
+    pub fn from_str_at(
+        text: &str,
+        path: &str,
+        dir: Option<PathBuf>,
+    ) -> Result<Rulebook, RulebookError> {
         let raw: RawRulebook = toml::from_str(text).map_err(|e| {
             let loc = e.span().map(|s| Location::from_offset(path, text, s.start));
             Problem {
                 location: loc,
-                message: e.message().trim_end().to_string(),
+                // serde names Rust types (`expected i64`); say it in the file's terms.
+                message: e
+                    .message()
+                    .trim_end()
+                    .replace("expected i64", "expected an integer"),
             }
         })?;
         let at = |offset: usize| Location::from_offset(path, text, offset);
         let mut problems = Vec::new();
 
         let name = raw.name.get_ref();
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        {
             problems.push(Problem::at(
                 at(raw.name.span().start),
                 format!("name `{name}`: expected lower-case letters, digits and `-`"),
             ));
         }
         let (w, h) = (&raw.board.get_ref().width, &raw.board.get_ref().height);
-        for (what, v, max) in [("width", w, crate::geometry::MAX_WIDTH), ("height", h, crate::geometry::MAX_HEIGHT)] {
+        for (what, v, max) in [
+            ("width", w, crate::geometry::MAX_WIDTH),
+            ("height", h, crate::geometry::MAX_HEIGHT),
+        ] {
             if !(1..=i64::from(max)).contains(v.get_ref()) {
                 problems.push(Problem::at(
                     at(v.span().start),
@@ -112,7 +131,8 @@ impl Rulebook {
         for (key, value) in &raw.params {
             let k = key.get_ref();
             let ident = k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-                && k.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                && k.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if !ident || k == "width" || k == "height" {
                 problems.push(Problem::at(
                     at(key.span().start),
@@ -147,9 +167,8 @@ impl Rulebook {
         let (Some(grid), Some(source), true) = (grid, source, problems.is_empty()) else {
             return Err(RulebookError { problems });
         };
-        let script_text = source.text.clone();
         let script = ScriptHost::new(grid, &params, source)?;
-        let tables = tables::Builder::new(&script, grid, &script_text).build()?;
+        let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
         Ok(Rulebook {
             name: name.clone(),
             title: raw.title,
@@ -230,7 +249,11 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
                 });
             }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(format!("script `{}`: cannot read it: {}", path.display(), io_reason(&e)));
+                return Err(format!(
+                    "script `{}`: cannot read it: {}",
+                    path.display(),
+                    io_reason(&e)
+                ));
             }
             Err(_) => {}
         }
@@ -243,8 +266,13 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
             dir: dir.map(Path::to_path_buf),
         });
     }
-    let builtins: Vec<String> = builtin::SCRIPTS.iter().map(|(n, _)| format!("{n}.rhai")).collect();
-    let looked = dir.map_or(String::new(), |d| format!("no file {} and ", d.join(name).display()));
+    let builtins: Vec<String> = builtin::SCRIPTS
+        .iter()
+        .map(|(n, _)| format!("{n}.rhai"))
+        .collect();
+    let looked = dir.map_or(String::new(), |d| {
+        format!("no file {} and ", d.join(name).display())
+    });
     Err(format!(
         "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
         builtins.join(", ")

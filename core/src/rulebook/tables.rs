@@ -3,12 +3,11 @@
 //! Implementation note: this is what keeps the scripted rules fast. The
 //! interpreter never runs for a cell of a move; play reads these tables only.
 
-use crate::error::{Location, RulebookError, ScriptError, ScriptErrorKind};
+use crate::error::{RulebookError, ScriptError, ScriptErrorKind};
 use crate::geometry::{Cell, CellSet, Grid};
 use crate::position::{NO_REGION, UNLIMITED};
-use crate::script::api::fn_position;
 use crate::script::hooks::{self, Hook};
-use crate::script::ScriptHost;
+use crate::script::{ScriptHost, describe};
 use rhai::Dynamic;
 
 /// A jump: the destination and the cells that must be empty in between.
@@ -72,14 +71,28 @@ impl Tables {
     pub(crate) fn wins_through(&self, cell: Cell, own: CellSet) -> bool {
         match &self.win {
             WinCheck::Windows { start, masks } => {
-                let (a, b) = (start[cell.index()] as usize, start[cell.index() + 1] as usize);
+                let (a, b) = (
+                    start[cell.index()] as usize,
+                    start[cell.index() + 1] as usize,
+                );
                 masks[a..b].iter().any(|&w| w.is_subset(own))
             }
-            WinCheck::Runs { lines, through, wins } => through[cell.index()].iter().any(|&(l, i)| {
+            WinCheck::Runs {
+                lines,
+                through,
+                wins,
+            } => through[cell.index()].iter().any(|&(l, i)| {
                 let line = &lines[l as usize];
                 let i = i as usize;
-                let back = line[..i].iter().rev().take_while(|&&c| own.contains(c)).count();
-                let ahead = line[i + 1..].iter().take_while(|&&c| own.contains(c)).count();
+                let back = line[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| own.contains(c))
+                    .count();
+                let ahead = line[i + 1..]
+                    .iter()
+                    .take_while(|&&c| own.contains(c))
+                    .count();
                 wins[back + ahead + 1]
             }),
         }
@@ -133,7 +146,7 @@ impl Tables {
 pub(crate) struct Builder<'a> {
     host: &'a ScriptHost,
     grid: Grid,
-    source: &'a str,
+    params: &'a [(String, String)],
 }
 
 fn hook(name: &str) -> &'static Hook {
@@ -141,27 +154,30 @@ fn hook(name: &str) -> &'static Hook {
 }
 
 impl<'a> Builder<'a> {
-    pub(crate) fn new(host: &'a ScriptHost, grid: Grid, source: &'a str) -> Builder<'a> {
-        Builder { host, grid, source }
+    pub(crate) fn new(
+        host: &'a ScriptHost,
+        grid: Grid,
+        params: &'a [(String, String)],
+    ) -> Builder<'a> {
+        Builder { host, grid, params }
     }
 
     /// An error about a hook's answer, located at the hook's definition.
     fn bad(&self, name: &'static str, message: String) -> RulebookError {
-        let location = fn_position(self.source, name).map(|(line, col)| Location {
-            path: self.host.path().to_string(),
-            line,
-            col,
-        });
         ScriptError {
             kind: ScriptErrorKind::BadValue,
             hook: Some(name),
-            location,
+            location: self.host.hook_location(name),
             message,
         }
         .into()
     }
 
-    fn call(&self, name: &'static str, args: impl rhai::FuncArgs) -> Result<Option<Dynamic>, RulebookError> {
+    fn call(
+        &self,
+        name: &'static str,
+        args: impl rhai::FuncArgs,
+    ) -> Result<Option<Dynamic>, RulebookError> {
         let h = hook(name);
         if !self.host.defines(h) {
             return Ok(None);
@@ -170,55 +186,107 @@ impl<'a> Builder<'a> {
     }
 
     fn cell(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Cell, RulebookError> {
-        let found = || format!("{what}: expected a cell (a number from cell(col, row), or a name like \"b2\"), found {}", describe(v));
+        let found = || {
+            format!(
+                "{what}: expected a cell (a number from cell(col, row), or a name like \"b2\"), found {}",
+                describe(v)
+            )
+        };
         if let Ok(n) = v.as_int() {
             if (0..self.grid.len() as i64).contains(&n) {
                 return Ok(Cell(n as u8));
             }
-            return Err(self.bad(name, format!("{what}: cell {n} is off the {}×{} board", self.grid.width(), self.grid.height())));
+            return Err(self.bad(
+                name,
+                format!(
+                    "{what}: cell {n} is off the {}×{} board",
+                    self.grid.width(),
+                    self.grid.height()
+                ),
+            ));
         }
         if let Some(s) = v.read_lock::<rhai::ImmutableString>() {
-            return self
-                .grid
-                .parse_cell(&s)
-                .ok_or_else(|| self.bad(name, format!("{what}: `{}` is not a cell of this board", s.as_str())));
+            return self.grid.parse_cell(&s).ok_or_else(|| {
+                self.bad(
+                    name,
+                    format!("{what}: `{}` is not a cell of this board", s.as_str()),
+                )
+            });
         }
         Err(self.bad(name, found()))
     }
 
-    fn array(&self, name: &'static str, what: &str, v: Dynamic) -> Result<rhai::Array, RulebookError> {
+    fn array(
+        &self,
+        name: &'static str,
+        what: &str,
+        v: Dynamic,
+    ) -> Result<rhai::Array, RulebookError> {
         let shown = describe(&v);
         v.try_cast::<rhai::Array>()
             .ok_or_else(|| self.bad(name, format!("{what}: expected an array, found {shown}")))
     }
 
-    fn cells(&self, name: &'static str, what: &str, v: Dynamic) -> Result<Vec<Cell>, RulebookError> {
+    fn cells(
+        &self,
+        name: &'static str,
+        what: &str,
+        v: Dynamic,
+    ) -> Result<Vec<Cell>, RulebookError> {
         let items = self.array(name, what, v)?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let c = self.cell(name, &format!("{what}, item {}", i + 1), item)?;
             if out.contains(&c) {
-                return Err(self.bad(name, format!("{what}: cell {} appears twice", self.grid.name(c))));
+                return Err(self.bad(
+                    name,
+                    format!("{what}: cell {} appears twice", self.grid.name(c)),
+                ));
             }
             out.push(c);
         }
         Ok(out)
     }
 
-    fn int(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Option<i64>, RulebookError> {
+    fn int(
+        &self,
+        name: &'static str,
+        what: &str,
+        v: &Dynamic,
+    ) -> Result<Option<i64>, RulebookError> {
         if v.is_unit() {
             return Ok(None);
         }
-        v.as_int()
-            .map(Some)
-            .map_err(|_| self.bad(name, format!("{what}: expected a number or (), found {}", describe(v))))
+        v.as_int().map(Some).map_err(|_| {
+            self.bad(
+                name,
+                format!("{what}: expected a number or (), found {}", describe(v)),
+            )
+        })
+    }
+
+    /// ` (params: k = 4)`: the values a bad answer most likely comes from.
+    fn params_hint(&self) -> String {
+        if self.params.is_empty() {
+            return String::new();
+        }
+        let shown: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        format!(" (params: {})", shown.join(", "))
     }
 
     pub(crate) fn build(&self) -> Result<Tables, RulebookError> {
         let n = self.grid.len();
         let lines_v = self.call("lines", ())?.unwrap_or(Dynamic::UNIT);
         let mut lines = Vec::new();
-        for (i, l) in self.array("lines", "lines()", lines_v)?.into_iter().enumerate() {
+        for (i, l) in self
+            .array("lines", "lines()", lines_v)?
+            .into_iter()
+            .enumerate()
+        {
             let line = self.cells("lines", &format!("line {}", i + 1), l)?;
             if line.is_empty() {
                 return Err(self.bad("lines", format!("line {} is empty", i + 1)));
@@ -226,20 +294,37 @@ impl<'a> Builder<'a> {
             lines.push(line);
         }
         if lines.is_empty() {
-            return Err(self.bad("lines", "lines() returned no line: is the line longer than the board?".into()));
+            return Err(self.bad(
+                "lines",
+                format!(
+                    "lines() returned no line: is the line longer than the {}×{} board?{}",
+                    self.grid.width(),
+                    self.grid.height(),
+                    self.params_hint()
+                ),
+            ));
         }
         let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
         let mut wins = vec![false; longest + 1];
         for (run, slot) in wins.iter_mut().enumerate().skip(1) {
             let v = self.call("wins", (run as i64,))?.unwrap_or(Dynamic::FALSE);
-            *slot = v
-                .as_bool()
-                .map_err(|_| self.bad("wins", format!("wins({run}): expected true or false, found {}", describe(&v))))?;
+            *slot = v.as_bool().map_err(|_| {
+                self.bad(
+                    "wins",
+                    format!(
+                        "wins({run}): expected true or false, found {}",
+                        describe(&v)
+                    ),
+                )
+            })?;
         }
         let Some(k) = wins.iter().position(|&w| w) else {
             return Err(self.bad(
                 "wins",
-                format!("no line can ever be won: wins(n) is false for every n up to {longest}, the longest line"),
+                format!(
+                    "no line can ever be won: wins(n) is false for every n up to {longest}, the longest line{}",
+                    self.params_hint()
+                ),
             ));
         };
         let monotone = wins.iter().enumerate().skip(1).all(|(r, &w)| w == (r >= k));
@@ -252,7 +337,11 @@ impl<'a> Builder<'a> {
                     through[c.index()].push((l as u32, i as u32));
                 }
             }
-            WinCheck::Runs { lines: lines.clone(), through, wins }
+            WinCheck::Runs {
+                lines: lines.clone(),
+                through,
+                wins,
+            }
         };
 
         let pieces = match self.call("pieces", ())? {
@@ -260,7 +349,12 @@ impl<'a> Builder<'a> {
             Some(v) => match self.int("pieces", "pieces()", &v)? {
                 None => UNLIMITED,
                 Some(p) if (1..=n as i64).contains(&p) => p as u16,
-                Some(p) => return Err(self.bad("pieces", format!("pieces() is {p}: expected 1 to {n}, or () for unlimited"))),
+                Some(p) => {
+                    return Err(self.bad(
+                        "pieces",
+                        format!("pieces() is {p}: expected 1 to {n}, or () for unlimited"),
+                    ));
+                }
             },
         };
 
@@ -271,21 +365,37 @@ impl<'a> Builder<'a> {
             if let Some(v) = self.call("steps", (c.0 as i64,))? {
                 for to in self.cells("steps", &format!("steps({name})"), v)? {
                     if to == c {
-                        return Err(self.bad("steps", format!("steps({name}) contains {name} itself")));
+                        return Err(
+                            self.bad("steps", format!("steps({name}) contains {name} itself"))
+                        );
                     }
                     steps[c.index()].insert(to);
                 }
             }
             if let Some(v) = self.call("jumps", (c.0 as i64,))? {
-                for (i, j) in self.array("jumps", &format!("jumps({name})"), v)?.into_iter().enumerate() {
+                for (i, j) in self
+                    .array("jumps", &format!("jumps({name})"), v)?
+                    .into_iter()
+                    .enumerate()
+                {
                     let what = format!("jumps({name}), item {}", i + 1);
-                    let map = j
-                        .try_cast::<rhai::Map>()
-                        .ok_or_else(|| self.bad("jumps", format!("{what}: expected #{{ to: cell, over: [cells] }}")))?;
+                    let map = j.try_cast::<rhai::Map>().ok_or_else(|| {
+                        self.bad(
+                            "jumps",
+                            format!("{what}: expected #{{ to: cell, over: [cells] }}"),
+                        )
+                    })?;
                     if let Some(key) = map.keys().find(|k| !["to", "over"].contains(&k.as_str())) {
-                        return Err(self.bad("jumps", format!("{what}: unknown key `{key}`, expected `to` or `over`")));
+                        return Err(self.bad(
+                            "jumps",
+                            format!("{what}: unknown key `{key}`, expected `to` or `over`"),
+                        ));
                     }
-                    let to = self.cell("jumps", &format!("{what}, `to`"), map.get("to").unwrap_or(&Dynamic::UNIT))?;
+                    let to = self.cell(
+                        "jumps",
+                        &format!("{what}, `to`"),
+                        map.get("to").unwrap_or(&Dynamic::UNIT),
+                    )?;
                     let over = match map.get("over") {
                         Some(o) => self.cells("jumps", &format!("{what}, `over`"), o.clone())?,
                         None => Vec::new(),
@@ -293,7 +403,10 @@ impl<'a> Builder<'a> {
                     if to == c || over.contains(&to) || over.contains(&c) {
                         return Err(self.bad("jumps", format!("{what}: a jump must land on another cell than it starts from or passes over")));
                     }
-                    jumps[c.index()].push(Jump { to, over: over.into_iter().collect() });
+                    jumps[c.index()].push(Jump {
+                        to,
+                        over: over.into_iter().collect(),
+                    });
                 }
             }
         }
@@ -306,7 +419,15 @@ impl<'a> Builder<'a> {
                 Some("loss") => NoMoves::Loss,
                 Some("draw") => NoMoves::Draw,
                 Some("win") => NoMoves::Win,
-                _ => return Err(self.bad("no_moves", format!("no_moves(): expected \"loss\", \"draw\" or \"win\", found {}", describe(&v)))),
+                _ => {
+                    return Err(self.bad(
+                        "no_moves",
+                        format!(
+                            "no_moves(): expected \"loss\", \"draw\" or \"win\", found {}",
+                            describe(&v)
+                        ),
+                    ));
+                }
             },
         };
         let repetition = match self.call("repetition", ())? {
@@ -314,7 +435,12 @@ impl<'a> Builder<'a> {
             Some(v) => match self.int("repetition", "repetition()", &v)? {
                 None | Some(0) => None,
                 Some(r) if (2..=1000).contains(&r) => Some(r as u32),
-                Some(r) => return Err(self.bad("repetition", format!("repetition() is {r}: expected 2 to 1000, or () / 0 for never"))),
+                Some(r) => {
+                    return Err(self.bad(
+                        "repetition",
+                        format!("repetition() is {r}: expected 2 to 1000, or () / 0 for never"),
+                    ));
+                }
             },
         };
 
@@ -335,7 +461,10 @@ impl<'a> Builder<'a> {
     }
 
     #[allow(clippy::type_complexity)]
-    fn regions(&self, lines: &[Vec<Cell>]) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
+    fn regions(
+        &self,
+        lines: &[Vec<Cell>],
+    ) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
         let n = self.grid.len();
         let Some(v) = self.call("regions", ())? else {
             for name in ["region_lines", "redirect"] {
@@ -350,11 +479,22 @@ impl<'a> Builder<'a> {
         };
         let mut regions = Vec::new();
         let mut region_of = vec![NO_REGION; n];
-        for (i, r) in self.array("regions", "regions()", v)?.into_iter().enumerate() {
+        for (i, r) in self
+            .array("regions", "regions()", v)?
+            .into_iter()
+            .enumerate()
+        {
             let cells = self.cells("regions", &format!("region {i}"), r)?;
             for &c in &cells {
                 if region_of[c.index()] != NO_REGION {
-                    return Err(self.bad("regions", format!("cell {} is in regions {} and {i}", self.grid.name(c), region_of[c.index()])));
+                    return Err(self.bad(
+                        "regions",
+                        format!(
+                            "cell {} is in regions {} and {i}",
+                            self.grid.name(c),
+                            region_of[c.index()]
+                        ),
+                    ));
                 }
                 region_of[c.index()] = i as u8;
             }
@@ -363,26 +503,57 @@ impl<'a> Builder<'a> {
                 return Err(self.bad("regions", "more than 32 regions".into()));
             }
         }
-        if let Some(c) = self.grid.cells().find(|c| region_of[c.index()] == NO_REGION) {
-            return Err(self.bad("regions", format!("cell {} is in no region: regions must cover the board", self.grid.name(c))));
+        if let Some(c) = self
+            .grid
+            .cells()
+            .find(|c| region_of[c.index()] == NO_REGION)
+        {
+            return Err(self.bad(
+                "regions",
+                format!(
+                    "cell {} is in no region: regions must cover the board",
+                    self.grid.name(c)
+                ),
+            ));
         }
         for (i, line) in lines.iter().enumerate() {
-            if line.iter().any(|c| region_of[c.index()] != region_of[line[0].index()]) {
-                return Err(self.bad("lines", format!("line {} crosses regions: with regions, every line lies inside one", i + 1)));
+            if line
+                .iter()
+                .any(|c| region_of[c.index()] != region_of[line[0].index()])
+            {
+                return Err(self.bad(
+                    "lines",
+                    format!(
+                        "line {} crosses regions: with regions, every line lies inside one",
+                        i + 1
+                    ),
+                ));
             }
         }
         let count = regions.len();
-        let v = self
-            .call("region_lines", ())?
-            .ok_or_else(|| self.bad("regions", "regions need `region_lines()`: which lines of regions win the game".into()))?;
+        let v = self.call("region_lines", ())?.ok_or_else(|| {
+            self.bad(
+                "regions",
+                "regions need `region_lines()`: which lines of regions win the game".into(),
+            )
+        })?;
         let mut region_lines = vec![Vec::new(); count];
-        for (i, l) in self.array("region_lines", "region_lines()", v)?.into_iter().enumerate() {
+        for (i, l) in self
+            .array("region_lines", "region_lines()", v)?
+            .into_iter()
+            .enumerate()
+        {
             let what = format!("region line {}", i + 1);
             let mut mask = 0u32;
             for r in self.array("region_lines", &what, l)? {
                 match self.int("region_lines", &what, &r)? {
                     Some(r) if (0..count as i64).contains(&r) => mask |= 1 << r,
-                    _ => return Err(self.bad("region_lines", format!("{what}: expected region numbers 0 to {}", count - 1))),
+                    _ => {
+                        return Err(self.bad(
+                            "region_lines",
+                            format!("{what}: expected region numbers 0 to {}", count - 1),
+                        ));
+                    }
                 }
             }
             for (r, through) in region_lines.iter_mut().enumerate() {
@@ -398,7 +569,15 @@ impl<'a> Builder<'a> {
                 match self.int("redirect", &what, &v)? {
                     None => {}
                     Some(r) if (0..count as i64).contains(&r) => redirect[c.index()] = r as u8,
-                    Some(r) => return Err(self.bad("redirect", format!("{what} is {r}: expected a region number 0 to {}, or ()", count - 1))),
+                    Some(r) => {
+                        return Err(self.bad(
+                            "redirect",
+                            format!(
+                                "{what} is {r}: expected a region number 0 to {}, or ()",
+                                count - 1
+                            ),
+                        ));
+                    }
                 }
             }
         }
@@ -426,17 +605,4 @@ fn windows(n: usize, lines: &[Vec<Cell>], k: usize) -> WinCheck {
     }
     start.push(masks.len() as u32);
     WinCheck::Windows { start, masks }
-}
-
-/// A value as shown in messages: its type and, when short, the value.
-fn describe(v: &Dynamic) -> String {
-    if v.is_unit() {
-        return "()".to_string();
-    }
-    let text = v.to_string();
-    if text.len() <= 40 {
-        format!("{} `{text}`", v.type_name())
-    } else {
-        v.type_name().to_string()
-    }
 }

@@ -71,30 +71,42 @@ fn side_arg(text: &str) -> Fallible<Side> {
     }
 }
 
-/// Registers `State` (`to_move`, `ply`, `mark(cell)`, `in_hand(side)`,
+/// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`,
 /// `target`, `count(side)`) and `Move` (`from`, `to`, `is_step`, `text`).
 pub(crate) fn register_types(engine: &mut Engine) {
     engine
         .register_type_with_name::<ScriptState>("State")
         .register_get("to_move", |s: &mut ScriptState| s.pos.turn().to_string())
         .register_get("target", |s: &mut ScriptState| {
-            s.pos.target().map_or(Dynamic::UNIT, |t| Dynamic::from(t as i64))
+            s.pos
+                .target()
+                .map_or(Dynamic::UNIT, |t| Dynamic::from(t as i64))
         })
-        .register_fn("mark", |s: &mut ScriptState, cell: i64| -> Fallible<String> {
-            let c = cell_arg(s.grid, cell)?;
-            Ok(s.pos.mark_at(c).map_or(String::new(), |m| m.to_string()))
-        })
-        .register_fn("count", |s: &mut ScriptState, side: &str| -> Fallible<i64> {
-            Ok(i64::from(s.pos.marks(side_arg(side)?).count()))
-        })
-        .register_fn("in_hand", |s: &mut ScriptState, side: &str| -> Fallible<Dynamic> {
-            let n = s.pos.in_hand(side_arg(side)?);
-            Ok(n.map_or(Dynamic::UNIT, |n| Dynamic::from(i64::from(n))))
-        })
+        .register_fn(
+            "mark",
+            |s: &mut ScriptState, cell: i64| -> Fallible<String> {
+                let c = cell_arg(s.grid, cell)?;
+                Ok(s.pos.mark_at(c).map_or(String::new(), |m| m.to_string()))
+            },
+        )
+        .register_fn(
+            "count",
+            |s: &mut ScriptState, side: &str| -> Fallible<i64> {
+                Ok(i64::from(s.pos.marks(side_arg(side)?).count()))
+            },
+        )
+        .register_fn(
+            "in_hand",
+            |s: &mut ScriptState, side: &str| -> Fallible<Dynamic> {
+                let n = s.pos.in_hand(side_arg(side)?);
+                Ok(n.map_or(Dynamic::UNIT, |n| Dynamic::from(i64::from(n))))
+            },
+        )
         .register_type_with_name::<ScriptMove>("Move")
         .register_get("to", |m: &mut ScriptMove| m.mv.to().0 as i64)
         .register_get("from", |m: &mut ScriptMove| {
-            m.mv.from().map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
+            m.mv.from()
+                .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
         })
         .register_get("is_step", |m: &mut ScriptMove| m.mv.from().is_some())
         .register_get("text", |m: &mut ScriptMove| {

@@ -103,10 +103,16 @@ impl ScriptHost {
         api::register_types(&mut engine);
         let output = Arc::new(Mutex::new(Vec::new()));
         let sink = output.clone();
-        engine.on_print(move |s| sink.lock().unwrap_or_else(|e| e.into_inner()).push(s.into()));
+        engine.on_print(move |s| {
+            sink.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(s.into())
+        });
         let sink = output.clone();
         engine.on_debug(move |s, _, _| {
-            sink.lock().unwrap_or_else(|e| e.into_inner()).push(s.into())
+            sink.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(s.into())
         });
 
         let mut statics = StaticModuleResolver::new();
@@ -244,7 +250,11 @@ impl ScriptHost {
     ///
     /// # Errors
     /// The script's error or a tripped limit, located in the script.
-    pub fn call_load(&self, hook: &'static Hook, args: impl rhai::FuncArgs) -> Result<Dynamic, ScriptError> {
+    pub fn call_load(
+        &self,
+        hook: &'static Hook,
+        args: impl rhai::FuncArgs,
+    ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(true);
         self.engine
             .call_fn_with_options(options, &mut Scope::new(), &self.ast, hook.name, args)
@@ -272,9 +282,20 @@ impl ScriptHost {
                 hook,
                 (state, Dynamic::from(ScriptMove { mv, grid })),
             ),
-            None => self.engine.call_fn_with_options(options, &mut Scope::new(), &self.functions, hook, (state,)),
+            None => self.engine.call_fn_with_options(
+                options,
+                &mut Scope::new(),
+                &self.functions,
+                hook,
+                (state,),
+            ),
         };
         result.map_err(|e| self.script_error(hook, *e))
+    }
+
+    /// Where hook `name` is defined in the script, when it is.
+    pub fn hook_location(&self, name: &str) -> Option<Location> {
+        api::fn_position(&self.source.text, name).map(|(line, col)| self.location(line, col))
     }
 
     /// Takes what the script printed since the last call.
@@ -296,7 +317,11 @@ impl ScriptHost {
                     if !pos.is_none() && at.is_none() {
                         at = pos;
                     }
-                    at = if inner.position().is_none() { at } else { inner.position() };
+                    at = if inner.position().is_none() {
+                        at
+                    } else {
+                        inner.position()
+                    };
                     err = *inner;
                 }
                 EvalAltResult::ErrorInModule(src, inner, _) => {
@@ -321,10 +346,19 @@ impl ScriptHost {
             EvalAltResult::ErrorStackOverflow(_) => {
                 format!("calls nested deeper than {MAX_CALL_LEVELS} levels (runaway recursion?)")
             }
-            EvalAltResult::ErrorDataTooLarge(what, _) => format!(
-                "{} too large (arrays hold at most {MAX_ARRAY_SIZE} items, strings {MAX_STRING_SIZE} bytes)",
-                what.to_lowercase()
-            ),
+            EvalAltResult::ErrorDataTooLarge(what, _) => {
+                // Rhai says "Size of array/blob", "Length of string", …
+                let thing = ["array", "string", "map"]
+                    .into_iter()
+                    .find(|t| what.to_lowercase().contains(t))
+                    .unwrap_or("value");
+                format!(
+                    "{thing} too large (arrays hold at most {MAX_ARRAY_SIZE} items, maps {MAX_MAP_SIZE}, strings {MAX_STRING_SIZE} bytes)"
+                )
+            }
+            // `throw "reason"` and errors raised by registered functions carry
+            // their message as a value; Rhai's own prefix adds nothing.
+            EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
             mut other => {
                 let _ = other.take_position();
                 other.to_string().to_lowercase_first()
@@ -335,16 +369,26 @@ impl ScriptHost {
         // point at the hook's definition instead.
         let location = api::rhai_line_col(at)
             .map(|(line, col)| Location { path, line, col })
-            .or_else(|| {
-                let (line, col) = api::fn_position(&self.source.text, hook)?;
-                Some(self.location(line, col))
-            });
+            .or_else(|| self.hook_location(hook));
         ScriptError {
             kind,
             hook: hooks::hook(hook).map(|h| h.name),
             location,
             message,
         }
+    }
+}
+
+/// A value as shown in messages: its type and, when short, the value.
+pub(crate) fn describe(v: &Dynamic) -> String {
+    if v.is_unit() {
+        return "()".to_string();
+    }
+    let text = v.to_string();
+    if text.len() <= 40 {
+        format!("{} `{text}`", v.type_name())
+    } else {
+        v.type_name().to_string()
     }
 }
 

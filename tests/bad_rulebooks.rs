@@ -1,0 +1,256 @@
+//! Bad input: rulebooks and scripts that must be refused with a clear, located
+//! message (minijinja's `err_*.txt` suite).
+//!
+//! * `rulebooks/err_*.toml` (+ `.rhai`): one broken input per file, refused at
+//!   load. The snapshot is the error's Display: one `path:line:col: message`
+//!   line per problem.
+//! * `rulebooks/run_*.toml` (+ `.rhai`): rulebooks that load, but whose
+//!   per-move hook (`refuse` or `outcome`) fails during play. The header says
+//!   which moves play fine and which move fails, how, and in which hook:
+//!   ```text
+//!   # play: a1 b1
+//!   # then: a2 fails with Limit in outcome
+//!   ```
+//!
+//! Paths are given relative to this package (cargo runs tests from the
+//! package root), so messages and snapshots read `rulebooks/err_….toml`.
+
+use gridrules_core::{Game, Location, MoveList, PlayError, Rulebook, ScriptErrorKind};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `path` relative to this package, as it appears in messages.
+fn relative(path: &Path) -> PathBuf {
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or_else(|_| panic!("{} is not inside the tests package", path.display()))
+        .to_path_buf()
+}
+
+/// The first line of a rulebook: `# what is wrong`.
+fn summary(text: &str, path: &Path) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    first
+        .strip_prefix("# ")
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: the first line must be `# what is wrong`",
+                path.display()
+            )
+        })
+        .to_string()
+}
+
+/// Checks that a location points into a file that exists, at a line and
+/// column that exist in it. Built-in scripts (`scripts/…`) are read from the
+/// workspace root.
+fn assert_points_into_file(loc: &Location, context: &str) {
+    let file = if loc.path.starts_with("scripts/") || loc.path.starts_with("rules/") {
+        Path::new("..").join(&loc.path)
+    } else {
+        PathBuf::from(&loc.path)
+    };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+        panic!("{context}: location {loc} names a file that cannot be read: {e}")
+    });
+    let line = text
+        .lines()
+        .nth(
+            loc.line
+                .checked_sub(1)
+                .unwrap_or_else(|| panic!("{context}: line 0 in {loc}")),
+        )
+        .unwrap_or_else(|| panic!("{context}: {loc} is past the end of the file"));
+    assert!(
+        loc.col >= 1 && loc.col <= line.chars().count() + 1,
+        "{context}: column of {loc} is outside line {:?}",
+        line
+    );
+}
+
+#[test]
+fn bad_rulebooks() {
+    insta::glob!("rulebooks/err_*.toml", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let rel = relative(path);
+        let what = summary(&text, &rel);
+        let err = match Rulebook::from_file(&rel) {
+            Ok(_) => panic!(
+                "{}: loaded, but it should be refused ({what})",
+                rel.display()
+            ),
+            Err(e) => e,
+        };
+        assert!(
+            !err.problems.is_empty(),
+            "{}: an error with no problem",
+            rel.display()
+        );
+        for p in &err.problems {
+            // Every input here exists, so every problem has a place to point at.
+            let loc = p
+                .location
+                .as_ref()
+                .unwrap_or_else(|| panic!("{}: problem without a location: {p}", rel.display()));
+            assert_points_into_file(loc, &rel.display().to_string());
+            assert!(
+                !p.message.ends_with('.') && !p.message.is_empty(),
+                "{}: message should be non-empty, without a trailing period: {p}",
+                rel.display()
+            );
+        }
+        insta::with_settings!({ description => what, omit_expression => true }, {
+            insta::assert_snapshot!(err.to_string());
+        });
+    });
+}
+
+#[test]
+fn missing_rulebook_file_has_no_location() {
+    let err = Rulebook::from_file(Path::new("rulebooks/no_such_rulebook.toml")).unwrap_err();
+    assert_eq!(err.problems.len(), 1);
+    assert_eq!(err.problems[0].location, None);
+    insta::assert_snapshot!(err.to_string(), @"rulebooks/no_such_rulebook.toml: cannot read the rulebook: no such file");
+}
+
+/// The `# play:` and `# then:` lines of a `run_*.toml` file.
+struct RunHeader {
+    play: Vec<String>,
+    fails: String,
+    kind: ScriptErrorKind,
+    hook: &'static str,
+}
+
+impl RunHeader {
+    fn parse(text: &str, path: &Path) -> RunHeader {
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("# {key}:")))
+                .unwrap_or_else(|| panic!("{}: no `# {key}:` line", path.display()))
+                .trim()
+                .to_string()
+        };
+        let then = field("then");
+        let words: Vec<&str> = then.split_whitespace().collect();
+        let [fails, "fails", "with", kind, "in", hook] = words[..] else {
+            panic!(
+                "{}: expected `# then: <move> fails with <kind> in <hook>`",
+                path.display()
+            );
+        };
+        let kind = match kind {
+            "Syntax" => ScriptErrorKind::Syntax,
+            "Runtime" => ScriptErrorKind::Runtime,
+            "Limit" => ScriptErrorKind::Limit,
+            "BadValue" => ScriptErrorKind::BadValue,
+            other => panic!("{}: unknown kind `{other}`", path.display()),
+        };
+        let hook = match hook {
+            "refuse" => "refuse",
+            "outcome" => "outcome",
+            other => panic!("{}: `{other}` is not a per-move hook", path.display()),
+        };
+        RunHeader {
+            play: field("play")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
+            fails: fails.to_string(),
+            kind,
+            hook,
+        }
+    }
+}
+
+#[test]
+fn failing_per_move_hooks() {
+    insta::glob!("rulebooks/run_*.toml", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let rel = relative(path);
+        let at = rel.display().to_string();
+        let what = summary(&text, &rel);
+        let header = RunHeader::parse(&text, &rel);
+        let rules = Arc::new(
+            Rulebook::from_file(&rel).unwrap_or_else(|e| panic!("{at}: should load:\n{e}")),
+        );
+        assert!(rules.has_per_move_hooks(), "{at}: no per-move hook");
+
+        let mut game = Game::new(rules.clone());
+        for text in &header.play {
+            let mv = rules.parse_move(text).unwrap();
+            game.play(mv)
+                .unwrap_or_else(|e| panic!("{at}: {text} should be played: {e}"));
+        }
+        let before = *game.position();
+        let moves_before = game.moves().to_vec();
+
+        let mv = rules.parse_move(&header.fails).unwrap();
+        let err = match game.play(mv) {
+            Err(PlayError::Script(e)) => e,
+            Err(other) => panic!(
+                "{at}: {} refused, but not by a script error: {other}",
+                header.fails
+            ),
+            Ok(_) => panic!(
+                "{at}: {} was played, but the hook should fail",
+                header.fails
+            ),
+        };
+        assert_eq!(err.kind, header.kind, "{at}: kind of {err}");
+        assert_eq!(err.hook, Some(header.hook), "{at}: hook of {err}");
+        // Every failure points into the script: a bad return value at the
+        // hook's definition, anything else where Rhai stopped.
+        let loc = err
+            .location
+            .as_ref()
+            .unwrap_or_else(|| panic!("{at}: no location in {err}"));
+        assert_eq!(
+            Path::new(&loc.path),
+            rel.with_extension("rhai"),
+            "{at}: {err}"
+        );
+        assert_points_into_file(loc, &at);
+
+        // The failed move changed nothing.
+        assert_eq!(*game.position(), before, "{at}: position changed");
+        assert_eq!(game.moves(), &moves_before[..], "{at}: move list changed");
+
+        // The game is still usable: the same move fails the same way again,
+        // listing moves does not panic, and undo/replay work.
+        match game.play(mv) {
+            Err(PlayError::Script(again)) => assert_eq!(again, err, "{at}: second failure differs"),
+            other => panic!("{at}: second try gave {other:?}"),
+        }
+        let mut list = MoveList::new();
+        let listed = rules.legal_moves(game.position(), &mut list);
+        if header.hook == "outcome" {
+            assert!(
+                listed.is_ok(),
+                "{at}: legal moves fail without a `refuse` hook"
+            );
+            assert!(
+                list.contains(&mv),
+                "{at}: {} should be listed",
+                header.fails
+            );
+        }
+        if let Some(last) = moves_before.last() {
+            assert_eq!(game.undo(), Some(*last), "{at}: undo");
+            game.play(*last)
+                .unwrap_or_else(|e| panic!("{at}: replaying after undo: {e}"));
+            assert_eq!(
+                *game.position(),
+                before,
+                "{at}: replay reached another position"
+            );
+        }
+        assert_eq!(
+            game.moves(),
+            &moves_before[..],
+            "{at}: move list after undo and replay"
+        );
+
+        insta::with_settings!({ description => what, omit_expression => true }, {
+            insta::assert_snapshot!(PlayError::Script(err).to_string());
+        });
+    });
+}
