@@ -209,16 +209,16 @@ impl CellSet {
 /// The position of the `n`-th set bit of `w` (`n < w.count_ones()`).
 #[inline]
 fn select(mut w: u64, mut n: u32) -> u32 {
-    // Skip whole bytes first, then clear the remaining low bits one by one.
+    // Halve the search range with popcounts (branch-free on the usual
+    // targets), then clear the last few low bits.
     let mut base = 0;
-    loop {
-        let c = (w & 0xff).count_ones();
-        if n < c {
-            break;
-        }
-        n -= c;
-        w >>= 8;
-        base += 8;
+    for width in [32u32, 16, 8, 4] {
+        let low = (w & ((1u64 << width) - 1)).count_ones();
+        let skip = n >= low;
+        n -= if skip { low } else { 0 };
+        let shift = if skip { width } else { 0 };
+        w >>= shift;
+        base += shift;
     }
     for _ in 0..n {
         w &= w - 1;

@@ -78,7 +78,7 @@ impl Playout {
                 self.plies = ply;
                 return Ok(Outcome::Draw);
             };
-            pos = rules.play_unchecked(&pos, mv)?;
+            rules.apply(&mut pos, mv)?;
             if track {
                 rules.settle_repetition(&mut pos, &self.keys);
                 self.keys.push(pos.key());

@@ -312,8 +312,22 @@ impl Rulebook {
     /// May panic, or return nonsense, when `mv` is not legal in `pos`.
     #[inline]
     pub fn play_unchecked(&self, pos: &Position, mv: Move) -> Result<Position, ScriptError> {
-        let t = &self.tables;
         let mut p = *pos;
+        self.apply(&mut p, mv)?;
+        Ok(p)
+    }
+
+    /// Plays a move known to be legal on `p` in place: the hot path of
+    /// playouts and perft (no copy of the position through the return value).
+    ///
+    /// # Errors
+    /// A failing per-move hook; `p` is then partly updated and must be dropped.
+    ///
+    /// # Panics
+    /// May panic, or leave nonsense, when `mv` is not legal in `p`.
+    #[inline]
+    pub fn apply(&self, p: &mut Position, mv: Move) -> Result<(), ScriptError> {
+        let t = &self.tables;
         let side = p.turn;
         let marks = p.marks.get_mut(side);
         let to = mv.to();
@@ -350,7 +364,7 @@ impl Rulebook {
             }
         }
         p.turn = side.other();
-        if p.result.is_none() && !self.has_legal_move(&p)? {
+        if p.result.is_none() && !self.has_legal_move(p)? {
             let outcome = match t.no_moves {
                 NoMoves::Loss => Outcome::Win(side),
                 NoMoves::Draw => Outcome::Draw,
@@ -359,9 +373,9 @@ impl Rulebook {
             p.result = Some((outcome, Ending::NoMoves));
         }
         if p.result.is_none() && self.outcome_hook {
-            p.result = self.script_outcome(&p)?.map(|o| (o, Ending::Script));
+            p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
         }
-        Ok(p)
+        Ok(())
     }
 
     fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {
