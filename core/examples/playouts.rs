@@ -19,7 +19,9 @@ fn main() {
     let mut playout = Playout::new();
     let mut plies = 0;
     for _ in 0..games {
-        playout.run(&rules, &start, &mut rng).expect("built-in rulebooks have no failing hooks");
+        playout
+            .run(&rules, &start, &mut rng)
+            .expect("built-in rulebooks have no failing hooks");
         plies += playout.plies();
     }
     println!("{name}: {games} games, {plies} moves");

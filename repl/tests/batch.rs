@@ -146,3 +146,27 @@ fn unknown_arguments_are_refused() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: unknown argument `--frobnicate`"));
 }
+
+#[test]
+fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
+    let rulebook = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/rulebooks/run_loop_outcome.toml"
+    );
+    let input = format!("load {rulebook}\na1\nb1\na2\nposition\nstatus\nnew classic\nb2\nstatus\n");
+    let (out, _, code) = run(&["--batch"], &input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("new game: run-loop-outcome"), "{out}");
+    assert!(
+        lines[1].starts_with("error: ")
+            && lines[1].contains("run_loop_outcome.rhai:")
+            && lines[1].contains("script stopped in hook `outcome`"),
+        "{out}"
+    );
+    // The refused move left the game as it was: two marks, X to move.
+    assert_eq!(lines[2], "3/3/XO1 X - -");
+    assert_eq!(lines[3], "to move: X");
+    assert!(lines[4].starts_with("new game: classic"));
+    assert_eq!(lines[5], "to move: O");
+    assert_eq!(code, 0);
+}
