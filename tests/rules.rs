@@ -133,6 +133,9 @@ fn ending_text(pos: &Position) -> &'static str {
         Some((_, Ending::NoMoves)) => "no-moves",
         Some((_, Ending::Repetition)) => "repetition",
         Some((_, Ending::Script)) => "script",
+        Some((_, Ending::Resigned(_) | Ending::Agreed)) => {
+            unreachable!("the board never resigns or agrees")
+        }
     }
 }
 

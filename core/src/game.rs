@@ -1,8 +1,8 @@
 //! A game in progress: positions, moves, undo and repetition.
 
-use crate::position::{Move, Outcome, Position};
+use crate::position::{Ending, Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
-use crate::rules::PlayError;
+use crate::rules::{PlayError, Refusal};
 use std::sync::Arc;
 
 /// A game under one rulebook: the start, every move, and each position reached.
@@ -12,6 +12,8 @@ pub struct Game {
     positions: Vec<Position>,
     keys: Vec<u64>,
     moves: Vec<Move>,
+    /// A result decided off the board: a resignation or an agreed draw.
+    decided: Option<(Outcome, Ending)>,
 }
 
 impl Game {
@@ -28,6 +30,7 @@ impl Game {
             keys: vec![start.key()],
             positions: vec![start],
             moves: Vec::new(),
+            decided: None,
         }
     }
 
@@ -55,7 +58,41 @@ impl Game {
 
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.position().outcome()
+        self.ending().map(|(o, _)| o)
+    }
+
+    /// The result and why, on the board or off it (resignation, agreement).
+    pub fn ending(&self) -> Option<(Outcome, Ending)> {
+        self.decided.or(self.position().ending())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.ending().is_some()
+    }
+
+    /// `side` resigns and the other side wins (G4).
+    ///
+    /// # Errors
+    /// When the game is already over.
+    pub fn resign(&mut self, side: Side) -> Result<(), Refusal> {
+        self.decide((Outcome::Win(side.other()), Ending::Resigned(side)))
+    }
+
+    /// The game ends in a draw by agreement (T3).
+    ///
+    /// # Errors
+    /// When the game is already over.
+    pub fn agree_draw(&mut self) -> Result<(), Refusal> {
+        self.decide((Outcome::Draw, Ending::Agreed))
+    }
+
+    fn decide(&mut self, result: (Outcome, Ending)) -> Result<(), Refusal> {
+        if let Some((o, _)) = self.ending() {
+            return Err(Refusal::GameOver(o));
+        }
+        self.decided = Some(result);
+        Ok(())
     }
 
     /// Plays a move; when it is refused, nothing changes.
@@ -63,6 +100,9 @@ impl Game {
     /// # Errors
     /// Why the move is refused, or a per-move hook's failure.
     pub fn play(&mut self, mv: Move) -> Result<&Position, PlayError> {
+        if let Some((o, _)) = self.decided {
+            return Err(PlayError::Refused(Refusal::GameOver(o)));
+        }
         let mut next = self.rulebook.play(self.position(), mv)?;
         self.rulebook.settle_repetition(&mut next, &self.keys);
         self.keys.push(next.key());
@@ -71,8 +111,12 @@ impl Game {
         Ok(self.position())
     }
 
-    /// Takes back the last move; `None` at the start.
+    /// Takes back the last move; `None` at the start, and once the game was
+    /// decided off the board (a resignation or an agreement is final).
     pub fn undo(&mut self) -> Option<Move> {
+        if self.decided.is_some() {
+            return None;
+        }
         let mv = self.moves.pop()?;
         self.positions.pop();
         self.keys.pop();

@@ -27,10 +27,13 @@ pub mod notation;
 pub mod perft;
 pub mod playout;
 pub mod position;
+pub mod record;
 pub mod rulebook;
 pub mod rules;
 pub mod script;
+pub mod search;
 pub mod setup;
+pub mod table;
 
 pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
 pub use game::Game;

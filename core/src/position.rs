@@ -162,6 +162,10 @@ pub enum Ending {
     Repetition,
     /// The rulebook's per-move `outcome(state)` hook declared it.
     Script,
+    /// A player resigned (G4); the other side won. Set by [`crate::Game`], not the board.
+    Resigned(Side),
+    /// The players agreed to a draw (T3). Set by [`crate::Game`], not the board.
+    Agreed,
 }
 
 /// Sentinel for "no region" in [`Position`]'s `target` field.

@@ -2,8 +2,8 @@
 //! `--batch` and piped stdin all come through here.
 
 use crate::command::parse;
-use crate::render::{self, Mode};
-use crate::session::{Reply, Session};
+use crate::render::{self, Style};
+use crate::session::{Reply, Session, Setting};
 use std::io::{self, BufRead, Write};
 
 /// How a batch run shows its input.
@@ -27,8 +27,19 @@ pub fn strip_comment(line: &str) -> &str {
     line.split_once('#').map_or(line, |(code, _)| code).trim()
 }
 
-/// Runs one line against the session and returns its text and whether it asked to quit.
-pub fn step(session: &mut Session, line: &str, mode: Mode) -> (String, bool, bool) {
+/// What one line did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Everything to print: script output, moves the clock made, the reply.
+    pub text: String,
+    /// The line asked to leave.
+    pub quit: bool,
+    /// The command was refused (the text has its `error:` line).
+    pub failed: bool,
+}
+
+/// Runs one line against the session.
+pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     let result = parse(line)
         .map_err(crate::session::CommandError::Parse)
         .and_then(|cmd| session.execute(cmd));
@@ -37,15 +48,24 @@ pub fn step(session: &mut Session, line: &str, mode: Mode) -> (String, bool, boo
         text.push_str(&printed);
         text.push('\n');
     }
+    text.push_str(&render::played(&session.take_pending()));
     match result {
         Ok(reply) => {
-            text.push_str(&render::reply(&reply, session, mode));
+            text.push_str(&render::reply(&reply, session, style));
             let quit = matches!(reply, Reply::Quit);
-            (text, quit, false)
+            Step {
+                text,
+                quit,
+                failed: false,
+            }
         }
         Err(e) => {
             text.push_str(&render::error(&e));
-            (text, false, true)
+            Step {
+                text,
+                quit: false,
+                failed: true,
+            }
         }
     }
 }
@@ -70,11 +90,11 @@ pub fn run(
         if options.echo {
             writeln!(output, "> {code}")?;
         }
-        let (text, quit, failed) = step(session, code, Mode::Batch);
-        output.write_all(text.as_bytes())?;
+        let step = step(session, code, Style::BATCH);
+        output.write_all(step.text.as_bytes())?;
         summary.commands += 1;
-        summary.errors += usize::from(failed);
-        if quit {
+        summary.errors += usize::from(step.failed);
+        if step.quit {
             break;
         }
     }
@@ -87,7 +107,7 @@ pub fn run(
 pub fn replay(transcript: &str) -> String {
     let rulebook =
         gridrules_core::Rulebook::builtin("classic").expect("the classic rulebook loads");
-    let mut session = Session::new(rulebook);
+    let mut session = Session::new(rulebook, "classic", Setting::Batch);
     let mut out = Vec::new();
     run(
         &mut session,

@@ -1,7 +1,21 @@
-//! The commands: one table drives parsing, `help` and completion.
+//! The commands: one table drives parsing, `help` and completion, and each
+//! command prints back (`Display`) as the line that parses to it.
 
+use gridrules_core::Side;
+use gridrules_core::search::Level;
 use std::fmt;
 use std::path::PathBuf;
+
+/// What `draw` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Offer a draw.
+    Offer,
+    /// Accept the pending offer.
+    Accept,
+    /// Decline the pending offer.
+    Decline,
+}
 
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +42,32 @@ pub enum Command {
     Status,
     /// `history`
     History,
+    /// `ai [level]`
+    Ai(Option<Level>),
+    /// `vs <level|off> [X|O]`: `None` hands both seats back to people.
+    Vs(Option<Level>, Option<Side>),
+    /// `resign [X|O]`
+    Resign(Option<Side>),
+    /// `draw offer|accept|decline`
+    Draw(DrawAction),
+    /// `again`
+    Again,
+    /// `score`
+    Score,
+    /// `name <1|2> <name>`
+    Name(usize, String),
+    /// `clock <seconds>|off`
+    Clock(Option<u32>),
+    /// `wait <seconds>`
+    Wait(u32),
+    /// `seed <number>`
+    Seed(u64),
+    /// `save <file>`
+    Save(PathBuf),
+    /// `open <file>`
+    Open(PathBuf),
+    /// `record <file>`
+    Record(PathBuf),
     /// `position`
     Position,
     /// `setup <text>`
@@ -66,120 +106,54 @@ impl CommandSpec {
     }
 }
 
+const fn spec_of(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    args: &'static str,
+    summary: &'static str,
+    example: &'static str,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases,
+        args,
+        summary,
+        example,
+    }
+}
+
 /// Every command, in the order `help` lists them.
+#[rustfmt::skip]
 pub const COMMANDS: &[CommandSpec] = &[
-    CommandSpec {
-        name: "help",
-        aliases: &["?"],
-        args: "[command]",
-        summary: "list the commands, or explain one",
-        example: "help setup",
-    },
-    CommandSpec {
-        name: "variants",
-        aliases: &["rulebooks"],
-        args: "",
-        summary: "list the built-in rulebooks",
-        example: "variants",
-    },
-    CommandSpec {
-        name: "new",
-        aliases: &[],
-        args: "[rulebook]",
-        summary: "start a new game, on a built-in rulebook or the current one",
-        example: "new ultimate",
-    },
-    CommandSpec {
-        name: "load",
-        aliases: &[],
-        args: "<file.toml>",
-        summary: "load a rulebook from a file and start a game on it",
-        example: "load my-variant.toml",
-    },
-    CommandSpec {
-        name: "rules",
-        aliases: &[],
-        args: "",
-        summary: "the rules of the loaded rulebook, in words",
-        example: "rules",
-    },
-    CommandSpec {
-        name: "show",
-        aliases: &["board"],
-        args: "",
-        summary: "draw the board",
-        example: "show",
-    },
-    CommandSpec {
-        name: "play",
-        aliases: &["move"],
-        args: "<move>",
-        summary: "play a move (a bare move works too): b2 places, b2-c2 moves a piece",
-        example: "play b2",
-    },
-    CommandSpec {
-        name: "legal",
-        aliases: &["moves"],
-        args: "",
-        summary: "every legal move, on one line",
-        example: "legal",
-    },
-    CommandSpec {
-        name: "undo",
-        aliases: &["takeback"],
-        args: "",
-        summary: "take back the last move",
-        example: "undo",
-    },
-    CommandSpec {
-        name: "status",
-        aliases: &[],
-        args: "",
-        summary: "who is to move, or the result",
-        example: "status",
-    },
-    CommandSpec {
-        name: "history",
-        aliases: &[],
-        args: "",
-        summary: "the moves played so far",
-        example: "history",
-    },
-    CommandSpec {
-        name: "position",
-        aliases: &["fen"],
-        args: "",
-        summary: "the position as one line of text that `setup` accepts",
-        example: "position",
-    },
-    CommandSpec {
-        name: "setup",
-        aliases: &[],
-        args: "<position>",
-        summary: "start a game from a position text (see `position`)",
-        example: "setup X2/1O1/3 X",
-    },
-    CommandSpec {
-        name: "perft",
-        aliases: &[],
-        args: "<depth>",
-        summary: "count the move sequences of that length from here",
-        example: "perft 4",
-    },
-    CommandSpec {
-        name: "bench",
-        aliases: &[],
-        args: "[rulebook] [seconds]",
-        summary: "random games for a while; prints playouts per second",
-        example: "bench gomoku 2",
-    },
-    CommandSpec {
-        name: "quit",
-        aliases: &["exit", "q"],
-        args: "",
-        summary: "leave",
-        example: "quit",
-    },
+    spec_of("help", &["?"], "[command]", "list the commands, or explain one", "help setup"),
+    spec_of("variants", &["rulebooks"], "", "list the built-in rulebooks", "variants"),
+    spec_of("new", &[], "[rulebook]", "start a new game, on a built-in rulebook (or .toml file) or the current one", "new ultimate"),
+    spec_of("load", &[], "<file.toml>", "load a rulebook from a file and start a game on it", "load my-variant.toml"),
+    spec_of("rules", &[], "", "the rules of the loaded rulebook, in words", "rules"),
+    spec_of("show", &["board"], "", "draw the board", "show"),
+    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2-c2 moves a piece", "play b2"),
+    spec_of("legal", &["moves"], "", "every legal move, on one line", "legal"),
+    spec_of("undo", &["takeback"], "", "take back the last move (against the computer, the last move of each side)", "undo"),
+    spec_of("status", &[], "", "who is to move, or the result", "status"),
+    spec_of("history", &[], "", "the moves played so far", "history"),
+    spec_of("ai", &["hint"], "[easy|medium|hard]", "the computer makes one move for the side to move", "ai hard"),
+    spec_of("vs", &["computer"], "<easy|medium|hard|off> [X|O]", "play against the computer; X or O is your mark (chosen before the first move)", "vs hard O"),
+    spec_of("resign", &[], "[X|O]", "resign the game (the side to move, or your side against the computer)", "resign"),
+    spec_of("draw", &[], "offer|accept|decline", "offer a draw, or answer an offer (a move instead declines it)", "draw offer"),
+    spec_of("again", &["rematch"], "", "the next game on the same rulebook; keeps the score, swaps marks", "again"),
+    spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
+    spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
+    spec_of("clock", &[], "<seconds>|off", "the time per move, before the first move", "clock 30"),
+    spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
+    spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),
+    spec_of("save", &[], "<file>", "save the game as a record that `open` reads", "save game.toml"),
+    spec_of("open", &[], "<file>", "open a saved game record", "open game.toml"),
+    spec_of("record", &[], "<file>", "save this session as a transcript that batch mode replays", "record session.txt"),
+    spec_of("position", &["fen"], "", "the position as one line of text that `setup` accepts", "position"),
+    spec_of("setup", &[], "<position>", "start a game from a position text (see `position`)", "setup X2/1O1/3 X"),
+    spec_of("perft", &[], "<depth>", "count the move sequences of that length from here", "perft 4"),
+    spec_of("bench", &[], "[rulebook] [seconds]", "random games for a while; prints playouts per second", "bench gomoku 2"),
+    spec_of("quit", &["exit", "q"], "", "leave", "quit"),
 ];
 
 /// The command called `word` (or one of its aliases).
@@ -219,6 +193,14 @@ pub fn looks_like_move(word: &str) -> bool {
     }
 }
 
+fn side_arg(word: &str) -> Option<Side> {
+    match word {
+        "X" | "x" => Some(Side::X),
+        "O" | "o" => Some(Side::O),
+        _ => None,
+    }
+}
+
 /// Parses one command line (comments already removed, not empty).
 ///
 /// # Errors
@@ -245,6 +227,14 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             ))
         }
     };
+    let path = |make: fn(PathBuf) -> Command| {
+        if rest.is_empty() {
+            Err(ParseError::Usage(spec, "which file?".to_string()))
+        } else {
+            Ok(make(PathBuf::from(rest)))
+        }
+    };
+    let level = |w: &str| w.parse::<Level>();
     match spec.name {
         "help" => match args[..] {
             [] => Ok(Command::Help(None)),
@@ -257,8 +247,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             [r] => Ok(Command::New(Some(r.to_string()))),
             _ => usage("one rulebook at a time"),
         },
-        "load" if rest.is_empty() => usage("which file?"),
-        "load" => Ok(Command::Load(PathBuf::from(rest))),
+        "load" => path(Command::Load),
         "rules" => none(Command::Rules),
         "show" => none(Command::Show),
         "play" => match args[..] {
@@ -270,6 +259,76 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "undo" => none(Command::Undo),
         "status" => none(Command::Status),
         "history" => none(Command::History),
+        "ai" => match args[..] {
+            [] => Ok(Command::Ai(None)),
+            [l] => level(l)
+                .map(|l| Command::Ai(Some(l)))
+                .or_else(|e| usage(&e)),
+            _ => usage("one level"),
+        },
+        "vs" => {
+            let (lvl, mark) = match args[..] {
+                [l] => (l, None),
+                [l, m] => match side_arg(m) {
+                    Some(s) => (l, Some(s)),
+                    None => return usage(&format!("mark `{m}`: expected X or O")),
+                },
+                _ => return usage("which level?"),
+            };
+            match lvl {
+                "off" if mark.is_none() => Ok(Command::Vs(None, None)),
+                "off" => usage("`vs off` takes no mark"),
+                l => level(l)
+                    .map(|l| Command::Vs(Some(l), mark))
+                    .or_else(|e| usage(&e)),
+            }
+        }
+        "resign" => match args[..] {
+            [] => Ok(Command::Resign(None)),
+            [s] => side_arg(s)
+                .map(|s| Command::Resign(Some(s)))
+                .ok_or(())
+                .or_else(|()| usage(&format!("`{s}`: expected X or O"))),
+            _ => usage("one side"),
+        },
+        "draw" => match args[..] {
+            ["offer"] => Ok(Command::Draw(DrawAction::Offer)),
+            ["accept"] => Ok(Command::Draw(DrawAction::Accept)),
+            ["decline"] => Ok(Command::Draw(DrawAction::Decline)),
+            _ => usage("offer, accept or decline?"),
+        },
+        "again" => none(Command::Again),
+        "score" => none(Command::Score),
+        "name" => match rest.split_once(char::is_whitespace) {
+            Some(("1", n)) if !n.trim().is_empty() => Ok(Command::Name(1, n.trim().to_string())),
+            Some(("2", n)) if !n.trim().is_empty() => Ok(Command::Name(2, n.trim().to_string())),
+            _ => usage("which seat (1 or 2), and what name?"),
+        },
+        "clock" => match args[..] {
+            ["off"] => Ok(Command::Clock(None)),
+            [s] => match s.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Command::Clock(Some(n))),
+                _ => usage(&format!("`{s}`: expected seconds per move, or off")),
+            },
+            _ => usage("how many seconds?"),
+        },
+        "wait" => match args[..] {
+            [s] => s
+                .parse()
+                .map(Command::Wait)
+                .or_else(|_| usage(&format!("`{s}`: expected whole seconds"))),
+            _ => usage("how many seconds?"),
+        },
+        "seed" => match args[..] {
+            [n] => n
+                .parse()
+                .map(Command::Seed)
+                .or_else(|_| usage(&format!("`{n}`: expected a whole number"))),
+            _ => usage("which seed?"),
+        },
+        "save" => path(Command::Save),
+        "open" => path(Command::Open),
+        "record" => path(Command::Record),
         "position" => none(Command::Position),
         "setup" if rest.is_empty() => usage("which position?"),
         "setup" => Ok(Command::Setup(rest.to_string())),
@@ -302,15 +361,59 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     }
 }
 
+impl fmt::Display for Command {
+    /// The line that parses back to this command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |o: &Option<String>| o.as_ref().map_or(String::new(), |s| format!(" {s}"));
+        match self {
+            Command::Help(t) => write!(f, "help{}", opt(t)),
+            Command::Variants => f.write_str("variants"),
+            Command::New(r) => write!(f, "new{}", opt(r)),
+            Command::Load(p) => write!(f, "load {}", p.display()),
+            Command::Rules => f.write_str("rules"),
+            Command::Show => f.write_str("show"),
+            Command::Play(m) => f.write_str(m),
+            Command::Legal => f.write_str("legal"),
+            Command::Undo => f.write_str("undo"),
+            Command::Status => f.write_str("status"),
+            Command::History => f.write_str("history"),
+            Command::Ai(l) => write!(f, "ai{}", opt(&l.map(|l| l.to_string()))),
+            Command::Vs(None, _) => f.write_str("vs off"),
+            Command::Vs(Some(l), m) => write!(f, "vs {l}{}", opt(&m.map(|m| m.to_string()))),
+            Command::Resign(s) => write!(f, "resign{}", opt(&s.map(|s| s.to_string()))),
+            Command::Draw(DrawAction::Offer) => f.write_str("draw offer"),
+            Command::Draw(DrawAction::Accept) => f.write_str("draw accept"),
+            Command::Draw(DrawAction::Decline) => f.write_str("draw decline"),
+            Command::Again => f.write_str("again"),
+            Command::Score => f.write_str("score"),
+            Command::Name(seat, n) => write!(f, "name {seat} {n}"),
+            Command::Clock(None) => f.write_str("clock off"),
+            Command::Clock(Some(s)) => write!(f, "clock {s}"),
+            Command::Wait(s) => write!(f, "wait {s}"),
+            Command::Seed(n) => write!(f, "seed {n}"),
+            Command::Save(p) => write!(f, "save {}", p.display()),
+            Command::Open(p) => write!(f, "open {}", p.display()),
+            Command::Record(p) => write!(f, "record {}", p.display()),
+            Command::Position => f.write_str("position"),
+            Command::Setup(t) => write!(f, "setup {t}"),
+            Command::Perft(d) => write!(f, "perft {d}"),
+            Command::Bench(r, s) => write!(f, "bench{}{}", opt(r), opt(&s.map(|s| s.to_string()))),
+            Command::Quit => f.write_str("quit"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_command_parses_its_example() {
+    fn every_command_parses_its_example_and_prints_it_back() {
         for spec in COMMANDS {
-            let cmd = parse(spec.example);
-            assert!(cmd.is_ok(), "{}: {:?}", spec.example, cmd);
+            let cmd = parse(spec.example).unwrap_or_else(|e| panic!("{}: {e}", spec.example));
+            // Moves print bare (`b2`), the form transcripts use.
+            assert_eq!(cmd.to_string(), spec.example.trim_start_matches("play "));
+            assert_eq!(parse(&cmd.to_string()), Ok(cmd));
         }
     }
 
@@ -322,11 +425,26 @@ mod tests {
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))
         );
-        assert!(matches!(parse("perft x"), Err(ParseError::Usage(..))));
-        assert!(matches!(parse("legal now"), Err(ParseError::Usage(..))));
+        for bad in [
+            "perft x",
+            "legal now",
+            "vs expert",
+            "vs hard Z",
+            "draw maybe",
+            "clock 0",
+            "name 3 Zed",
+            "resign Q",
+        ] {
+            assert!(matches!(parse(bad), Err(ParseError::Usage(..))), "{bad}");
+        }
         assert_eq!(
             parse("bench gomoku 2"),
             Ok(Command::Bench(Some("gomoku".into()), Some(2.0)))
+        );
+        assert_eq!(parse("vs off"), Ok(Command::Vs(None, None)));
+        assert_eq!(
+            parse("name 2 Ada Lovelace"),
+            Ok(Command::Name(2, "Ada Lovelace".into()))
         );
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::batch::{step, strip_comment};
 use crate::command::COMMANDS;
-use crate::render::{self, Mode};
+use crate::render::{self, Style};
 use crate::session::Session;
 use gridrules_core::{MoveList, Rulebook};
 use rustyline::completion::Completer;
@@ -82,6 +82,20 @@ fn refresh(words: &Mutex<Words>, session: &Session) {
     words.lock().unwrap_or_else(|e| e.into_inner()).moves = moves;
 }
 
+/// `classic X 12s> `: the rulebook, the side to move, and its time left.
+fn prompt(session: &Session) -> String {
+    let game = session.game();
+    let turn = if game.is_over() {
+        "over".to_string()
+    } else {
+        game.position().turn().to_string()
+    };
+    match session.time_left() {
+        Some(left) => format!("{} {turn} {}s> ", session.rulebook().name(), left.as_secs()),
+        None => format!("{} {turn}> ", session.rulebook().name()),
+    }
+}
+
 /// Runs the REPL on the terminal until `quit` or Ctrl-D.
 ///
 /// # Errors
@@ -96,18 +110,12 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
+    let style = Style::interactive();
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
-    print!(
-        "{}",
-        render::board(session.rulebook(), session.game().position())
-    );
+    print!("{}", render::board(&session, style));
     loop {
         refresh(&words, &session);
-        let prompt = format!(
-            "{} {}> ",
-            session.rulebook().name(),
-            session.game().position().turn()
-        );
+        let prompt = prompt(&session);
         match editor.readline(&prompt) {
             Ok(line) => {
                 let code = strip_comment(&line);
@@ -115,9 +123,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                     continue;
                 }
                 let _ = editor.add_history_entry(code);
-                let (text, quit, _) = step(&mut session, code, Mode::Interactive);
-                print!("{text}");
-                if quit {
+                let step = step(&mut session, code, style);
+                print!("{}", step.text);
+                if step.quit {
                     break;
                 }
             }

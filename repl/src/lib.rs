@@ -10,3 +10,4 @@ pub mod command;
 pub mod editor;
 pub mod render;
 pub mod session;
+pub mod table;

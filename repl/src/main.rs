@@ -1,6 +1,6 @@
 //! `gridrules`: the REPL on a terminal, batch mode otherwise.
 
-use gridrules::session::{Session, open_rulebook};
+use gridrules::session::{Session, Setting, open_rulebook};
 use gridrules::{batch, editor, render};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -45,14 +45,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut session = Session::new(rulebook);
+    let setting = if batch_mode || !command.is_empty() {
+        Setting::Batch
+    } else {
+        Setting::Interactive
+    };
+    let mut session = Session::new(rulebook, &rules, setting);
     if !command.is_empty() {
-        let (text, _, failed) = batch::step(&mut session, &command.join(" "), render::Mode::Batch);
-        if failed {
-            eprint!("{text}");
+        let step = batch::step(&mut session, &command.join(" "), render::Style::BATCH);
+        if step.failed {
+            eprint!("{}", step.text);
             return ExitCode::FAILURE;
         }
-        print!("{text}");
+        print!("{}", step.text);
         return ExitCode::SUCCESS;
     }
     let result = if batch_mode {

@@ -1,23 +1,84 @@
 //! All text meant for people: boards, replies and error diagnostics.
 
-use crate::session::{CommandError, Reply, Session, result_line, status_line};
-use gridrules_core::{Location, Position, Rulebook, Side, builtin};
+use crate::session::{
+    By, CommandError, Played, Reply, Session, clock_line, result_line, status_line,
+};
+use gridrules_core::{Cell, Location, Position, Rulebook, Side, builtin};
 use std::fmt::Write as _;
 
 /// How replies are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// At a terminal: the board after every move.
-    Interactive,
-    /// `--batch`: only the contract's lines.
-    Batch,
+pub struct Style {
+    /// Draw the board after every move (the REPL), or print only the
+    /// contract's lines (batch mode).
+    pub boards: bool,
+    /// ANSI colour: only on a terminal, and never with `NO_COLOR` set.
+    pub color: bool,
+}
+
+impl Style {
+    /// Batch mode: plain, no boards.
+    pub const BATCH: Style = Style {
+        boards: false,
+        color: false,
+    };
+
+    /// The REPL's style; colour when stdout is a terminal and `NO_COLOR` is unset.
+    pub fn interactive() -> Style {
+        use std::io::IsTerminal;
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Style {
+            boards: true,
+            color: !no_color && std::io::stdout().is_terminal(),
+        }
+    }
+}
+
+const RESET: &str = "\x1b[0m";
+const RED: &str = "\x1b[1;31m";
+const BLUE: &str = "\x1b[1;34m";
+const DIM: &str = "\x1b[2m";
+const REVERSE: &str = "\x1b[7m";
+
+fn paint(style: Style, code: &str, text: &str) -> String {
+    if style.color {
+        format!("{code}{text}{RESET}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The line for a move the computer or the clock made (a person's own move prints nothing).
+fn played_line(p: &Played) -> Option<String> {
+    match p.by {
+        By::Person => None,
+        By::Computer => Some(format!("{} plays {}", p.side, p.mv)),
+        By::Clock => Some(format!("time ran out: {} plays {}", p.side, p.mv)),
+    }
+}
+
+/// Moves made, then the result line if one of them ended the game.
+pub fn played(moves: &[Played]) -> String {
+    let mut out = String::new();
+    for p in moves {
+        if let Some(line) = played_line(p) {
+            writeln!(out, "{line}").unwrap();
+        }
+        if let Some(e) = p.ending {
+            writeln!(out, "{}", result_line(e)).unwrap();
+        }
+    }
+    out
 }
 
 /// The text of a reply (may be empty), each line ending in `\n`.
-pub fn reply(reply: &Reply, session: &Session, mode: Mode) -> String {
+pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
     let mut out = String::new();
-    let rulebook = session.rulebook();
-    let pos = session.game().position();
+    let board_now = |out: &mut String| {
+        if style.boards {
+            out.push_str(&board(session, style));
+        }
+    };
     match reply {
         Reply::Nothing | Reply::Quit => {}
         Reply::Lines(lines) => {
@@ -26,27 +87,36 @@ pub fn reply(reply: &Reply, session: &Session, mode: Mode) -> String {
                 out.push('\n');
             }
         }
-        Reply::Board => out.push_str(&board(rulebook, pos)),
-        Reply::Moved { ending, .. } => {
-            if mode == Mode::Interactive {
-                out.push_str(&board(rulebook, pos));
-            } else if let Some(e) = ending {
-                writeln!(out, "{}", result_line(*e)).unwrap();
+        Reply::Board => out.push_str(&board(session, style)),
+        Reply::Played(lines, moves) => {
+            for l in lines {
+                writeln!(out, "{l}").unwrap();
+            }
+            out.push_str(&played(moves));
+            board_now(&mut out);
+        }
+        Reply::NewGame(moves) => {
+            let r = session.rulebook();
+            writeln!(out, "new game: {} — {}", r.name(), r.title()).unwrap();
+            let seats = session.seats();
+            writeln!(
+                out,
+                "X: {}, O: {}; {}",
+                seats.name(Side::X),
+                seats.name(Side::O),
+                clock_line(session.clock_limit())
+            )
+            .unwrap();
+            out.push_str(&played(moves));
+            if style.boards {
+                out.push_str(&board(session, style));
+            } else if session.game().is_over() && moves.iter().all(|p| p.ending.is_none()) {
+                writeln!(out, "{}", status_line(session.game())).unwrap();
             }
         }
-        Reply::NewGame => {
-            writeln!(out, "new game: {} — {}", rulebook.name(), rulebook.title()).unwrap();
-            if mode == Mode::Interactive {
-                out.push_str(&board(rulebook, pos));
-            } else if pos.is_over() {
-                writeln!(out, "{}", status_line(pos)).unwrap();
-            }
-        }
-        Reply::Undone(mv) => {
-            writeln!(out, "undone: {mv}").unwrap();
-            if mode == Mode::Interactive {
-                out.push_str(&board(rulebook, pos));
-            }
+        Reply::Undone(moves) => {
+            writeln!(out, "undone: {}", moves.join(", ")).unwrap();
+            board_now(&mut out);
         }
         Reply::Bench {
             rulebook,
@@ -80,10 +150,77 @@ pub fn reply(reply: &Reply, session: &Session, mode: Mode) -> String {
     out
 }
 
-/// The board with coordinates on the edges, then who is to move (or the result).
-pub fn board(rulebook: &Rulebook, pos: &Position) -> String {
+/// What a cell shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    Mark(Side),
+    /// Part of a won board's big mark.
+    Big(Side),
+    /// An empty cell a move may go to now.
+    Open,
+    /// An empty cell no move may go to now (another board is the target).
+    Blocked,
+    /// A cell of a won board outside its winner's big mark.
+    Blank,
+    /// A cell of a board closed without a winner.
+    Drawn,
+}
+
+/// Whether `cell`, in a won square region of odd size, belongs to the big
+/// mark of `side` (X: the diagonals; O: the border).
+fn in_big_mark(rules: &Rulebook, region: usize, cell: Cell, side: Side) -> bool {
+    let g = rules.grid();
+    let cells = rules.tables().regions()[region];
+    let (Some(first), n) = (cells.first(), cells.count()) else {
+        return true;
+    };
+    let size = (1..=16).find(|s| s * s == n).unwrap_or(0);
+    if size < 3 || size % 2 == 0 {
+        return true;
+    }
+    let (c, r) = (g.col(cell) - g.col(first), g.row(cell) - g.row(first));
+    let last = size - 1;
+    match side {
+        Side::X => c == r || c + r == last,
+        Side::O => c == 0 || r == 0 || c == last || r == last,
+    }
+}
+
+fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
+    let t = rules.tables();
+    if let Some(r) = t.region_of(cell)
+        && pos.regions_closed() & (1 << r) != 0
+    {
+        return match Side::ALL
+            .into_iter()
+            .find(|&s| pos.regions_won(s) & (1 << r) != 0)
+        {
+            Some(s) if in_big_mark(rules, r, cell, s) => Shown::Big(s),
+            Some(_) => Shown::Blank,
+            None => match pos.mark_at(cell) {
+                Some(s) => Shown::Mark(s),
+                None => Shown::Drawn,
+            },
+        };
+    }
+    match pos.mark_at(cell) {
+        Some(s) => Shown::Mark(s),
+        None => match (pos.target(), t.region_of(cell)) {
+            (Some(target), Some(r)) if target != r => Shown::Blocked,
+            _ => Shown::Open,
+        },
+    }
+}
+
+/// The board with coordinates on the edges, the last move marked, what the
+/// rules say about the next move, then who is to move (or the result).
+pub fn board(session: &Session, style: Style) -> String {
+    let rulebook = session.rulebook();
+    let game = session.game();
+    let pos = game.position();
     let g = rulebook.grid();
     let t = rulebook.tables();
+    let last = game.moves().last().map(|m| m.to());
     let region = |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
     // Separators go between columns (rows) whose cells lie in different regions.
     let col_break: Vec<bool> = (0..g.width())
@@ -103,60 +240,78 @@ pub fn board(rulebook: &Rulebook, pos: &Position) -> String {
         }
     }
     for r in (0..g.height()).rev() {
-        write!(out, "{:>label$} ", r + 1).unwrap();
+        let mut line = format!("{:>label$} ", r + 1);
         for c in 0..g.width() {
             let cell = g.cell(c.into(), r.into()).expect("on the board");
-            let ch = match pos.mark_at(cell) {
-                Some(s) => s.to_char(),
-                None if pos.closed_cells().contains(cell) => ' ',
-                None => '.',
+            let (ch, code) = match shown(rulebook, pos, cell) {
+                Shown::Mark(Side::X) => ("X", RED),
+                Shown::Mark(Side::O) => ("O", BLUE),
+                Shown::Big(Side::X) => ("X", RED),
+                Shown::Big(Side::O) => ("O", BLUE),
+                Shown::Open => (".", ""),
+                Shown::Blocked => ("·", DIM),
+                Shown::Blank => (" ", ""),
+                Shown::Drawn => ("-", DIM),
             };
-            out.push(ch);
-            out.push(' ');
+            let text = if last == Some(cell) && style.color {
+                format!("{REVERSE}{}", paint(style, code, ch))
+            } else if code.is_empty() {
+                ch.to_string()
+            } else {
+                paint(style, code, ch)
+            };
+            line.push_str(&text);
+            line.push(' ');
             if col_break[c as usize] {
-                out.push_str("| ");
+                line.push_str("| ");
             }
         }
-        out.truncate(out.trim_end().len());
+        out.push_str(line.trim_end());
         out.push('\n');
         if row_break[r as usize] {
-            write!(out, "{:>label$} ", "").unwrap();
+            let mut sep = format!("{:>label$} ", "");
             for c in 0..g.width() {
-                out.push_str("--");
+                sep.push_str("--");
                 if col_break[c as usize] {
-                    out.push_str("+-");
+                    sep.push_str("+-");
                 }
             }
-            out.pop(); // the last cell has no space after it
-            out.push('\n');
+            sep.pop(); // the last cell has no space after it
+            writeln!(out, "{sep}").unwrap();
         }
     }
     writeln!(out, "{:>label$} {}", "", files.trim_end()).unwrap();
+    if let Some(&mv) = game.moves().last() {
+        writeln!(
+            out,
+            "last move: {} {}",
+            pos.turn().other(),
+            rulebook.move_text(mv)
+        )
+        .unwrap();
+    }
     if let (Some(x), Some(o)) = (pos.in_hand(Side::X), pos.in_hand(Side::O)) {
         if x > 0 || o > 0 {
-            writeln!(out, "in hand: X {x}, O {o}").unwrap();
+            writeln!(out, "placing: X has {x} in hand, O {o}").unwrap();
         } else {
-            writeln!(out, "all pieces placed: moves move a piece, like b2-c2").unwrap();
+            writeln!(out, "moving: all pieces placed; move one, like b2-c2").unwrap();
         }
     }
-    let won: Vec<String> = Side::ALL
-        .iter()
-        .flat_map(|&s| {
-            (0..t.regions().len())
-                .filter(move |r| pos.regions_won(s) & (1 << r) != 0)
-                .map(move |r| format!("{} {s}", r + 1))
-        })
-        .collect();
-    if !won.is_empty() {
-        writeln!(out, "boards won: {}", won.join(", ")).unwrap();
-    }
-    if !pos.is_over() && !t.regions().is_empty() {
+    if !game.is_over() && !t.regions().is_empty() {
         match pos.target() {
             Some(r) => writeln!(out, "next move on board {}", region_name(rulebook, r)).unwrap(),
             None => writeln!(out, "next move on any open board").unwrap(),
         }
     }
-    writeln!(out, "{}", status_line(pos)).unwrap();
+    if let Some(offer) = session.offer() {
+        writeln!(
+            out,
+            "{} offers a draw: `draw accept` or `draw decline`",
+            offer.by
+        )
+        .unwrap();
+    }
+    writeln!(out, "{}", status_line(game)).unwrap();
     out
 }
 
@@ -173,11 +328,13 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
 /// An error as text: the `error:` line, and for located problems the source
 /// line with a caret under the column (toml's format).
 pub fn error(err: &CommandError) -> String {
-    let CommandError::Rulebook(e) = err else {
-        return format!("error: {err}\n");
+    let problems = match err {
+        CommandError::Rulebook(e) => &e.problems,
+        CommandError::Record(e) => &e.0.problems,
+        _ => return format!("error: {err}\n"),
     };
     let mut out = String::new();
-    for p in &e.problems {
+    for p in problems {
         writeln!(out, "error: {p}").unwrap();
         if let Some(loc) = &p.location {
             out.push_str(&snippet(loc));

@@ -44,7 +44,8 @@ fn legal_lists_every_move_on_one_line() {
     assert_eq!(lines[0], "a1 b1 c1 a2 b2 c2 a3 b3 c3");
     assert_eq!(lines[1], "a1 b1 c1 a2 c2 a3 b3 c3");
     assert!(lines[2].starts_with("new game: moving"));
-    assert_eq!(lines[3], "a1 b1 c1 a2 b2 c2 a3 b3 c3");
+    assert_eq!(lines[3], "X: player 1, O: player 2; clock: off");
+    assert_eq!(lines[4], "a1 b1 c1 a2 b2 c2 a3 b3 c3");
 }
 
 #[test]
@@ -63,7 +64,7 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     assert!(lines[4].starts_with("error: depth `x`"));
     assert!(lines[5].starts_with("error: setup: wrong counts"));
     assert_eq!(lines[6], "undone: b2");
-    assert_eq!(lines[7], "error: nothing to undo: no move has been played");
+    assert_eq!(lines[7], "error: undo: no move has been played");
     assert_eq!(lines[8], "3/3/3 X - -");
     assert_eq!(code, 0);
 }
@@ -85,7 +86,7 @@ fn perft_and_bench_lines() {
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "perft 2: 72");
-    assert_eq!(lines[2], "perft 2: 720");
+    assert_eq!(lines[3], "perft 2: 720");
     let last = lines.last().unwrap();
     let n: u64 = last
         .strip_prefix("playouts/s: ")
@@ -109,8 +110,8 @@ fn position_round_trips_through_setup() {
         &format!("setup {text}\nposition\nlegal\n"),
     );
     let lines: Vec<&str> = again.lines().collect();
-    assert_eq!(lines[1], text);
-    assert_eq!(lines[2], "b1 c1 a2 c2 b3");
+    assert_eq!(lines[2], text);
+    assert_eq!(lines[3], "b1 c1 a2 c2 b3");
 }
 
 #[test]
@@ -157,6 +158,7 @@ fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
     let (out, _, code) = run(&["--batch"], &input);
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("new game: run-loop-outcome"), "{out}");
+    let lines = &lines[1..]; // the seats and clock line
     assert!(
         lines[1].starts_with("error: ")
             && lines[1].contains("run_loop_outcome.rhai:")
@@ -167,6 +169,6 @@ fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
     assert_eq!(lines[2], "3/3/XO1 X - -");
     assert_eq!(lines[3], "to move: X");
     assert!(lines[4].starts_with("new game: classic"));
-    assert_eq!(lines[5], "to move: O");
+    assert_eq!(lines[6], "to move: O");
     assert_eq!(code, 0);
 }

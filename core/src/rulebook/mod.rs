@@ -7,6 +7,7 @@ use crate::builtin;
 use crate::error::{Location, Problem, RulebookError};
 use crate::geometry::Grid;
 use crate::script::{ScriptHost, ScriptSource};
+use crate::table::{MAX_CLOCK, TableRules, TimeoutMove};
 use rhai::Dynamic;
 use schema::RawRulebook;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ pub struct Rulebook {
     path: String,
     grid: Grid,
     params: Vec<(String, String)>,
+    table: TableRules,
     pub(crate) tables: Tables,
     pub(crate) script: ScriptHost,
     pub(crate) refuse_hook: bool,
@@ -155,6 +157,8 @@ impl Rulebook {
             }
         }
 
+        let table = table_rules(&raw.table, &at, &mut problems);
+
         let script_name = raw.script.get_ref();
         let source = match resolve_script(script_name, dir.as_deref()) {
             Ok(s) => Some(s),
@@ -176,6 +180,7 @@ impl Rulebook {
             path: path.to_string(),
             grid,
             params: shown_params,
+            table,
             refuse_hook: script.has_per_move("refuse"),
             outcome_hook: script.has_per_move("outcome"),
             tables,
@@ -213,6 +218,11 @@ impl Rulebook {
         &self.params
     }
 
+    /// The table rules (`[table]`): clock, rematches.
+    pub fn table(&self) -> &TableRules {
+        &self.table
+    }
+
     /// The compiled tables.
     pub fn tables(&self) -> &Tables {
         &self.tables
@@ -227,6 +237,54 @@ impl Rulebook {
     pub fn has_per_move_hooks(&self) -> bool {
         self.refuse_hook || self.outcome_hook
     }
+}
+
+/// Validates `[table]`, recording problems at the offending values.
+fn table_rules(
+    raw: &schema::RawTable,
+    at: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Problem>,
+) -> TableRules {
+    let mut table = TableRules::default();
+    let seconds = |v: i64| u32::try_from(v).ok().filter(|&s| s <= MAX_CLOCK);
+    if let Some(c) = &raw.clock {
+        match seconds(*c.get_ref()) {
+            Some(0) => table.clock = None,
+            Some(s) => table.clock = Some(s),
+            None => problems.push(Problem::at(
+                at(c.span().start),
+                format!(
+                    "clock {}: expected seconds per move, 0 (no clock) to {MAX_CLOCK}",
+                    c.get_ref()
+                ),
+            )),
+        }
+    }
+    if let Some(options) = &raw.clock_options {
+        for &o in options.get_ref() {
+            match seconds(o) {
+                Some(s) if s > 0 => table.clock_options.push(s),
+                _ => problems.push(Problem::at(
+                    at(options.span().start),
+                    format!("clock_options: {o} is not a number of seconds from 1 to {MAX_CLOCK}"),
+                )),
+            }
+        }
+    }
+    if let Some(a) = raw.alternate {
+        table.alternate = a;
+    }
+    if let Some(t) = &raw.timeout_move {
+        match t.get_ref().as_str() {
+            "random" => table.timeout_move = TimeoutMove::Random,
+            "near" => table.timeout_move = TimeoutMove::Near,
+            other => problems.push(Problem::at(
+                at(t.span().start),
+                format!("timeout_move `{other}`: expected \"random\" or \"near\""),
+            )),
+        }
+    }
+    table
 }
 
 fn io_reason(e: &std::io::Error) -> String {

@@ -17,6 +17,18 @@ pub(crate) struct RawRulebook {
     pub board: Spanned<RawBoard>,
     #[serde(default)]
     pub params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub table: RawTable,
+}
+
+/// `[table]`: how people play the variant at a table (clock, rematches).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawTable {
+    pub clock: Option<Spanned<i64>>,
+    pub clock_options: Option<Spanned<Vec<i64>>>,
+    pub alternate: Option<bool>,
+    pub timeout_move: Option<Spanned<String>>,
 }
 
 /// `[board]`.

@@ -1,0 +1,295 @@
+//! Game records: a small TOML file a person can read and edit, saved
+//! atomically and checked move by move when opened.
+//!
+//! ```toml
+//! # gridrules game record: edit it freely, then `open` it
+//! rulebook = "classic"      # a built-in rulebook, or the path of a rulebook file
+//! x = "Alice"               # who played X
+//! o = "Bob"                 # who played O
+//! clock = 15                # seconds per move; 0 for none
+//! start = "3/3/3 X - -"     # optional: the position the game began from
+//! moves = "b2 a1 c3"        # the moves, in order
+//! result = "X wins"         # optional; required for a resignation or an agreed draw
+//! ending = "line"           # optional: line, no-moves, repetition, script, resigned, agreed
+//! ```
+
+use crate::error::{Location, Problem, RulebookError};
+use crate::game::Game;
+use crate::position::{Ending, Outcome, Side};
+use crate::rulebook::Rulebook;
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use toml::Spanned;
+
+/// A record that could not be saved or opened. Opening never changes the
+/// game in progress, whatever the error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordError(pub RulebookError);
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl From<Problem> for RecordError {
+    fn from(p: Problem) -> RecordError {
+        RecordError(p.into())
+    }
+}
+
+impl From<RulebookError> for RecordError {
+    fn from(e: RulebookError) -> RecordError {
+        RecordError(e)
+    }
+}
+
+/// The players and settings that go with a game in a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Who played X.
+    pub x: String,
+    /// Who played O.
+    pub o: String,
+    /// Seconds per move, if the clock was on.
+    pub clock: Option<u32>,
+}
+
+/// A game with its table, as read from a record.
+#[derive(Debug)]
+pub struct Opened {
+    /// The game, replayed move by move.
+    pub game: Game,
+    /// Players and clock.
+    pub table: Table,
+    /// How the rulebook was named in the file.
+    pub rulebook: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecord {
+    rulebook: Spanned<String>,
+    #[serde(default)]
+    x: Option<String>,
+    #[serde(default)]
+    o: Option<String>,
+    #[serde(default)]
+    clock: Option<Spanned<i64>>,
+    #[serde(default)]
+    start: Option<Spanned<String>>,
+    #[serde(default)]
+    moves: Option<Spanned<String>>,
+    #[serde(default)]
+    result: Option<Spanned<String>>,
+    #[serde(default)]
+    ending: Option<Spanned<String>>,
+}
+
+fn ending_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Line => "line",
+        Ending::NoMoves => "no-moves",
+        Ending::Repetition => "repetition",
+        Ending::Script => "script",
+        Ending::Resigned(_) => "resigned",
+        Ending::Agreed => "agreed",
+    }
+}
+
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The record of `game` as text. `rulebook` is how the file names it: a
+/// built-in name, or a path (best relative to where the record is saved).
+pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
+    let r = game.rulebook();
+    let mut out = String::from("# gridrules game record: edit it freely, then `open` it\n");
+    writeln!(out, "rulebook = {}", quote(rulebook)).unwrap();
+    writeln!(out, "x = {}", quote(&table.x)).unwrap();
+    writeln!(out, "o = {}", quote(&table.o)).unwrap();
+    writeln!(out, "clock = {}", table.clock.unwrap_or(0)).unwrap();
+    if *game.start() != r.initial() {
+        writeln!(out, "start = {}", quote(&r.position_text(game.start()))).unwrap();
+    }
+    let moves: Vec<String> = game.moves().iter().map(|&m| r.move_text(m)).collect();
+    writeln!(out, "moves = {}", quote(&moves.join(" "))).unwrap();
+    if let Some((outcome, ending)) = game.ending() {
+        writeln!(out, "result = {}", quote(&outcome.to_string())).unwrap();
+        writeln!(out, "ending = {}", quote(ending_name(ending))).unwrap();
+    }
+    out
+}
+
+/// Writes `text` to `path` atomically: a temporary file beside it, then a
+/// rename, so a crash never leaves half a record.
+///
+/// # Errors
+/// When the file cannot be written.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), RecordError> {
+    let shown = path.display();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| Problem::bare(format!("{shown}: not a file name")))?;
+    let tmp: PathBuf = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Problem::bare(format!("{shown}: cannot write: {e}")).into()
+    })
+}
+
+/// Reads a record from `path` and replays it. Nothing outside is touched.
+///
+/// # Errors
+/// A record that does not parse, names a rulebook that does not load, or
+/// holds a move or result the rules refuse; located at `file:line:col`.
+pub fn open(path: &Path) -> Result<Opened, RecordError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Problem::bare(format!("{shown}: cannot read: {e}")))?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    parse(&text, &shown, &dir)
+}
+
+/// Parses and replays a record's text; `dir` is where relative rulebook paths start.
+///
+/// # Errors
+/// As [`open`].
+pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> {
+    let raw: RawRecord = toml::from_str(text).map_err(|e| Problem {
+        location: e.span().map(|s| Location::from_offset(path, text, s.start)),
+        message: e.message().trim_end().to_string(),
+    })?;
+    let at = |offset: usize| Location::from_offset(path, text, offset);
+    let name = raw.rulebook.get_ref();
+    let rulebook = if Rulebook::builtin_names().any(|n| n == name) {
+        Rulebook::builtin(name)?
+    } else {
+        Rulebook::from_file(&dir.join(name)).map_err(|e| {
+            let mut problems = vec![Problem::at(
+                at(raw.rulebook.span().start),
+                format!("rulebook `{name}` does not load:"),
+            )];
+            problems.extend(e.problems);
+            RulebookError { problems }
+        })?
+    };
+    let rulebook = Arc::new(rulebook);
+    let clock = match &raw.clock {
+        None => None,
+        Some(c) => match *c.get_ref() {
+            0 => None,
+            s if (1..=i64::from(crate::table::MAX_CLOCK)).contains(&s) => Some(s as u32),
+            s => {
+                return Err(Problem::at(
+                    at(c.span().start),
+                    format!("clock {s}: expected seconds per move, or 0"),
+                )
+                .into());
+            }
+        },
+    };
+    let mut game = match &raw.start {
+        None => Game::new(rulebook.clone()),
+        Some(s) => {
+            let pos = rulebook
+                .parse_position(s.get_ref())
+                .map_err(|e| Problem::at(at(s.span().start), format!("start: {e}")))?;
+            Game::from_position(rulebook.clone(), pos)
+        }
+    };
+    if let Some(moves) = &raw.moves {
+        // Offsets inside the string are exact for plain move text (no escapes).
+        let base = moves.span().start + 1;
+        let list = moves.get_ref();
+        let mut offset = 0;
+        for (i, word) in list.split_whitespace().enumerate() {
+            let pos_in = list[offset..].find(word).map_or(0, |p| p + offset);
+            offset = pos_in + word.len();
+            let loc = at(base + pos_in);
+            let mv = rulebook
+                .parse_move(word)
+                .map_err(|e| Problem::at(loc.clone(), format!("move {}: {e}", i + 1)))?;
+            game.play(mv)
+                .map_err(|e| Problem::at(loc, format!("move {} `{word}`: {e}", i + 1)))?;
+        }
+    }
+    settle_result(&mut game, &raw, &at)?;
+    let table = Table {
+        x: raw.x.unwrap_or_else(|| "X".into()),
+        o: raw.o.unwrap_or_else(|| "O".into()),
+        clock,
+    };
+    Ok(Opened {
+        game,
+        table,
+        rulebook: name.clone(),
+    })
+}
+
+/// Applies a recorded resignation or agreement, and checks any recorded
+/// result against the replayed game.
+fn settle_result(
+    game: &mut Game,
+    raw: &RawRecord,
+    at: &dyn Fn(usize) -> Location,
+) -> Result<(), RecordError> {
+    let Some(result) = &raw.result else {
+        return match &raw.ending {
+            Some(e) => {
+                Err(Problem::at(at(e.span().start), "`ending` needs a `result` beside it").into())
+            }
+            None => Ok(()),
+        };
+    };
+    let outcome = match result.get_ref().as_str() {
+        "X wins" => Outcome::Win(Side::X),
+        "O wins" => Outcome::Win(Side::O),
+        "draw" => Outcome::Draw,
+        other => {
+            return Err(Problem::at(
+                at(result.span().start),
+                format!("result `{other}`: expected \"X wins\", \"O wins\" or \"draw\""),
+            )
+            .into());
+        }
+    };
+    let ending = raw
+        .ending
+        .as_ref()
+        .map(|e| (e.get_ref().as_str(), e.span().start));
+    match (game.ending(), ending) {
+        (None, Some(("resigned", _))) => match outcome {
+            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(e.to_string()).into()),
+            Outcome::Draw => Err(Problem::at(at(result.span().start), "a resignation cannot end in a draw").into()),
+        },
+        (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
+            game.agree_draw().map_err(|e| Problem::bare(e.to_string()).into())
+        }
+        (None, _) => Err(Problem::at(
+            at(result.span().start),
+            format!("result `{outcome}`, but after these moves the game goes on (for a resignation write ending = \"resigned\")"),
+        )
+        .into()),
+        (Some((actual, _)), _) if actual != outcome => Err(Problem::at(
+            at(result.span().start),
+            format!("result `{outcome}`, but the moves give `{actual}`"),
+        )
+        .into()),
+        (Some(_), _) => Ok(()),
+    }
+}

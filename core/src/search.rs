@@ -1,0 +1,418 @@
+//! Computer players, for every rulebook, driven only by the engine API.
+//!
+//! Every level takes a win it sees. `easy` otherwise plays at random;
+//! `medium` avoids moves that let the opponent win at once and now and then
+//! plays a random move; `hard` solves the position exactly when the game tree
+//! is small enough (classic: it never loses) and otherwise runs Monte Carlo
+//! tree search over the moves that do not lose at once.
+
+use crate::error::ScriptError;
+use crate::playout::{Playout, Rng};
+use crate::position::{Move, MoveList, Outcome, Position};
+use crate::rulebook::Rulebook;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How well the computer plays (T4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Wins when it sees a win; otherwise careless.
+    Easy,
+    /// Wins, blocks, but now and then plays a weaker move.
+    Medium,
+    /// Full strength within its time.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        })
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.to_string() == s)
+            .ok_or_else(|| format!("level `{s}`: expected easy, medium or hard"))
+    }
+}
+
+/// How long the computer may think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock time, for people waiting at the REPL.
+    Time(Duration),
+    /// A fixed number of search playouts: the same seed gives the same move,
+    /// for batch mode and tests.
+    Playouts(u32),
+}
+
+impl Budget {
+    fn scaled_down(self, by: u32) -> Budget {
+        match self {
+            Budget::Time(d) => Budget::Time(d / by),
+            Budget::Playouts(n) => Budget::Playouts((n / by).max(1)),
+        }
+    }
+}
+
+/// How often `medium` ignores its search and plays any safe move.
+const MEDIUM_SLIP: usize = 4;
+/// Nodes the exact solver may visit before it gives up on a position.
+const SOLVE_NODES: u64 = 400_000;
+/// Plies beyond which the solver gives up (games with cycles never end).
+const SOLVE_DEPTH: u32 = 40;
+
+/// Chooses a move for the side to move of `pos`, within about `budget`.
+/// `None` when the game is over.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn choose(
+    rules: &Rulebook,
+    pos: &Position,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, &mut list)?;
+    let moves: Vec<Move> = list.to_vec();
+    if moves.len() <= 1 {
+        return Ok(moves.first().copied());
+    }
+    let me = pos.turn();
+    for &mv in &moves {
+        if rules.play_unchecked(pos, mv)?.outcome() == Some(Outcome::Win(me)) {
+            return Ok(Some(mv));
+        }
+    }
+    if level == Level::Easy {
+        return Ok(Some(moves[rng.below(moves.len())]));
+    }
+    let safe = safe_moves(rules, pos, &moves, &mut list)?;
+    let candidates = if safe.is_empty() { moves } else { safe };
+    if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
+        return Ok(Some(candidates[rng.below(candidates.len())]));
+    }
+    let budget = if level == Level::Hard {
+        budget
+    } else {
+        budget.scaled_down(5)
+    };
+    if level == Level::Hard
+        && let Some(mv) = Solver::new(rules).best(pos, &candidates)?
+    {
+        return Ok(Some(mv));
+    }
+    Ok(Some(mcts(rules, pos, &candidates, rng, budget)?.0))
+}
+
+/// What the side to move of `pos` can expect from it: 1 for a win, ½ for a
+/// draw, 0 for a loss. Exact when the game tree is small enough to solve,
+/// else the search's estimate for its best move.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn expected_score(
+    rules: &Rulebook,
+    pos: &Position,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<f64, ScriptError> {
+    if let Some(o) = pos.outcome() {
+        return Ok(match o {
+            Outcome::Draw => 0.5,
+            Outcome::Win(s) if s == pos.turn() => 1.0,
+            Outcome::Win(_) => 0.0,
+        });
+    }
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, &mut list)?;
+    let moves = list.to_vec();
+    if let Some(v) = Solver::new(rules).value_of(pos)? {
+        return Ok(match v.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        });
+    }
+    Ok(mcts(rules, pos, &moves, rng, budget)?.1)
+}
+
+/// The moves after which the opponent cannot win at once.
+fn safe_moves(
+    rules: &Rulebook,
+    pos: &Position,
+    moves: &[Move],
+    list: &mut MoveList,
+) -> Result<Vec<Move>, ScriptError> {
+    let them = pos.turn().other();
+    let mut safe = Vec::new();
+    'moves: for &mv in moves {
+        let next = rules.play_unchecked(pos, mv)?;
+        if next.is_over() {
+            safe.push(mv);
+            continue;
+        }
+        rules.legal_moves(&next, list)?;
+        for &reply in list.iter() {
+            if rules.play_unchecked(&next, reply)?.outcome() == Some(Outcome::Win(them)) {
+                continue 'moves;
+            }
+        }
+        safe.push(mv);
+    }
+    Ok(safe)
+}
+
+/// Exact negamax with alpha-beta and a transposition table, abandoned when the
+/// tree is too big.
+struct Solver<'a> {
+    rules: &'a Rulebook,
+    table: HashMap<u64, i32>,
+    nodes: u64,
+}
+
+/// Why a solve stopped without an answer.
+enum Stop {
+    TooBig,
+    Script(ScriptError),
+}
+
+impl From<ScriptError> for Stop {
+    fn from(e: ScriptError) -> Stop {
+        Stop::Script(e)
+    }
+}
+
+impl<'a> Solver<'a> {
+    fn new(rules: &'a Rulebook) -> Solver<'a> {
+        Solver {
+            rules,
+            table: HashMap::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The best of `moves` by exact value, preferring quick wins and slow
+    /// losses; `None` when the tree is too big to solve.
+    fn best(&mut self, pos: &Position, moves: &[Move]) -> Result<Option<Move>, ScriptError> {
+        // Repetition draws depend on the path, which a transposition table ignores.
+        if self.rules.tables().repetition().is_some() {
+            return Ok(None);
+        }
+        let mut best = None;
+        let mut alpha = -i32::MAX;
+        for &mv in moves {
+            let next = self.rules.play_unchecked(pos, mv)?;
+            match self.value(&next, 1, -i32::MAX, -alpha) {
+                Ok(v) => {
+                    if -v > alpha {
+                        alpha = -v;
+                        best = Some(mv);
+                    }
+                }
+                Err(Stop::TooBig) => return Ok(None),
+                Err(Stop::Script(e)) => return Err(e),
+            }
+        }
+        Ok(best)
+    }
+
+    /// The exact value of `pos` for its side to move, if the tree is small enough.
+    fn value_of(&mut self, pos: &Position) -> Result<Option<i32>, ScriptError> {
+        if self.rules.tables().repetition().is_some() {
+            return Ok(None);
+        }
+        match self.value(pos, 0, -i32::MAX, i32::MAX) {
+            Ok(v) => Ok(Some(v)),
+            Err(Stop::TooBig) => Ok(None),
+            Err(Stop::Script(e)) => Err(e),
+        }
+    }
+
+    /// The value of `pos` for its side to move.
+    fn value(&mut self, pos: &Position, ply: u32, mut alpha: i32, beta: i32) -> Result<i32, Stop> {
+        self.nodes += 1;
+        if self.nodes > SOLVE_NODES || ply > SOLVE_DEPTH {
+            return Err(Stop::TooBig);
+        }
+        if let Some(o) = pos.outcome() {
+            let ply = ply as i32;
+            return Ok(match o {
+                Outcome::Draw => 0,
+                Outcome::Win(s) if s == pos.turn() => 1000 - ply,
+                Outcome::Win(_) => ply - 1000,
+            });
+        }
+        let key = pos.key();
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(v);
+        }
+        let mut list = MoveList::new();
+        self.rules.legal_moves(pos, &mut list)?;
+        let mut best = -i32::MAX;
+        let exact_window = alpha;
+        for &mv in list.iter() {
+            let next = self.rules.play_unchecked(pos, mv)?;
+            let v = -self.value(&next, ply + 1, -beta, -alpha)?;
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        // Only values inside the window are exact; bounds are not stored.
+        if best > exact_window && best < beta {
+            self.table.insert(key, best);
+        }
+        Ok(best)
+    }
+}
+
+/// One node of the search tree.
+struct Node {
+    mv: Option<Move>,
+    children: Vec<usize>,
+    untried: Vec<Move>,
+    visits: u32,
+    /// Sum of results for the side that moved into this node (1 win, ½ draw).
+    score: f64,
+}
+
+/// Monte Carlo tree search (UCT) from `pos`, over `root_moves`, within
+/// `budget`: the most visited move and its average score for the mover.
+fn mcts(
+    rules: &Rulebook,
+    pos: &Position,
+    root_moves: &[Move],
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<(Move, f64), ScriptError> {
+    let started = Instant::now();
+    let done = |iterations: u32| match budget {
+        // Reading the clock costs about a 3×3 playout: look every 64 iterations.
+        Budget::Time(d) => {
+            iterations > 0 && iterations.is_multiple_of(64) && started.elapsed() >= d
+        }
+        Budget::Playouts(n) => iterations >= n,
+    };
+    let mut nodes = vec![Node {
+        mv: None,
+        children: Vec::new(),
+        untried: root_moves.to_vec(),
+        visits: 0,
+        score: 0.0,
+    }];
+    let mut playout = Playout::new();
+    let mut list = MoveList::new();
+    let mut path = Vec::new();
+    let mut iterations = 0u32;
+    loop {
+        if done(iterations) {
+            break;
+        }
+        iterations += 1;
+        path.clear();
+        path.push(0);
+        let mut state = *pos;
+        let mut node = 0;
+        // Select.
+        while nodes[node].untried.is_empty() && !nodes[node].children.is_empty() {
+            let log_n = f64::from(nodes[node].visits).ln();
+            node = *nodes[node]
+                .children
+                .iter()
+                .max_by(|&&a, &&b| uct(&nodes[a], log_n).total_cmp(&uct(&nodes[b], log_n)))
+                .expect("children is not empty");
+            rules.apply(
+                &mut state,
+                nodes[node].mv.expect("non-root nodes have a move"),
+            )?;
+            path.push(node);
+        }
+        // Expand.
+        if !nodes[node].untried.is_empty() && !state.is_over() {
+            let i = rng.below(nodes[node].untried.len());
+            let mv = nodes[node].untried.swap_remove(i);
+            rules.apply(&mut state, mv)?;
+            let untried = if state.is_over() {
+                Vec::new()
+            } else {
+                rules.legal_moves(&state, &mut list)?;
+                list.to_vec()
+            };
+            nodes.push(Node {
+                mv: Some(mv),
+                children: Vec::new(),
+                untried,
+                visits: 0,
+                score: 0.0,
+            });
+            let child = nodes.len() - 1;
+            nodes[node].children.push(child);
+            path.push(child);
+        }
+        // Simulate, then back up from the point of view of each node's mover.
+        let outcome = playout.run(rules, &state, rng)?;
+        let mut mover = pos.turn();
+        for &n in &path[1..] {
+            nodes[n].visits += 1;
+            nodes[n].score += match outcome {
+                Outcome::Draw => 0.5,
+                Outcome::Win(s) if s == mover => 1.0,
+                Outcome::Win(_) => 0.0,
+            };
+            mover = mover.other();
+        }
+        nodes[0].visits += 1;
+    }
+    let best = nodes[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| nodes[c].visits)
+        .map(|&c| &nodes[c]);
+    Ok(match best {
+        Some(n) => (
+            n.mv.expect("children have moves"),
+            n.score / f64::from(n.visits.max(1)),
+        ),
+        None => (root_moves[0], 0.5),
+    })
+}
+
+fn uct(node: &Node, log_parent: f64) -> f64 {
+    if node.visits == 0 {
+        return f64::INFINITY;
+    }
+    let n = f64::from(node.visits);
+    node.score / n + (2.0 * log_parent / n).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_print() {
+        for l in Level::ALL {
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+        }
+        assert!("expert".parse::<Level>().is_err());
+    }
+}

@@ -1,0 +1,228 @@
+//! The table around a game: two seats with names and a score, the computer
+//! players, the draw offer, and the clock.
+
+use gridrules_core::search::Level;
+use gridrules_core::{Outcome, Side};
+use std::time::{Duration, Instant};
+
+/// The two seats. Seat 1 plays X in the first game; rematches may swap.
+#[derive(Debug, Clone)]
+pub struct Seats {
+    names: [String; 2],
+    computer: [Option<Level>; 2],
+    /// Which seat (0 or 1) plays X in the current game.
+    x_seat: usize,
+    /// Points in halves, so a draw is exactly one each.
+    half_points: [u32; 2],
+    games: u32,
+    /// Whether the current game's result is already in the score.
+    scored: bool,
+}
+
+impl Default for Seats {
+    fn default() -> Seats {
+        Seats {
+            names: ["player 1".into(), "player 2".into()],
+            computer: [None, None],
+            x_seat: 0,
+            half_points: [0, 0],
+            games: 0,
+            scored: false,
+        }
+    }
+}
+
+impl Seats {
+    /// The seat (0 or 1) playing `side`.
+    pub fn seat_of(&self, side: Side) -> usize {
+        match side {
+            Side::X => self.x_seat,
+            Side::O => 1 - self.x_seat,
+        }
+    }
+
+    /// The mark seat `seat` plays.
+    pub fn side_of(&self, seat: usize) -> Side {
+        if seat == self.x_seat {
+            Side::X
+        } else {
+            Side::O
+        }
+    }
+
+    /// The name of whoever plays `side`.
+    pub fn name(&self, side: Side) -> &str {
+        &self.names[self.seat_of(side)]
+    }
+
+    /// Names seat `seat` (0 or 1).
+    pub fn set_name(&mut self, seat: usize, name: String) {
+        self.names[seat] = name;
+    }
+
+    /// Sets both names by mark (from a record).
+    pub fn set_names_by_side(&mut self, x: String, o: String) {
+        self.names[self.x_seat] = x;
+        self.names[1 - self.x_seat] = o;
+    }
+
+    /// The computer's level for `side`, if the computer plays it.
+    pub fn computer(&self, side: Side) -> Option<Level> {
+        self.computer[self.seat_of(side)]
+    }
+
+    /// Whether any seat is played by the computer.
+    pub fn against_computer(&self) -> bool {
+        self.computer.iter().any(Option::is_some)
+    }
+
+    /// The side a person plays against the computer (the other side's seat is the computer's).
+    pub fn human_side(&self) -> Option<Side> {
+        Side::ALL
+            .into_iter()
+            .find(|&s| self.computer(s).is_none() && self.computer(s.other()).is_some())
+    }
+
+    /// Hands the seat of `side` to the computer at `level` (or back to a person).
+    pub fn set_computer(&mut self, side: Side, level: Option<Level>) {
+        let seat = self.seat_of(side);
+        self.computer[seat] = level;
+        if let Some(l) = level {
+            self.names[seat] = format!("computer ({l})");
+        } else if self.names[seat].starts_with("computer") {
+            self.names[seat] = format!("player {}", seat + 1);
+        }
+    }
+
+    /// Both seats to people.
+    pub fn clear_computers(&mut self) {
+        for side in Side::ALL {
+            self.set_computer(side, None);
+        }
+    }
+
+    /// Makes seat `seat` play `side` (before a game's first move).
+    pub fn give_mark(&mut self, seat: usize, side: Side) {
+        self.x_seat = if side == Side::X { seat } else { 1 - seat };
+    }
+
+    /// Counts a finished game once (G7: a draw is half a point each).
+    pub fn score_result(&mut self, outcome: Outcome) {
+        if self.scored {
+            return;
+        }
+        self.scored = true;
+        self.games += 1;
+        match outcome {
+            Outcome::Win(s) => self.half_points[self.seat_of(s)] += 2,
+            Outcome::Draw => {
+                self.half_points[0] += 1;
+                self.half_points[1] += 1;
+            }
+        }
+    }
+
+    /// Takes a result back out of the score (its last move was undone, or
+    /// the game came from a file).
+    pub fn unscore(&mut self, outcome: Outcome) {
+        if !self.scored {
+            return;
+        }
+        self.scored = false;
+        self.games -= 1;
+        match outcome {
+            Outcome::Win(s) => self.half_points[self.seat_of(s)] -= 2,
+            Outcome::Draw => {
+                self.half_points[0] -= 1;
+                self.half_points[1] -= 1;
+            }
+        }
+    }
+
+    /// A new game starts; with `swap`, marks change seats (G5).
+    pub fn next_game(&mut self, swap: bool) {
+        self.scored = false;
+        if swap {
+            self.x_seat = 1 - self.x_seat;
+        }
+    }
+
+    /// `score: player 1 1.5, player 2 0.5 (2 games)`.
+    pub fn score_line(&self) -> String {
+        let points = |s: usize| {
+            let h = self.half_points[s];
+            if h.is_multiple_of(2) {
+                (h / 2).to_string()
+            } else {
+                format!("{}.5", h / 2)
+            }
+        };
+        let games = if self.games == 1 {
+            "1 game".to_string()
+        } else {
+            format!("{} games", self.games)
+        };
+        format!(
+            "score: {} ({}) {}, {} ({}) {} ({games})",
+            self.names[0],
+            self.side_of(0),
+            points(0),
+            self.names[1],
+            self.side_of(1),
+            points(1)
+        )
+    }
+}
+
+/// A draw offer waiting for an answer (T3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    /// Who offered.
+    pub by: Side,
+    /// How many moves had been played when it was made.
+    pub ply: usize,
+}
+
+/// Where the clock reads its time: the wall clock at the REPL, or a clock
+/// that only `wait` moves in batch mode, so transcripts replay exactly.
+#[derive(Debug, Clone)]
+pub enum TimeSource {
+    /// Real time since the session began.
+    Real(Instant),
+    /// Virtual time, advanced by `wait`.
+    Virtual(Duration),
+}
+
+impl TimeSource {
+    /// The time now, from the session's start.
+    pub fn now(&self) -> Duration {
+        match self {
+            TimeSource::Real(start) => start.elapsed(),
+            TimeSource::Virtual(t) => *t,
+        }
+    }
+}
+
+/// The per-move clock (T2, U9).
+#[derive(Debug, Clone)]
+pub struct Clock {
+    /// Seconds per move, if on.
+    pub limit: Option<u32>,
+    /// When the side to move began its move.
+    pub turn_began: Duration,
+    /// Where the time comes from.
+    pub source: TimeSource,
+}
+
+impl Clock {
+    /// Restarts the move timer: a new turn begins now.
+    pub fn restart(&mut self) {
+        self.turn_began = self.source.now();
+    }
+
+    /// Time left for the side to move, if the clock is on.
+    pub fn left(&self) -> Option<Duration> {
+        let limit = Duration::from_secs(u64::from(self.limit?));
+        Some(limit.saturating_sub(self.source.now().saturating_sub(self.turn_began)))
+    }
+}

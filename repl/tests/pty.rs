@@ -1,0 +1,145 @@
+//! The interactive REPL through a pseudo-terminal, as a person uses it:
+//! prompt, completion, a game to the end, Ctrl-C and Ctrl-D.
+
+use rexpect::reader::Options;
+use rexpect::session::{PtySession, spawn_with_options};
+use std::process::Command;
+
+/// The REPL on a terminal, with history in a fresh directory and no colour.
+fn repl(args: &[&str]) -> (PtySession, tempdir::Dir) {
+    let dir = tempdir::Dir::new();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridrules"));
+    cmd.args(args)
+        .env("XDG_DATA_HOME", dir.path())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm");
+    let options = Options::new()
+        .timeout_ms(Some(20_000))
+        .strip_ansi_escape_codes(true);
+    (
+        spawn_with_options(cmd, options).expect("the REPL starts on a pty"),
+        dir,
+    )
+}
+
+mod tempdir {
+    use std::path::{Path, PathBuf};
+
+    /// A directory removed when dropped.
+    pub struct Dir(PathBuf);
+
+    impl Dir {
+        pub fn new() -> Dir {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static N: AtomicU32 = AtomicU32::new(0);
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let p = std::env::temp_dir().join(format!("gridrules-pty-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+#[test]
+fn a_game_to_the_end_with_the_board_after_each_move() {
+    let (mut p, _dir) = repl(&["--rules", "moving"]);
+    p.exp_string("type `help`").unwrap();
+    p.exp_regex(r"moving X> ").unwrap();
+    p.send_line("b2").unwrap();
+    p.exp_string("last move: X b2").unwrap();
+    p.exp_string("placing: X has 2 in hand, O 3").unwrap();
+    p.exp_regex(r"moving O> ").unwrap();
+    for mv in ["a1", "a3", "c3"] {
+        p.send_line(mv).unwrap();
+        p.exp_regex(r"moving [XO]> ").unwrap();
+    }
+    // M3: three in a row (a3 b2 c1) during placement wins at once.
+    p.send_line("c1").unwrap();
+    p.exp_string("result: X wins").unwrap();
+    p.exp_string("moving over> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+
+    let (mut p, _dir) = repl(&[]);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    for mv in ["a1", "b1", "a2", "b2"] {
+        p.send_line(mv).unwrap();
+        p.exp_regex(r"classic [XO] \d+s> ").unwrap();
+    }
+    p.send_line("a3").unwrap();
+    p.exp_string("result: X wins").unwrap();
+    p.exp_string("classic over> ").unwrap();
+    p.send_line("b3").unwrap();
+    p.exp_string("error: b3: the game is over (X wins)")
+        .unwrap();
+    p.send_line("score").unwrap();
+    p.exp_string("score: player 1 (X) 1, player 2 (O) 0 (1 game)")
+        .unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
+#[test]
+fn tab_completes_commands_and_moves() {
+    let (mut p, _dir) = repl(&[]);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    // A unique prefix completes in place: `vari<Tab>` becomes `variants`.
+    p.send("vari\t").unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("ultimate").unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    // The legal moves complete too: after `c` only c1, c2, c3 are left; `c3<Tab>` is unique.
+    p.send("play c3\t").unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("last move: X c3").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
+#[test]
+fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
+    let (mut p, dir) = repl(&[]);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send("frobnicate").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send_line("status").unwrap();
+    p.exp_string("to move: X").unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+    let status = p.process().wait().unwrap();
+    let status = format!("{status:?}");
+    assert!(
+        status.starts_with("Exited(") && status.ends_with(", 0)"),
+        "{status}"
+    );
+    // The history survives the session, without the abandoned line.
+    let history = std::fs::read_to_string(dir.path().join("gridrules/history")).unwrap();
+    assert!(history.contains("status"), "{history}");
+    assert!(!history.contains("frobnicate"), "{history}");
+}
+
+#[test]
+fn against_the_computer_it_answers_at_once() {
+    let (mut p, _dir) = repl(&["--rules", "ultimate"]);
+    p.exp_regex(r"ultimate X> ").unwrap();
+    p.send_line("vs hard").unwrap();
+    p.exp_string("you play X; the computer (hard) plays O")
+        .unwrap();
+    p.send_line("e5").unwrap();
+    p.exp_regex(r"O plays [d-f][4-6]").unwrap();
+    p.exp_regex(r"ultimate X> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
