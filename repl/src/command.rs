@@ -80,6 +80,23 @@ pub enum Command {
     Quit,
 }
 
+/// What a command's argument is, for completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// No argument, or nothing to offer.
+    Nothing,
+    /// A legal move of the position.
+    Move,
+    /// A built-in rulebook name (or a `.toml` path).
+    Rulebook,
+    /// A file path.
+    File,
+    /// A command name.
+    Command,
+    /// A word from a fixed list.
+    Word(&'static [&'static str]),
+}
+
 /// One command's entry in the table.
 #[derive(Debug, PartialEq, Eq)]
 pub struct CommandSpec {
@@ -93,6 +110,8 @@ pub struct CommandSpec {
     pub summary: &'static str,
     /// An example line.
     pub example: &'static str,
+    /// What its first argument is, for completion.
+    pub arg: Arg,
 }
 
 impl CommandSpec {
@@ -119,40 +138,50 @@ const fn spec_of(
         args,
         summary,
         example,
+        arg: Arg::Nothing,
     }
 }
+
+impl CommandSpec {
+    const fn completing(mut self, arg: Arg) -> CommandSpec {
+        self.arg = arg;
+        self
+    }
+}
+
+const LEVELS: &[&str] = &["easy", "medium", "hard", "off"];
 
 /// Every command, in the order `help` lists them.
 #[rustfmt::skip]
 pub const COMMANDS: &[CommandSpec] = &[
-    spec_of("help", &["?"], "[command]", "list the commands, or explain one", "help setup"),
+    spec_of("help", &["?"], "[command]", "list the commands, or explain one", "help setup").completing(Arg::Command),
     spec_of("variants", &["rulebooks"], "", "list the built-in rulebooks", "variants"),
-    spec_of("new", &[], "[rulebook]", "start a new game, on a built-in rulebook (or .toml file) or the current one", "new ultimate"),
-    spec_of("load", &[], "<file.toml>", "load a rulebook from a file and start a game on it", "load my-variant.toml"),
+    spec_of("new", &[], "[rulebook]", "start a new game, on a built-in rulebook (or .toml file) or the current one", "new ultimate").completing(Arg::Rulebook),
+    spec_of("load", &[], "<file.toml>", "load a rulebook from a file and start a game on it", "load my-variant.toml").completing(Arg::File),
     spec_of("rules", &[], "", "the rules of the loaded rulebook, in words", "rules"),
     spec_of("show", &["board"], "", "draw the board", "show"),
-    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2-c2 moves a piece", "play b2"),
+    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2-c2 moves a piece", "play b2").completing(Arg::Move),
     spec_of("legal", &["moves"], "", "every legal move, on one line", "legal"),
     spec_of("undo", &["takeback"], "", "take back the last move (against the computer, the last move of each side)", "undo"),
     spec_of("status", &[], "", "who is to move, or the result", "status"),
     spec_of("history", &[], "", "the moves played so far", "history"),
-    spec_of("ai", &["hint"], "[easy|medium|hard]", "the computer makes one move for the side to move", "ai hard"),
-    spec_of("vs", &["computer"], "<easy|medium|hard|off> [X|O]", "play against the computer; X or O is your mark (chosen before the first move)", "vs hard O"),
-    spec_of("resign", &[], "[X|O]", "resign the game (the side to move, or your side against the computer)", "resign"),
-    spec_of("draw", &[], "offer|accept|decline", "offer a draw, or answer an offer (a move instead declines it)", "draw offer"),
+    spec_of("ai", &["hint"], "[easy|medium|hard]", "the computer makes one move for the side to move", "ai hard").completing(Arg::Word(LEVELS)),
+    spec_of("vs", &["computer"], "<easy|medium|hard|off> [X|O]", "play against the computer; X or O is your mark (chosen before the first move)", "vs hard O").completing(Arg::Word(LEVELS)),
+    spec_of("resign", &[], "[X|O]", "resign the game (the side to move, or your side against the computer)", "resign").completing(Arg::Word(&["X", "O"])),
+    spec_of("draw", &[], "offer|accept|decline", "offer a draw, or answer an offer (a move instead declines it)", "draw offer").completing(Arg::Word(&["offer", "accept", "decline"])),
     spec_of("again", &["rematch"], "", "the next game on the same rulebook; keeps the score, swaps marks", "again"),
     spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
     spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
-    spec_of("clock", &[], "<seconds>|off", "the time per move, before the first move", "clock 30"),
+    spec_of("clock", &[], "<seconds>|off", "the time per move, before the first move", "clock 30").completing(Arg::Word(&["off"])),
     spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
     spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),
-    spec_of("save", &[], "<file>", "save the game as a record that `open` reads", "save game.toml"),
-    spec_of("open", &[], "<file>", "open a saved game record", "open game.toml"),
-    spec_of("record", &[], "<file>", "save this session as a transcript that batch mode replays", "record session.txt"),
+    spec_of("save", &[], "<file>", "save the game as a record that `open` reads", "save game.toml").completing(Arg::File),
+    spec_of("open", &[], "<file>", "open a saved game record", "open game.toml").completing(Arg::File),
+    spec_of("record", &[], "<file>", "save this session as a transcript that batch mode replays", "record session.txt").completing(Arg::File),
     spec_of("position", &["fen"], "", "the position as one line of text that `setup` accepts", "position"),
     spec_of("setup", &[], "<position>", "start a game from a position text (see `position`)", "setup X2/1O1/3 X"),
     spec_of("perft", &[], "<depth>", "count the move sequences of that length from here", "perft 4"),
-    spec_of("bench", &[], "[rulebook] [seconds]", "random games for a while; prints playouts per second", "bench gomoku 2"),
+    spec_of("bench", &[], "[rulebook] [seconds]", "random games for a while; prints playouts per second", "bench gomoku 2").completing(Arg::Rulebook),
     spec_of("quit", &["exit", "q"], "", "leave", "quit"),
 ];
 

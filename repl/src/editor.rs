@@ -1,22 +1,23 @@
-//! The interactive front end: rustyline with completion and history around
-//! the same `batch::step` that batch mode runs.
+//! The interactive front end: rustyline with completion, hints and history
+//! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::COMMANDS;
+use crate::command::{Arg, COMMANDS, spec};
 use crate::render::{self, Style};
 use crate::session::Session;
 use gridrules_core::{MoveList, Rulebook};
-use rustyline::completion::Completer;
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-/// Words the completer offers besides the commands: legal moves and rulebook names.
+/// What the completer needs from the session: the legal moves of the position.
 #[derive(Default)]
 struct Words {
     moves: Vec<String>,
@@ -24,44 +25,83 @@ struct Words {
 
 struct ReplHelper {
     words: Arc<Mutex<Words>>,
+    files: FilenameCompleter,
+    color: bool,
+}
+
+fn pairs(words: impl IntoIterator<Item = String>, prefix: &str) -> Vec<Pair> {
+    words
+        .into_iter()
+        .filter(|w| w.starts_with(prefix))
+        .map(|w| Pair {
+            display: w.clone(),
+            replacement: w,
+        })
+        .collect()
 }
 
 impl Completer for ReplHelper {
-    type Candidate = String;
+    type Candidate = Pair;
 
+    /// The first word completes to a command or a legal move; later words
+    /// to what the command's entry in `COMMANDS` says it takes.
     fn complete(
         &self,
         line: &str,
         pos: usize,
-        _: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<String>)> {
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
         let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
         let word = &before[start..];
-        let first = before[..start].split_whitespace().next();
-        let words = self.words.lock().unwrap_or_else(|e| e.into_inner());
-        let pool: Vec<String> = match first {
-            None => COMMANDS
-                .iter()
-                .map(|c| c.name.to_string())
-                .chain(words.moves.iter().cloned())
-                .collect(),
-            Some("play" | "move") => words.moves.clone(),
-            Some("new" | "bench") => Rulebook::builtin_names().map(str::to_string).collect(),
-            Some("help") => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
-            _ => Vec::new(),
+        let moves = || {
+            self.words
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .moves
+                .clone()
         };
-        Ok((
-            start,
-            pool.into_iter().filter(|w| w.starts_with(word)).collect(),
-        ))
+        let commands = || COMMANDS.iter().map(|c| c.name.to_string());
+        let Some(first) = before[..start].split_whitespace().next() else {
+            return Ok((start, pairs(commands().chain(moves()), word)));
+        };
+        let found = match spec(first).map_or(Arg::Nothing, |s| s.arg) {
+            Arg::Nothing => Vec::new(),
+            Arg::Move => pairs(moves(), word),
+            Arg::Rulebook => pairs(Rulebook::builtin_names().map(str::to_string), word),
+            Arg::Command => pairs(commands(), word),
+            Arg::Word(list) => pairs(list.iter().map(|w| w.to_string()), word),
+            Arg::File => return self.files.complete(line, pos, ctx),
+        };
+        Ok((start, found))
     }
 }
 
 impl Hinter for ReplHelper {
     type Hint = String;
+
+    /// After a command name, its arguments as `help` shows them.
+    fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
+        if pos < line.len() {
+            return None;
+        }
+        let name = line.trim_end();
+        let s = spec(name).filter(|s| !s.args.is_empty())?;
+        let gap = if line.ends_with(' ') { "" } else { " " };
+        Some(format!("{gap}{}", s.args))
+    }
 }
-impl Highlighter for ReplHelper {}
+
+impl Highlighter for ReplHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.color {
+            Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+}
+
 impl Validator for ReplHelper {}
 impl Helper for ReplHelper {}
 
@@ -102,15 +142,17 @@ fn prompt(session: &Session) -> String {
 /// When the terminal cannot be driven.
 pub fn run(mut session: Session) -> rustyline::Result<()> {
     let words = Arc::new(Mutex::new(Words::default()));
+    let style = Style::interactive();
     let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::new()?;
     editor.set_helper(Some(ReplHelper {
         words: words.clone(),
+        files: FilenameCompleter::new(),
+        color: style.color,
     }));
     let history = history_path();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
-    let style = Style::interactive();
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
     print!("{}", render::board(&session, style));
     loop {

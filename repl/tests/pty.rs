@@ -7,6 +7,13 @@ use std::process::Command;
 
 /// The REPL on a terminal, with history in a fresh directory and no colour.
 fn repl(args: &[&str]) -> (PtySession, tempdir::Dir) {
+    repl_with(args, true)
+}
+
+/// As `repl`; `strip` removes terminal escapes from what the tests read.
+/// Rustyline's line refreshes (synchronized-output escapes) can make the
+/// stripper drop the echoed line, so tests of the line itself read it raw.
+fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempdir::Dir) {
     let dir = tempdir::Dir::new();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridrules"));
     cmd.args(args)
@@ -15,7 +22,7 @@ fn repl(args: &[&str]) -> (PtySession, tempdir::Dir) {
         .env("TERM", "xterm");
     let options = Options::new()
         .timeout_ms(Some(20_000))
-        .strip_ansi_escape_codes(true);
+        .strip_ansi_escape_codes(strip);
     (
         spawn_with_options(cmd, options).expect("the REPL starts on a pty"),
         dir,
@@ -140,6 +147,35 @@ fn against_the_computer_it_answers_at_once() {
     p.send_line("e5").unwrap();
     p.exp_regex(r"O plays [d-f][4-6]").unwrap();
     p.exp_regex(r"ultimate X> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
+#[test]
+fn file_paths_complete_and_commands_hint_their_arguments() {
+    let (mut p, dir) = repl(&[]);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    let saved = dir.path().join("game-one.toml");
+    p.send_line(&format!("save {}", saved.display())).unwrap();
+    p.exp_string("saved:").unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    // `open <dir>/game-<Tab>` completes the file name.
+    p.send(&format!("open {}/game-\t", dir.path().display()))
+        .unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("new game: classic").unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+
+    // Typing a command name shows its arguments as a hint.
+    let (mut p, _dir) = repl_with(&[], false);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send("vs").unwrap();
+    p.flush().unwrap();
+    p.exp_string("vs <easy|medium|hard|off> [X|O]").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_regex(r"classic X \d+s> ").unwrap();
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 }
