@@ -297,6 +297,21 @@ pub fn board(session: &Session, style: Style) -> String {
             writeln!(out, "moving: all pieces placed; move one, like b2-c2").unwrap();
         }
     }
+    let closed: Vec<String> = (0..t.regions().len())
+        .filter(|r| pos.regions_closed() & (1 << r) != 0)
+        .map(|r| {
+            match Side::ALL
+                .into_iter()
+                .find(|&s| pos.regions_won(s) & (1 << r) != 0)
+            {
+                Some(s) => format!("{} won by {s}", r + 1),
+                None => format!("{} drawn", r + 1),
+            }
+        })
+        .collect();
+    if !closed.is_empty() {
+        writeln!(out, "closed boards: {}", closed.join(", ")).unwrap();
+    }
     if !game.is_over() && !t.regions().is_empty() {
         match pos.target() {
             Some(r) => writeln!(out, "next move on board {}", region_name(rulebook, r)).unwrap(),

@@ -274,13 +274,9 @@ impl Session {
     /// Why the command was refused.
     pub fn execute(&mut self, cmd: Command) -> Result<Reply, CommandError> {
         let ran_out = self.run_clock()?;
-        if ran_out && matches!(cmd, Command::Play(_) | Command::Ai(_)) {
-            return Err(refused(format!(
-                "{cmd}: too late: the time for the move ran out"
-            )));
-        }
-        // Everything that changes or shows the game goes into the transcript;
-        // with the seed and the clock's waits, batch mode replays it exactly.
+        // Every command that plays, or shows or refuses something about the
+        // game, goes into the transcript, refused ones too: with the seed and
+        // the clock's waits, batch mode replays it exactly, errors included.
         let logged = !matches!(
             cmd,
             Command::Record(_)
@@ -289,12 +285,19 @@ impl Session {
                 | Command::Quit
                 | Command::Help(_)
         );
-        let line = cmd.to_string();
-        let result = self.dispatch(cmd);
-        if logged && result.is_ok() {
-            self.transcript.push(line);
+        if ran_out && matches!(cmd, Command::Play(_) | Command::Ai(_)) {
+            // In a replay the `wait` before it already made the clock's move,
+            // so this line would play for the other side: keep it as a note.
+            self.transcript
+                .push(format!("# {cmd}  (typed after the time ran out, refused)"));
+            return Err(refused(format!(
+                "{cmd}: too late: the time for the move ran out"
+            )));
         }
-        result
+        if logged {
+            self.transcript.push(cmd.to_string());
+        }
+        self.dispatch(cmd)
     }
 
     fn dispatch(&mut self, cmd: Command) -> Result<Reply, CommandError> {

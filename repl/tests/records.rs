@@ -1,0 +1,179 @@
+//! Game records (`save`, `open`) and session transcripts (`record`), through
+//! the binary in batch mode, in a scratch directory.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let p =
+            std::env::temp_dir().join(format!("gridrules-records-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Scratch(p)
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn batch(dir: &Path, input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .arg("--batch")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
+#[test]
+fn a_saved_game_opens_as_it_was() {
+    let dir = Scratch::new("save");
+    let out = batch(
+        &dir.0,
+        "new moving\nname 1 Ada\nname 2 Bob\na1\nb2\nc1\nsave game.toml\nnew gomoku\nopen game.toml\nposition\nhistory\nscore\n",
+    );
+    let text = std::fs::read_to_string(dir.path("game.toml")).unwrap();
+    assert_eq!(
+        text,
+        "# gridrules game record: edit it freely, then `open` it\nrulebook = \"moving\"\nx = \"Ada\"\no = \"Bob\"\nclock = 0\nmoves = \"a1 b2 c1\"\n"
+    );
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        [
+            "score: Ada (X) 0, Bob (O) 0 (0 games)",
+            "1. a1 b2 2. c1",
+            "3/1O1/X1X O 1,2 -"
+        ]
+    );
+    // No temporary file is left beside the record.
+    let names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["game.toml"]);
+}
+
+#[test]
+fn a_finished_game_keeps_its_result() {
+    let dir = Scratch::new("result");
+    batch(&dir.0, "b2\nresign\nsave done.toml\n");
+    let text = std::fs::read_to_string(dir.path("done.toml")).unwrap();
+    assert!(
+        text.ends_with("moves = \"b2\"\nresult = \"X wins\"\nending = \"resigned\"\n"),
+        "{text}"
+    );
+    let out = batch(&dir.0, "open done.toml\nstatus\nscore\n");
+    assert!(
+        out.ends_with(
+            "result: X wins — O resigned\nscore: player 1 (X) 0, player 2 (O) 0 (0 games)\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_damaged_record_is_refused_and_the_game_is_untouched() {
+    let dir = Scratch::new("damaged");
+    let cases = [
+        (
+            "syntax.toml",
+            "rulebook = \"classic\nmoves = \"b2\"\n",
+            "syntax.toml:1:",
+        ),
+        (
+            "move.toml",
+            "rulebook = \"classic\"\nmoves = \"b2 a1 b2\"\n",
+            "move.toml:2:16: move 3 `b2`: the cell is taken",
+        ),
+        (
+            "offboard.toml",
+            "rulebook = \"classic\"\nmoves = \"b2 d4\"\n",
+            "offboard.toml:2:13: move 2: d4: no such cell on this board",
+        ),
+        (
+            "rulebook.toml",
+            "rulebook = \"nosuch\"\n",
+            "rulebook.toml:1:12: rulebook `nosuch` does not load:",
+        ),
+        (
+            "key.toml",
+            "rulebook = \"classic\"\nplayers = 2\n",
+            "key.toml:2:1: unknown field `players`",
+        ),
+        (
+            "result.toml",
+            "rulebook = \"classic\"\nmoves = \"b2\"\nresult = \"X wins\"\n",
+            "result.toml:3:10: result `X wins`, but after these moves the game goes on",
+        ),
+    ];
+    for (name, text, _) in &cases {
+        std::fs::write(dir.path(name), text).unwrap();
+    }
+    let mut input = String::from("new four\na1\nb2\n");
+    for (name, _, _) in &cases {
+        input.push_str(&format!("open {name}\nposition\n"));
+    }
+    input.push_str("open missing.toml\nposition\n");
+    let out = batch(&dir.0, &input);
+    for (name, _, want) in &cases {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("error: {name}")))
+            .unwrap_or_else(|| panic!("{name}: no error in\n{out}"));
+        assert!(
+            line.starts_with(&format!("error: {want}")),
+            "{name}: {line}"
+        );
+    }
+    assert!(out.contains("error: missing.toml: cannot read"), "{out}");
+    // After every refusal the four-in-a-row game is still there, unchanged.
+    let positions: Vec<&str> = out.lines().filter(|l| l.ends_with(" - -")).collect();
+    assert_eq!(positions.len(), cases.len() + 1, "{out}");
+    assert!(
+        positions.iter().all(|p| *p == "4/4/1O2/X3 X - -"),
+        "{positions:?}"
+    );
+}
+
+#[test]
+fn a_recorded_session_replays_exactly() {
+    let dir = Scratch::new("record");
+    let session = "seed 7\nnew classic\nvs hard O\nb2\ndraw offer\nc3\nwait 20\nstatus\nagain\nnew ultimate\nvs medium\ne5\nai\nresign\nscore\nhelp\nrecord session.txt\n";
+    let first = batch(&dir.0, session);
+    let transcript = std::fs::read_to_string(dir.path("session.txt")).unwrap();
+    assert!(
+        transcript.starts_with("# gridrules session transcript"),
+        "{transcript}"
+    );
+    assert!(
+        !transcript.contains("help") && !transcript.contains("record"),
+        "{transcript}"
+    );
+    let replayed = batch(&dir.0, &transcript);
+    // The replay starts with `seed` and `new classic` of its own; from the
+    // first command on, it prints what the session printed.
+    let from_vs = |s: &str| {
+        s[s.find("you play O").unwrap()..s.find("commands (").unwrap_or(s.len())].to_string()
+    };
+    assert_eq!(from_vs(&replayed), from_vs(&first));
+}
