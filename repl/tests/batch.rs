@@ -1,30 +1,14 @@
 //! The batch contract of DESIGN.md, through the real binary with stdin piped:
 //! exact output lines, `error:` lines that change nothing, and the exit code.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn run(args: &[&str], input: &str) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap_or(-1),
-    )
+    let r = common::run_in(Path::new("."), args, input);
+    (r.out, r.err, r.code)
 }
+
+use std::path::Path;
 
 #[test]
 fn piped_stdin_is_batch_mode_with_classic_loaded() {

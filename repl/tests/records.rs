@@ -1,9 +1,9 @@
 //! Game records (`save`, `open`) and session transcripts (`record`), through
 //! the binary in batch mode, in a scratch directory.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 struct Scratch(PathBuf);
 
@@ -28,20 +28,9 @@ impl Drop for Scratch {
 }
 
 fn batch(dir: &Path, input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
-        .arg("--batch")
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    let r = common::run_in(dir, &["--batch"], input);
+    assert_eq!((r.code, r.err.as_str()), (0, ""), "batch mode reports on stdout and exits 0");
+    r.out
 }
 
 #[test]

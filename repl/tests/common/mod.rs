@@ -1,0 +1,39 @@
+//! Running the `gridrules` binary from the integration tests.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What a run printed and how it ended.
+pub struct Run {
+    /// Standard output.
+    pub out: String,
+    /// Standard error.
+    pub err: String,
+    /// The exit code (-1 if killed).
+    pub code: i32,
+}
+
+/// Runs the binary with `args` in `dir`, `input` piped to stdin (so batch mode).
+pub fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        out: String::from_utf8(out.stdout).unwrap(),
+        err: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
