@@ -6,6 +6,7 @@ use crate::command::{Arg, COMMANDS, spec};
 use crate::render::{self, Style};
 use crate::session::Session;
 use gridrules_core::{MoveList, Rulebook};
+use rustyline::ExternalPrinter;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -15,7 +16,9 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What the completer needs from the session: the legal moves of the position.
 #[derive(Default)]
@@ -136,6 +139,31 @@ fn prompt(session: &Session) -> String {
     }
 }
 
+/// An alarm for the move clock. The line editor cannot be interrupted, so
+/// when the time of the side to move runs out this thread prints a notice
+/// above the prompt; the clock's move is made at the next Enter.
+fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Option<(Instant, String)>> {
+    let (tx, rx): (Sender<Option<(Instant, String)>>, Receiver<_>) = channel();
+    std::thread::spawn(move || {
+        let mut armed: Option<(Instant, String)> = None;
+        loop {
+            let wait = armed.as_ref().map_or(Duration::from_secs(3600), |(at, _)| {
+                at.saturating_duration_since(Instant::now())
+            });
+            match rx.recv_timeout(wait) {
+                Ok(next) => armed = next,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some((_, msg)) = armed.take() {
+                        let _ = printer.print(msg);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    });
+    tx
+}
+
 /// Runs the REPL on the terminal until `quit` or Ctrl-D.
 ///
 /// # Errors
@@ -153,15 +181,33 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
     if let Some(h) = &history {
         let _ = editor.load_history(h);
     }
+    let alarm = editor.create_external_printer().ok().map(alarm);
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
     print!("{}", render::board(&session, style));
     loop {
         refresh(&words, &session);
         let prompt = prompt(&session);
+        if let Some(alarm) = &alarm {
+            let side = session.game().position().turn();
+            let _ = alarm.send(session.time_left().map(|left| {
+                let msg =
+                    format!("time is up for {side}: press Enter to see the move the clock made");
+                (Instant::now() + left, msg)
+            }));
+        }
         match editor.readline(&prompt) {
             Ok(line) => {
                 let code = strip_comment(&line);
                 if code.is_empty() {
+                    // Enter alone: show what the clock did meanwhile, if anything.
+                    match session.tick() {
+                        Ok(true) => {
+                            print!("{}", render::played(&session.take_pending()));
+                            print!("{}", render::board(&session, style));
+                        }
+                        Ok(false) => {}
+                        Err(e) => print!("{}", render::error(&e)),
+                    }
                     continue;
                 }
                 let _ = editor.add_history_entry(code);

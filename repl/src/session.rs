@@ -267,6 +267,15 @@ impl Session {
         std::mem::take(&mut self.pending)
     }
 
+    /// Lets the clock make the moves of players whose time ran out, with no
+    /// command (the REPL calls it when Enter is pressed on an empty line).
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub fn tick(&mut self) -> Result<bool, CommandError> {
+        self.run_clock()
+    }
+
     /// Runs one command. On error the game is unchanged (the clock may have
     /// made a move for a player whose time ran out first: see `take_pending`).
     ///

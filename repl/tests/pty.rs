@@ -179,3 +179,21 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 }
+
+#[test]
+fn the_clock_warns_at_the_prompt_and_plays_on_enter() {
+    let (mut p, _dir) = repl(&[]);
+    p.exp_regex(r"classic X \d+s> ").unwrap();
+    p.send_line("clock 1").unwrap();
+    p.exp_string("clock: 1 s per move").unwrap();
+    // No key pressed: after a second the notice appears above the prompt.
+    p.exp_string("time is up for X").unwrap();
+    p.send_line("").unwrap();
+    p.exp_regex(r"time ran out: X plays [a-c][1-3]").unwrap();
+    p.exp_string("last move: X").unwrap();
+    p.send_line("clock off").unwrap();
+    p.exp_string("error: clock: the clock is set before the first move")
+        .unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}

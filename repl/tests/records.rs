@@ -29,7 +29,11 @@ impl Drop for Scratch {
 
 fn batch(dir: &Path, input: &str) -> String {
     let r = common::run_in(dir, &["--batch"], input);
-    assert_eq!((r.code, r.err.as_str()), (0, ""), "batch mode reports on stdout and exits 0");
+    assert_eq!(
+        (r.code, r.err.as_str()),
+        (0, ""),
+        "batch mode reports on stdout and exits 0"
+    );
     r.out
 }
 
