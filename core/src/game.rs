@@ -101,7 +101,7 @@ impl Game {
     /// Why the move is refused, or a per-move hook's failure.
     pub fn play(&mut self, mv: Move) -> Result<&Position, PlayError> {
         if let Some((o, _)) = self.decided {
-            return Err(PlayError::Refused(Refusal::GameOver(o)));
+            return Err(self.rulebook.refused(Refusal::GameOver(o)));
         }
         let mut next = self.rulebook.play(self.position(), mv)?;
         self.rulebook.settle_repetition(&mut next, &self.keys);
@@ -121,5 +121,36 @@ impl Game {
         self.positions.pop();
         self.keys.pop();
         Some(mv)
+    }
+}
+
+/// The contract's result line: `result: X wins`, with the reason after ` — `
+/// when the game did not end on a line.
+pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
+    let why = match ending {
+        Ending::Line => None,
+        Ending::Full => Some("no cell left to play".to_string()),
+        Ending::NoMoves => Some(match outcome {
+            Outcome::Draw => "no legal move".to_string(),
+            Outcome::Win(_) => "the other side has no legal move".to_string(),
+        }),
+        Ending::Repetition => Some("the same position for the third time".to_string()),
+        Ending::Script => Some("decided by the rulebook's script".to_string()),
+        Ending::Resigned(side) => Some(format!("{side} resigned")),
+        Ending::Agreed => Some("agreed".to_string()),
+    };
+    match why {
+        Some(w) => format!("result: {outcome} — {w}"),
+        None => format!("result: {outcome}"),
+    }
+}
+
+impl Game {
+    /// `to move: X` while the game runs, else the result line (the `status` contract).
+    pub fn status_line(&self) -> String {
+        match self.ending() {
+            None => format!("to move: {}", self.position().turn()),
+            Some(ending) => result_line(ending),
+        }
     }
 }

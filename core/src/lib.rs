@@ -20,6 +20,7 @@
 //! ```
 
 pub mod builtin;
+pub mod check;
 pub mod error;
 pub mod game;
 pub mod geometry;

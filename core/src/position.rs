@@ -158,6 +158,9 @@ pub enum Ending {
     Line,
     /// The side to move had no legal move; the rulebook's `no_moves()` decided.
     NoMoves,
+    /// No cell is left to play (all taken, or in closed regions): as
+    /// [`Ending::NoMoves`], but said the way people say it.
+    Full,
     /// The same position occurred the rulebook's `repetition()` number of times.
     Repetition,
     /// The rulebook's per-move `outcome(state)` hook declared it.

@@ -10,7 +10,7 @@
 //! start = "3/3/3 X - -"     # optional: the position the game began from
 //! moves = "b2 a1 c3"        # the moves, in order
 //! result = "X wins"         # optional; required for a resignation or an agreed draw
-//! ending = "line"           # optional: line, no-moves, repetition, script, resigned, agreed
+//! ending = "line"           # optional: line, full, no-moves, repetition, script, resigned, agreed
 //! ```
 
 use crate::error::{Location, Problem, RulebookError};
@@ -94,6 +94,7 @@ fn ending_name(e: Ending) -> &'static str {
     match e {
         Ending::Line => "line",
         Ending::NoMoves => "no-moves",
+        Ending::Full => "full",
         Ending::Repetition => "repetition",
         Ending::Script => "script",
         Ending::Resigned(_) => "resigned",

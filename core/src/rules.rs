@@ -48,15 +48,47 @@ impl fmt::Display for Refusal {
             Refusal::ClosedRegion(_) => f.write_str("that board is closed (won or full)"),
             Refusal::WrongRegion(_, r) => write!(f, "the move must be played on board {}", r + 1),
             Refusal::MustPlace => {
-                f.write_str("pieces are still to be placed: place one on an empty cell")
+                f.write_str("a move here places a mark: name an empty cell, like b2")
             }
             Refusal::MustMove => f.write_str("all pieces are placed: move one, like `b2-c2`"),
             Refusal::NotOwnPiece(c) => write!(f, "no piece of the side to move stands on {c}"),
             Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
-            Refusal::JumpBlocked(a, b) => {
-                write!(f, "the jump {a}-{b} passes over an occupied cell")
-            }
+            Refusal::JumpBlocked(..) => f.write_str("the jump passes over an occupied cell"),
             Refusal::Script(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// The keys of a rulebook's `[refusals]` table, one per kind of refusal.
+pub const REFUSAL_KEYS: &[&str] = &[
+    "game_over",
+    "occupied",
+    "closed_board",
+    "wrong_board",
+    "must_place",
+    "must_move",
+    "not_own_piece",
+    "unreachable",
+    "jump_blocked",
+];
+
+/// The placeholders a `[refusals]` text may use.
+pub const REFUSAL_PLACEHOLDERS: &[&str] = &["{cell}", "{from}", "{to}", "{board}", "{result}"];
+
+impl Refusal {
+    /// The key of this kind of refusal in a rulebook's `[refusals]` table.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Refusal::GameOver(_) => "game_over",
+            Refusal::Occupied(_) => "occupied",
+            Refusal::ClosedRegion(_) => "closed_board",
+            Refusal::WrongRegion(..) => "wrong_board",
+            Refusal::MustPlace => "must_place",
+            Refusal::MustMove => "must_move",
+            Refusal::NotOwnPiece(_) => "not_own_piece",
+            Refusal::Unreachable(..) => "unreachable",
+            Refusal::JumpBlocked(..) => "jump_blocked",
+            Refusal::Script(_) => "script",
         }
     }
 }
@@ -64,8 +96,14 @@ impl fmt::Display for Refusal {
 /// A move that was not played, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlayError {
-    /// The rules refuse it.
-    Refused(Refusal),
+    /// The rules refuse it: the kind of refusal, and the reason in the
+    /// rulebook's words (its `[refusals]` text, naming the rule).
+    Refused {
+        /// What kind of refusal.
+        refusal: Refusal,
+        /// The reason as the rulebook words it.
+        reason: String,
+    },
     /// A per-move hook failed while checking or playing it.
     Script(ScriptError),
 }
@@ -73,7 +111,7 @@ pub enum PlayError {
 impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayError::Refused(r) => r.fmt(f),
+            PlayError::Refused { reason, .. } => f.write_str(reason),
             PlayError::Script(e) => e.fmt(f),
         }
     }
@@ -252,11 +290,11 @@ impl Rulebook {
     /// [`PlayError::Refused`] with the reason, or a failing `refuse` hook.
     pub fn check(&self, pos: &Position, mv: Move) -> Result<(), PlayError> {
         if let Some(o) = pos.outcome() {
-            return Err(PlayError::Refused(Refusal::GameOver(o)));
+            return Err(self.refused(Refusal::GameOver(o)));
         }
         let name = |c: Cell| self.grid().name(c).to_string();
         let to = mv.to();
-        let refuse = |r| Err(PlayError::Refused(r));
+        let refuse = |r| Err(self.refused(r));
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
             Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
@@ -292,6 +330,75 @@ impl Rulebook {
             return refuse(Refusal::Script(reason));
         }
         Ok(())
+    }
+
+    /// A refusal with its reason in this rulebook's words.
+    pub fn refused(&self, refusal: Refusal) -> PlayError {
+        PlayError::Refused {
+            reason: self.explain(&refusal),
+            refusal,
+        }
+    }
+
+    /// The reason for a refusal: the rulebook's `[refusals]` text for its
+    /// kind with `{cell}`, `{from}`, `{to}`, `{board}` and `{result}` filled
+    /// in, or the engine's own words.
+    pub fn explain(&self, refusal: &Refusal) -> String {
+        let Some(template) = self.refusal_texts.get(refusal.key()) else {
+            return refusal.to_string();
+        };
+        let (cell, from, to, board, result) = match refusal {
+            Refusal::Occupied(c) | Refusal::ClosedRegion(c) => {
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::WrongRegion(c, r) => (c.clone(), "", c.as_str(), Some(*r), None),
+            Refusal::NotOwnPiece(c) => (c.clone(), c.as_str(), "", None, None),
+            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) => {
+                (b.clone(), a.as_str(), b.as_str(), None, None)
+            }
+            Refusal::GameOver(o) => (String::new(), "", "", None, Some(o.to_string())),
+            Refusal::MustPlace | Refusal::MustMove | Refusal::Script(_) => {
+                (String::new(), "", "", None, None)
+            }
+        };
+        let board = match (refusal, board) {
+            (_, Some(r)) => Some(r),
+            (Refusal::ClosedRegion(c), None) => self
+                .grid()
+                .parse_cell(c)
+                .and_then(|c| self.tables.region_of(c)),
+            _ => None,
+        };
+        template
+            .replace("{cell}", &cell)
+            .replace("{from}", from)
+            .replace("{to}", to)
+            .replace(
+                "{board}",
+                // Named only when asked for: the name may come from the script.
+                &board
+                    .filter(|_| template.contains("{board}"))
+                    .map_or(String::new(), |r| self.region_name(r)),
+            )
+            .replace("{result}", &result.unwrap_or_default())
+    }
+
+    /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
+    pub fn region_name(&self, region: usize) -> String {
+        if let Some(name) = self.tables.region_names.get(region) {
+            return name.clone();
+        }
+        let cells = self
+            .tables
+            .regions()
+            .get(region)
+            .copied()
+            .unwrap_or_default();
+        let g = self.grid();
+        match (cells.first(), cells.into_iter().last()) {
+            (Some(a), Some(b)) => format!("board {} ({}–{})", region + 1, g.name(a), g.name(b)),
+            _ => format!("board {}", region + 1),
+        }
     }
 
     /// Checks and plays a move, returning the new position.
@@ -370,12 +477,22 @@ impl Rulebook {
                 NoMoves::Draw => Outcome::Draw,
                 NoMoves::Win => Outcome::Win(p.turn),
             };
-            p.result = Some((outcome, Ending::NoMoves));
+            p.result = Some((outcome, self.stalemate_ending(p)));
         }
         if p.result.is_none() && self.outcome_hook {
             p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
         }
         Ok(())
+    }
+
+    /// Why a side has no move: the board is full (every cell taken or
+    /// closed), or its pieces are blocked.
+    pub(crate) fn stalemate_ending(&self, pos: &Position) -> Ending {
+        if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
+            Ending::Full
+        } else {
+            Ending::NoMoves
+        }
     }
 
     fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {

@@ -139,7 +139,7 @@ impl Rulebook {
                     NoMoves::Draw => Outcome::Draw,
                     NoMoves::Win => Outcome::Win(turn),
                 };
-                pos.result = Some((outcome, Ending::NoMoves));
+                pos.result = Some((outcome, self.stalemate_ending(&pos)));
             }
         }
         Ok(pos)

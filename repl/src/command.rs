@@ -76,6 +76,8 @@ pub enum Command {
     Perft(u32),
     /// `bench [rulebook] [seconds]`
     Bench(Option<String>, Option<f64>),
+    /// `check [rulebook|file|all]`
+    Check(Option<String>),
     /// `quit`
     Quit,
 }
@@ -182,6 +184,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     spec_of("setup", &[], "<position>", "start a game from a position text (see `position`)", "setup X2/1O1/3 X"),
     spec_of("perft", &[], "<depth>", "count the move sequences of that length from here", "perft 4"),
     spec_of("bench", &[], "[rulebook] [seconds]", "random games for a while; prints playouts per second", "bench gomoku 2").completing(Arg::Rulebook),
+    spec_of("check", &[], "[rulebook|file|all]", "run a rulebook's documented examples; fails if any does", "check ultimate").completing(Arg::Rulebook),
     spec_of("quit", &["exit", "q"], "", "leave", "quit"),
 ];
 
@@ -385,6 +388,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             }
             Ok(Command::Bench(rulebook, seconds))
         }
+        "check" => match args[..] {
+            [] => Ok(Command::Check(None)),
+            [r] => Ok(Command::Check(Some(r.to_string()))),
+            _ => usage("one rulebook at a time"),
+        },
         "quit" => none(Command::Quit),
         _ => unreachable!("every command in COMMANDS is parsed above"),
     }
@@ -427,6 +435,7 @@ impl fmt::Display for Command {
             Command::Setup(t) => write!(f, "setup {t}"),
             Command::Perft(d) => write!(f, "perft {d}"),
             Command::Bench(r, s) => write!(f, "bench{}{}", opt(r), opt(&s.map(|s| s.to_string()))),
+            Command::Check(r) => write!(f, "check{}", opt(r)),
             Command::Quit => f.write_str("quit"),
         }
     }

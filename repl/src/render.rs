@@ -346,6 +346,11 @@ pub fn error(err: &CommandError) -> String {
     let problems = match err {
         CommandError::Rulebook(e) => &e.problems,
         CommandError::Record(e) => &e.0.problems,
+        CommandError::Check(lines, _) => {
+            let mut out: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            writeln!(out, "error: {err}").unwrap();
+            return out;
+        }
         _ => return format!("error: {err}\n"),
     };
     let mut out = String::new();

@@ -96,6 +96,8 @@ pub enum CommandError {
     Script(ScriptError),
     /// A game record could not be saved or opened.
     Record(RecordError),
+    /// Documented examples failed: the report's lines, and how many failed.
+    Check(Vec<String>, usize),
     /// Anything else, in words.
     Other(String),
 }
@@ -110,6 +112,13 @@ impl fmt::Display for CommandError {
             CommandError::Setup(e) => write!(f, "setup: {e}"),
             CommandError::Script(e) => e.fmt(f),
             CommandError::Record(e) => e.fmt(f),
+            CommandError::Check(_, failed) => {
+                write!(
+                    f,
+                    "check: {failed} example{} failed",
+                    if *failed == 1 { "" } else { "s" }
+                )
+            }
             CommandError::Other(e) => f.write_str(e),
         }
     }
@@ -291,6 +300,7 @@ impl Session {
             Command::Record(_)
                 | Command::Save(_)
                 | Command::Bench(..)
+                | Command::Check(_)
                 | Command::Quit
                 | Command::Help(_)
         );
@@ -348,6 +358,7 @@ impl Session {
             Command::Setup(text) => self.setup(&text),
             Command::Perft(depth) => self.perft(depth),
             Command::Bench(name, seconds) => self.bench(name.as_deref(), seconds),
+            Command::Check(name) => self.check(name.as_deref()),
             Command::Quit => Ok(Reply::Quit),
         }
     }
@@ -502,7 +513,10 @@ impl Session {
 
     fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!("ai: {}", Refusal::GameOver(o))));
+            return Err(refused(format!(
+                "ai: {}",
+                self.rulebook().explain(&Refusal::GameOver(o))
+            )));
         }
         let Some(mv) = self.think(level)? else {
             return Err(refused("ai: there is no legal move"));
@@ -541,14 +555,17 @@ impl Session {
             .unwrap_or(self.game.position().turn());
         self.game
             .resign(side)
-            .map_err(|e| refused(format!("resign: {e}")))?;
+            .map_err(|e| refused(format!("resign: {}", self.game.rulebook().explain(&e))))?;
         self.settle();
         Ok(Reply::Lines(vec![status_line(&self.game)]))
     }
 
     fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
         if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!("draw: {}", Refusal::GameOver(o))));
+            return Err(refused(format!(
+                "draw: {}",
+                self.rulebook().explain(&Refusal::GameOver(o))
+            )));
         }
         match action {
             DrawAction::Offer => self.offer_draw(),
@@ -831,6 +848,54 @@ impl Session {
         Ok(Reply::Lines(vec![format!("perft {depth}: {n}")]))
     }
 
+    /// Runs the documented examples of one rulebook, or of every built-in.
+    fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
+        let rulebooks = match name {
+            None => vec![self.rulebook().clone()],
+            Some("all") => Rulebook::builtin_names()
+                .map(|n| Rulebook::builtin(n).map(Arc::new))
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(n) => vec![Arc::new(open_rulebook(n)?)],
+        };
+        let mut lines = Vec::new();
+        let (mut total, mut failed) = (0, 0);
+        for r in &rulebooks {
+            let results = gridrules_core::check::run(r);
+            let bad = results.iter().filter(|c| c.failure.is_some()).count();
+            for c in &results {
+                let e = &c.example;
+                match &c.failure {
+                    None => lines.push(format!("pass {:<4} {}: {}", e.rule, r.name(), e.text)),
+                    Some(why) => lines.push(format!(
+                        "FAIL {:<4} {}: {} — {why} ({})",
+                        e.rule,
+                        r.name(),
+                        e.text,
+                        e.location
+                    )),
+                }
+            }
+            lines.push(format!(
+                "check {}: {} examples, {} passed, {bad} failed",
+                r.name(),
+                results.len(),
+                results.len() - bad
+            ));
+            total += results.len();
+            failed += bad;
+        }
+        if rulebooks.len() > 1 {
+            lines.push(format!(
+                "check: {total} examples, {} passed, {failed} failed",
+                total - failed
+            ));
+        }
+        if failed > 0 {
+            return Err(CommandError::Check(lines, failed));
+        }
+        Ok(Reply::Lines(lines))
+    }
+
     fn bench(&self, name: Option<&str>, seconds: Option<f64>) -> Result<Reply, CommandError> {
         let rulebook = match name {
             None => self.rulebook().clone(),
@@ -860,30 +925,10 @@ pub fn clock_line(limit: Option<u32>) -> String {
 
 /// `to move: X`, or the result line.
 pub fn status_line(game: &Game) -> String {
-    match game.ending() {
-        None => format!("to move: {}", game.position().turn()),
-        Some(ending) => result_line(ending),
-    }
+    game.status_line()
 }
 
-/// The contract's result line: `result: X wins`, with the reason when it is not a line.
-pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
-    let why = match ending {
-        Ending::Line => None,
-        Ending::NoMoves => Some(match outcome {
-            Outcome::Draw => "no legal move".to_string(),
-            Outcome::Win(_) => "the other side has no legal move".to_string(),
-        }),
-        Ending::Repetition => Some("the same position for the third time".to_string()),
-        Ending::Script => Some("decided by the rulebook's script".to_string()),
-        Ending::Resigned(side) => Some(format!("{side} resigned")),
-        Ending::Agreed => Some("agreed".to_string()),
-    };
-    match why {
-        Some(w) => format!("result: {outcome} — {w}"),
-        None => format!("result: {outcome}"),
-    }
-}
+pub use gridrules_core::game::result_line;
 
 fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     let Some(topic) = topic else {

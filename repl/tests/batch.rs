@@ -16,7 +16,7 @@ fn piped_stdin_is_batch_mode_with_classic_loaded() {
     let (out, err, code) = run(&[], "status\na1\nb1\na2\nb2\na3\nstatus\nb3\nlegal\n");
     assert_eq!(
         out,
-        "to move: X\nresult: X wins\nresult: X wins\nerror: b3: the game is over (X wins)\n\n"
+        "to move: X\nresult: X wins\nresult: X wins\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\n\n"
     );
     assert_eq!((err.as_str(), code), ("", 0));
 }
@@ -42,7 +42,10 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "3/1X1/3 O - -");
-    assert_eq!(lines[1], "error: b2: the cell is taken");
+    assert_eq!(
+        lines[1],
+        "error: b2: b2 is taken: a mark goes on an empty cell (C2)"
+    );
     assert_eq!(lines[2], "error: d4: no such cell on this board");
     assert!(lines[3].starts_with("error: unknown command `frobnicate`"));
     assert!(lines[4].starts_with("error: depth `x`"));

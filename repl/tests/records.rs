@@ -96,7 +96,7 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         (
             "move.toml",
             "rulebook = \"classic\"\nmoves = \"b2 a1 b2\"\n",
-            "move.toml:2:16: move 3 `b2`: the cell is taken",
+            "move.toml:2:16: move 3 `b2`: b2 is taken: a mark goes on an empty cell (C2)",
         ),
         (
             "offboard.toml",

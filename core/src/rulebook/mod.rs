@@ -24,6 +24,8 @@ pub struct Rulebook {
     grid: Grid,
     params: Vec<(String, String)>,
     table: TableRules,
+    pub(crate) refusal_texts: std::collections::BTreeMap<String, String>,
+    examples: Vec<Example>,
     pub(crate) tables: Tables,
     pub(crate) script: ScriptHost,
     pub(crate) refuse_hook: bool,
@@ -158,6 +160,8 @@ impl Rulebook {
         }
 
         let table = table_rules(&raw.table, &at, &mut problems);
+        let refusal_texts = refusal_texts(&raw.refusals, &at, &mut problems);
+        let examples = examples(&raw.examples, &at, &mut problems);
 
         let script_name = raw.script.get_ref();
         let source = match resolve_script(script_name, dir.as_deref()) {
@@ -181,6 +185,8 @@ impl Rulebook {
             grid,
             params: shown_params,
             table,
+            refusal_texts,
+            examples,
             refuse_hook: script.has_per_move("refuse"),
             outcome_hook: script.has_per_move("outcome"),
             tables,
@@ -223,6 +229,11 @@ impl Rulebook {
         &self.table
     }
 
+    /// The documented examples (`[[example]]`), run by `gridrules check`.
+    pub fn examples(&self) -> &[Example] {
+        &self.examples
+    }
+
     /// The compiled tables.
     pub fn tables(&self) -> &Tables {
         &self.tables
@@ -237,6 +248,108 @@ impl Rulebook {
     pub fn has_per_move_hooks(&self) -> bool {
         self.refuse_hook || self.outcome_hook
     }
+}
+
+/// A documented example: a rule, a position and moves, and what must follow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The rule statement's ID (`C3`).
+    pub rule: String,
+    /// The rule in words.
+    pub text: String,
+    /// The position to start from (position text), or the initial one.
+    pub setup: Option<String>,
+    /// The moves, separated by spaces.
+    pub moves: String,
+    /// What must follow: `result: …`, `to move: …`, `refused: …` (the last
+    /// move is refused with a reason containing this), `legal: …` or `position: …`.
+    pub expect: String,
+    /// Where it is written.
+    pub location: Location,
+}
+
+/// What an example's `expect` may start with.
+pub const EXPECT_KINDS: &[&str] = &["result:", "to move:", "refused:", "legal:", "position:"];
+
+fn examples(
+    raw: &[toml::Spanned<schema::RawExample>],
+    at: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Problem>,
+) -> Vec<Example> {
+    let mut out = Vec::new();
+    for e in raw {
+        let r = e.get_ref();
+        let rule = r.rule.get_ref();
+        let id_ok = rule.len() >= 2
+            && rule.starts_with(|c: char| c.is_ascii_uppercase())
+            && rule[1..].chars().all(|c| c.is_ascii_digit());
+        if !id_ok {
+            problems.push(Problem::at(
+                at(r.rule.span().start),
+                format!("example rule `{rule}`: expected an ID like `C3`"),
+            ));
+        }
+        let expect = r.expect.get_ref();
+        if !EXPECT_KINDS.iter().any(|k| expect.starts_with(k)) {
+            problems.push(Problem::at(
+                at(r.expect.span().start),
+                format!(
+                    "example expect `{expect}`: expected it to start with one of {}",
+                    EXPECT_KINDS.join(" ")
+                ),
+            ));
+        }
+        out.push(Example {
+            rule: rule.clone(),
+            text: r.text.clone(),
+            setup: r.setup.clone(),
+            moves: r.moves.clone(),
+            expect: expect.clone(),
+            location: at(e.span().start),
+        });
+    }
+    out
+}
+
+/// Validates `[refusals]`: known keys, known placeholders.
+fn refusal_texts(
+    raw: &std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    at: &dyn Fn(usize) -> Location,
+    problems: &mut Vec<Problem>,
+) -> std::collections::BTreeMap<String, String> {
+    use crate::rules::{REFUSAL_KEYS, REFUSAL_PLACEHOLDERS};
+    let mut out = std::collections::BTreeMap::new();
+    for (key, text) in raw {
+        if !REFUSAL_KEYS.contains(&key.get_ref().as_str()) {
+            problems.push(Problem::at(
+                at(key.span().start),
+                format!(
+                    "unknown refusal `{}`, expected one of {}",
+                    key.get_ref(),
+                    REFUSAL_KEYS.join(", ")
+                ),
+            ));
+            continue;
+        }
+        let mut rest = text.get_ref().as_str();
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+            let placeholder = &rest[open..close];
+            if !REFUSAL_PLACEHOLDERS.contains(&placeholder) {
+                problems.push(Problem::at(
+                    at(text.span().start),
+                    format!(
+                        "refusal `{}`: unknown placeholder `{placeholder}`, expected one of {}",
+                        key.get_ref(),
+                        REFUSAL_PLACEHOLDERS.join(" ")
+                    ),
+                ));
+            }
+            rest = &rest[close..];
+        }
+        out.insert(key.get_ref().clone(), text.get_ref().clone());
+    }
+    out
 }
 
 /// Validates `[table]`, recording problems at the offending values.

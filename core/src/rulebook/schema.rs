@@ -19,6 +19,23 @@ pub(crate) struct RawRulebook {
     pub params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
     pub table: RawTable,
+    #[serde(default)]
+    pub refusals: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default, rename = "example")]
+    pub examples: Vec<Spanned<RawExample>>,
+}
+
+/// `[[example]]`: a documented example, run by `gridrules check`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawExample {
+    pub rule: Spanned<String>,
+    pub text: String,
+    #[serde(default)]
+    pub setup: Option<String>,
+    #[serde(default)]
+    pub moves: String,
+    pub expect: Spanned<String>,
 }
 
 /// `[table]`: how people play the variant at a table (clock, rematches).

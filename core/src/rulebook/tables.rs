@@ -61,6 +61,8 @@ pub struct Tables {
     /// Per region: the region lines through it, as masks over region numbers.
     pub(crate) region_lines: Vec<Vec<u32>>,
     pub(crate) redirect: Vec<u8>,
+    /// Names from the `region_name` hook; empty when it is not defined.
+    pub(crate) region_names: Vec<String>,
     pub(crate) no_moves: NoMoves,
     pub(crate) repetition: Option<u32>,
 }
@@ -412,6 +414,20 @@ impl<'a> Builder<'a> {
         }
 
         let (regions, region_of, region_lines, redirect) = self.regions(&lines)?;
+        let mut region_names = Vec::new();
+        for r in 0..regions.len() {
+            let Some(v) = self.call("region_name", (r as i64,))? else {
+                break;
+            };
+            let shown = describe(&v);
+            let name = v.into_string().map_err(|_| {
+                self.bad(
+                    "region_name",
+                    format!("region_name({r}): expected a string, found {shown}"),
+                )
+            })?;
+            region_names.push(name);
+        }
 
         let no_moves = match self.call("no_moves", ())? {
             None => NoMoves::Draw,
@@ -455,6 +471,7 @@ impl<'a> Builder<'a> {
             region_of,
             region_lines,
             redirect,
+            region_names,
             no_moves,
             repetition,
         })
@@ -467,7 +484,7 @@ impl<'a> Builder<'a> {
     ) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
         let n = self.grid.len();
         let Some(v) = self.call("regions", ())? else {
-            for name in ["region_lines", "redirect"] {
+            for name in ["region_lines", "redirect", "region_name"] {
                 if self.host.defines(hook(name)) {
                     return Err(self.bad(
                         hook(name).name,

@@ -94,6 +94,13 @@ pub const HOOKS: &[Hook] = &[
         doc: "region the next move must go to after a move to `cell`; () for anywhere",
     },
     Hook {
+        name: "region_name",
+        params: &["region"],
+        kind: HookKind::Load,
+        required: false,
+        doc: "a region's name in messages, such as \"top-right\"; default `board N (a1–c3)`",
+    },
+    Hook {
         name: "no_moves",
         params: &[],
         kind: HookKind::Load,

@@ -1,0 +1,92 @@
+//! Running a rulebook's documented examples (`[[example]]`), as `gridrules
+//! check` does: each example plays its moves and compares what follows.
+
+use crate::game::Game;
+use crate::position::MoveList;
+use crate::rulebook::{Example, Rulebook};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// One example and how it went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// The example.
+    pub example: Example,
+    /// `None` when it passed; else what differed.
+    pub failure: Option<String>,
+}
+
+/// Runs every example of `rules`, in order.
+pub fn run(rules: &Arc<Rulebook>) -> Vec<Checked> {
+    rules
+        .examples()
+        .iter()
+        .map(|e| Checked {
+            example: e.clone(),
+            failure: run_one(rules, e).err(),
+        })
+        .collect()
+}
+
+fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
+    let mut game = match &e.setup {
+        None => Game::new(rules.clone()),
+        Some(text) => {
+            let pos = rules
+                .parse_position(text)
+                .map_err(|err| format!("setup refused: {err}"))?;
+            Game::from_position(rules.clone(), pos)
+        }
+    };
+    let wants_refusal = e.expect.strip_prefix("refused:").map(str::trim);
+    let moves: Vec<&str> = e.moves.split_whitespace().collect();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = rules
+            .parse_move(text)
+            .map_err(|err| format!("move {} `{text}`: {err}", i + 1))?;
+        match (game.play(mv), wants_refusal) {
+            (Ok(_), _) => {}
+            (Err(err), Some(want)) if i + 1 == moves.len() => {
+                let reason = err.to_string();
+                return if reason.contains(want) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "`{text}` refused with `{reason}`, expected `{want}`"
+                    ))
+                };
+            }
+            (Err(err), _) => return Err(format!("move {} `{text}` refused: {err}", i + 1)),
+        }
+    }
+    if wants_refusal.is_some() {
+        return Err(match moves.last() {
+            Some(last) => format!("`{last}` was accepted, expected it refused"),
+            None => "no move to refuse".to_string(),
+        });
+    }
+    let got = if e.expect.starts_with("legal:") {
+        let mut list = MoveList::new();
+        rules
+            .legal_moves(game.position(), &mut list)
+            .map_err(|err| err.to_string())?;
+        let got: BTreeSet<String> = list.iter().map(|&m| rules.move_text(m)).collect();
+        let want: BTreeSet<String> = e.expect["legal:".len()..]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        if got == want {
+            return Ok(());
+        }
+        format!("legal: {}", got.into_iter().collect::<Vec<_>>().join(" "))
+    } else if e.expect.starts_with("position:") {
+        format!("position: {}", rules.position_text(game.position()))
+    } else {
+        game.status_line()
+    };
+    if got.trim() == e.expect.trim() {
+        Ok(())
+    } else {
+        Err(format!("expected `{}`, got `{got}`", e.expect))
+    }
+}

@@ -1,0 +1,968 @@
+//! Seeded random-game invariants for every built-in rulebook, in the spirit of
+//! OpenSpiel's `RandomSimTest` / `RandomSimTestWithUndo`.
+//!
+//! For each rulebook a fixed number of games is played with uniformly random
+//! moves (`Rulebook::random_move`, one `Rng::new(seed)` per game), and at every
+//! position reached the suite checks:
+//!
+//! 1. a position that is not final has a legal move, a final one has none
+//!    (and `random_move` agrees);
+//! 2. `Rulebook::check` accepts exactly the legal moves among every candidate
+//!    move of the board (every placement; every step between two cells when
+//!    the rulebook has pieces, a random sample of steps otherwise), and so does
+//!    `Game::play`; a refused move leaves the game unchanged (G2), and once the
+//!    game is over every move is refused as `GameOver` (G3);
+//! 3. after playing each legal move, `Game::undo` restores the position (`==`
+//!    and `position_text`) and the move list; at the end the game is undone
+//!    back to its start, position by position;
+//! 4. the result, the ending and the set of legal moves agree with an
+//!    independent referee written here from `RULES.md`, reading only the marks,
+//!    the side to move and the pieces in hand (never the engine's tables):
+//!    k in a row for classic/four/gomoku (C3, C4, F1, K1, K2, K4, K5), three in
+//!    a row, steps, jumps, no-move loss and third-repetition draw for
+//!    moving/moving-jumps (M2–M9), and sub-board states, redirect and the big
+//!    board for ultimate (U2–U8, U10);
+//! 5. `position_text` parses back to the same `Position` (except after a
+//!    repetition draw, which is a game-level ending the text cannot carry).
+//!
+//! Checks 1, 4 and 5 also run on child positions (legal moves played and
+//! undone): on every child on the small boards, on a random dozen or so per
+//! position on the large ones.
+//! A failure prints the rulebook, the seed, the moves and the position text.
+
+use gridrules_core::playout::Rng;
+use gridrules_core::{
+    Cell, Ending, Game, Grid, Move, MoveList, Outcome, PlayError, Position, Refusal, Rulebook, Side,
+};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A set of moves with a cheap hash (the default SipHash showed in profiles).
+type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<MoveHasher>>;
+
+/// A multiplicative hash, plenty for moves (a tag and one or two cell numbers).
+#[derive(Default)]
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(7) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The plan per rulebook
+// ---------------------------------------------------------------------------
+
+/// The independent referee of a rulebook family.
+#[derive(Debug, Clone, Copy)]
+enum Referee {
+    /// Marks are placed and never move; `k` or more in a row wins; a full board
+    /// without a line is a draw.
+    KInARow { k: i64 },
+    /// Three pieces each, placed then moved orthogonally (and, with `jumps`,
+    /// over one empty cell); three in a row wins; no move loses; the third
+    /// occurrence of a position draws.
+    Moving { jumps: bool },
+    /// Nine 3×3 boards in a 3×3 big board with the redirect rule.
+    Ultimate,
+}
+
+/// How one rulebook is exercised.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    referee: Referee,
+    /// Board size the referee was written for.
+    size: (u32, u32),
+    /// Number of random games (seeds `SEED0..SEED0 + games`).
+    games: u64,
+    /// Random step candidates per position when the rulebook has no pieces
+    /// (with pieces, every pair of cells is a candidate).
+    step_samples: usize,
+    /// On how many child positions (legal moves played and undone) checks 1,
+    /// 4 and 5 run at each position: all of them when there are at most this
+    /// many, else about this many at random.
+    children: usize,
+}
+
+const SEED0: u64 = 0x6772_6964_0000;
+
+/// The built-in rulebooks this file has a referee for; a new built-in must be
+/// added here (see `every_builtin_rulebook_is_covered`).
+const COVERED: &[&str] = &[
+    "classic",
+    "four",
+    "gomoku",
+    "moving",
+    "moving-jumps",
+    "ultimate",
+];
+
+fn plan(name: &str) -> Plan {
+    let (referee, size, games, step_samples, children) = match name {
+        "classic" => (Referee::KInARow { k: 3 }, (3, 3), 3000, 32, usize::MAX),
+        "four" => (Referee::KInARow { k: 4 }, (4, 4), 3000, 32, usize::MAX),
+        "gomoku" => (Referee::KInARow { k: 5 }, (15, 15), 200, 300, 4),
+        "moving" => (
+            Referee::Moving { jumps: false },
+            (3, 3),
+            3000,
+            0,
+            usize::MAX,
+        ),
+        "moving-jumps" => (Referee::Moving { jumps: true }, (3, 3), 3000, 0, usize::MAX),
+        "ultimate" => (Referee::Ultimate, (9, 9), 1500, 16, 12),
+        other => panic!(
+            "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
+        ),
+    };
+    Plan {
+        referee,
+        size,
+        games,
+        step_samples,
+        children,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One game in progress, as the test sees it
+// ---------------------------------------------------------------------------
+
+/// The test's own record of a game: the moves and every position reached,
+/// kept apart from `Game` so that undo can be checked against it.
+struct Run<'a> {
+    rb: &'a Rulebook,
+    referee: Referee,
+    seed: u64,
+    moves: Vec<Move>,
+    history: Vec<Position>,
+}
+
+impl Run<'_> {
+    fn pos(&self) -> &Position {
+        self.history.last().expect("a run has its start position")
+    }
+
+    fn push(&mut self, mv: Move, pos: Position) {
+        self.moves.push(mv);
+        self.history.push(pos);
+    }
+
+    fn pop(&mut self) -> Option<Move> {
+        self.history.pop();
+        self.moves.pop()
+    }
+
+    fn moves_text(&self, moves: &[Move]) -> String {
+        let names: Vec<String> = moves.iter().map(|&m| self.rb.move_text(m)).collect();
+        names.join(" ")
+    }
+
+    /// The failure message: what went wrong, and how to get there again.
+    fn report(&self, what: fmt::Arguments<'_>) -> String {
+        format!(
+            "{what}\n  rulebook: {}\n  seed: {} (game {} of the run)\n  moves ({}): {}\n  position: {}\n  ending: {:?}",
+            self.rb.name(),
+            self.seed,
+            self.seed - SEED0,
+            self.moves.len(),
+            self.moves_text(&self.moves),
+            self.rb.position_text(self.pos()),
+            self.pos().ending(),
+        )
+    }
+
+    fn names(&self, moves: impl IntoIterator<Item = Move>) -> Vec<String> {
+        let mut names: Vec<String> = moves.into_iter().map(|m| self.rb.move_text(m)).collect();
+        names.sort();
+        names
+    }
+}
+
+/// `assert!` with the run's context (rulebook, seed, moves, position).
+macro_rules! ensure {
+    ($run:expr, $cond:expr, $($fmt:tt)+) => {
+        if !$cond {
+            panic!("{}", $run.report(format_args!($($fmt)+)));
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// The independent referee
+// ---------------------------------------------------------------------------
+
+/// What the rules say about a position, worked out from the marks alone.
+struct Verdict {
+    ending: Option<(Outcome, Ending)>,
+    legal: HashSet<Move>,
+}
+
+const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+const ORTHOGONAL: [(i64, i64); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The marks as a plain grid of columns and rows, read once from the position.
+struct Board {
+    width: i64,
+    height: i64,
+    marks: Vec<Option<Side>>,
+}
+
+impl Board {
+    fn new(g: Grid, pos: &Position) -> Board {
+        let (width, height) = (i64::from(g.width()), i64::from(g.height()));
+        let mut marks = Vec::with_capacity(g.len());
+        for r in 0..height {
+            for c in 0..width {
+                marks.push(g.cell(c, r).and_then(|cell| pos.mark_at(cell)));
+            }
+        }
+        Board {
+            width,
+            height,
+            marks,
+        }
+    }
+
+    /// The mark on column `c`, row `r`; `None` off the board.
+    fn at(&self, c: i64, r: i64) -> Option<Option<Side>> {
+        let on = (0..self.width).contains(&c) && (0..self.height).contains(&r);
+        on.then(|| self.marks[(r * self.width + c) as usize])
+    }
+
+    /// Whether `side` has an unbroken run of `k` or more marks along a row, a
+    /// column or a diagonal inside the rectangle `(col0, row0, width, height)`.
+    fn has_run(&self, side: Side, k: i64, (c0, r0, w, h): (i64, i64, i64, i64)) -> bool {
+        let own = |c: i64, r: i64| {
+            (c0..c0 + w).contains(&c)
+                && (r0..r0 + h).contains(&r)
+                && self.at(c, r) == Some(Some(side))
+        };
+        for r in r0..r0 + h {
+            for c in c0..c0 + w {
+                if !own(c, r) {
+                    continue;
+                }
+                for (dc, dr) in DIRECTIONS {
+                    if own(c - dc, r - dr) {
+                        continue; // count each run once, from its first cell
+                    }
+                    let mut n = 1;
+                    while own(c + n * dc, r + n * dr) {
+                        n += 1;
+                    }
+                    if n >= k {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether every cell of the rectangle holds a mark.
+    fn full(&self, (c0, r0, w, h): (i64, i64, i64, i64)) -> bool {
+        (r0..r0 + h).all(|r| (c0..c0 + w).all(|c| self.at(c, r) != Some(None)))
+    }
+}
+
+fn empty_cells(g: Grid, pos: &Position) -> impl Iterator<Item = Cell> + '_ {
+    g.cells().filter(move |&c| pos.mark_at(c).is_none())
+}
+
+fn coords(g: Grid, c: Cell) -> (i64, i64) {
+    (i64::from(g.col(c)), i64::from(g.row(c)))
+}
+
+impl Referee {
+    fn verdict(self, run: &Run<'_>) -> Verdict {
+        let g = run.rb.grid();
+        let pos = run.pos();
+        let n = run.moves.len();
+        // The side that made the last move (meaningless, and harmless, at the start).
+        let mover = pos.turn().other();
+        let whole = (0, 0, i64::from(g.width()), i64::from(g.height()));
+        let count = |s: Side| pos.marks(s).count() as usize;
+        let board = Board::new(g, pos);
+        // A move adds the mover's mark on its cell (taking it off its old cell
+        // for a step) and changes nothing else (C2, M5).
+        if let (Some(&mv), [.., before, _]) = (run.moves.last(), &run.history[..]) {
+            let mut expected = before.marks(mover);
+            if let Move::Step { from, .. } = mv {
+                expected.remove(from);
+            }
+            expected.insert(mv.to());
+            ensure!(
+                run,
+                pos.marks(mover) == expected && pos.marks(pos.turn()) == before.marks(pos.turn()),
+                "the marks after `{}` are not the marks before it with that move made (C2, M5)",
+                run.rb.move_text(mv)
+            );
+        }
+        match self {
+            Referee::KInARow { k } => {
+                ensure!(
+                    run,
+                    count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
+                    "a mark was lost or added: X has {}, O has {} after {n} moves (C2)",
+                    count(Side::X),
+                    count(Side::O)
+                );
+                for s in Side::ALL {
+                    ensure!(
+                        run,
+                        pos.in_hand(s).is_none(),
+                        "{s} has pieces in hand in a placement-only rulebook"
+                    );
+                }
+                ensure!(
+                    run,
+                    !board.has_run(pos.turn(), k, whole),
+                    "the side to move has {k} in a row: the game should have ended before"
+                );
+                let ending = if board.has_run(mover, k, whole) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if pos.occupied().count() as usize == g.len() {
+                    Some((Outcome::Draw, Ending::Full))
+                } else {
+                    None
+                };
+                let legal = match ending {
+                    Some(_) => HashSet::default(),
+                    None => empty_cells(g, pos).map(|to| Move::Place { to }).collect(),
+                };
+                Verdict { ending, legal }
+            }
+            Referee::Moving { jumps } => {
+                const PIECES: usize = 3;
+                for s in Side::ALL {
+                    let placed = match s {
+                        Side::X => n.div_ceil(2),
+                        Side::O => n / 2,
+                    }
+                    .min(PIECES);
+                    ensure!(
+                        run,
+                        count(s) == placed,
+                        "{s} has {} pieces on the board, expected {placed} (M1, M2, M5)",
+                        count(s)
+                    );
+                    ensure!(
+                        run,
+                        pos.in_hand(s) == Some((PIECES - placed) as u16),
+                        "{s} has {:?} in hand, expected {} (M2)",
+                        pos.in_hand(s),
+                        PIECES - placed
+                    );
+                }
+                ensure!(
+                    run,
+                    !board.has_run(pos.turn(), 3, whole),
+                    "the side to move has three in a row: the game should have ended before"
+                );
+                let empty = |c: i64, r: i64| {
+                    (board.at(c, r) == Some(None))
+                        .then(|| g.cell(c, r))
+                        .flatten()
+                };
+                let mut moves = HashSet::default();
+                if pos.in_hand(pos.turn()) != Some(0) {
+                    moves.extend(empty_cells(g, pos).map(|to| Move::Place { to }));
+                } else {
+                    for from in pos.marks(pos.turn()) {
+                        let (c, r) = coords(g, from);
+                        for (dc, dr) in ORTHOGONAL {
+                            if let Some(to) = empty(c + dc, r + dr) {
+                                moves.insert(Move::Step { from, to });
+                                if jumps && let Some(to) = empty(c + 2 * dc, r + 2 * dr) {
+                                    moves.insert(Move::Step { from, to });
+                                }
+                            }
+                        }
+                    }
+                }
+                let same = |p: &Position| {
+                    p.marks(Side::X) == pos.marks(Side::X)
+                        && p.marks(Side::O) == pos.marks(Side::O)
+                        && p.turn() == pos.turn()
+                        && Side::ALL.iter().all(|&s| p.in_hand(s) == pos.in_hand(s))
+                };
+                let earlier = run.history[..run.history.len() - 1]
+                    .iter()
+                    .filter(|p| same(p))
+                    .count();
+                let ending = if board.has_run(mover, 3, whole) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if moves.is_empty() {
+                    Some((Outcome::Win(mover), Ending::NoMoves))
+                } else if earlier + 1 >= 3 {
+                    Some((Outcome::Draw, Ending::Repetition))
+                } else {
+                    None
+                };
+                ensure!(
+                    run,
+                    earlier < 3,
+                    "the position occurred {} times: the game should have ended at the third",
+                    earlier + 1
+                );
+                let legal = if ending.is_some() {
+                    HashSet::default()
+                } else {
+                    moves
+                };
+                Verdict { ending, legal }
+            }
+            Referee::Ultimate => {
+                ensure!(
+                    run,
+                    count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
+                    "a mark was lost or added: X has {}, O has {} after {n} moves",
+                    count(Side::X),
+                    count(Side::O)
+                );
+                // Boards numbered row by row from the bottom-left, 0..9.
+                let board_of = |c: Cell| (g.row(c) / 3 * 3 + g.col(c) / 3) as usize;
+                let (mut won_x, mut won_o, mut closed) = (0u32, 0u32, 0u32);
+                for b in 0..9 {
+                    let rect = (b as i64 % 3 * 3, b as i64 / 3 * 3, 3, 3);
+                    let x = board.has_run(Side::X, 3, rect);
+                    let o = board.has_run(Side::O, 3, rect);
+                    ensure!(run, !(x && o), "board {} has a line of X and of O", b + 1);
+                    let full = board.full(rect);
+                    won_x |= u32::from(x) << b;
+                    won_o |= u32::from(o) << b;
+                    closed |= u32::from(x || o || full) << b;
+                }
+                ensure!(
+                    run,
+                    pos.regions_won(Side::X) == won_x
+                        && pos.regions_won(Side::O) == won_o
+                        && pos.regions_closed() == closed,
+                    "board states: engine won X {:09b}, O {:09b}, closed {:09b}; referee X {won_x:09b}, O {won_o:09b}, closed {closed:09b} (U5, U6)",
+                    pos.regions_won(Side::X),
+                    pos.regions_won(Side::O),
+                    pos.regions_closed()
+                );
+                const BIG_LINES: [[usize; 3]; 8] = [
+                    [0, 1, 2],
+                    [3, 4, 5],
+                    [6, 7, 8],
+                    [0, 3, 6],
+                    [1, 4, 7],
+                    [2, 5, 8],
+                    [0, 4, 8],
+                    [2, 4, 6],
+                ];
+                let big_line = |won: u32| {
+                    BIG_LINES
+                        .iter()
+                        .any(|l| l.iter().all(|&b| won & (1 << b) != 0))
+                };
+                let won = |s: Side| match s {
+                    Side::X => won_x,
+                    Side::O => won_o,
+                };
+                ensure!(
+                    run,
+                    !big_line(won(pos.turn())),
+                    "the side to move has a line of boards: the game should have ended before"
+                );
+                // U2 (free first move), U3 (redirect), U4 (closed target: free choice).
+                let target = run.moves.last().and_then(|mv| {
+                    let to = mv.to();
+                    let t = (g.row(to) % 3 * 3 + g.col(to) % 3) as usize;
+                    (closed & (1 << t) == 0).then_some(t)
+                });
+                ensure!(
+                    run,
+                    pos.target() == target,
+                    "target board: engine {:?}, referee {target:?} (boards from 0) (U3, U4)",
+                    pos.target()
+                );
+                let ending = if big_line(won(mover)) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if closed == 0x1ff {
+                    // Every cell is taken or in a closed board.
+                    Some((Outcome::Draw, Ending::Full))
+                } else {
+                    None
+                };
+                let legal = match ending {
+                    Some(_) => HashSet::default(),
+                    None => empty_cells(g, pos)
+                        .filter(|&c| closed & (1 << board_of(c)) == 0)
+                        .filter(|&c| target.is_none_or(|t| board_of(c) == t))
+                        .map(|to| Move::Place { to })
+                        .collect(),
+                };
+                Verdict { ending, legal }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The checks
+// ---------------------------------------------------------------------------
+
+/// Checks 1, 4 and 5 on the run's current position; returns its legal moves.
+fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
+    let rb = run.rb;
+    let pos = run.pos();
+    let turn = if run.moves.len().is_multiple_of(2) {
+        Side::X
+    } else {
+        Side::O
+    };
+    ensure!(
+        run,
+        pos.turn() == turn,
+        "{} to move after {} moves (G1)",
+        pos.turn(),
+        run.moves.len()
+    );
+    if let Err(e) = rb.legal_moves(pos, list) {
+        panic!("{}", run.report(format_args!("legal_moves failed: {e}")));
+    }
+    let legal: HashSet<Move> = list.iter().copied().collect();
+    ensure!(
+        run,
+        legal.len() == list.len(),
+        "legal_moves lists a move twice: {}",
+        run.moves_text(list)
+    );
+
+    // 1. Final positions have no legal move, the others at least one.
+    ensure!(
+        run,
+        pos.is_over() == legal.is_empty(),
+        "is_over is {} with {} legal moves",
+        pos.is_over(),
+        legal.len()
+    );
+
+    // 4. The independent referee.
+    let verdict = run.referee.verdict(run);
+    ensure!(
+        run,
+        pos.ending() == verdict.ending,
+        "engine ending {:?}, independent referee {:?}",
+        pos.ending(),
+        verdict.ending
+    );
+    ensure!(
+        run,
+        legal == verdict.legal,
+        "legal moves differ: only the engine lists {:?}, only the referee {:?}",
+        run.names(legal.difference(&verdict.legal).copied()),
+        run.names(verdict.legal.difference(&legal).copied())
+    );
+
+    // 5. The position text round-trips.
+    if !matches!(pos.ending(), Some((_, Ending::Repetition))) {
+        let text = rb.position_text(pos);
+        match rb.parse_position(&text) {
+            Ok(back) => ensure!(
+                run,
+                back == *pos,
+                "`{text}` parses to another position:\n    printed {pos:?}\n    parsed  {back:?}"
+            ),
+            Err(e) => panic!(
+                "{}",
+                run.report(format_args!("`{text}` does not parse back: {e}"))
+            ),
+        }
+    }
+    legal
+}
+
+/// Every move to ask `check` about: all placements, and all steps between two
+/// cells when the rulebook has pieces, else `samples` random steps. Legal moves
+/// not among them are added, so that each one is played and undone.
+fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rng) -> Vec<Move> {
+    let g = rb.grid();
+    let mut out: Vec<Move> = g.cells().map(|to| Move::Place { to }).collect();
+    if rb.tables().pieces().is_some() {
+        for from in g.cells() {
+            out.extend(g.cells().map(|to| Move::Step { from, to }));
+        }
+    } else {
+        let cell = |rng: &mut Rng| Cell(rng.below(g.len()) as u8);
+        for _ in 0..samples {
+            let from = cell(rng);
+            let to = cell(rng);
+            out.push(Move::Step { from, to });
+        }
+        out.extend(legal.iter().filter(|m| m.from().is_some()));
+    }
+    out
+}
+
+/// Checks 2 and 3 at the game's current position: `check` and `Game::play`
+/// accept exactly the legal moves; each legal move is played, its child
+/// checked (all of them, or about `children` at random), and undone.
+fn check_moves(
+    run: &mut Run<'_>,
+    game: &mut Game,
+    legal: &HashSet<Move>,
+    cands: &[Move],
+    children: usize,
+    list: &mut MoveList,
+    sampler: &mut Rng,
+) {
+    let rb = run.rb;
+    let pos = *run.pos();
+    let text = rb.position_text(&pos);
+    for &mv in cands {
+        let is_legal = legal.contains(&mv);
+        match rb.check(&pos, mv) {
+            Ok(()) => ensure!(
+                run,
+                is_legal,
+                "check accepts `{}`, which legal_moves does not list",
+                rb.move_text(mv)
+            ),
+            Err(PlayError::Refused { refusal: r, .. }) => {
+                ensure!(
+                    run,
+                    !is_legal,
+                    "check refuses the legal move `{}`: {r}",
+                    rb.move_text(mv)
+                );
+                if let Some(o) = pos.outcome() {
+                    ensure!(
+                        run,
+                        r == Refusal::GameOver(o),
+                        "`{}` after the end is refused as {r:?}, not GameOver (G3)",
+                        rb.move_text(mv)
+                    );
+                }
+            }
+            Err(e) => panic!(
+                "{}",
+                run.report(format_args!("check `{}` failed: {e}", rb.move_text(mv)))
+            ),
+        }
+        // Game::play must refuse too (G2): asked for about 16 refused moves
+        // per position, as it only adds the history to `check`.
+        if !is_legal && sampler.below(cands.len()) < 16 {
+            ensure!(
+                run,
+                game.play(mv).is_err(),
+                "Game::play accepts `{}`, which check refuses",
+                rb.move_text(mv)
+            );
+            ensure!(
+                run,
+                *game.position() == pos && game.moves() == run.moves,
+                "the refused move `{}` changed the game (G2)",
+                rb.move_text(mv)
+            );
+        }
+        if !is_legal {
+            continue;
+        }
+        let direct = match rb.play(&pos, mv) {
+            Ok(p) => p,
+            Err(e) => panic!(
+                "{}",
+                run.report(format_args!(
+                    "Rulebook::play refuses the legal `{}`: {e}",
+                    rb.move_text(mv)
+                ))
+            ),
+        };
+        let child = match game.play(mv) {
+            Ok(p) => *p,
+            Err(e) => panic!(
+                "{}",
+                run.report(format_args!(
+                    "Game::play refuses the legal `{}`: {e}",
+                    rb.move_text(mv)
+                ))
+            ),
+        };
+        if matches!(child.ending(), Some((_, Ending::Repetition))) {
+            ensure!(
+                run,
+                direct.ending().is_none() && rb.position_text(&direct) == rb.position_text(&child),
+                "after `{}` Game::play and Rulebook::play disagree: {child:?} vs {direct:?}",
+                rb.move_text(mv)
+            );
+        } else {
+            ensure!(
+                run,
+                child == direct,
+                "after `{}` Game::play and Rulebook::play disagree: {child:?} vs {direct:?}",
+                rb.move_text(mv)
+            );
+        }
+        // play_unchecked and apply (the playout path) give the same position.
+        let unchecked = rb.play_unchecked(&pos, mv).ok();
+        let mut in_place = pos;
+        let applied = rb.apply(&mut in_place, mv).is_ok();
+        ensure!(
+            run,
+            unchecked == Some(direct) && applied && in_place == direct,
+            "after `{}` play_unchecked gives {unchecked:?}, apply {in_place:?}, play {direct:?}",
+            rb.move_text(mv)
+        );
+        let deep = legal.len() <= children || sampler.below(legal.len()) < children;
+        if deep {
+            run.push(mv, child);
+            check_position(run, list);
+            run.pop();
+        }
+        // 3. Undo restores the position and the move list.
+        ensure!(
+            run,
+            game.undo() == Some(mv),
+            "undo after `{}` does not give the move back",
+            rb.move_text(mv)
+        );
+        ensure!(
+            run,
+            *game.position() == pos
+                && (!deep || rb.position_text(game.position()) == text)
+                && game.moves() == run.moves,
+            "undo after `{}` leaves {:?} (`{}`), moves {}",
+            rb.move_text(mv),
+            game.position(),
+            rb.position_text(game.position()),
+            run.moves_text(game.moves())
+        );
+    }
+}
+
+/// Plays `plan.games` seeded random games of the built-in `name`, checking
+/// every position; returns the tally of results.
+fn random_games(name: &str) -> BTreeMap<String, u64> {
+    let began = Instant::now();
+    let plan = plan(name);
+    let rb = Arc::new(
+        Rulebook::builtin(name).unwrap_or_else(|e| panic!("built-in `{name}` loads: {e}")),
+    );
+    let g = rb.grid();
+    assert_eq!(
+        (g.width(), g.height()),
+        plan.size,
+        "{name}: the referee is written for another board"
+    );
+    let mut tally = BTreeMap::new();
+    let mut plies = 0;
+    let mut list = MoveList::new();
+    let mut scratch = MoveList::new();
+    for seed in SEED0..SEED0 + plan.games {
+        let mut rng = Rng::new(seed);
+        let mut sampler = Rng::new(!seed);
+        let mut game = Game::new(rb.clone());
+        let mut run = Run {
+            rb: &rb,
+            referee: plan.referee,
+            seed,
+            moves: Vec::new(),
+            history: vec![*game.position()],
+        };
+        ensure!(
+            run,
+            *game.position() == rb.initial(),
+            "a new game does not start from the initial position"
+        );
+        loop {
+            ensure!(
+                run,
+                run.moves.len() <= 5000,
+                "the game is still going after 5000 moves"
+            );
+            let pos = *run.pos();
+            ensure!(
+                run,
+                game.ending() == pos.ending() && game.moves() == run.moves,
+                "the game's ending {:?} or moves differ from its position's",
+                game.ending()
+            );
+            let legal = check_position(&run, &mut list);
+            let cands = candidates(&rb, &legal, plan.step_samples, &mut sampler);
+            check_moves(
+                &mut run,
+                &mut game,
+                &legal,
+                &cands,
+                plan.children,
+                &mut list,
+                &mut sampler,
+            );
+
+            let chosen = match rb.random_move(&pos, &mut rng, &mut scratch) {
+                Ok(m) => m,
+                Err(e) => panic!("{}", run.report(format_args!("random_move failed: {e}"))),
+            };
+            let Some(mv) = chosen else {
+                ensure!(
+                    run,
+                    pos.is_over(),
+                    "random_move finds no move in a live game"
+                );
+                break;
+            };
+            ensure!(
+                run,
+                legal.contains(&mv),
+                "random_move chose `{}`, which is not legal",
+                rb.move_text(mv)
+            );
+            let next = match game.play(mv) {
+                Ok(p) => *p,
+                Err(e) => panic!(
+                    "{}",
+                    run.report(format_args!(
+                        "Game::play refuses the random move `{}`: {e}",
+                        rb.move_text(mv)
+                    ))
+                ),
+            };
+            run.push(mv, next);
+        }
+
+        let key = match run.pos().ending() {
+            Some((o, e)) => format!("{o} ({e:?})"),
+            None => unreachable!("the loop ends on a final position"),
+        };
+        *tally.entry(key).or_insert(0) += 1;
+        plies += run.moves.len();
+
+        // RandomSimTestWithUndo: take the whole game back, position by position.
+        while let Some(mv) = game.undo() {
+            let popped = run.pop();
+            ensure!(
+                run,
+                popped == Some(mv),
+                "undo gives `{}` back, expected {:?}",
+                rb.move_text(mv),
+                popped.map(|m| rb.move_text(m))
+            );
+            ensure!(
+                run,
+                *game.position() == *run.pos()
+                    && rb.position_text(game.position()) == rb.position_text(run.pos())
+                    && game.moves() == run.moves,
+                "undo of `{}` does not restore the position before it",
+                rb.move_text(mv)
+            );
+        }
+        ensure!(
+            run,
+            run.moves.is_empty() && *game.position() == rb.initial(),
+            "undoing every move does not lead back to the start"
+        );
+    }
+    eprintln!(
+        "{name}: {} games, {plies} moves, in {:.2?}: {tally:?}",
+        plan.games,
+        began.elapsed()
+    );
+    tally
+}
+
+/// Asserts that each of `kinds` ("X wins (Line)", …) occurred at least once,
+/// so that the random games really reach every ending the referee models.
+fn assert_reached(name: &str, tally: &BTreeMap<String, u64>, kinds: &[&str]) {
+    for kind in kinds {
+        assert!(
+            tally.contains_key(*kind),
+            "{name}: no random game ended as `{kind}`: {tally:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+#[test]
+fn every_builtin_rulebook_is_covered() {
+    let builtins: Vec<&str> = Rulebook::builtin_names().collect();
+    for name in &builtins {
+        assert!(
+            COVERED.contains(name),
+            "the built-in rulebook `{name}` has no random-game test in tests/invariants.rs"
+        );
+        plan(name);
+    }
+    assert_eq!(
+        builtins.len(),
+        COVERED.len(),
+        "COVERED names a rulebook that is not built in"
+    );
+}
+
+#[test]
+fn classic_random_games() {
+    let tally = random_games("classic");
+    assert_reached(
+        "classic",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn four_random_games() {
+    let tally = random_games("four");
+    assert_reached(
+        "four",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn gomoku_random_games() {
+    let tally = random_games("gomoku");
+    assert_reached("gomoku", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn moving_random_games() {
+    let tally = random_games("moving");
+    assert_reached("moving", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn moving_jumps_random_games() {
+    let tally = random_games("moving-jumps");
+    assert_reached("moving-jumps", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn ultimate_random_games() {
+    let tally = random_games("ultimate");
+    assert_reached(
+        "ultimate",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
