@@ -1,9 +1,13 @@
 //! The REPL's state and one small function per command.
 
-use crate::command::{COMMANDS, Command, DrawAction, ParseError, spec};
+mod files;
+mod seats;
+mod tools;
+
+use crate::command::{Command, ParseError};
 use crate::table::{Clock, Offer, Seats, TimeSource};
-use gridrules_core::playout::{BenchResult, Rng, bench};
-use gridrules_core::record::{self, RecordError};
+use gridrules_core::playout::{BenchResult, Rng};
+use gridrules_core::record::RecordError;
 use gridrules_core::search::{self, Budget, Level};
 use gridrules_core::setup::SetupError;
 use gridrules_core::{
@@ -321,8 +325,8 @@ impl Session {
 
     fn dispatch(&mut self, cmd: Command) -> Result<Reply, CommandError> {
         match cmd {
-            Command::Help(topic) => help(topic.as_deref()),
-            Command::Variants => Ok(variants()),
+            Command::Help(topic) => tools::help(topic.as_deref()),
+            Command::Variants => Ok(tools::variants()),
             Command::New(name) => self.new_game(name.as_deref()),
             Command::Load(path) => self.load(&path),
             Command::Rules => Ok(self.rules()),
@@ -395,48 +399,6 @@ impl Session {
         self.rulebook_name = path.display().to_string();
         self.clock.limit = rulebook.table().clock;
         self.start(Game::new(rulebook), false)
-    }
-
-    fn rules(&self) -> Reply {
-        let r = self.rulebook();
-        let mut lines = vec![format!("{} — {}", r.name(), r.title())];
-        if let Some(d) = r.description() {
-            lines.push(String::new());
-            lines.extend(wrap(d, 78));
-        }
-        lines.push(String::new());
-        let g = r.grid();
-        lines.push(format!(
-            "board: {}×{}; rulebook {}; script {}",
-            g.width(),
-            g.height(),
-            r.path(),
-            r.script().path()
-        ));
-        if !r.params().is_empty() {
-            let params: Vec<String> = r
-                .params()
-                .iter()
-                .map(|(k, v)| format!("{k} = {v}"))
-                .collect();
-            lines.push(format!("params: {}", params.join(", ")));
-        }
-        let t = r.table();
-        let clock = match (t.clock, t.clock_options.is_empty()) {
-            (Some(s), _) => format!("{s} s per move"),
-            (None, true) => "none".to_string(),
-            (None, false) => {
-                let o: Vec<String> = t.clock_options.iter().map(u32::to_string).collect();
-                format!("none by default; {} s can be chosen", o.join(" or "))
-            }
-        };
-        let swap = if t.alternate {
-            "the marks change seats"
-        } else {
-            "the seats keep their marks"
-        };
-        lines.push(format!("clock: {clock}; in a rematch {swap}"));
-        Reply::Lines(lines)
     }
 
     /// After any move: an offer the mover did not make is declined (T3); a
@@ -526,211 +488,6 @@ impl Session {
         Ok(Reply::Played(Vec::new(), played))
     }
 
-    fn vs(&mut self, level: Option<Level>, mark: Option<Side>) -> Result<Reply, CommandError> {
-        self.seats.clear_computers();
-        let Some(level) = level else {
-            return Ok(Reply::Lines(vec!["both seats are played by people".into()]));
-        };
-        let human = mark.unwrap_or(self.game.position().turn());
-        if mark.is_some() && self.game.moves().is_empty() {
-            // Marks are chosen before the game (G6): the person keeps seat 1.
-            self.seats.give_mark(0, human);
-        }
-        self.seats.set_computer(human.other(), Some(level));
-        let lines = vec![
-            format!(
-                "you play {human}; the computer ({level}) plays {}",
-                human.other()
-            ),
-            self.seats.score_line(),
-        ];
-        let mut played = Vec::new();
-        self.computer_replies(&mut played)?;
-        Ok(Reply::Played(lines, played))
-    }
-
-    fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
-        let side = side
-            .or(self.seats.human_side())
-            .unwrap_or(self.game.position().turn());
-        self.game
-            .resign(side)
-            .map_err(|e| refused(format!("resign: {}", self.game.rulebook().explain(&e))))?;
-        self.settle();
-        Ok(Reply::Lines(vec![status_line(&self.game)]))
-    }
-
-    fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "draw: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
-        match action {
-            DrawAction::Offer => self.offer_draw(),
-            DrawAction::Accept => {
-                let Some(offer) = self.offer else {
-                    return Err(refused("draw accept: there is no draw offer to answer"));
-                };
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
-                self.settle();
-                Ok(Reply::Lines(vec![
-                    format!("{} accepts the draw", offer.by.other()),
-                    status_line(&self.game),
-                ]))
-            }
-            DrawAction::Decline => {
-                let Some(offer) = self.offer.take() else {
-                    return Err(refused("draw decline: there is no draw offer to answer"));
-                };
-                Ok(Reply::Lines(vec![format!(
-                    "{} declines the draw",
-                    offer.by.other()
-                )]))
-            }
-        }
-    }
-
-    fn offer_draw(&mut self) -> Result<Reply, CommandError> {
-        let by = self
-            .seats
-            .human_side()
-            .unwrap_or(self.game.position().turn());
-        let ply = self.game.moves().len();
-        if self.offer.is_some() {
-            return Err(refused(
-                "draw offer: an offer is already waiting for an answer",
-            ));
-        }
-        if self.last_offer == Some(Offer { by, ply }) {
-            return Err(refused(format!(
-                "draw offer: {by} has offered a draw this move already (one offer per move)"
-            )));
-        }
-        let offer = Offer { by, ply };
-        self.last_offer = Some(offer);
-        let them = by.other();
-        if self.seats.computer(them).is_some() {
-            if self.computer_accepts_draw(them)? {
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
-                self.settle();
-                return Ok(Reply::Lines(vec![
-                    format!("{by} offers a draw; the computer accepts"),
-                    status_line(&self.game),
-                ]));
-            }
-            return Ok(Reply::Lines(vec![format!(
-                "{by} offers a draw; the computer declines"
-            )]));
-        }
-        self.offer = Some(offer);
-        Ok(Reply::Lines(vec![format!(
-            "{by} offers a draw: {them} may `draw accept` or `draw decline` (a move declines)"
-        )]))
-    }
-
-    /// The computer takes a draw unless it expects to do better than one:
-    /// exactly when the game can be solved, else by its search's estimate.
-    fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
-        let rules = self.game.rulebook().clone();
-        let pos = self.game.position();
-        let expected = search::expected_score(&rules, pos, &mut self.rng, self.budget)?;
-        // `expected` is for the side to move; the computer may be the other one.
-        let mine = if pos.turn() == side {
-            expected
-        } else {
-            1.0 - expected
-        };
-        Ok(mine <= 0.5)
-    }
-
-    fn again(&mut self) -> Result<Reply, CommandError> {
-        if !self.game.is_over() {
-            return Err(refused(
-                "again: the game is still on: finish it, resign or agree a draw first (`new` abandons it)",
-            ));
-        }
-        let swap = self.rulebook().table().alternate;
-        let rulebook = self.rulebook().clone();
-        self.start(Game::new(rulebook), swap)
-    }
-
-    fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
-        if !self.game.moves().is_empty() {
-            return Err(refused("clock: the clock is set before the first move"));
-        }
-        let table = self.rulebook().table();
-        if let Some(s) = limit
-            && !table.allows_clock(s)
-        {
-            let options: Vec<String> = table.clock_options.iter().map(|o| format!("{o}")).collect();
-            return Err(refused(format!(
-                "clock {s}: this rulebook offers {} seconds per move, or off",
-                options.join(" or ")
-            )));
-        }
-        self.clock.limit = limit;
-        self.clock.restart();
-        Ok(Reply::Lines(vec![clock_line(limit)]))
-    }
-
-    fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
-        let TimeSource::Virtual(now) = &mut self.clock.source else {
-            return Err(refused(
-                "wait: only batch mode's clock can be moved; at the REPL time is real",
-            ));
-        };
-        *now += Duration::from_secs(u64::from(seconds));
-        self.run_clock()?;
-        Ok(Reply::Nothing)
-    }
-
-    /// Makes the moves of players whose time ran out (T2): a random move, and
-    /// the computer's reply. Returns whether any was made.
-    fn run_clock(&mut self) -> Result<bool, CommandError> {
-        let Some(limit) = self.clock.limit.map(|s| Duration::from_secs(u64::from(s))) else {
-            return Ok(false);
-        };
-        let mut ran_out = false;
-        let waited = self
-            .clock
-            .source
-            .now()
-            .saturating_sub(self.clock.turn_began);
-        while !self.game.is_over()
-            && self.seats.computer(self.game.position().turn()).is_none()
-            && self
-                .clock
-                .source
-                .now()
-                .saturating_sub(self.clock.turn_began)
-                >= limit
-        {
-            let rules = self.game.rulebook().clone();
-            let Some(mv) = rules.timeout_move(self.game.position(), &mut self.rng)? else {
-                break;
-            };
-            if !ran_out && matches!(self.clock.source, TimeSource::Real(_)) {
-                // Whole seconds, rounded down, time out as often as the real wait did.
-                self.transcript.push(format!("wait {}", waited.as_secs()));
-            }
-            let deadline = self.clock.turn_began + limit;
-            let p = self.make_move(mv, By::Clock)?;
-            // The next move's time began when this one's ran out.
-            self.clock.turn_began = deadline;
-            self.pending.push(p);
-            let mut replies = Vec::new();
-            self.computer_replies(&mut replies)?;
-            if !replies.is_empty() {
-                self.clock.turn_began = deadline;
-            }
-            self.pending.extend(replies);
-            ran_out = true;
-        }
-        Ok(ran_out)
-    }
-
     fn legal(&self) -> Result<Reply, CommandError> {
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
@@ -801,118 +558,6 @@ impl Session {
         let game = Game::from_position(self.rulebook().clone(), pos);
         self.start(game, false)
     }
-
-    fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
-        let table = record::Table {
-            x: self.seats.name(Side::X).to_string(),
-            o: self.seats.name(Side::O).to_string(),
-            clock: self.clock.limit,
-        };
-        let text = record::to_text(&self.game, &self.rulebook_name, &table);
-        record::write_atomic(path, &text)?;
-        Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
-    }
-
-    fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
-        let opened = record::open(path)?;
-        self.rulebook_name = opened.rulebook;
-        self.clock.limit = opened.table.clock;
-        let over = opened.game.ending();
-        let reply = self.start(opened.game, false)?;
-        self.seats.set_names_by_side(opened.table.x, opened.table.o);
-        if let Some((outcome, _)) = over {
-            // A finished game from a file is history, not a new result at this table.
-            self.seats.unscore(outcome);
-        }
-        Ok(reply)
-    }
-
-    fn record(&self, path: &Path) -> Result<Reply, CommandError> {
-        let mut text = String::from(
-            "# gridrules session transcript: replay it with `gridrules --batch < FILE`\n",
-        );
-        for line in &self.transcript {
-            text.push_str(line);
-            text.push('\n');
-        }
-        record::write_atomic(path, &text)?;
-        Ok(Reply::Lines(vec![format!(
-            "recorded: {} ({} lines)",
-            path.display(),
-            self.transcript.len()
-        )]))
-    }
-
-    fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
-        let n = gridrules_core::perft::perft(self.rulebook(), self.game.position(), depth)?;
-        Ok(Reply::Lines(vec![format!("perft {depth}: {n}")]))
-    }
-
-    /// Runs the documented examples of one rulebook, or of every built-in.
-    fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
-        let rulebooks = match name {
-            None => vec![self.rulebook().clone()],
-            Some("all") => Rulebook::builtin_names()
-                .map(|n| Rulebook::builtin(n).map(Arc::new))
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(n) => vec![Arc::new(open_rulebook(n)?)],
-        };
-        let mut lines = Vec::new();
-        let (mut total, mut failed) = (0, 0);
-        for r in &rulebooks {
-            let results = gridrules_core::check::run(r);
-            let bad = results.iter().filter(|c| c.failure.is_some()).count();
-            for c in &results {
-                let e = &c.example;
-                match &c.failure {
-                    None => lines.push(format!("pass {:<4} {}: {}", e.rule, r.name(), e.text)),
-                    Some(why) => lines.push(format!(
-                        "FAIL {:<4} {}: {} — {why} ({})",
-                        e.rule,
-                        r.name(),
-                        e.text,
-                        e.location
-                    )),
-                }
-            }
-            lines.push(format!(
-                "check {}: {} examples, {} passed, {bad} failed",
-                r.name(),
-                results.len(),
-                results.len() - bad
-            ));
-            total += results.len();
-            failed += bad;
-        }
-        if rulebooks.len() > 1 {
-            lines.push(format!(
-                "check: {total} examples, {} passed, {failed} failed",
-                total - failed
-            ));
-        }
-        if failed > 0 {
-            return Err(CommandError::Check(lines, failed));
-        }
-        Ok(Reply::Lines(lines))
-    }
-
-    fn bench(&self, name: Option<&str>, seconds: Option<f64>) -> Result<Reply, CommandError> {
-        let rulebook = match name {
-            None => self.rulebook().clone(),
-            Some(n) => Arc::new(open_rulebook(n)?),
-        };
-        let round =
-            Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
-        let mut rounds = (0..BENCH_ROUNDS)
-            .map(|i| bench(&rulebook, round, 0x5eed + u64::from(i)))
-            .collect::<Result<Vec<_>, _>>()?;
-        rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
-        Ok(Reply::Bench {
-            rulebook: rulebook.name().to_string(),
-            per_move_hooks: rulebook.has_per_move_hooks(),
-            rounds,
-        })
-    }
 }
 
 /// `clock: 15 s per move` or `clock: off`.
@@ -929,56 +574,3 @@ pub fn status_line(game: &Game) -> String {
 }
 
 pub use gridrules_core::game::result_line;
-
-fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
-    let Some(topic) = topic else {
-        let mut lines: Vec<String> = COMMANDS
-            .iter()
-            .map(|c| format!("  {:<30} {}", c.usage(), c.summary))
-            .collect();
-        lines.insert(
-            0,
-            "commands (a bare move such as `b2` or `b2-c2` plays it):".into(),
-        );
-        lines.push("`help <command>` shows an example; `#` starts a comment.".into());
-        return Ok(Reply::Lines(lines));
-    };
-    let Some(c) = spec(topic) else {
-        return Err(CommandError::Parse(ParseError::Unknown(topic.to_string())));
-    };
-    let mut lines = vec![format!("{} — {}", c.usage(), c.summary)];
-    if !c.aliases.is_empty() {
-        lines.push(format!("also: {}", c.aliases.join(", ")));
-    }
-    lines.push(format!("example: {}", c.example));
-    Ok(Reply::Lines(lines))
-}
-
-fn variants() -> Reply {
-    let lines = Rulebook::builtin_names()
-        .map(|n| match Rulebook::builtin(n) {
-            Ok(r) => format!("{n:<14} {}", r.title()),
-            Err(e) => format!("{n:<14} (does not load: {e})"),
-        })
-        .collect();
-    Reply::Lines(lines)
-}
-
-/// Wraps prose at `width` columns.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}

@@ -1,0 +1,220 @@
+//! The table rules' commands: playing the computer, resigning, draw
+//! offers, rematches and the clock.
+
+use super::{By, CommandError, Reply, Session, clock_line, refused, status_line};
+use crate::command::DrawAction;
+use crate::table::{Offer, TimeSource};
+use gridrules_core::search::{self, Level};
+use gridrules_core::{Game, Refusal, Side};
+use std::time::Duration;
+
+impl Session {
+    pub(super) fn vs(
+        &mut self,
+        level: Option<Level>,
+        mark: Option<Side>,
+    ) -> Result<Reply, CommandError> {
+        self.seats.clear_computers();
+        let Some(level) = level else {
+            return Ok(Reply::Lines(vec!["both seats are played by people".into()]));
+        };
+        let human = mark.unwrap_or(self.game.position().turn());
+        if mark.is_some() && self.game.moves().is_empty() {
+            // Marks are chosen before the game (G6): the person keeps seat 1.
+            self.seats.give_mark(0, human);
+        }
+        self.seats.set_computer(human.other(), Some(level));
+        let lines = vec![
+            format!(
+                "you play {human}; the computer ({level}) plays {}",
+                human.other()
+            ),
+            self.seats.score_line(),
+        ];
+        let mut played = Vec::new();
+        self.computer_replies(&mut played)?;
+        Ok(Reply::Played(lines, played))
+    }
+
+    pub(super) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
+        let side = side
+            .or(self.seats.human_side())
+            .unwrap_or(self.game.position().turn());
+        self.game
+            .resign(side)
+            .map_err(|e| refused(format!("resign: {}", self.game.rulebook().explain(&e))))?;
+        self.settle();
+        Ok(Reply::Lines(vec![status_line(&self.game)]))
+    }
+
+    pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
+        if let Some((o, _)) = self.game.ending() {
+            return Err(refused(format!(
+                "draw: {}",
+                self.rulebook().explain(&Refusal::GameOver(o))
+            )));
+        }
+        match action {
+            DrawAction::Offer => self.offer_draw(),
+            DrawAction::Accept => {
+                let Some(offer) = self.offer else {
+                    return Err(refused("draw accept: there is no draw offer to answer"));
+                };
+                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.settle();
+                Ok(Reply::Lines(vec![
+                    format!("{} accepts the draw", offer.by.other()),
+                    status_line(&self.game),
+                ]))
+            }
+            DrawAction::Decline => {
+                let Some(offer) = self.offer.take() else {
+                    return Err(refused("draw decline: there is no draw offer to answer"));
+                };
+                Ok(Reply::Lines(vec![format!(
+                    "{} declines the draw",
+                    offer.by.other()
+                )]))
+            }
+        }
+    }
+
+    pub(super) fn offer_draw(&mut self) -> Result<Reply, CommandError> {
+        let by = self
+            .seats
+            .human_side()
+            .unwrap_or(self.game.position().turn());
+        let ply = self.game.moves().len();
+        if self.offer.is_some() {
+            return Err(refused(
+                "draw offer: an offer is already waiting for an answer",
+            ));
+        }
+        if self.last_offer == Some(Offer { by, ply }) {
+            return Err(refused(format!(
+                "draw offer: {by} has offered a draw this move already (one offer per move)"
+            )));
+        }
+        let offer = Offer { by, ply };
+        self.last_offer = Some(offer);
+        let them = by.other();
+        if self.seats.computer(them).is_some() {
+            if self.computer_accepts_draw(them)? {
+                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.settle();
+                return Ok(Reply::Lines(vec![
+                    format!("{by} offers a draw; the computer accepts"),
+                    status_line(&self.game),
+                ]));
+            }
+            return Ok(Reply::Lines(vec![format!(
+                "{by} offers a draw; the computer declines"
+            )]));
+        }
+        self.offer = Some(offer);
+        Ok(Reply::Lines(vec![format!(
+            "{by} offers a draw: {them} may `draw accept` or `draw decline` (a move declines)"
+        )]))
+    }
+
+    /// The computer takes a draw unless it expects to do better than one:
+    /// exactly when the game can be solved, else by its search's estimate.
+    pub(super) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
+        let rules = self.game.rulebook().clone();
+        let pos = self.game.position();
+        let expected = search::expected_score(&rules, pos, &mut self.rng, self.budget)?;
+        // `expected` is for the side to move; the computer may be the other one.
+        let mine = if pos.turn() == side {
+            expected
+        } else {
+            1.0 - expected
+        };
+        Ok(mine <= 0.5)
+    }
+
+    pub(super) fn again(&mut self) -> Result<Reply, CommandError> {
+        if !self.game.is_over() {
+            return Err(refused(
+                "again: the game is still on: finish it, resign or agree a draw first (`new` abandons it)",
+            ));
+        }
+        let swap = self.rulebook().table().alternate;
+        let rulebook = self.rulebook().clone();
+        self.start(Game::new(rulebook), swap)
+    }
+
+    pub(super) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
+        if !self.game.moves().is_empty() {
+            return Err(refused("clock: the clock is set before the first move"));
+        }
+        let table = self.rulebook().table();
+        if let Some(s) = limit
+            && !table.allows_clock(s)
+        {
+            let options: Vec<String> = table.clock_options.iter().map(|o| format!("{o}")).collect();
+            return Err(refused(format!(
+                "clock {s}: this rulebook offers {} seconds per move, or off",
+                options.join(" or ")
+            )));
+        }
+        self.clock.limit = limit;
+        self.clock.restart();
+        Ok(Reply::Lines(vec![clock_line(limit)]))
+    }
+
+    pub(super) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
+        let TimeSource::Virtual(now) = &mut self.clock.source else {
+            return Err(refused(
+                "wait: only batch mode's clock can be moved; at the REPL time is real",
+            ));
+        };
+        *now += Duration::from_secs(u64::from(seconds));
+        self.run_clock()?;
+        Ok(Reply::Nothing)
+    }
+
+    /// Makes the moves of players whose time ran out (T2): a random move, and
+    /// the computer's reply. Returns whether any was made.
+    pub(super) fn run_clock(&mut self) -> Result<bool, CommandError> {
+        let Some(limit) = self.clock.limit.map(|s| Duration::from_secs(u64::from(s))) else {
+            return Ok(false);
+        };
+        let mut ran_out = false;
+        let waited = self
+            .clock
+            .source
+            .now()
+            .saturating_sub(self.clock.turn_began);
+        while !self.game.is_over()
+            && self.seats.computer(self.game.position().turn()).is_none()
+            && self
+                .clock
+                .source
+                .now()
+                .saturating_sub(self.clock.turn_began)
+                >= limit
+        {
+            let rules = self.game.rulebook().clone();
+            let Some(mv) = rules.timeout_move(self.game.position(), &mut self.rng)? else {
+                break;
+            };
+            if !ran_out && matches!(self.clock.source, TimeSource::Real(_)) {
+                // Whole seconds, rounded down, time out as often as the real wait did.
+                self.transcript.push(format!("wait {}", waited.as_secs()));
+            }
+            let deadline = self.clock.turn_began + limit;
+            let p = self.make_move(mv, By::Clock)?;
+            // The next move's time began when this one's ran out.
+            self.clock.turn_began = deadline;
+            self.pending.push(p);
+            let mut replies = Vec::new();
+            self.computer_replies(&mut replies)?;
+            if !replies.is_empty() {
+                self.clock.turn_began = deadline;
+            }
+            self.pending.extend(replies);
+            ran_out = true;
+        }
+        Ok(ran_out)
+    }
+}

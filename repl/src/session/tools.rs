@@ -1,0 +1,181 @@
+//! Commands about rulebooks rather than the game: their rules in words,
+//! perft, documented examples, benchmarks; and `help`.
+
+use super::{BENCH_ROUNDS, BENCH_SECONDS, CommandError, Reply, Session, open_rulebook};
+use crate::command::{COMMANDS, ParseError, spec};
+use gridrules_core::Rulebook;
+use gridrules_core::playout::bench;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl Session {
+    pub(super) fn rules(&self) -> Reply {
+        let r = self.rulebook();
+        let mut lines = vec![format!("{} — {}", r.name(), r.title())];
+        if let Some(d) = r.description() {
+            lines.push(String::new());
+            lines.extend(wrap(d, 78));
+        }
+        lines.push(String::new());
+        let g = r.grid();
+        lines.push(format!(
+            "board: {}×{}; rulebook {}; script {}",
+            g.width(),
+            g.height(),
+            r.path(),
+            r.script().path()
+        ));
+        if !r.params().is_empty() {
+            let params: Vec<String> = r
+                .params()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            lines.push(format!("params: {}", params.join(", ")));
+        }
+        let t = r.table();
+        let clock = match (t.clock, t.clock_options.is_empty()) {
+            (Some(s), _) => format!("{s} s per move"),
+            (None, true) => "none".to_string(),
+            (None, false) => {
+                let o: Vec<String> = t.clock_options.iter().map(u32::to_string).collect();
+                format!("none by default; {} s can be chosen", o.join(" or "))
+            }
+        };
+        let swap = if t.alternate {
+            "the marks change seats"
+        } else {
+            "the seats keep their marks"
+        };
+        lines.push(format!("clock: {clock}; in a rematch {swap}"));
+        Reply::Lines(lines)
+    }
+
+    pub(super) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
+        let n = gridrules_core::perft::perft(self.rulebook(), self.game.position(), depth)?;
+        Ok(Reply::Lines(vec![format!("perft {depth}: {n}")]))
+    }
+
+    /// Runs the documented examples of one rulebook, or of every built-in.
+    pub(super) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
+        let rulebooks = match name {
+            None => vec![self.rulebook().clone()],
+            Some("all") => Rulebook::builtin_names()
+                .map(|n| Rulebook::builtin(n).map(Arc::new))
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(n) => vec![Arc::new(open_rulebook(n)?)],
+        };
+        let mut lines = Vec::new();
+        let (mut total, mut failed) = (0, 0);
+        for r in &rulebooks {
+            let results = gridrules_core::check::run(r);
+            let bad = results.iter().filter(|c| c.failure.is_some()).count();
+            for c in &results {
+                let e = &c.example;
+                match &c.failure {
+                    None => lines.push(format!("pass {:<4} {}: {}", e.rule, r.name(), e.text)),
+                    Some(why) => lines.push(format!(
+                        "FAIL {:<4} {}: {} — {why} ({})",
+                        e.rule,
+                        r.name(),
+                        e.text,
+                        e.location
+                    )),
+                }
+            }
+            lines.push(format!(
+                "check {}: {} examples, {} passed, {bad} failed",
+                r.name(),
+                results.len(),
+                results.len() - bad
+            ));
+            total += results.len();
+            failed += bad;
+        }
+        if rulebooks.len() > 1 {
+            lines.push(format!(
+                "check: {total} examples, {} passed, {failed} failed",
+                total - failed
+            ));
+        }
+        if failed > 0 {
+            return Err(CommandError::Check(lines, failed));
+        }
+        Ok(Reply::Lines(lines))
+    }
+
+    pub(super) fn bench(
+        &self,
+        name: Option<&str>,
+        seconds: Option<f64>,
+    ) -> Result<Reply, CommandError> {
+        let rulebook = match name {
+            None => self.rulebook().clone(),
+            Some(n) => Arc::new(open_rulebook(n)?),
+        };
+        let round =
+            Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
+        let mut rounds = (0..BENCH_ROUNDS)
+            .map(|i| bench(&rulebook, round, 0x5eed + u64::from(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
+        Ok(Reply::Bench {
+            rulebook: rulebook.name().to_string(),
+            per_move_hooks: rulebook.has_per_move_hooks(),
+            rounds,
+        })
+    }
+}
+
+pub(super) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
+    let Some(topic) = topic else {
+        let mut lines: Vec<String> = COMMANDS
+            .iter()
+            .map(|c| format!("  {:<30} {}", c.usage(), c.summary))
+            .collect();
+        lines.insert(
+            0,
+            "commands (a bare move such as `b2` or `b2-c2` plays it):".into(),
+        );
+        lines.push("`help <command>` shows an example; `#` starts a comment.".into());
+        return Ok(Reply::Lines(lines));
+    };
+    let Some(c) = spec(topic) else {
+        return Err(CommandError::Parse(ParseError::Unknown(topic.to_string())));
+    };
+    let mut lines = vec![format!("{} — {}", c.usage(), c.summary)];
+    if !c.aliases.is_empty() {
+        lines.push(format!("also: {}", c.aliases.join(", ")));
+    }
+    lines.push(format!("example: {}", c.example));
+    Ok(Reply::Lines(lines))
+}
+
+pub(super) fn variants() -> Reply {
+    let lines = Rulebook::builtin_names()
+        .map(|n| match Rulebook::builtin(n) {
+            Ok(r) => format!("{n:<14} {}", r.title()),
+            Err(e) => format!("{n:<14} (does not load: {e})"),
+        })
+        .collect();
+    Reply::Lines(lines)
+}
+
+/// Wraps prose at `width` columns.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
