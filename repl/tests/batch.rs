@@ -159,3 +159,42 @@ fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
     assert_eq!(lines[6], "to move: O");
     assert_eq!(code, 0);
 }
+
+#[test]
+fn check_reports_each_example_and_fails_with_a_broken_rule() {
+    let r = common::run_in(Path::new("."), &["check", "all"], "");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .lines()
+            .all(|l| l.starts_with("pass ") || l.starts_with("check")),
+        "{}",
+        r.out
+    );
+    assert!(r.out.ends_with(" 0 failed\n"), "{}", r.out);
+
+    // Classic with two in a row winning: its C3 and C4 examples must fail.
+    let dir = std::env::temp_dir().join(format!("gridrules-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let classic = gridrules_core::builtin::rulebook("classic")
+        .unwrap()
+        .replacen("k = 3", "k = 2", 1);
+    let path = dir.join("classic-k2.toml");
+    std::fs::write(&path, classic).unwrap();
+    let r = common::run_in(Path::new("."), &["check", path.to_str().unwrap()], "");
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err
+            .contains("FAIL C3   classic: three in a row wins at once"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err
+            .trim_end()
+            .ends_with("error: check: 5 examples failed"),
+        "{}",
+        r.err
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
