@@ -164,17 +164,18 @@ impl Rulebook {
                 if let Some(d) = c.to_digit(10) {
                     let mut n = d as usize;
                     while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d as usize;
+                        // Saturating: an absurd count is reported as a wrong row, not an overflow.
+                        n = n.saturating_mul(10).saturating_add(d as usize);
                         chars.next();
                     }
-                    col += n;
+                    col = col.saturating_add(n);
                 } else if c == '.' {
-                    col += 1;
+                    col = col.saturating_add(1);
                 } else if let Some(side) = Side::from_char(c) {
                     if let Some(cell) = g.cell(col as i64, row as i64) {
                         marks.get_mut(side).insert(cell);
                     }
-                    col += 1;
+                    col = col.saturating_add(1);
                 } else {
                     return fail(format!(
                         "row {} from the top: `{c}` is not X, O, `.` or a number of empty cells",
