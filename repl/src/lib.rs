@@ -6,6 +6,7 @@
 //! ```
 
 pub mod batch;
+pub mod cli;
 pub mod command;
 pub mod editor;
 pub mod render;

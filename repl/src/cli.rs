@@ -1,0 +1,98 @@
+//! The command line: `gridrules [--batch] [--rules <name|file>] [command…]`.
+
+/// The usage text for `--help` and mistakes.
+pub const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml>] [command...]
+
+  --batch          read commands from stdin, one per line, plain output
+                   (also the default when stdin is not a terminal)
+  --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
+  command...       run this one command and exit, e.g. `gridrules bench gomoku`";
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cli {
+    /// Run: the REPL, batch mode, or one command.
+    Run {
+        /// Batch mode even on a terminal.
+        batch: bool,
+        /// The rulebook to start with.
+        rules: String,
+        /// One command to run instead of reading commands, if given.
+        command: Option<String>,
+    },
+    /// Print the usage.
+    Help,
+    /// Print the version.
+    Version,
+}
+
+/// Parses the arguments (without the program name).
+///
+/// # Errors
+/// A message for a flag that is unknown or lacks its value.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
+    let mut batch = false;
+    let mut rules = "classic".to_string();
+    let mut command: Vec<String> = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--batch" if command.is_empty() => batch = true,
+            "--rules" | "-r" if command.is_empty() => {
+                rules = args.next().ok_or("--rules needs a rulebook name or file")?;
+            }
+            "--help" | "-h" if command.is_empty() => return Ok(Cli::Help),
+            "--version" | "-V" if command.is_empty() => return Ok(Cli::Version),
+            flag if flag.starts_with('-') && command.is_empty() => {
+                return Err(format!("unknown argument `{flag}`"));
+            }
+            word => command.push(word.to_string()),
+        }
+    }
+    Ok(Cli::Run {
+        batch,
+        rules,
+        command: (!command.is_empty()).then(|| command.join(" ")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Result<Cli, String> {
+        parse(line.split_whitespace().map(str::to_string))
+    }
+
+    #[test]
+    fn flags_and_one_command() {
+        assert_eq!(
+            args("--batch --rules gomoku"),
+            Ok(Cli::Run {
+                batch: true,
+                rules: "gomoku".into(),
+                command: None
+            })
+        );
+        assert_eq!(
+            args("-r ultimate perft 2"),
+            Ok(Cli::Run {
+                batch: false,
+                rules: "ultimate".into(),
+                command: Some("perft 2".into())
+            })
+        );
+        // After the command starts, dashes belong to it (`b2-c2` never starts with one, but be safe).
+        assert_eq!(
+            args("bench -x"),
+            Ok(Cli::Run {
+                batch: false,
+                rules: "classic".into(),
+                command: Some("bench -x".into())
+            })
+        );
+        assert_eq!(args("--help"), Ok(Cli::Help));
+        assert!(args("--rules").is_err());
+        assert!(args("--frobnicate").is_err());
+    }
+}
