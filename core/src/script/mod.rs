@@ -314,14 +314,12 @@ impl ScriptHost {
                     if !src.is_empty() {
                         path = src;
                     }
-                    if !pos.is_none() && at.is_none() {
+                    // The innermost known position is the most precise one.
+                    if !inner.position().is_none() {
+                        at = inner.position();
+                    } else if at.is_none() {
                         at = pos;
                     }
-                    at = if inner.position().is_none() {
-                        at
-                    } else {
-                        inner.position()
-                    };
                     err = *inner;
                 }
                 EvalAltResult::ErrorInModule(src, inner, _) => {
