@@ -334,9 +334,13 @@ pub fn board(session: &Session, style: Style) -> String {
 fn region_name(rulebook: &Rulebook, r: usize) -> String {
     let cells = rulebook.tables().regions()[r];
     let g = rulebook.grid();
-    match (cells.first(), cells.into_iter().last()) {
+    let place = match (cells.first(), cells.into_iter().last()) {
         (Some(a), Some(b)) => format!("{} ({}–{})", r + 1, g.name(a), g.name(b)),
         _ => (r + 1).to_string(),
+    };
+    match rulebook.tables().region_names().get(r) {
+        Some(name) => format!("{place}, the {name} one"),
+        None => place,
     }
 }
 

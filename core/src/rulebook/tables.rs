@@ -123,6 +123,11 @@ impl Tables {
             .map(|&r| r as usize)
     }
 
+    /// The regions' names from the `region_name` hook; empty without it.
+    pub fn region_names(&self) -> &[String] {
+        &self.region_names
+    }
+
     /// Where a piece on `cell` may step.
     pub fn steps(&self, cell: Cell) -> CellSet {
         self.steps[cell.index()]

@@ -131,7 +131,7 @@ pub(super) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     let Some(topic) = topic else {
         let mut lines: Vec<String> = COMMANDS
             .iter()
-            .map(|c| format!("  {:<30} {}", c.usage(), c.summary))
+            .map(|c| format!("  {:<32} {}", c.usage(), c.summary))
             .collect();
         lines.insert(
             0,
