@@ -28,7 +28,7 @@ pub const BENCH_ROUNDS: u32 = 5;
 /// that the same seed and commands give the same moves at the REPL and in
 /// batch mode (and `record` replays exactly); on 15×15 it stays well under
 /// a second.
-const THINK_PLAYOUTS: u32 = 20_000;
+const THINK: Budget = Budget::Playouts(20_000);
 
 /// Who made a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,9 +175,6 @@ pub struct Session {
     last_offer: Option<Offer>,
     clock: Clock,
     rng: Rng,
-    /// The seed the session started from (or `seed` set), for transcripts.
-    seed: u64,
-    budget: Budget,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
@@ -229,8 +226,6 @@ impl Session {
             last_offer: None,
             clock,
             rng: Rng::new(seed),
-            seed,
-            budget: Budget::Playouts(THINK_PLAYOUTS),
             pending: Vec::new(),
             transcript,
         }
@@ -349,7 +344,6 @@ impl Session {
             Command::Clock(limit) => self.set_clock(limit),
             Command::Wait(seconds) => self.wait(seconds),
             Command::Seed(seed) => {
-                self.seed = seed;
                 self.rng = Rng::new(seed);
                 Ok(Reply::Nothing)
             }
@@ -440,7 +434,7 @@ impl Session {
             self.game.position(),
             level,
             &mut self.rng,
-            self.budget,
+            THINK,
         )?)
     }
 

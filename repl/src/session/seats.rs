@@ -122,7 +122,7 @@ impl Session {
     pub(super) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
         let pos = self.game.position();
-        let expected = search::expected_score(&rules, pos, &mut self.rng, self.budget)?;
+        let expected = search::expected_score(&rules, pos, &mut self.rng, super::THINK)?;
         // `expected` is for the side to move; the computer may be the other one.
         let mine = if pos.turn() == side {
             expected
