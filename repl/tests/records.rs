@@ -170,3 +170,28 @@ fn a_recorded_session_replays_exactly() {
     };
     assert_eq!(from_vs(&replayed), from_vs(&first));
 }
+
+#[test]
+fn a_record_finds_its_rulebook_file_from_anywhere() {
+    let dir = Scratch::new("paths");
+    std::fs::create_dir_all(dir.path("variants")).unwrap();
+    std::fs::create_dir_all(dir.path("games")).unwrap();
+    let rulebook = gridrules_core::builtin::rulebook("classic")
+        .unwrap()
+        .replace("name = \"classic\"", "name = \"mine\"");
+    std::fs::write(dir.path("variants/mine.toml"), rulebook).unwrap();
+    batch(&dir.0, "load variants/mine.toml\nb2\nsave games/g.toml\n");
+    let text = std::fs::read_to_string(dir.path("games/g.toml")).unwrap();
+    assert!(
+        text.contains("rulebook = \"../variants/mine.toml\""),
+        "{text}"
+    );
+    // Opened from another directory, the record still finds the rulebook.
+    let out = batch(&dir.path("games"), "open g.toml\nposition\n");
+    assert!(out.starts_with("new game: mine"), "{out}");
+    assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
+    // Saved again from there, and opened from the top, it still does.
+    batch(&dir.path("games"), "open g.toml\nsave again.toml\n");
+    let out = batch(&dir.0, "open games/again.toml\nposition\n");
+    assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
+}

@@ -1,25 +1,49 @@
 //! Game records and session transcripts on disk.
 
 use super::{CommandError, Reply, Session};
-use gridrules_core::Side;
 use gridrules_core::record;
-use std::path::Path;
+use gridrules_core::{Rulebook, Side};
+use std::path::{Path, PathBuf};
 
 impl Session {
+    /// The rulebook as a record at `record` names it: a built-in by name, a
+    /// file by its path from the record's directory (so a folder of games and
+    /// rulebooks can move as a whole).
+    fn rulebook_for(&self, record: &Path) -> String {
+        let name = &self.rulebook_name;
+        if Rulebook::builtin_names().any(|n| n == name) {
+            return name.clone();
+        }
+        let dir = record
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::canonicalize(dir)
+            .ok()
+            .map(|d| relative(Path::new(name), &d).display().to_string())
+            .unwrap_or_else(|| name.clone())
+    }
+
     pub(super) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let table = record::Table {
             x: self.seats.name(Side::X).to_string(),
             o: self.seats.name(Side::O).to_string(),
             clock: self.clock.limit,
         };
-        let text = record::to_text(&self.game, &self.rulebook_name, &table);
+        let text = record::to_text(&self.game, &self.rulebook_for(path), &table);
         record::write_atomic(path, &text)?;
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
     pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let opened = record::open(path)?;
-        self.rulebook_name = opened.rulebook;
+        // The record names a rulebook file from its own directory.
+        self.rulebook_name = if Rulebook::builtin_names().any(|n| n == opened.rulebook) {
+            opened.rulebook
+        } else {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            super::rulebook_ref(&dir.join(&opened.rulebook))
+        };
         self.clock.limit = opened.table.clock;
         let over = opened.game.ending();
         let reply = self.start(opened.game, false)?;
@@ -46,4 +70,18 @@ impl Session {
             self.transcript.len()
         )]))
     }
+}
+
+/// `path` as seen from `dir` (both absolute): up to their common part, then down.
+fn relative(path: &Path, dir: &Path) -> PathBuf {
+    let (p, d): (Vec<_>, Vec<_>) = (path.components().collect(), dir.components().collect());
+    let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    out
 }

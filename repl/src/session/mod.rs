@@ -194,6 +194,16 @@ pub fn open_rulebook(name: &str) -> Result<Rulebook, RulebookError> {
     }
 }
 
+/// How the session names a rulebook: a built-in by its name, a file by its
+/// absolute path, so records and transcripts find it from any directory.
+fn rulebook_ref(name_or_path: &Path) -> String {
+    let text = name_or_path.display().to_string();
+    if Rulebook::builtin_names().any(|n| n == text) {
+        return text;
+    }
+    std::fs::canonicalize(name_or_path).map_or(text, |p| p.display().to_string())
+}
+
 impl Session {
     /// A session with a new game on `rulebook`, named `name` (built-in name or path).
     pub fn new(rulebook: Rulebook, name: &str, setting: Setting) -> Session {
@@ -217,10 +227,13 @@ impl Session {
         } else {
             "load"
         };
-        let transcript = vec![format!("seed {seed}"), format!("{first} {name}")];
+        let transcript = vec![
+            format!("seed {seed}"),
+            format!("{first} {}", rulebook_ref(Path::new(name))),
+        ];
         Session {
             game: Game::new(Arc::new(rulebook)),
-            rulebook_name: name.to_string(),
+            rulebook_name: rulebook_ref(Path::new(name)),
             seats: Seats::default(),
             offer: None,
             last_offer: None,
@@ -380,7 +393,7 @@ impl Session {
             None => self.rulebook().clone(),
             Some(n) => {
                 let r = Arc::new(open_rulebook(n)?);
-                self.rulebook_name = n.to_string();
+                self.rulebook_name = rulebook_ref(Path::new(n));
                 self.clock.limit = r.table().clock;
                 r
             }
@@ -390,7 +403,7 @@ impl Session {
 
     fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let rulebook = Arc::new(Rulebook::from_file(path)?);
-        self.rulebook_name = path.display().to_string();
+        self.rulebook_name = rulebook_ref(path);
         self.clock.limit = rulebook.table().clock;
         self.start(Game::new(rulebook), false)
     }
