@@ -197,3 +197,30 @@ fn the_clock_warns_at_the_prompt_and_plays_on_enter() {
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 }
+
+#[test]
+fn a_recorded_repl_session_replays_in_batch_mode() {
+    let (mut p, dir) = repl(&["--rules", "ultimate"]);
+    p.exp_regex(r"ultimate X> ").unwrap();
+    p.send_line("vs hard").unwrap();
+    p.exp_regex(r"ultimate X> ").unwrap();
+    p.send_line("e5").unwrap();
+    let (_, reply) = p.exp_regex(r"O plays [a-i][1-9]").unwrap();
+    p.exp_regex(r"ultimate X> ").unwrap();
+    let file = dir.path().join("session.txt");
+    p.send_line(&format!("record {}", file.display())).unwrap();
+    p.exp_string("recorded:").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+    // The REPL's seed is in the transcript, so the computer answers the same.
+    let transcript = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        transcript
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("seed ")),
+        "{transcript}"
+    );
+    let replayed = gridrules::batch::replay(&transcript);
+    assert!(replayed.contains(&reply), "{reply} not in\n{replayed}");
+}
