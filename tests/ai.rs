@@ -87,3 +87,51 @@ fn medium_and_hard_block_an_immediate_threat() {
         }
     }
 }
+
+#[test]
+fn on_gomoku_hard_blocks_an_open_three() {
+    let rules = Rulebook::builtin("gomoku").unwrap();
+    // O has d8 e8 f8 with both ends open; X has only scattered marks.
+    let pos = rules
+        .parse_position("15/15/15/15/15/15/15/3OOO9/15/15/X14/15/15/15/X13X X")
+        .unwrap();
+    for seed in 0..10 {
+        let mv = choose(&rules, &pos, Level::Hard, &mut Rng::new(seed), BUDGET)
+            .unwrap()
+            .unwrap();
+        let text = rules.move_text(mv);
+        assert!(
+            text == "c8" || text == "g8",
+            "seed {seed}: {text} does not close the three"
+        );
+    }
+}
+
+#[test]
+fn on_gomoku_hard_wins_against_easy() {
+    // Line threats beat careless play: in ten games on each side, hard
+    // never loses to easy.
+    let rules = Rulebook::builtin("gomoku").unwrap();
+    for seed in 0..10u64 {
+        for hard in Side::ALL {
+            let mut pos = rules.initial();
+            let mut rng = Rng::new(seed);
+            while !pos.is_over() {
+                let level = if pos.turn() == hard {
+                    Level::Hard
+                } else {
+                    Level::Easy
+                };
+                let mv = choose(&rules, &pos, level, &mut rng, BUDGET)
+                    .unwrap()
+                    .unwrap();
+                pos = rules.play(&pos, mv).unwrap();
+            }
+            assert_ne!(
+                pos.outcome(),
+                Some(Outcome::Win(hard.other())),
+                "seed {seed}: hard {hard} lost"
+            );
+        }
+    }
+}

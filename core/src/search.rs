@@ -4,7 +4,9 @@
 //! `medium` avoids moves that let the opponent win at once and now and then
 //! plays a random move; `hard` solves the position exactly when the game tree
 //! is small enough (classic: it never loses) and otherwise runs Monte Carlo
-//! tree search over the moves that do not lose at once.
+//! tree search over the moves that do not lose at once. On large boards
+//! where marks are only placed (gomoku), random playouts say little, so
+//! medium and hard weigh each cell by the lines it builds and blocks instead.
 
 use crate::error::ScriptError;
 use crate::playout::{Playout, Rng};
@@ -114,12 +116,64 @@ pub fn choose(
     } else {
         budget.scaled_down(5)
     };
+    if wide_placement_board(rules, pos) {
+        return Ok(Some(threat_move(rules, pos, &candidates, rng)));
+    }
     if level == Level::Hard
         && let Some(mv) = Solver::new(rules).best(pos, &candidates)?
     {
         return Ok(Some(mv));
     }
     Ok(Some(mcts(rules, pos, &candidates, rng, budget)?.0))
+}
+
+/// Boards of this many cells or more, with unlimited marks and no regions,
+/// are played by line threats rather than by random playouts.
+const WIDE_BOARD: usize = 100;
+
+fn wide_placement_board(rules: &Rulebook, pos: &Position) -> bool {
+    rules.grid().len() >= WIDE_BOARD
+        && rules.tables().regions().is_empty()
+        && pos.in_hand(pos.turn()).is_none()
+}
+
+/// The candidate that builds and blocks the most: every window of `k` cells
+/// along a line that holds marks of one side only is worth more the fuller it
+/// is, to the cells still empty in it — attacking a little more than
+/// defending. Ties are broken at random.
+fn threat_move(rules: &Rulebook, pos: &Position, candidates: &[Move], rng: &mut Rng) -> Move {
+    let k = rules.tables().min_run();
+    let me = pos.turn();
+    let (mine, theirs) = (pos.marks(me), pos.marks(me.other()));
+    let mut score = vec![0i64; rules.grid().len()];
+    // Ten times more per mark; a window one short of a line outweighs any sum of lesser ones.
+    let weight = |n: u32| 10i64.pow(n.min(9));
+    for line in rules.tables().lines() {
+        for window in line.windows(k) {
+            let cells: crate::geometry::CellSet = window.iter().copied().collect();
+            let (m, t) = ((cells & mine).count(), (cells & theirs).count());
+            let value = match (m, t) {
+                (0, 0) => 1,
+                (m, 0) => 11 * weight(m),
+                (0, t) => 10 * weight(t),
+                _ => continue,
+            };
+            for &c in window {
+                score[c.index()] += value;
+            }
+        }
+    }
+    let best = candidates
+        .iter()
+        .map(|m| score[m.to().index()])
+        .max()
+        .unwrap_or(0);
+    let top: Vec<Move> = candidates
+        .iter()
+        .copied()
+        .filter(|m| score[m.to().index()] == best)
+        .collect();
+    top[rng.below(top.len())]
 }
 
 /// What the side to move of `pos` can expect from it: 1 for a win, ½ for a

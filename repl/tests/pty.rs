@@ -29,6 +29,13 @@ fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempdir::Dir) {
     )
 }
 
+/// Waits for the prompt, then a moment more: keys sent while the line editor
+/// is still between two lines (switching the terminal mode) can be lost.
+fn ready(p: &mut PtySession, prompt: &str) {
+    p.exp_regex(prompt).expect("the prompt");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+}
+
 mod tempdir {
     use std::path::{Path, PathBuf};
 
@@ -61,31 +68,31 @@ mod tempdir {
 fn a_game_to_the_end_with_the_board_after_each_move() {
     let (mut p, _dir) = repl(&["--rules", "moving"]);
     p.exp_string("type `help`").unwrap();
-    p.exp_regex(r"moving X> ").unwrap();
+    ready(&mut p, r"moving X> ");
     p.send_line("b2").unwrap();
     p.exp_string("last move: X b2").unwrap();
     p.exp_string("placing: X has 2 in hand, O 3").unwrap();
-    p.exp_regex(r"moving O> ").unwrap();
+    ready(&mut p, r"moving O> ");
     for mv in ["a1", "a3", "c3"] {
         p.send_line(mv).unwrap();
-        p.exp_regex(r"moving [XO]> ").unwrap();
+        ready(&mut p, r"moving [XO]> ");
     }
     // M3: three in a row (a3 b2 c1) during placement wins at once.
     p.send_line("c1").unwrap();
     p.exp_string("result: X wins").unwrap();
-    p.exp_string("moving over> ").unwrap();
+    ready(&mut p, "moving over> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 
     let (mut p, _dir) = repl(&[]);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     for mv in ["a1", "b1", "a2", "b2"] {
         p.send_line(mv).unwrap();
-        p.exp_regex(r"classic [XO] \d+s> ").unwrap();
+        ready(&mut p, r"classic [XO] \d+s> ");
     }
     p.send_line("a3").unwrap();
     p.exp_string("result: X wins").unwrap();
-    p.exp_string("classic over> ").unwrap();
+    ready(&mut p, "classic over> ");
     p.send_line("b3").unwrap();
     p.exp_string("error: b3: the game is over (X wins)")
         .unwrap();
@@ -99,12 +106,12 @@ fn a_game_to_the_end_with_the_board_after_each_move() {
 #[test]
 fn tab_completes_commands_and_moves() {
     let (mut p, _dir) = repl(&[]);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     // A unique prefix completes in place: `vari<Tab>` becomes `variants`.
     p.send("vari\t").unwrap();
     p.send_line("").unwrap();
     p.exp_string("ultimate").unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     // The legal moves complete too: after `c` only c1, c2, c3 are left; `c3<Tab>` is unique.
     p.send("play c3\t").unwrap();
     p.send_line("").unwrap();
@@ -116,13 +123,13 @@ fn tab_completes_commands_and_moves() {
 #[test]
 fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
     let (mut p, dir) = repl(&[]);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send("frobnicate").unwrap();
     p.send_control('c').unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send_line("status").unwrap();
     p.exp_string("to move: X").unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
     let status = p.process().wait().unwrap();
@@ -140,13 +147,13 @@ fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
 #[test]
 fn against_the_computer_it_answers_at_once() {
     let (mut p, _dir) = repl(&["--rules", "ultimate"]);
-    p.exp_regex(r"ultimate X> ").unwrap();
+    ready(&mut p, r"ultimate X> ");
     p.send_line("vs hard").unwrap();
     p.exp_string("you play X; the computer (hard) plays O")
         .unwrap();
     p.send_line("e5").unwrap();
     p.exp_regex(r"O plays [d-f][4-6]").unwrap();
-    p.exp_regex(r"ultimate X> ").unwrap();
+    ready(&mut p, r"ultimate X> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 }
@@ -154,28 +161,28 @@ fn against_the_computer_it_answers_at_once() {
 #[test]
 fn file_paths_complete_and_commands_hint_their_arguments() {
     let (mut p, dir) = repl(&[]);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     let saved = dir.path().join("game-one.toml");
     p.send_line(&format!("save {}", saved.display())).unwrap();
     p.exp_string("saved:").unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     // `open <dir>/game-<Tab>` completes the file name.
     p.send(&format!("open {}/game-\t", dir.path().display()))
         .unwrap();
     p.send_line("").unwrap();
     p.exp_string("new game: classic").unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 
     // Typing a command name shows its arguments as a hint.
     let (mut p, _dir) = repl_with(&[], false);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send("vs").unwrap();
     p.flush().unwrap();
     p.exp_string("vs <easy|medium|hard|off> [X|O]").unwrap();
     p.send_control('c').unwrap();
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
 }
@@ -183,7 +190,7 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
 #[test]
 fn the_clock_warns_at_the_prompt_and_plays_on_enter() {
     let (mut p, _dir) = repl(&[]);
-    p.exp_regex(r"classic X \d+s> ").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
     p.send_line("clock 1").unwrap();
     p.exp_string("clock: 1 s per move").unwrap();
     // No key pressed: after a second the notice appears above the prompt.
@@ -201,12 +208,12 @@ fn the_clock_warns_at_the_prompt_and_plays_on_enter() {
 #[test]
 fn a_recorded_repl_session_replays_in_batch_mode() {
     let (mut p, dir) = repl(&["--rules", "ultimate"]);
-    p.exp_regex(r"ultimate X> ").unwrap();
+    ready(&mut p, r"ultimate X> ");
     p.send_line("vs hard").unwrap();
-    p.exp_regex(r"ultimate X> ").unwrap();
+    ready(&mut p, r"ultimate X> ");
     p.send_line("e5").unwrap();
     let (_, reply) = p.exp_regex(r"O plays [a-i][1-9]").unwrap();
-    p.exp_regex(r"ultimate X> ").unwrap();
+    ready(&mut p, r"ultimate X> ");
     let file = dir.path().join("session.txt");
     p.send_line(&format!("record {}", file.display())).unwrap();
     p.exp_string("recorded:").unwrap();

@@ -65,6 +65,8 @@ pub struct Tables {
     pub(crate) region_names: Vec<String>,
     pub(crate) no_moves: NoMoves,
     pub(crate) repetition: Option<u32>,
+    /// The shortest run that wins.
+    pub(crate) min_run: usize,
 }
 
 impl Tables {
@@ -141,6 +143,11 @@ impl Tables {
     /// What having no legal move means.
     pub fn no_moves(&self) -> NoMoves {
         self.no_moves
+    }
+
+    /// The shortest run of marks that wins (`k` of k-in-a-row).
+    pub fn min_run(&self) -> usize {
+        self.min_run
     }
 
     /// The repetition count that draws, if any.
@@ -479,6 +486,7 @@ impl<'a> Builder<'a> {
             region_names,
             no_moves,
             repetition,
+            min_run: k,
         })
     }
 
