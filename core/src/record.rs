@@ -177,7 +177,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     })?;
     let at = |offset: usize| Location::from_offset(path, text, offset);
     let name = raw.rulebook.get_ref();
-    let rulebook = if Rulebook::builtin_names().any(|n| n == name) {
+    let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {

@@ -232,7 +232,7 @@ impl Rulebook {
     }
 
     /// Whether the side to move has a legal move (cheap without a `refuse` hook).
-    fn has_legal_move(&self, pos: &Position) -> Result<bool, ScriptError> {
+    pub(crate) fn has_legal_move(&self, pos: &Position) -> Result<bool, ScriptError> {
         if self.refuse_hook {
             let mut list = MoveList::new();
             self.board_moves(pos, &mut list);
@@ -385,9 +385,14 @@ impl Rulebook {
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
     pub fn region_name(&self, region: usize) -> String {
-        if let Some(name) = self.tables.region_names.get(region) {
-            return name.clone();
+        match self.tables.region_names.get(region) {
+            Some(name) => name.clone(),
+            None => format!("board {}", self.region_place(region)),
         }
+    }
+
+    /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
+    pub fn region_place(&self, region: usize) -> String {
         let cells = self
             .tables
             .regions()
@@ -396,8 +401,8 @@ impl Rulebook {
             .unwrap_or_default();
         let g = self.grid();
         match (cells.first(), cells.into_iter().last()) {
-            (Some(a), Some(b)) => format!("board {} ({}–{})", region + 1, g.name(a), g.name(b)),
-            _ => format!("board {}", region + 1),
+            (Some(a), Some(b)) => format!("{} ({}–{})", region + 1, g.name(a), g.name(b)),
+            _ => (region + 1).to_string(),
         }
     }
 
@@ -472,12 +477,7 @@ impl Rulebook {
         }
         p.turn = side.other();
         if p.result.is_none() && !self.has_legal_move(p)? {
-            let outcome = match t.no_moves {
-                NoMoves::Loss => Outcome::Win(side),
-                NoMoves::Draw => Outcome::Draw,
-                NoMoves::Win => Outcome::Win(p.turn),
-            };
-            p.result = Some((outcome, self.stalemate_ending(p)));
+            p.result = Some(self.stalemate(p));
         }
         if p.result.is_none() && self.outcome_hook {
             p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
@@ -485,14 +485,21 @@ impl Rulebook {
         Ok(())
     }
 
-    /// Why a side has no move: the board is full (every cell taken or
-    /// closed), or its pieces are blocked.
-    pub(crate) fn stalemate_ending(&self, pos: &Position) -> Ending {
-        if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
+    /// The result when the side to move of `pos` has no legal move: the
+    /// rulebook's `no_moves()` decides, and the ending says whether no cell is
+    /// left to play (every cell taken or closed) or its pieces are blocked.
+    pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
+        let outcome = match self.tables.no_moves {
+            NoMoves::Loss => Outcome::Win(pos.turn.other()),
+            NoMoves::Draw => Outcome::Draw,
+            NoMoves::Win => Outcome::Win(pos.turn),
+        };
+        let ending = if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
             Ending::Full
         } else {
             Ending::NoMoves
-        }
+        };
+        (outcome, ending)
     }
 
     fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {

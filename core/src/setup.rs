@@ -24,7 +24,7 @@
 
 use crate::geometry::{Cell, CellSet};
 use crate::position::{BySide, Ending, NO_REGION, Outcome, Position, Side, UNLIMITED};
-use crate::rulebook::{NoMoves, Rulebook};
+use crate::rulebook::Rulebook;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -129,18 +129,12 @@ impl Rulebook {
         pos.in_hand = in_hand;
         self.settle_lines(&mut pos)?;
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
-        if pos.result.is_none() {
-            let mut list = crate::position::MoveList::new();
-            self.legal_moves(&pos, &mut list)
-                .map_err(|e| SetupError(e.to_string()))?;
-            if list.is_empty() {
-                let outcome = match self.tables.no_moves {
-                    NoMoves::Loss => Outcome::Win(turn.other()),
-                    NoMoves::Draw => Outcome::Draw,
-                    NoMoves::Win => Outcome::Win(turn),
-                };
-                pos.result = Some((outcome, self.stalemate_ending(&pos)));
-            }
+        if pos.result.is_none()
+            && !self
+                .has_legal_move(&pos)
+                .map_err(|e| SetupError(e.to_string()))?
+        {
+            pos.result = Some(self.stalemate(&pos));
         }
         Ok(pos)
     }

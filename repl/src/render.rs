@@ -1,8 +1,7 @@
 //! All text meant for people: boards, replies and error diagnostics.
 
-use crate::session::{
-    By, CommandError, Played, Reply, Session, clock_line, result_line, status_line,
-};
+use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
+use gridrules_core::game::result_line;
 use gridrules_core::{Cell, Location, Position, Rulebook, Side, builtin};
 use std::fmt::Write as _;
 
@@ -111,7 +110,7 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             if style.boards {
                 out.push_str(&board(session, style));
             } else if session.game().is_over() && moves.iter().all(|p| p.ending.is_none()) {
-                writeln!(out, "{}", status_line(session.game())).unwrap();
+                writeln!(out, "{}", session.game().status_line()).unwrap();
             }
         }
         Reply::Undone(moves) => {
@@ -326,18 +325,13 @@ pub fn board(session: &Session, style: Style) -> String {
         )
         .unwrap();
     }
-    writeln!(out, "{}", status_line(game)).unwrap();
+    writeln!(out, "{}", game.status_line()).unwrap();
     out
 }
 
 /// A region as `9 (g7–i9)`: its number and its first and last cells.
 fn region_name(rulebook: &Rulebook, r: usize) -> String {
-    let cells = rulebook.tables().regions()[r];
-    let g = rulebook.grid();
-    let place = match (cells.first(), cells.into_iter().last()) {
-        (Some(a), Some(b)) => format!("{} ({}–{})", r + 1, g.name(a), g.name(b)),
-        _ => (r + 1).to_string(),
-    };
+    let place = rulebook.region_place(r);
     match rulebook.tables().region_names().get(r) {
         Some(name) => format!("{place}, the {name} one"),
         None => place,

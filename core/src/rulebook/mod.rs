@@ -41,6 +41,11 @@ impl Rulebook {
         builtin::RULEBOOKS.iter().map(|(n, _)| *n)
     }
 
+    /// Whether `name` is the name of a built-in rulebook.
+    pub fn is_builtin(name: &str) -> bool {
+        builtin::rulebook(name).is_some()
+    }
+
     /// Loads the built-in rulebook `name`.
     ///
     /// # Errors

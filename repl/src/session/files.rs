@@ -11,7 +11,7 @@ impl Session {
     /// rulebooks can move as a whole).
     fn rulebook_for(&self, record: &Path) -> String {
         let name = &self.rulebook_name;
-        if Rulebook::builtin_names().any(|n| n == name) {
+        if Rulebook::is_builtin(name) {
             return name.clone();
         }
         let dir = record
@@ -38,7 +38,7 @@ impl Session {
     pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let opened = record::open(path)?;
         // The record names a rulebook file from its own directory.
-        self.rulebook_name = if Rulebook::builtin_names().any(|n| n == opened.rulebook) {
+        self.rulebook_name = if Rulebook::is_builtin(&opened.rulebook) {
             opened.rulebook
         } else {
             let dir = path.parent().unwrap_or(Path::new(""));

@@ -187,7 +187,7 @@ pub struct Session {
 /// No such rulebook, or one that does not load.
 pub fn open_rulebook(name: &str) -> Result<Rulebook, RulebookError> {
     let path = Path::new(name);
-    if Rulebook::builtin_names().any(|n| n == name) || !(name.ends_with(".toml") || path.exists()) {
+    if Rulebook::is_builtin(name) || !(name.ends_with(".toml") || path.exists()) {
         Rulebook::builtin(name)
     } else {
         Rulebook::from_file(path)
@@ -198,7 +198,7 @@ pub fn open_rulebook(name: &str) -> Result<Rulebook, RulebookError> {
 /// absolute path, so records and transcripts find it from any directory.
 fn rulebook_ref(name_or_path: &Path) -> String {
     let text = name_or_path.display().to_string();
-    if Rulebook::builtin_names().any(|n| n == text) {
+    if Rulebook::is_builtin(&text) {
         return text;
     }
     std::fs::canonicalize(name_or_path).map_or(text, |p| p.display().to_string())
@@ -222,7 +222,7 @@ impl Session {
             turn_began: Duration::ZERO,
             source,
         };
-        let first = if Rulebook::builtin_names().any(|n| n == name) {
+        let first = if Rulebook::is_builtin(name) {
             "new"
         } else {
             "load"
@@ -342,7 +342,7 @@ impl Session {
             Command::Play(text) => self.play(&text),
             Command::Legal => self.legal(),
             Command::Undo => self.undo(),
-            Command::Status => Ok(Reply::Lines(vec![status_line(&self.game)])),
+            Command::Status => Ok(Reply::Lines(vec![self.game.status_line()])),
             Command::History => Ok(self.history()),
             Command::Ai(level) => self.ai(level.unwrap_or(Level::Hard)),
             Command::Vs(level, mark) => self.vs(level, mark),
@@ -574,10 +574,3 @@ pub fn clock_line(limit: Option<u32>) -> String {
         None => "clock: off".to_string(),
     }
 }
-
-/// `to move: X`, or the result line.
-pub fn status_line(game: &Game) -> String {
-    game.status_line()
-}
-
-pub use gridrules_core::game::result_line;

@@ -1,7 +1,7 @@
 //! The table rules' commands: playing the computer, resigning, draw
 //! offers, rematches and the clock.
 
-use super::{By, CommandError, Reply, Session, clock_line, refused, status_line};
+use super::{By, CommandError, Reply, Session, clock_line, refused};
 use crate::command::DrawAction;
 use crate::table::{Offer, TimeSource};
 use gridrules_core::search::{self, Level};
@@ -44,7 +44,7 @@ impl Session {
             .resign(side)
             .map_err(|e| refused(format!("resign: {}", self.game.rulebook().explain(&e))))?;
         self.settle();
-        Ok(Reply::Lines(vec![status_line(&self.game)]))
+        Ok(Reply::Lines(vec![self.game.status_line()]))
     }
 
     pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
@@ -64,7 +64,7 @@ impl Session {
                 self.settle();
                 Ok(Reply::Lines(vec![
                     format!("{} accepts the draw", offer.by.other()),
-                    status_line(&self.game),
+                    self.game.status_line(),
                 ]))
             }
             DrawAction::Decline => {
@@ -104,7 +104,7 @@ impl Session {
                 self.settle();
                 return Ok(Reply::Lines(vec![
                     format!("{by} offers a draw; the computer accepts"),
-                    status_line(&self.game),
+                    self.game.status_line(),
                 ]));
             }
             return Ok(Reply::Lines(vec![format!(
