@@ -176,14 +176,14 @@ fn failing_per_move_hooks() {
 
         let mut game = Game::new(rules.clone());
         for text in &header.play {
-            let mv = rules.parse_move(text).unwrap();
+            let mv = game.parse_move(text).unwrap();
             game.play(mv)
                 .unwrap_or_else(|e| panic!("{at}: {text} should be played: {e}"));
         }
         let before = *game.position();
         let moves_before = game.moves().to_vec();
 
-        let mv = rules.parse_move(&header.fails).unwrap();
+        let mv = game.parse_move(&header.fails).unwrap();
         let err = match game.play(mv) {
             Err(PlayError::Script(e)) => e,
             Err(other) => panic!(

@@ -29,14 +29,10 @@ fn builtin_examples_pass() {
     }
 }
 
-/// The rule IDs a text names, like `(C3)` or `(M4, M8)`.
+/// The rule IDs a text names, like `(C3)`, `(M4, M8)` or `(CF2)`.
 fn ids_in(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| {
-            w.len() >= 2
-                && w.starts_with(|c: char| c.is_ascii_uppercase())
-                && w[1..].chars().all(|c| c.is_ascii_digit())
-        })
+        .filter(|w| gridrules_core::rulebook::is_rule_id(w))
         .map(str::to_string)
         .collect()
 }

@@ -18,10 +18,20 @@
 //! 4. the result, the ending and the set of legal moves agree with an
 //!    independent referee written here from `RULES.md`, reading only the marks,
 //!    the side to move and the pieces in hand (never the engine's tables):
-//!    k in a row for classic/four/gomoku (C3, C4, F1, K1, K2, K4, K5), three in
-//!    a row, steps, jumps, no-move loss and third-repetition draw for
-//!    moving/moving-jumps (M2–M9), and sub-board states, redirect and the big
-//!    board for ultimate (U2–U8, U10);
+//!    k in a row for classic/four/gomoku (C3, C4, F1, K1, K2, K4, K5) and,
+//!    with marks dropping onto the lowest empty cell of a column, for
+//!    connect-four (CF1, CF2); three in a row of one's own marks losing for
+//!    misere (MI1), and of the one shared mark X for notakto (NK1); a mark of
+//!    the mover's choice, three of either mark winning for the mover, for wild
+//!    (WI1); marks of either kind, exactly five like marks winning for Order
+//!    (X) and a full board for Chaos (O), for order-chaos (OC1); the 76 lines
+//!    of the 4×4×4 cube, worked out here, for qubic (QB1); placement, then
+//!    steps (orthogonal, with jumps, to the eight neighbours, or along the
+//!    lines of the morris board), k in a row (and, for teeko, the 2×2
+//!    squares), no-move loss and third-repetition draw for moving/moving-jumps
+//!    (M2–M9), teeko (TK1, TK2) and three-mens-morris (MM1); and sub-board
+//!    states, redirect and the big board for ultimate (U2–U8, U10) and for
+//!    ultimate-both, where a drawn sub-board counts for both sides (UH1);
 //! 5. `position_text` parses back to the same `Position` (except after a
 //!    repetition draw, which is a game-level ending the text cannot carry).
 //!
@@ -37,7 +47,7 @@ use gridrules_core::{
 use std::collections::BTreeMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// A set of moves with a cheap hash (the default SipHash showed in profiles).
@@ -79,14 +89,47 @@ impl Hasher for MoveHasher {
 #[derive(Debug, Clone, Copy)]
 enum Referee {
     /// Marks are placed and never move; `k` or more in a row wins; a full board
-    /// without a line is a draw.
-    KInARow { k: i64 },
-    /// Three pieces each, placed then moved orthogonally (and, with `jumps`,
-    /// over one empty cell); three in a row wins; no move loses; the third
-    /// occurrence of a position draws.
-    Moving { jumps: bool },
-    /// Nine 3×3 boards in a 3×3 big board with the redirect rule.
-    Ultimate,
+    /// without a line is a draw. With `gravity`, a mark goes only on the lowest
+    /// empty cell of a column (Connect Four).
+    KInARow { k: i64, gravity: bool },
+    /// 3×3, marks placed: completing three in a row loses; a full board without
+    /// a line is a draw. With `shared`, both sides place X (Notakto).
+    Misere { shared: bool },
+    /// 3×3, each move places X or O, the mover's choice; three in a row of
+    /// either mark wins for the mover; a full board without a line is a draw.
+    Wild,
+    /// 6×6, each move places X or O, the mover's choice; exactly five like
+    /// marks in a row win for Order (X), whoever placed them; a full board
+    /// without them wins for Chaos (O).
+    OrderChaos,
+    /// A 4×4×4 cube shown as four 4×4 layers side by side; four in a row along
+    /// any of the 76 lines of the cube wins; a full cube is a draw.
+    Qubic,
+    /// `pieces` each, placed then moved (see [`Steps`]); `k` in a row (or,
+    /// with `squares`, the four cells of a 2×2 square) wins; no move loses; the
+    /// third occurrence of a position draws.
+    Moving {
+        pieces: usize,
+        k: i64,
+        steps: Steps,
+        squares: bool,
+    },
+    /// Nine 3×3 boards in a 3×3 big board with the redirect rule. With `both`,
+    /// a board filled without a line counts for both sides (ultimate-both).
+    Ultimate { both: bool },
+}
+
+/// Where a piece may go in a [`Referee::Moving`] rulebook.
+#[derive(Debug, Clone, Copy)]
+enum Steps {
+    /// To an empty cell sharing a side; with `jumps`, also two cells along a
+    /// row or column over an empty cell.
+    Orthogonal { jumps: bool },
+    /// To any of the eight neighbours (Teeko).
+    King,
+    /// Along a row or a column, or along a diagonal between the centre and a
+    /// corner (three men's morris).
+    Morris,
 }
 
 /// How one rulebook is exercised.
@@ -112,27 +155,86 @@ const SEED0: u64 = 0x6772_6964_0000;
 /// added here (see `every_builtin_rulebook_is_covered`).
 const COVERED: &[&str] = &[
     "classic",
+    "connect-four",
     "four",
     "gomoku",
+    "misere",
     "moving",
     "moving-jumps",
+    "notakto",
+    "order-chaos",
+    "qubic",
+    "teeko",
+    "three-mens-morris",
     "ultimate",
+    "ultimate-both",
+    "wild",
 ];
 
 fn plan(name: &str) -> Plan {
+    let k_in_a_row = |k| Referee::KInARow { k, gravity: false };
+    let moving = |pieces, k, steps, squares| Referee::Moving {
+        pieces,
+        k,
+        steps,
+        squares,
+    };
     let (referee, size, games, step_samples, children) = match name {
-        "classic" => (Referee::KInARow { k: 3 }, (3, 3), 3000, 32, usize::MAX),
-        "four" => (Referee::KInARow { k: 4 }, (4, 4), 3000, 32, usize::MAX),
-        "gomoku" => (Referee::KInARow { k: 5 }, (15, 15), 200, 300, 4),
+        "classic" => (k_in_a_row(3), (3, 3), 3000, 32, usize::MAX),
+        "four" => (k_in_a_row(4), (4, 4), 3000, 32, usize::MAX),
+        "gomoku" => (k_in_a_row(5), (15, 15), 200, 300, 4),
+        "connect-four" => (
+            Referee::KInARow {
+                k: 4,
+                gravity: true,
+            },
+            (7, 6),
+            2000,
+            32,
+            usize::MAX,
+        ),
+        "misere" => (
+            Referee::Misere { shared: false },
+            (3, 3),
+            3000,
+            32,
+            usize::MAX,
+        ),
+        "notakto" => (
+            Referee::Misere { shared: true },
+            (3, 3),
+            3000,
+            32,
+            usize::MAX,
+        ),
+        "wild" => (Referee::Wild, (3, 3), 3000, 32, usize::MAX),
+        "order-chaos" => (Referee::OrderChaos, (6, 6), 600, 32, 8),
+        "qubic" => (Referee::Qubic, (16, 4), 600, 32, 8),
         "moving" => (
-            Referee::Moving { jumps: false },
+            moving(3, 3, Steps::Orthogonal { jumps: false }, false),
             (3, 3),
             3000,
             0,
             usize::MAX,
         ),
-        "moving-jumps" => (Referee::Moving { jumps: true }, (3, 3), 3000, 0, usize::MAX),
-        "ultimate" => (Referee::Ultimate, (9, 9), 1500, 16, 12),
+        "moving-jumps" => (
+            moving(3, 3, Steps::Orthogonal { jumps: true }, false),
+            (3, 3),
+            3000,
+            0,
+            usize::MAX,
+        ),
+        // Random Teeko games run to ~400 moves, each checking 625 steps.
+        "teeko" => (moving(4, 4, Steps::King, true), (5, 5), 30, 0, 8),
+        "three-mens-morris" => (
+            moving(3, 3, Steps::Morris, false),
+            (3, 3),
+            2000,
+            0,
+            usize::MAX,
+        ),
+        "ultimate" => (Referee::Ultimate { both: false }, (9, 9), 1500, 16, 12),
+        "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
@@ -221,7 +323,16 @@ struct Verdict {
 }
 
 const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-const ORTHOGONAL: [(i64, i64); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const NEIGHBOURS: [(i64, i64); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 /// The marks as a plain grid of columns and rows, read once from the position.
 struct Board {
@@ -254,7 +365,19 @@ impl Board {
 
     /// Whether `side` has an unbroken run of `k` or more marks along a row, a
     /// column or a diagonal inside the rectangle `(col0, row0, width, height)`.
-    fn has_run(&self, side: Side, k: i64, (c0, r0, w, h): (i64, i64, i64, i64)) -> bool {
+    fn has_run(&self, side: Side, k: i64, rect: (i64, i64, i64, i64)) -> bool {
+        self.any_run(side, rect, |n| n >= k)
+    }
+
+    /// Whether `side` has a maximal unbroken run (one that cannot be made
+    /// longer inside the rectangle) along a row, a column or a diagonal whose
+    /// length `fits`.
+    fn any_run(
+        &self,
+        side: Side,
+        (c0, r0, w, h): (i64, i64, i64, i64),
+        fits: impl Fn(i64) -> bool,
+    ) -> bool {
         let own = |c: i64, r: i64| {
             (c0..c0 + w).contains(&c)
                 && (r0..r0 + h).contains(&r)
@@ -273,7 +396,7 @@ impl Board {
                     while own(c + n * dc, r + n * dr) {
                         n += 1;
                     }
-                    if n >= k {
+                    if fits(n) {
                         return true;
                     }
                 }
@@ -282,10 +405,56 @@ impl Board {
         false
     }
 
+    /// Whether `side` holds the four cells of a 2×2 square inside the rectangle.
+    fn has_square(&self, side: Side, (c0, r0, w, h): (i64, i64, i64, i64)) -> bool {
+        let own = |c: i64, r: i64| self.at(c, r) == Some(Some(side));
+        (r0..r0 + h - 1).any(|r| {
+            (c0..c0 + w - 1)
+                .any(|c| own(c, r) && own(c + 1, r) && own(c, r + 1) && own(c + 1, r + 1))
+        })
+    }
+
+    /// Whether `side` holds every cell of one of the 76 lines of the Qubic cube.
+    fn has_cube_line(&self, side: Side) -> bool {
+        cube_lines()
+            .iter()
+            .any(|line| line.iter().all(|&(c, r)| self.at(c, r) == Some(Some(side))))
+    }
+
     /// Whether every cell of the rectangle holds a mark.
     fn full(&self, (c0, r0, w, h): (i64, i64, i64, i64)) -> bool {
         (r0..r0 + h).all(|r| (c0..c0 + w).all(|c| self.at(c, r) != Some(None)))
     }
+}
+
+/// The 76 lines of four cells through the 4×4×4 Qubic cube, as (column, row)
+/// on the board: cell (x, y, z) of the cube is column `z * 4 + x`, row `y`.
+fn cube_lines() -> &'static [[(i64, i64); 4]] {
+    static LINES: OnceLock<Vec<[(i64, i64); 4]>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let on = |v: i64| (0..4).contains(&v);
+        let mut lines = Vec::new();
+        for dx in -1..=1_i64 {
+            for dy in -1..=1_i64 {
+                for dz in -1..=1_i64 {
+                    // One of each pair of opposite directions: 13 in all.
+                    if [dx, dy, dz].into_iter().find(|&d| d != 0) != Some(1) {
+                        continue;
+                    }
+                    for (x, y, z) in (0..64).map(|i| (i % 4, i / 4 % 4, i / 16)) {
+                        if on(x + 3 * dx) && on(y + 3 * dy) && on(z + 3 * dz) {
+                            lines.push(std::array::from_fn(|i| {
+                                let i = i as i64;
+                                ((z + i * dz) * 4 + x + i * dx, y + i * dy)
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(lines.len(), 76, "the cube has 76 lines");
+        lines
+    })
 }
 
 fn empty_cells(g: Grid, pos: &Position) -> impl Iterator<Item = Cell> + '_ {
@@ -306,26 +475,50 @@ impl Referee {
         let whole = (0, 0, i64::from(g.width()), i64::from(g.height()));
         let count = |s: Side| pos.marks(s).count() as usize;
         let board = Board::new(g, pos);
-        // A move adds the mover's mark on its cell (taking it off its old cell
-        // for a step) and changes nothing else (C2, M5).
-        if let (Some(&mv), [.., before, _]) = (run.moves.last(), &run.history[..]) {
-            let mut expected = before.marks(mover);
+        // The mark the last move put on the board: the mover's own, or the one
+        // the move names where a move places X or O.
+        let placed = run.moves.last().map(|mv| mv.mark(mover));
+        // A move adds its mark on its cell (taking it off its old cell for a
+        // step) and changes nothing else (C2, M5).
+        if let (Some(&mv), Some(mark), [.., before, _]) =
+            (run.moves.last(), placed, &run.history[..])
+        {
+            let mut expected = before.marks(mark);
             if let Move::Step { from, .. } = mv {
                 expected.remove(from);
             }
             expected.insert(mv.to());
             ensure!(
                 run,
-                pos.marks(mover) == expected && pos.marks(pos.turn()) == before.marks(pos.turn()),
+                pos.marks(mark) == expected
+                    && pos.marks(mark.other()) == before.marks(mark.other()),
                 "the marks after `{}` are not the marks before it with that move made (C2, M5)",
                 run.rb.move_text(mv)
             );
         }
         match self {
-            Referee::KInARow { k } => {
+            Referee::KInARow { .. }
+            | Referee::Misere { .. }
+            | Referee::Wild
+            | Referee::OrderChaos
+            | Referee::Qubic => {
+                let turn = pos.turn();
+                // The marks a move may place, and how many of each the board holds.
+                let (placeable, counts_ok) = match self {
+                    Referee::Wild | Referee::OrderChaos => {
+                        (&Side::ALL[..], count(Side::X) + count(Side::O) == n)
+                    }
+                    Referee::Misere { shared: true } => {
+                        (&[Side::X][..], count(Side::X) == n && count(Side::O) == 0)
+                    }
+                    _ => (
+                        std::slice::from_ref(&turn),
+                        count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
+                    ),
+                };
                 ensure!(
                     run,
-                    count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
+                    counts_ok,
                     "a mark was lost or added: X has {}, O has {} after {n} moves (C2)",
                     count(Side::X),
                     count(Side::O)
@@ -337,66 +530,138 @@ impl Referee {
                         "{s} has pieces in hand in a placement-only rulebook"
                     );
                 }
-                ensure!(
-                    run,
-                    !board.has_run(pos.turn(), k, whole),
-                    "the side to move has {k} in a row: the game should have ended before"
-                );
-                let ending = if board.has_run(mover, k, whole) {
-                    Some((Outcome::Win(mover), Ending::Line))
+                let gravity = matches!(self, Referee::KInARow { gravity: true, .. });
+                // With gravity, the cells a mark may go to: the lowest empty
+                // cell of each column, which must have no mark above it (CF1).
+                let lowest = |c: i64| (0..board.height).find(|&r| board.at(c, r) == Some(None));
+                if gravity {
+                    for c in 0..board.width {
+                        let floor = lowest(c).unwrap_or(board.height);
+                        ensure!(
+                            run,
+                            (floor..board.height).all(|r| board.at(c, r) == Some(None)),
+                            "a mark floats above an empty cell in column {} (CF1)",
+                            (b'a' + c as u8) as char
+                        );
+                    }
+                }
+                // Whether the marks of `s` stand in a line.
+                let line = |s: Side| match self {
+                    Referee::KInARow { k, .. } => board.has_run(s, k, whole),
+                    Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
+                    Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
+                    Referee::Qubic => board.has_cube_line(s),
+                    Referee::Moving { .. } | Referee::Ultimate { .. } => unreachable!(),
+                };
+                // Only the mark just placed can have made a line: one of the
+                // other mark would have ended the game before.
+                for s in Side::ALL.into_iter().filter(|&s| Some(s) != placed) {
+                    ensure!(
+                        run,
+                        !line(s),
+                        "the {s} marks stand in a line the last move did not make: the game should have ended before"
+                    );
+                }
+                let ending = if placed.is_some_and(line) {
+                    let winner = match self {
+                        // Completing a line loses (MI1, NK1).
+                        Referee::Misere { .. } => turn,
+                        // Five like marks win for Order, whoever placed them (OC1).
+                        Referee::OrderChaos => Side::X,
+                        _ => mover,
+                    };
+                    Some((Outcome::Win(winner), Ending::Line))
                 } else if pos.occupied().count() as usize == g.len() {
-                    Some((Outcome::Draw, Ending::Full))
+                    let outcome = match self {
+                        // A full board without five wins for Chaos (OC1).
+                        Referee::OrderChaos => Outcome::Win(Side::O),
+                        _ => Outcome::Draw,
+                    };
+                    Some((outcome, Ending::Full))
                 } else {
                     None
                 };
+                let cells: Vec<Cell> = if gravity {
+                    (0..board.width)
+                        .filter_map(|c| lowest(c).and_then(|r| g.cell(c, r)))
+                        .collect()
+                } else {
+                    empty_cells(g, pos).collect()
+                };
                 let legal = match ending {
                     Some(_) => HashSet::default(),
-                    None => empty_cells(g, pos).map(|to| Move::Place { to }).collect(),
+                    None => cells
+                        .iter()
+                        .flat_map(|&to| placeable.iter().map(move |&mark| Move::Place { to, mark }))
+                        .collect(),
                 };
                 Verdict { ending, legal }
             }
-            Referee::Moving { jumps } => {
-                const PIECES: usize = 3;
+            Referee::Moving {
+                pieces,
+                k,
+                steps,
+                squares,
+            } => {
                 for s in Side::ALL {
-                    let placed = match s {
+                    let on_board = match s {
                         Side::X => n.div_ceil(2),
                         Side::O => n / 2,
                     }
-                    .min(PIECES);
+                    .min(pieces);
                     ensure!(
                         run,
-                        count(s) == placed,
-                        "{s} has {} pieces on the board, expected {placed} (M1, M2, M5)",
+                        count(s) == on_board,
+                        "{s} has {} pieces on the board, expected {on_board} (M1, M2, M5)",
                         count(s)
                     );
                     ensure!(
                         run,
-                        pos.in_hand(s) == Some((PIECES - placed) as u16),
+                        pos.in_hand(s) == Some((pieces - on_board) as u16),
                         "{s} has {:?} in hand, expected {} (M2)",
                         pos.in_hand(s),
-                        PIECES - placed
+                        pieces - on_board
                     );
                 }
+                // k in a row, or (Teeko) the four cells of a 2×2 square (TK2).
+                let line =
+                    |s: Side| board.has_run(s, k, whole) || (squares && board.has_square(s, whole));
                 ensure!(
                     run,
-                    !board.has_run(pos.turn(), 3, whole),
-                    "the side to move has three in a row: the game should have ended before"
+                    !line(pos.turn()),
+                    "the side to move has a line: the game should have ended before"
                 );
                 let empty = |c: i64, r: i64| {
                     (board.at(c, r) == Some(None))
                         .then(|| g.cell(c, r))
                         .flatten()
                 };
+                // b2, the centre of the morris board, the one point with diagonals.
+                let centre = |c: i64, r: i64| (c, r) == (1, 1);
                 let mut moves = HashSet::default();
                 if pos.in_hand(pos.turn()) != Some(0) {
-                    moves.extend(empty_cells(g, pos).map(|to| Move::Place { to }));
+                    let mark = pos.turn();
+                    moves.extend(empty_cells(g, pos).map(|to| Move::Place { to, mark }));
                 } else {
                     for from in pos.marks(pos.turn()) {
                         let (c, r) = coords(g, from);
-                        for (dc, dr) in ORTHOGONAL {
+                        for (dc, dr) in NEIGHBOURS {
+                            let diagonal = dc != 0 && dr != 0;
+                            let along = match steps {
+                                Steps::Orthogonal { .. } => !diagonal,
+                                Steps::King => true,
+                                Steps::Morris => {
+                                    !diagonal || centre(c, r) || centre(c + dc, r + dr)
+                                }
+                            };
+                            if !along {
+                                continue;
+                            }
                             if let Some(to) = empty(c + dc, r + dr) {
                                 moves.insert(Move::Step { from, to });
-                                if jumps && let Some(to) = empty(c + 2 * dc, r + 2 * dr) {
+                                if matches!(steps, Steps::Orthogonal { jumps: true })
+                                    && let Some(to) = empty(c + 2 * dc, r + 2 * dr)
+                                {
                                     moves.insert(Move::Step { from, to });
                                 }
                             }
@@ -413,12 +678,12 @@ impl Referee {
                     .iter()
                     .filter(|p| same(p))
                     .count();
-                let ending = if board.has_run(mover, 3, whole) {
+                let ending = if line(mover) {
                     Some((Outcome::Win(mover), Ending::Line))
                 } else if moves.is_empty() {
                     Some((Outcome::Win(mover), Ending::NoMoves))
                 } else if earlier + 1 >= 3 {
-                    Some((Outcome::Draw, Ending::Repetition))
+                    Some((Outcome::Draw, Ending::Repetition(3)))
                 } else {
                     None
                 };
@@ -435,7 +700,7 @@ impl Referee {
                 };
                 Verdict { ending, legal }
             }
-            Referee::Ultimate => {
+            Referee::Ultimate { both } => {
                 ensure!(
                     run,
                     count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
@@ -452,8 +717,10 @@ impl Referee {
                     let o = board.has_run(Side::O, 3, rect);
                     ensure!(run, !(x && o), "board {} has a line of X and of O", b + 1);
                     let full = board.full(rect);
-                    won_x |= u32::from(x) << b;
-                    won_o |= u32::from(o) << b;
+                    // A board filled without a line counts for both (UH1).
+                    let drawn = both && full && !x && !o;
+                    won_x |= u32::from(x || drawn) << b;
+                    won_o |= u32::from(o || drawn) << b;
                     closed |= u32::from(x || o || full) << b;
                 }
                 ensure!(
@@ -461,7 +728,7 @@ impl Referee {
                     pos.regions_won(Side::X) == won_x
                         && pos.regions_won(Side::O) == won_o
                         && pos.regions_closed() == closed,
-                    "board states: engine won X {:09b}, O {:09b}, closed {:09b}; referee X {won_x:09b}, O {won_o:09b}, closed {closed:09b} (U5, U6)",
+                    "board states: engine won X {:09b}, O {:09b}, closed {:09b}; referee X {won_x:09b}, O {won_o:09b}, closed {closed:09b} (U5, U6, UH1)",
                     pos.regions_won(Side::X),
                     pos.regions_won(Side::O),
                     pos.regions_closed()
@@ -485,9 +752,11 @@ impl Referee {
                     Side::X => won_x,
                     Side::O => won_o,
                 };
+                // The move that fills a board held by both may complete a line
+                // for the side to move too; else that side's boards are as they were.
                 ensure!(
                     run,
-                    !big_line(won(pos.turn())),
+                    both || !big_line(won(pos.turn())),
                     "the side to move has a line of boards: the game should have ended before"
                 );
                 // U2 (free first move), U3 (redirect), U4 (closed target: free choice).
@@ -503,7 +772,10 @@ impl Referee {
                     pos.target()
                 );
                 let ending = if big_line(won(mover)) {
+                    // The mover's line is judged first (UH1).
                     Some((Outcome::Win(mover), Ending::Line))
+                } else if big_line(won(pos.turn())) {
+                    Some((Outcome::Win(pos.turn()), Ending::Line))
                 } else if closed == 0x1ff {
                     // Every cell is taken or in a closed board.
                     Some((Outcome::Draw, Ending::Full))
@@ -515,7 +787,10 @@ impl Referee {
                     None => empty_cells(g, pos)
                         .filter(|&c| closed & (1 << board_of(c)) == 0)
                         .filter(|&c| target.is_none_or(|t| board_of(c) == t))
-                        .map(|to| Move::Place { to })
+                        .map(|to| Move::Place {
+                            to,
+                            mark: pos.turn(),
+                        })
                         .collect(),
                 };
                 Verdict { ending, legal }
@@ -582,12 +857,12 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
     );
 
     // 5. The position text round-trips.
-    if !matches!(pos.ending(), Some((_, Ending::Repetition))) {
+    if !matches!(pos.ending(), Some((_, Ending::Repetition(_)))) {
         let text = rb.position_text(pos);
         match rb.parse_position(&text) {
             Ok(back) => ensure!(
                 run,
-                back == *pos,
+                back.same_state(pos),
                 "`{text}` parses to another position:\n    printed {pos:?}\n    parsed  {back:?}"
             ),
             Err(e) => panic!(
@@ -604,7 +879,11 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
 /// not among them are added, so that each one is played and undone.
 fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rng) -> Vec<Move> {
     let g = rb.grid();
-    let mut out: Vec<Move> = g.cells().map(|to| Move::Place { to }).collect();
+    // Both marks: a move choosing a mark it may not place must be refused.
+    let mut out: Vec<Move> = g
+        .cells()
+        .flat_map(|to| Side::ALL.map(|mark| Move::Place { to, mark }))
+        .collect();
     if rb.tables().pieces().is_some() {
         for from in g.cells() {
             out.extend(g.cells().map(|to| Move::Step { from, to }));
@@ -705,7 +984,7 @@ fn check_moves(
                 ))
             ),
         };
-        if matches!(child.ending(), Some((_, Ending::Repetition))) {
+        if matches!(child.ending(), Some((_, Ending::Repetition(_)))) {
             ensure!(
                 run,
                 direct.ending().is_none() && rb.position_text(&direct) == rb.position_text(&child),
@@ -962,6 +1241,80 @@ fn ultimate_random_games() {
     let tally = random_games("ultimate");
     assert_reached(
         "ultimate",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn connect_four_random_games() {
+    let tally = random_games("connect-four");
+    assert_reached(
+        "connect-four",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn misere_random_games() {
+    let tally = random_games("misere");
+    assert_reached(
+        "misere",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn notakto_random_games() {
+    let tally = random_games("notakto");
+    assert_reached("notakto", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn wild_random_games() {
+    let tally = random_games("wild");
+    assert_reached(
+        "wild",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    );
+}
+
+#[test]
+fn order_chaos_random_games() {
+    let tally = random_games("order-chaos");
+    assert_reached("order-chaos", &tally, &["X wins (Line)", "O wins (Full)"]);
+}
+
+#[test]
+fn qubic_random_games() {
+    let tally = random_games("qubic");
+    assert_reached("qubic", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn teeko_random_games() {
+    let tally = random_games("teeko");
+    assert_reached("teeko", &tally, &["X wins (Line)", "O wins (Line)"]);
+}
+
+#[test]
+fn three_mens_morris_random_games() {
+    let tally = random_games("three-mens-morris");
+    assert_reached(
+        "three-mens-morris",
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
+    );
+}
+
+#[test]
+fn ultimate_both_random_games() {
+    let tally = random_games("ultimate-both");
+    assert_reached(
+        "ultimate-both",
         &tally,
         &["X wins (Line)", "O wins (Line)", "draw (Full)"],
     );

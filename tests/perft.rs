@@ -92,6 +92,97 @@ fn perft_ultimate() {
 }
 
 #[test]
+fn perft_connect_four() {
+    quick("connect-four");
+}
+
+#[test]
+fn perft_misere() {
+    quick("misere");
+}
+
+#[test]
+fn perft_qubic() {
+    quick("qubic");
+}
+
+/// Qubic's 76 lines and its first perft figures, derived here without the
+/// engine's tables: the lines from the 13 directions of space, perft d from
+/// the number of cells (no line of four can be completed in three moves, so
+/// every sequence of distinct cells counts).
+#[test]
+fn qubic_lines_and_perft_derived_independently() {
+    use std::collections::BTreeSet;
+    const N: i32 = 4;
+    // The board holds the layers side by side: (x, y, z) is column z*N + x
+    // of row y, and the cell index is row * width + column.
+    let index = |x: i32, y: i32, z: i32| (y * N * N + z * N + x) as usize;
+    let inside = |v: i32| (0..N).contains(&v);
+
+    // One of each pair of opposite directions: the first non-zero
+    // component is positive.
+    let mut directions = Vec::new();
+    for dx in -1..=1 {
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                let d = [dx, dy, dz];
+                if d.iter().find(|&&v| v != 0).is_some_and(|&v| v > 0) {
+                    directions.push(d);
+                }
+            }
+        }
+    }
+    assert_eq!(directions.len(), 13);
+
+    let mut expected: BTreeSet<BTreeSet<usize>> = BTreeSet::new();
+    for [dx, dy, dz] in &directions {
+        for x in 0..N {
+            for y in 0..N {
+                for z in 0..N {
+                    let end = (x + (N - 1) * dx, y + (N - 1) * dy, z + (N - 1) * dz);
+                    if !(inside(end.0) && inside(end.1) && inside(end.2)) {
+                        continue;
+                    }
+                    let line: BTreeSet<usize> = (0..N)
+                        .map(|i| index(x + i * dx, y + i * dy, z + i * dz))
+                        .collect();
+                    expected.insert(line);
+                }
+            }
+        }
+    }
+    // 48 straight (16 along each axis), 24 diagonals of the 12 axis-parallel
+    // planes (2 per plane, 4 planes per axis), 4 diagonals of the cube.
+    assert_eq!(expected.len(), 76);
+
+    let rules = Rulebook::builtin("qubic").unwrap();
+    let engine_lines = rules.tables().lines();
+    let engine: BTreeSet<BTreeSet<usize>> = engine_lines
+        .iter()
+        .map(|l| l.iter().map(|c| c.index()).collect())
+        .collect();
+    assert_eq!(
+        engine_lines.len(),
+        76,
+        "qubic: the engine lists a line twice"
+    );
+    assert_eq!(engine, expected, "qubic: the engine's lines");
+
+    // perft d = n! / (n - d)! for the n = N^3 cells.
+    let n = (N * N * N) as u64;
+    let empty = rules.parse_position("16/16/16/16 X").unwrap();
+    for depth in 1..=3u32 {
+        let want: u64 = (0..u64::from(depth)).map(|i| n - i).product();
+        println!("qubic perft {depth}: {want}");
+        assert_eq!(
+            perft(&rules, &empty, depth).unwrap(),
+            want,
+            "qubic perft {depth}"
+        );
+    }
+}
+
+#[test]
 #[ignore = "deep perft lines take minutes; run with --ignored"]
 fn perft_deep() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft");

@@ -19,7 +19,7 @@ fn refuse_hook_removes_moves_and_gives_its_reason() {
     let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
     assert_eq!(legal.join(" "), "a1 b1 c1 a2 c2 a3 b3 c3");
     let mut game = Game::new(rules.clone());
-    let err = game.play(rules.parse_move("b2").unwrap()).unwrap_err();
+    let err = game.play(game.parse_move("b2").unwrap()).unwrap_err();
     assert_eq!(err.to_string(), "the first move may not take the centre");
     assert!(matches!(
         err,
@@ -29,8 +29,8 @@ fn refuse_hook_removes_moves_and_gives_its_reason() {
         }
     ));
     assert!(game.moves().is_empty());
-    game.play(rules.parse_move("a1").unwrap()).unwrap();
-    game.play(rules.parse_move("b2").unwrap())
+    game.play(game.parse_move("a1").unwrap()).unwrap();
+    game.play(game.parse_move("b2").unwrap())
         .expect("the centre is open after the first move");
 }
 
@@ -39,7 +39,7 @@ fn outcome_hook_ends_the_game() {
     let rules = nocentre();
     let mut game = Game::new(rules.clone());
     for mv in ["a1", "b1", "c1", "a2", "a3", "b2", "c3"] {
-        game.play(rules.parse_move(mv).unwrap()).unwrap();
+        game.play(game.parse_move(mv).unwrap()).unwrap();
     }
     assert_eq!(
         game.position().ending(),

@@ -111,6 +111,15 @@ impl Game {
         Ok(self.position())
     }
 
+    /// Parses a move's text in the current position (see [`Rulebook::parse_move`]).
+    ///
+    /// # Errors
+    /// Text that is not a move here, or a move the notation allows but the
+    /// rulebook does not have.
+    pub fn parse_move(&self, text: &str) -> Result<Move, PlayError> {
+        self.rulebook.parse_move(self.position(), text)
+    }
+
     /// Takes back the last move; `None` at the start, and once the game was
     /// decided off the board (a resignation or an agreement is final).
     pub fn undo(&mut self) -> Option<Move> {
@@ -134,7 +143,7 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
             Outcome::Draw => "no legal move".to_string(),
             Outcome::Win(_) => "the other side has no legal move".to_string(),
         }),
-        Ending::Repetition => Some("the same position for the third time".to_string()),
+        Ending::Repetition(n) => Some(format!("the same position for the {} time", ordinal(n))),
         Ending::Script => Some("decided by the rulebook's script".to_string()),
         Ending::Resigned(side) => Some(format!("{side} resigned")),
         Ending::Agreed => Some("agreed".to_string()),
@@ -142,6 +151,26 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
     match why {
         Some(w) => format!("result: {outcome} — {w}"),
         None => format!("result: {outcome}"),
+    }
+}
+
+/// `second`, `third`, … `tenth`, then `11th`, `12th`, ….
+fn ordinal(n: u32) -> String {
+    const WORDS: [&str; 9] = [
+        "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    ];
+    match n {
+        2..=10 => WORDS[n as usize - 2].to_string(),
+        _ => {
+            let suffix = match (n % 10, n % 100) {
+                (_, 11..=13) => "th",
+                (1, _) => "st",
+                (2, _) => "nd",
+                (3, _) => "rd",
+                _ => "th",
+            };
+            format!("{n}{suffix}")
+        }
     }
 }
 

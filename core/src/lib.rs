@@ -10,9 +10,10 @@
 //! use gridrules_core::{Game, Outcome, Rulebook, Side};
 //!
 //! let classic = Arc::new(Rulebook::builtin("classic")?);
-//! let mut game = Game::new(classic.clone());
+//! let mut game = Game::new(classic);
 //! for text in ["a1", "b1", "a2", "b2", "a3"] {
-//!     game.play(classic.parse_move(text)?)?;
+//!     let mv = game.parse_move(text)?;
+//!     game.play(mv)?;
 //! }
 //! assert_eq!(game.outcome(), Some(Outcome::Win(Side::X)));
 //! assert_eq!(game.outcome().unwrap().to_string(), "X wins");
@@ -24,6 +25,7 @@ pub mod check;
 pub mod error;
 pub mod game;
 pub mod geometry;
+mod kernel;
 pub mod notation;
 pub mod perft;
 pub mod playout;

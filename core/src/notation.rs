@@ -1,6 +1,6 @@
 //! Move text: `b2` places a mark, `b2-c2` moves a piece.
 
-use crate::geometry::Grid;
+use crate::geometry::{Cell, Grid};
 use crate::position::Move;
 use std::fmt;
 
@@ -35,11 +35,55 @@ fn looks_like_cell(text: &str) -> bool {
     b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit)
 }
 
-/// Parses a move in the notation of `grid`.
+/// Whether `text` has the shape of a move on some board: a cell (`b2`), a
+/// column (`d`), either with a chosen mark (`b2=O`), or a movement (`b2-c2`).
+/// The REPL uses it to tell a bare move from a command.
+pub fn looks_like_move(text: &str) -> bool {
+    let column = |t: &str| t.len() == 1 && t.as_bytes()[0].is_ascii_lowercase();
+    if let Some((from, to)) = text.split_once('-') {
+        return looks_like_cell(from) && looks_like_cell(to);
+    }
+    let (target, mark) = text.split_once('=').unwrap_or((text, "x"));
+    !mark.is_empty() && (looks_like_cell(target) || column(target))
+}
+
+/// A move as written, before a rulebook and a position give it meaning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveText {
+    /// `b2`, or `b2=O` with the mark chosen (the text after `=`, unchecked).
+    Place {
+        /// The cell.
+        to: Cell,
+        /// The text after `=`, if any.
+        mark: Option<String>,
+    },
+    /// `d`, or `d=O`: a drop into a column (0 is `a`), not checked against the board.
+    Column {
+        /// The column, from 0.
+        col: u32,
+        /// The text after `=`, if any.
+        mark: Option<String>,
+    },
+    /// `b2-c2`.
+    Step {
+        /// Where the piece stands.
+        from: Cell,
+        /// Where it goes.
+        to: Cell,
+    },
+}
+
+/// A column's letter, `a` for 0.
+pub fn column_name(col: u32) -> String {
+    char::from(b'a' + col.min(25) as u8).to_string()
+}
+
+/// Parses a move's text on `grid`: a cell (`b2`), a cell with a chosen mark
+/// (`b2=O`), a column (`d`, `d=O`) or a movement (`b2-c2`).
 ///
 /// # Errors
-/// [`ParseMoveError`] when the text is not a move or names a cell off the board.
-pub fn parse_move(grid: Grid, text: &str) -> Result<Move, ParseMoveError> {
+/// [`ParseMoveError`] when the text is none of these or names a cell off the board.
+pub fn parse_move_text(grid: Grid, text: &str) -> Result<MoveText, ParseMoveError> {
     let cell = |t: &str| {
         if !looks_like_cell(t) {
             return Err(ParseMoveError::Syntax(text.to_string()));
@@ -47,30 +91,51 @@ pub fn parse_move(grid: Grid, text: &str) -> Result<Move, ParseMoveError> {
         grid.parse_cell(t)
             .ok_or_else(|| ParseMoveError::OffBoard(t.to_string()))
     };
-    match text.split_once('-') {
-        None => Ok(Move::Place { to: cell(text)? }),
-        Some((from, to)) => Ok(Move::Step {
+    if let Some((from, to)) = text.split_once('-') {
+        return Ok(MoveText::Step {
             from: cell(from)?,
             to: cell(to)?,
-        }),
+        });
     }
+    let (target, mark) = match text.split_once('=') {
+        Some((t, m)) if !m.is_empty() => (t, Some(m.to_string())),
+        Some(_) => return Err(ParseMoveError::Syntax(text.to_string())),
+        None => (text, None),
+    };
+    if target.len() == 1 && target.as_bytes()[0].is_ascii_lowercase() {
+        let col = u32::from(target.as_bytes()[0] - b'a');
+        return Ok(MoveText::Column { col, mark });
+    }
+    Ok(MoveText::Place {
+        to: cell(target)?,
+        mark,
+    })
 }
 
-/// Display form of a move on `grid` (`b2`, `b2-c2`).
-pub fn move_name(grid: Grid, mv: Move) -> MoveName {
-    MoveName { grid, mv }
+/// Display form of a move on `grid` (`b2`, `b2-c2`); with `explicit_mark`,
+/// a placement names its mark (`b2=O`).
+pub fn move_name(grid: Grid, mv: Move, explicit_mark: bool) -> MoveName {
+    MoveName {
+        grid,
+        mv,
+        explicit_mark,
+    }
 }
 
 /// See [`move_name`].
 pub struct MoveName {
     grid: Grid,
     mv: Move,
+    explicit_mark: bool,
 }
 
 impl fmt::Display for MoveName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.mv {
-            Move::Place { to } => write!(f, "{}", self.grid.name(to)),
+            Move::Place { to, mark } if self.explicit_mark => {
+                write!(f, "{}={mark}", self.grid.name(to))
+            }
+            Move::Place { to, .. } => write!(f, "{}", self.grid.name(to)),
             Move::Step { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
@@ -81,32 +146,66 @@ impl fmt::Display for MoveName {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Cell;
+    use crate::position::Side;
+
+    fn place(to: u8, mark: Option<&str>) -> MoveText {
+        MoveText::Place {
+            to: Cell(to),
+            mark: mark.map(str::to_string),
+        }
+    }
 
     #[test]
     fn round_trip() {
         let g = Grid::new(3, 3).unwrap();
         for text in ["a1", "c3", "b2-c2", "a1-c3"] {
-            let mv = parse_move(g, text).unwrap();
-            assert_eq!(move_name(g, mv).to_string(), text);
+            let mv = match parse_move_text(g, text).unwrap() {
+                MoveText::Place { to, .. } => Move::Place { to, mark: Side::X },
+                MoveText::Step { from, to } => Move::Step { from, to },
+                MoveText::Column { .. } => unreachable!("{text}"),
+            };
+            assert_eq!(move_name(g, mv, false).to_string(), text);
         }
-        assert_eq!(parse_move(g, "b2").unwrap(), Move::Place { to: Cell(4) });
+        let o = Move::Place {
+            to: Cell(4),
+            mark: Side::O,
+        };
+        assert_eq!(move_name(g, o, true).to_string(), "b2=O");
+        assert_eq!(parse_move_text(g, "b2").unwrap(), place(4, None));
+        assert_eq!(parse_move_text(g, "b2=O").unwrap(), place(4, Some("O")));
+        assert_eq!(parse_move_text(g, "b2=Q").unwrap(), place(4, Some("Q")));
+        assert_eq!(
+            parse_move_text(g, "d").unwrap(),
+            MoveText::Column { col: 3, mark: None }
+        );
+    }
+
+    #[test]
+    fn move_shapes() {
+        for text in ["b2", "b2-c2", "d", "d=O", "b2=O", "b2=Q", "z99"] {
+            assert!(looks_like_move(text), "{text}");
+        }
+        for text in ["", "B2", "b2=", "help", "b2-", "-b2", "ab"] {
+            assert!(!looks_like_move(text), "{text}");
+        }
     }
 
     #[test]
     fn refusals() {
         let g = Grid::new(3, 3).unwrap();
         assert_eq!(
-            parse_move(g, "d1"),
+            parse_move_text(g, "d1"),
             Err(ParseMoveError::OffBoard("d1".into()))
         );
         assert_eq!(
-            parse_move(g, "a4-a1"),
+            parse_move_text(g, "a4-a1"),
             Err(ParseMoveError::OffBoard("a4".into()))
         );
-        for bad in ["", "b", "2b", "b2-", "-b2", "b2c2", "B2", "b2-c2-c3", "b+2"] {
+        for bad in [
+            "", "2b", "b2-", "-b2", "b2c2", "B2", "b2-c2-c3", "b+2", "b2=", "=O", "B",
+        ] {
             assert!(
-                matches!(parse_move(g, bad), Err(ParseMoveError::Syntax(_))),
+                matches!(parse_move_text(g, bad), Err(ParseMoveError::Syntax(_))),
                 "{bad}"
             );
         }

@@ -61,6 +61,11 @@ impl Playout {
         start: &Position,
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
+        if rules.kernel && !start.is_over() {
+            let end = crate::kernel::playout(rules, start, rng);
+            self.plies = end.plies;
+            return Ok(end.outcome);
+        }
         let track = rules.tables().repetition().is_some();
         self.keys.clear();
         if track {

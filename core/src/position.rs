@@ -93,6 +93,9 @@ pub enum Move {
     Place {
         /// The cell.
         to: Cell,
+        /// The mark placed: the mover's own, unless the rulebook lets a move
+        /// choose it (`marks()` is `"either"`) or both sides share one.
+        mark: Side,
     },
     /// Move an own piece from one cell to another (a step or a jump).
     Step {
@@ -108,7 +111,16 @@ impl Move {
     #[inline]
     pub fn to(self) -> Cell {
         match self {
-            Move::Place { to } | Move::Step { to, .. } => to,
+            Move::Place { to, .. } | Move::Step { to, .. } => to,
+        }
+    }
+
+    /// The mark this move puts on the board; `mover` moves pieces of its own.
+    #[inline]
+    pub fn mark(self, mover: Side) -> Side {
+        match self {
+            Move::Place { mark, .. } => mark,
+            Move::Step { .. } => mover,
         }
     }
 
@@ -161,8 +173,9 @@ pub enum Ending {
     /// No cell is left to play (all taken, or in closed regions): as
     /// [`Ending::NoMoves`], but said the way people say it.
     Full,
-    /// The same position occurred the rulebook's `repetition()` number of times.
-    Repetition,
+    /// The same position occurred the rulebook's `repetition()` number of
+    /// times; holds that number.
+    Repetition(u32),
     /// The rulebook's per-move `outcome(state)` hook declared it.
     Script,
     /// A player resigned (G4); the other side won. Set by [`crate::Game`], not the board.
@@ -191,8 +204,15 @@ pub struct Position {
     pub(crate) regions_won: BySide<u32>,
     pub(crate) regions_closed: u32,
     /// Cells of the closed regions: no move may go there.
+    /// Cells no mark may enter yet: those of closed regions, and those that
+    /// do not rest on their `support()` cells.
     pub(crate) closed_cells: CellSet,
     pub(crate) result: Option<(Outcome, Ending)>,
+    /// Moves played since the rulebook's initial position (a set-up position
+    /// counts the marks on its board).
+    pub(crate) ply: u16,
+    /// The last move, if any (per-move hooks see it).
+    pub(crate) last: Option<Move>,
 }
 
 impl Position {
@@ -242,9 +262,20 @@ impl Position {
         self.regions_closed
     }
 
-    /// Cells no move may enter because their region is closed.
+    /// Empty cells no mark may enter now: their region is closed, or they do
+    /// not yet rest on the cells that support them.
     pub fn closed_cells(&self) -> CellSet {
         self.closed_cells
+    }
+
+    /// Moves played so far (a set-up position counts the marks on its board).
+    pub fn ply(&self) -> u32 {
+        u32::from(self.ply)
+    }
+
+    /// The move that led here, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.last
     }
 
     /// The result, once the game is over.
@@ -264,8 +295,19 @@ impl Position {
         self.result.is_some()
     }
 
+    /// Whether the two are the same game state: equal in everything but the
+    /// move count and the last move, which the position text does not hold.
+    pub fn same_state(&self, other: &Position) -> bool {
+        Position {
+            ply: other.ply,
+            last: other.last,
+            ..*self
+        } == *other
+    }
+
     /// A 64-bit key of everything that makes two positions the same for
-    /// repetition: marks, side to move, pieces in hand and target region.
+    /// repetition: marks, side to move, pieces in hand, target region and the
+    /// regions each side holds.
     pub fn key(&self) -> u64 {
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
         let mut mix = |v: u64| {
@@ -278,6 +320,7 @@ impl Position {
         mix(self.turn as u64);
         mix(u64::from(self.in_hand.x) << 16 | u64::from(self.in_hand.o));
         mix(u64::from(self.target));
+        mix(u64::from(self.regions_won.x) << 32 | u64::from(self.regions_won.o));
         h
     }
 }

@@ -95,7 +95,7 @@ fn ending_name(e: Ending) -> &'static str {
         Ending::Line => "line",
         Ending::NoMoves => "no-moves",
         Ending::Full => "full",
-        Ending::Repetition => "repetition",
+        Ending::Repetition(_) => "repetition",
         Ending::Script => "script",
         Ending::Resigned(_) => "resigned",
         Ending::Agreed => "agreed",
@@ -223,7 +223,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             offset = pos_in + word.len();
             let loc = at(base + pos_in);
             let mv = rulebook
-                .parse_move(word)
+                .parse_move(game.position(), word)
                 .map_err(|e| Problem::at(loc.clone(), format!("move {}: {e}", i + 1)))?;
             game.play(mv)
                 .map_err(|e| Problem::at(loc, format!("move {} `{word}`: {e}", i + 1)))?;

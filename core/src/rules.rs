@@ -5,11 +5,12 @@
 
 use crate::error::ScriptError;
 use crate::geometry::{Cell, CellSet};
-use crate::notation::move_name;
+use crate::notation::{MoveText, ParseMoveError, move_name};
 use crate::position::{
     BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED,
 };
-use crate::rulebook::{NoMoves, Rulebook};
+use crate::rulebook::{FullRegion, Marks, Rulebook};
+use crate::script::hooks::HookId;
 use rhai::Dynamic;
 use std::fmt;
 
@@ -35,6 +36,18 @@ pub enum Refusal {
     Unreachable(String, String),
     /// A jump over a cell that is not empty. Holds both names.
     JumpBlocked(String, String),
+    /// The cell does not rest on its support yet (gravity). Holds the cell
+    /// and the cell of its column a mark would land on, if any.
+    Unsupported(String, Option<String>),
+    /// A column named for a drop has no room left. Holds the column's letter.
+    ColumnFull(String),
+    /// A column was named where marks do not drop. Holds the text.
+    NoColumns(String),
+    /// The move chose a mark it may not place. Holds the cell and the mark
+    /// it must place.
+    FixedMark(String, Side),
+    /// `=` followed by something that is not a mark. Holds the cell and the text.
+    UnknownMark(String, String),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -54,6 +67,24 @@ impl fmt::Display for Refusal {
             Refusal::NotOwnPiece(c) => write!(f, "no piece of the side to move stands on {c}"),
             Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
             Refusal::JumpBlocked(..) => f.write_str("the jump passes over an occupied cell"),
+            Refusal::Unsupported(_, Some(landing)) => write!(
+                f,
+                "a mark cannot stand there yet: in that column it lands on {landing}"
+            ),
+            Refusal::Unsupported(..) => {
+                f.write_str("a mark cannot stand there yet: the cells it rests on are empty")
+            }
+            Refusal::ColumnFull(col) => write!(f, "column {col} is full"),
+            Refusal::NoColumns(_) => {
+                f.write_str("marks do not drop into columns here: name a cell, like b2")
+            }
+            Refusal::FixedMark(cell, mark) => write!(
+                f,
+                "a move here places {mark}, not a mark of its choice: write {cell}"
+            ),
+            Refusal::UnknownMark(cell, text) => {
+                write!(f, "`{text}` is not a mark: write {cell}=X or {cell}=O")
+            }
             Refusal::Script(reason) => f.write_str(reason),
         }
     }
@@ -70,10 +101,17 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "not_own_piece",
     "unreachable",
     "jump_blocked",
+    "unsupported",
+    "column_full",
+    "no_columns",
+    "fixed_mark",
+    "unknown_mark",
 ];
 
 /// The placeholders a `[refusals]` text may use.
-pub const REFUSAL_PLACEHOLDERS: &[&str] = &["{cell}", "{from}", "{to}", "{board}", "{result}"];
+pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
+    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}",
+];
 
 impl Refusal {
     /// The key of this kind of refusal in a rulebook's `[refusals]` table.
@@ -88,6 +126,11 @@ impl Refusal {
             Refusal::NotOwnPiece(_) => "not_own_piece",
             Refusal::Unreachable(..) => "unreachable",
             Refusal::JumpBlocked(..) => "jump_blocked",
+            Refusal::Unsupported(..) => "unsupported",
+            Refusal::ColumnFull(_) => "column_full",
+            Refusal::NoColumns(_) => "no_columns",
+            Refusal::FixedMark(..) => "fixed_mark",
+            Refusal::UnknownMark(..) => "unknown_mark",
             Refusal::Script(_) => "script",
         }
     }
@@ -106,6 +149,8 @@ pub enum PlayError {
     },
     /// A per-move hook failed while checking or playing it.
     Script(ScriptError),
+    /// The text is not a move in the notation.
+    Notation(ParseMoveError),
 }
 
 impl fmt::Display for PlayError {
@@ -113,6 +158,7 @@ impl fmt::Display for PlayError {
         match self {
             PlayError::Refused { reason, .. } => f.write_str(reason),
             PlayError::Script(e) => e.fmt(f),
+            PlayError::Notation(e) => e.fmt(f),
         }
     }
 }
@@ -139,8 +185,10 @@ impl Rulebook {
             target: NO_REGION,
             regions_won: BySide::default(),
             regions_closed: 0,
-            closed_cells: CellSet::EMPTY,
+            closed_cells: t.unsupported,
             result: None,
+            ply: 0,
+            last: None,
         }
     }
 
@@ -163,8 +211,17 @@ impl Rulebook {
     fn board_moves(&self, pos: &Position, out: &mut MoveList) {
         let free = self.free_cells(pos);
         if Self::placing(pos) {
-            for to in free {
-                out.push(Move::Place { to });
+            let marks = self.tables.marks;
+            if marks == Marks::Either {
+                for to in free {
+                    out.push(Move::Place { to, mark: Side::X });
+                    out.push(Move::Place { to, mark: Side::O });
+                }
+            } else {
+                let mark = marks.default_mark(pos.turn);
+                for to in free {
+                    out.push(Move::Place { to, mark });
+                }
             }
             return;
         }
@@ -222,10 +279,30 @@ impl Rulebook {
     ) -> Result<Option<Move>, ScriptError> {
         if !self.refuse_hook && !pos.is_over() && Self::placing(pos) {
             let free = self.free_cells(pos);
-            let n = free.count();
-            return Ok((n > 0).then(|| Move::Place {
-                to: free.nth(rng.below(n as usize) as u32).expect("n > 0 cells"),
-            }));
+            let narrow = self.tables.narrow;
+            let n = if narrow {
+                free.low_word().count_ones()
+            } else {
+                free.count()
+            };
+            if n == 0 {
+                return Ok(None);
+            }
+            let marks = self.tables.marks;
+            let either = marks == Marks::Either;
+            let r = rng.below(if either { 2 * n } else { n } as usize) as u32;
+            let i = if either { r / 2 } else { r };
+            let to = if narrow {
+                free.nth_low(i)
+            } else {
+                free.nth(i).expect("i < n cells")
+            };
+            let mark = match (either, r % 2) {
+                (false, _) => marks.default_mark(pos.turn),
+                (true, 0) => Side::X,
+                (true, _) => Side::O,
+            };
+            return Ok(Some(Move::Place { to, mark }));
         }
         self.legal_moves(pos, list)?;
         Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
@@ -259,14 +336,14 @@ impl Rulebook {
     fn script_refusal(&self, pos: &Position, mv: Move) -> Result<Option<String>, ScriptError> {
         let v = self
             .script
-            .call_per_move("refuse", self.grid(), pos, Some(mv))?;
+            .call_per_move(HookId::Refuse, self.grid(), pos, Some(mv))?;
         if v.is_unit() {
             return Ok(None);
         }
         match v.clone().into_string() {
             Ok(reason) => Ok(Some(reason)),
             Err(_) => Err(self.bad_hook_value(
-                "refuse",
+                HookId::Refuse,
                 format!(
                     "expected () or a reason string, found {}",
                     crate::script::describe(&v)
@@ -275,11 +352,11 @@ impl Rulebook {
         }
     }
 
-    fn bad_hook_value(&self, hook: &'static str, message: String) -> ScriptError {
+    fn bad_hook_value(&self, hook: HookId, message: String) -> ScriptError {
         ScriptError {
             kind: crate::error::ScriptErrorKind::BadValue,
-            hook: Some(hook),
-            location: self.script.hook_location(hook),
+            hook: Some(hook.name()),
+            location: self.script.hook_location(hook.name()),
             message,
         }
     }
@@ -297,6 +374,10 @@ impl Rulebook {
         let refuse = |r| Err(self.refused(r));
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
+            Move::Place { mark, .. } if !self.tables.marks.allows(pos.turn, mark) => {
+                let own = self.tables.marks.default_mark(pos.turn);
+                return refuse(Refusal::FixedMark(name(to), own));
+            }
             Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
             Move::Step { from, .. } if !pos.marks(pos.turn).contains(from) => {
                 return refuse(Refusal::NotOwnPiece(name(from)));
@@ -307,7 +388,15 @@ impl Rulebook {
             return refuse(Refusal::Occupied(name(to)));
         }
         if pos.closed_cells.contains(to) {
-            return refuse(Refusal::ClosedRegion(name(to)));
+            let region_closed = self
+                .tables
+                .region_of(to)
+                .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
+            if region_closed || !self.tables.gravity {
+                return refuse(Refusal::ClosedRegion(name(to)));
+            }
+            let landing = self.landing(pos, self.grid().col(to)).map(name);
+            return refuse(Refusal::Unsupported(name(to), landing));
         }
         if pos.target != NO_REGION && !self.tables.regions[pos.target as usize].contains(to) {
             return refuse(Refusal::WrongRegion(name(to), pos.target as usize));
@@ -347,8 +436,29 @@ impl Rulebook {
         let Some(template) = self.refusal_texts.get(refusal.key()) else {
             return refusal.to_string();
         };
+        let mut mark = String::new();
+        let mut text = String::new();
         let (cell, from, to, board, result) = match refusal {
             Refusal::Occupied(c) | Refusal::ClosedRegion(c) => {
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::Unsupported(c, landing) => (
+                c.clone(),
+                "",
+                landing.as_deref().unwrap_or_default(),
+                None,
+                None,
+            ),
+            Refusal::ColumnFull(t) | Refusal::NoColumns(t) => {
+                text = t.clone();
+                (String::new(), "", "", None, None)
+            }
+            Refusal::FixedMark(c, m) => {
+                mark = m.to_string();
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::UnknownMark(c, t) => {
+                text = t.clone();
                 (c.clone(), "", c.as_str(), None, None)
             }
             Refusal::WrongRegion(c, r) => (c.clone(), "", c.as_str(), Some(*r), None),
@@ -381,6 +491,8 @@ impl Rulebook {
                     .map_or(String::new(), |r| self.region_name(r)),
             )
             .replace("{result}", &result.unwrap_or_default())
+            .replace("{mark}", &mark)
+            .replace("{text}", &text)
     }
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
@@ -441,59 +553,124 @@ impl Rulebook {
     pub fn apply(&self, p: &mut Position, mv: Move) -> Result<(), ScriptError> {
         let t = &self.tables;
         let side = p.turn;
-        let marks = p.marks.get_mut(side);
-        let to = mv.to();
-        if let Move::Step { from, .. } = mv {
-            marks.remove(from);
-        } else if p.in_hand.get(side) != &UNLIMITED {
-            *p.in_hand.get_mut(side) -= 1;
-        }
+        let (to, mark) = match mv {
+            Move::Place { to, mark } => {
+                let hand = p.in_hand.get_mut(side);
+                if *hand != UNLIMITED {
+                    *hand -= 1;
+                }
+                (to, mark)
+            }
+            Move::Step { from, to } => {
+                p.marks.get_mut(side).remove(from);
+                (to, side)
+            }
+        };
+        let marks = p.marks.get_mut(mark);
         marks.insert(to);
         let own = *marks;
+        if t.gravity {
+            self.settle_support(p, to);
+        }
         let line = t.wins_through(to, own);
         if t.regions.is_empty() {
             if line {
-                p.result = Some((Outcome::Win(side), Ending::Line));
+                let holder = t.line_result.holder(mark, side);
+                p.result = Some((t.line_result.outcome(holder), Ending::Line));
             }
         } else {
-            let r = t.region_of[to.index()] as usize;
-            let bit = 1u32 << r;
-            if line && p.regions_closed & bit == 0 {
-                *p.regions_won.get_mut(side) |= bit;
-                p.regions_closed |= bit;
-                p.closed_cells |= t.regions[r];
-                let won = *p.regions_won.get(side);
-                if t.region_lines[r].iter().any(|&l| l & !won == 0) {
-                    p.result = Some((Outcome::Win(side), Ending::Line));
-                }
-            } else if t.regions[r].is_subset(p.occupied()) {
-                p.regions_closed |= bit;
-                p.closed_cells |= t.regions[r];
-            }
-            p.target = t.redirect[to.index()];
-            if p.target != NO_REGION && p.regions_closed & (1 << p.target) != 0 {
-                p.target = NO_REGION;
-            }
+            self.settle_region(p, to, mark, side, line);
         }
         p.turn = side.other();
-        if p.result.is_none() && !self.has_legal_move(p)? {
-            p.result = Some(self.stalemate(p));
-        }
+        p.ply = p.ply.saturating_add(1);
+        p.last = Some(mv);
         if p.result.is_none() && self.outcome_hook {
             p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
         }
+        if p.result.is_none() {
+            // Marks only placed, no hook to ask: stuck exactly when no cell is free.
+            let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
+                (t.all & !p.occupied() & !p.closed_cells).is_empty()
+            } else {
+                !self.has_legal_move(p)?
+            };
+            if stuck {
+                p.result = Some(self.stalemate(p));
+            }
+        }
         Ok(())
+    }
+
+    /// Opens the cells that now rest on their support, after a mark on `to`.
+    #[inline]
+    fn settle_support(&self, p: &mut Position, to: Cell) {
+        let t = &self.tables;
+        let occupied = p.occupied();
+        let open = |d: Cell| {
+            t.support[d.index()].is_subset(occupied)
+                && t.region_of(d)
+                    .is_none_or(|r| p.regions_closed & (1 << r) == 0)
+        };
+        if t.narrow {
+            let mut dependents = t.dependents[to.index()].low_word();
+            while dependents != 0 {
+                let d = Cell(dependents.trailing_zeros() as u8);
+                dependents &= dependents - 1;
+                if open(d) {
+                    p.closed_cells.remove(d);
+                }
+            }
+        } else {
+            for d in t.dependents[to.index()] {
+                if open(d) {
+                    p.closed_cells.remove(d);
+                }
+            }
+        }
+    }
+
+    /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
+    /// the region is won by a line or closed when full, held as the rulebook
+    /// says, and a line of held regions decides the game. Then the redirect.
+    fn settle_region(&self, p: &mut Position, to: Cell, mark: Side, mover: Side, line: bool) {
+        let t = &self.tables;
+        let r = t.region_of[to.index()] as usize;
+        let bit = 1u32 << r;
+        if p.regions_closed & bit == 0 {
+            let full = t.regions[r].is_subset(p.occupied());
+            // The mover's lines are judged first.
+            let holders = match (line, full, t.full_region) {
+                (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
+                (false, true, FullRegion::Mover) => [Some(mover), None],
+                (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
+                _ => [None, None],
+            };
+            if line || full {
+                p.regions_closed |= bit;
+                p.closed_cells |= t.regions[r];
+            }
+            for h in holders.into_iter().flatten() {
+                *p.regions_won.get_mut(h) |= bit;
+            }
+            for h in holders.into_iter().flatten() {
+                let held = *p.regions_won.get(h);
+                if t.region_lines[r].iter().any(|&l| l & !held == 0) {
+                    p.result = Some((t.line_result.outcome(h), Ending::Line));
+                    break;
+                }
+            }
+        }
+        p.target = t.redirect[to.index()];
+        if p.target != NO_REGION && p.regions_closed & (1 << p.target) != 0 {
+            p.target = NO_REGION;
+        }
     }
 
     /// The result when the side to move of `pos` has no legal move: the
     /// rulebook's `no_moves()` decides, and the ending says whether no cell is
     /// left to play (every cell taken or closed) or its pieces are blocked.
     pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
-        let outcome = match self.tables.no_moves {
-            NoMoves::Loss => Outcome::Win(pos.turn.other()),
-            NoMoves::Draw => Outcome::Draw,
-            NoMoves::Win => Outcome::Win(pos.turn),
-        };
+        let outcome = self.tables.no_moves.outcome(pos.turn);
         let ending = if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
             Ending::Full
         } else {
@@ -505,7 +682,7 @@ impl Rulebook {
     fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {
         let v: Dynamic = self
             .script
-            .call_per_move("outcome", self.grid(), pos, None)?;
+            .call_per_move(HookId::Outcome, self.grid(), pos, None)?;
         if v.is_unit() {
             return Ok(None);
         }
@@ -514,7 +691,7 @@ impl Rulebook {
             Some("O") => Ok(Some(Outcome::Win(Side::O))),
             Some("draw") => Ok(Some(Outcome::Draw)),
             _ => Err(self.bad_hook_value(
-                "outcome",
+                HookId::Outcome,
                 format!(
                     "expected (), \"X\", \"O\" or \"draw\", found {}",
                     crate::script::describe(&v)
@@ -536,20 +713,80 @@ impl Rulebook {
         let key = pos.key();
         let seen = earlier.iter().filter(|&&k| k == key).count() as u32 + 1;
         if seen >= limit {
-            pos.result = Some((Outcome::Draw, Ending::Repetition));
+            pos.result = Some((Outcome::Draw, Ending::Repetition(limit)));
         }
     }
 
-    /// A move's text in this rulebook's notation.
+    /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
+    /// where a move chooses its mark.
     pub fn move_text(&self, mv: Move) -> String {
-        move_name(self.grid(), mv).to_string()
+        move_name(self.grid(), mv, self.tables.marks == Marks::Either).to_string()
     }
 
-    /// Parses a move in this rulebook's notation.
+    /// The cell a mark dropped into column `col` lands on in `pos`: the one
+    /// cell of that column that may be filled now, if there is exactly one.
+    pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {
+        let g = self.grid();
+        let mut open = (0..g.height())
+            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
+            .filter(|&c| self.free_cells(pos).contains(c));
+        let first = open.next()?;
+        open.next().is_none().then_some(first)
+    }
+
+    /// Parses a move in this rulebook's notation, in position `pos`: `b2`
+    /// (the mover's mark), `b2=O` (a chosen mark), `d` (a drop into column d,
+    /// where marks rest on support), `b2-c2` (a piece moves).
     ///
     /// # Errors
-    /// Text that is not a move, or names a cell off the board.
-    pub fn parse_move(&self, text: &str) -> Result<Move, crate::notation::ParseMoveError> {
-        crate::notation::parse_move(self.grid(), text)
+    /// [`PlayError::Notation`] for text that is not a move on this board;
+    /// [`PlayError::Refused`] for a move the notation can say but the
+    /// rulebook does not have (a chosen mark where marks are not chosen, a
+    /// column where marks do not drop, a full column).
+    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, PlayError> {
+        let g = self.grid();
+        let marks = self.tables.marks;
+        let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
+            let cell_name = g.name(cell).to_string();
+            let Some(given) = given else {
+                return Ok(marks.default_mark(pos.turn));
+            };
+            let mut chars = given.chars();
+            let side = match (chars.next().and_then(Side::from_char), chars.next()) {
+                (Some(side), None) => side,
+                _ => {
+                    return Err(self.refused(Refusal::UnknownMark(cell_name, given.to_string())));
+                }
+            };
+            if !marks.allows(pos.turn, side) {
+                return Err(
+                    self.refused(Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)))
+                );
+            }
+            Ok(side)
+        };
+        match crate::notation::parse_move_text(g, text).map_err(PlayError::Notation)? {
+            MoveText::Place { to, mark: m } => Ok(Move::Place {
+                to,
+                mark: mark(to, m.as_deref())?,
+            }),
+            MoveText::Step { from, to } => Ok(Move::Step { from, to }),
+            MoveText::Column { col, mark: m } => {
+                let letter = crate::notation::column_name(col);
+                if !self.tables.gravity {
+                    return Err(self.refused(Refusal::NoColumns(text.to_string())));
+                }
+                if col >= g.width() {
+                    return Err(PlayError::Notation(ParseMoveError::OffBoard(letter)));
+                }
+                let to = self
+                    .landing(pos, col)
+                    .ok_or_else(|| self.refused(Refusal::ColumnFull(letter)))?;
+                Ok(Move::Place {
+                    to,
+                    mark: mark(to, m.as_deref())?,
+                })
+            }
+        }
     }
 }

@@ -23,8 +23,8 @@
 //! ```
 
 use crate::geometry::{Cell, CellSet};
-use crate::position::{BySide, Ending, NO_REGION, Outcome, Position, Side, UNLIMITED};
-use crate::rulebook::Rulebook;
+use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
+use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -108,25 +108,14 @@ impl Rulebook {
         let in_hand = self.parse_hand(fields.get(2).copied(), count)?;
         let placing = |s: Side| *in_hand.get(s) > 0;
         if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
-            let (x, o) = (count.x as i64, count.o as i64);
-            let ok = match turn {
-                Side::X => x == o,
-                Side::O => x == o + 1,
-            };
-            if !ok {
-                let want = match turn {
-                    Side::X => "as many marks as O",
-                    Side::O => "one mark more than O",
-                };
-                return fail(format!(
-                    "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
-                ));
-            }
+            self.check_counts(turn, count)?;
         }
         let mut pos = self.initial();
         pos.marks = marks;
         pos.turn = turn;
         pos.in_hand = in_hand;
+        pos.ply = u16::try_from(count.x + count.o).unwrap_or(u16::MAX);
+        self.check_support(&mut pos)?;
         self.settle_lines(&mut pos)?;
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none()
@@ -137,6 +126,61 @@ impl Rulebook {
             pos.result = Some(self.stalemate(&pos));
         }
         Ok(pos)
+    }
+
+    /// The marks on the board must fit the side to move: each side places
+    /// its own in turn, or (with a chosen or shared mark) one mark a move.
+    fn check_counts(&self, turn: Side, count: BySide<u32>) -> Result<(), SetupError> {
+        let (x, o) = (i64::from(count.x), i64::from(count.o));
+        if self.tables.marks != Marks::Own {
+            let even = (x + o) % 2 == 0;
+            if even != (turn == Side::X) {
+                let want = if turn == Side::X { "an even" } else { "an odd" };
+                return fail(format!(
+                    "wrong counts: with {turn} to move the board holds {want} number of marks (it holds {})",
+                    x + o
+                ));
+            }
+            return Ok(());
+        }
+        let ok = match turn {
+            Side::X => x == o,
+            Side::O => x == o + 1,
+        };
+        if ok {
+            return Ok(());
+        }
+        let want = match turn {
+            Side::X => "as many marks as O",
+            Side::O => "one mark more than O",
+        };
+        fail(format!(
+            "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
+        ))
+    }
+
+    /// With gravity, every mark must rest on its support; the empty cells
+    /// that do not yet rest on theirs are closed.
+    fn check_support(&self, pos: &mut Position) -> Result<(), SetupError> {
+        let t = &self.tables;
+        if !t.gravity {
+            return Ok(());
+        }
+        let occupied = pos.occupied();
+        let supported = t.supported(occupied);
+        if let Some(c) = (occupied & !supported).first() {
+            let under: Vec<String> = (t.support[c.index()] & !occupied)
+                .into_iter()
+                .map(|u| self.grid().name(u).to_string())
+                .collect();
+            return fail(format!(
+                "the mark on {} does not rest on anything: {} must be filled first",
+                self.grid().name(c),
+                under.join(" ")
+            ));
+        }
+        pos.closed_cells = t.all & !supported;
+        Ok(())
     }
 
     fn parse_board(&self, text: &str) -> Result<BySide<CellSet>, SetupError> {
@@ -240,33 +284,57 @@ impl Rulebook {
         Ok(BySide::new_with(|s| *given.get(s) as u16))
     }
 
-    /// Works out won and closed regions and any completed line from the marks.
+    /// Works out held and closed regions and any completed line from the
+    /// marks, as if the last move made it.
     fn settle_lines(&self, pos: &mut Position) -> Result<(), SetupError> {
         let t = &self.tables;
+        let rule = t.line_result;
+        let mover = pos.turn.other();
         let has_line = |own: CellSet, within: CellSet| {
             (own & within)
                 .into_iter()
                 .any(|c: Cell| t.wins_through(c, own & within))
         };
-        let mut winners = Vec::new();
+        let mut holders = Vec::new();
         if t.regions.is_empty() {
-            for s in Side::ALL {
-                if has_line(pos.marks(s), t.all) {
-                    winners.push(s);
+            for mark in Side::ALL {
+                if has_line(pos.marks(mark), t.all) {
+                    holders.push(rule.holder(mark, mover));
                 }
             }
         } else {
             for (r, &cells) in t.regions.iter().enumerate() {
-                let owners: Vec<Side> = Side::ALL
+                let lines: Vec<Side> = Side::ALL
                     .into_iter()
                     .filter(|&s| has_line(pos.marks(s), cells))
                     .collect();
                 let bit = 1u32 << r;
-                match owners[..] {
-                    [s] => *pos.regions_won.get_mut(s) |= bit,
-                    [] if cells.is_subset(pos.occupied()) => {}
-                    [] => continue,
+                let full = cells.is_subset(pos.occupied());
+                let held: &[Side] = match (&lines[..], full) {
+                    ([mark], _) => match rule {
+                        LineResult::MoverWins | LineResult::MoverLoses => {
+                            return fail(format!(
+                                "board {}: the position text cannot say who completed its line",
+                                r + 1
+                            ));
+                        }
+                        _ => &[rule.holder(*mark, mover)],
+                    },
+                    ([], true) => match t.full_region {
+                        FullRegion::Nobody => &[],
+                        FullRegion::Both => &Side::ALL,
+                        FullRegion::Mover => {
+                            return fail(format!(
+                                "board {} is full: the position text cannot say who filled it",
+                                r + 1
+                            ));
+                        }
+                    },
+                    ([], false) => continue,
                     _ => return fail(format!("board {} has a line of X and a line of O", r + 1)),
+                };
+                for &h in held {
+                    *pos.regions_won.get_mut(h) |= bit;
                 }
                 pos.regions_closed |= bit;
                 pos.closed_cells |= cells;
@@ -274,17 +342,31 @@ impl Rulebook {
             for s in Side::ALL {
                 let won = pos.regions_won(s);
                 if t.region_lines.iter().flatten().any(|&l| l & !won == 0) {
-                    winners.push(s);
+                    holders.push(s);
                 }
             }
         }
-        match winners[..] {
+        // A region held by both sides can complete a line for the side that
+        // did not fill it, or for both at once (the mover's is judged first).
+        let shared_regions = t.full_region == FullRegion::Both;
+        match holders[..] {
             [] => Ok(()),
-            [s] if s == pos.turn => fail(format!(
-                "{s} has a line but is to move: the game ended on {s}'s last move"
-            )),
-            [s] => {
-                pos.result = Some((Outcome::Win(s), Ending::Line));
+            // Own marks, owner rules: a line is its owner's, made on its own move.
+            [h] if t.marks == Marks::Own
+                && rule.needs_owner()
+                && h == pos.turn
+                && !shared_regions =>
+            {
+                fail(format!(
+                    "{h} has a line but is to move: the game ended on {h}'s last move"
+                ))
+            }
+            [h] => {
+                pos.result = Some((rule.outcome(h), Ending::Line));
+                Ok(())
+            }
+            [_, _] if shared_regions => {
+                pos.result = Some((rule.outcome(mover), Ending::Line));
                 Ok(())
             }
             _ => fail("both X and O have a line: the game would have ended at the first"),

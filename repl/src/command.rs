@@ -213,18 +213,6 @@ impl fmt::Display for ParseError {
     }
 }
 
-/// Whether `word` has the shape of a move (`b2`, `b2-c2`), on any board.
-pub fn looks_like_move(word: &str) -> bool {
-    let cell = |t: &str| {
-        let b = t.as_bytes();
-        b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit)
-    };
-    match word.split_once('-') {
-        Some((a, b)) => cell(a) && cell(b),
-        None => cell(word),
-    }
-}
-
 fn side_arg(word: &str) -> Option<Side> {
     match word {
         "X" | "x" => Some(Side::X),
@@ -242,7 +230,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     let Some(spec) = spec(word) else {
-        if looks_like_move(word) && rest.is_empty() {
+        if gridrules_core::notation::looks_like_move(word) && rest.is_empty() {
             return Ok(Command::Play(word.to_string()));
         }
         return Err(ParseError::Unknown(word.to_string()));
@@ -459,6 +447,10 @@ mod tests {
     fn bare_moves_and_errors() {
         assert_eq!(parse("b2"), Ok(Command::Play("b2".into())));
         assert_eq!(parse("b2-c2"), Ok(Command::Play("b2-c2".into())));
+        assert_eq!(parse("b2=O"), Ok(Command::Play("b2=O".into())));
+        assert_eq!(parse("d"), Ok(Command::Play("d".into())));
+        // A command or alias wins over a column of the same letter.
+        assert_eq!(parse("q"), Ok(Command::Quit));
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))

@@ -2,6 +2,7 @@
 
 use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
 use gridrules_core::game::result_line;
+use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, Location, Position, Rulebook, Side, builtin};
 use std::fmt::Write as _;
 
@@ -165,23 +166,34 @@ enum Shown {
     Drawn,
 }
 
-/// Whether `cell`, in a won square region of odd size, belongs to the big
-/// mark of `side` (X: the diagonals; O: the border).
+/// Whether `cell` of a won region belongs to the big mark drawn for `side`
+/// (X: the two diagonals of the region's rectangle; O: its border). A region
+/// that is not a full rectangle of at least 3×3 shows the mark everywhere.
 fn in_big_mark(rules: &Rulebook, region: usize, cell: Cell, side: Side) -> bool {
     let g = rules.grid();
     let cells = rules.tables().regions()[region];
-    let (Some(first), n) = (cells.first(), cells.count()) else {
+    let cols = cells.into_iter().map(|c| g.col(c));
+    let rows = cells.into_iter().map(|c| g.row(c));
+    let (Some(c0), Some(c1), Some(r0), Some(r1)) = (
+        cols.clone().min(),
+        cols.max(),
+        rows.clone().min(),
+        rows.max(),
+    ) else {
         return true;
     };
-    let size = (1..=16).find(|s| s * s == n).unwrap_or(0);
-    if size < 3 || size % 2 == 0 {
+    let (w, h) = (c1 - c0 + 1, r1 - r0 + 1);
+    if w < 3 || h < 3 || cells.count() != w * h {
         return true;
     }
-    let (c, r) = (g.col(cell) - g.col(first), g.row(cell) - g.row(first));
-    let last = size - 1;
+    let (c, r) = (g.col(cell) - c0, g.row(cell) - r0);
     match side {
-        Side::X => c == r || c + r == last,
-        Side::O => c == 0 || r == 0 || c == last || r == last,
+        Side::X => {
+            // The column each diagonal crosses row `r` at, scaled to the width.
+            let along = (r * (w - 1) + (h - 1) / 2) / (h - 1);
+            c == along || c == w - 1 - along
+        }
+        Side::O => c == 0 || r == 0 || c == w - 1 || r == h - 1,
     }
 }
 
@@ -222,21 +234,55 @@ pub fn board(session: &Session, style: Style) -> String {
     let last = game.moves().last().map(|m| m.to());
     let region = |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
     // Separators go between columns (rows) whose cells lie in different regions.
+    let layer_width = g.width() / rulebook.layers();
     let col_break: Vec<bool> = (0..g.width())
-        .map(|c| c + 1 < g.width() && (0..g.height()).all(|r| region(c, r) != region(c + 1, r)))
+        .map(|c| {
+            c + 1 < g.width()
+                && ((c + 1) % layer_width == 0
+                    || (0..g.height()).all(|r| region(c, r) != region(c + 1, r)))
+        })
         .collect();
     let row_break: Vec<bool> = (0..g.height())
         .map(|r| r > 0 && (0..g.width()).all(|c| region(c, r) != region(c, r - 1)))
         .collect();
     let label = if g.height() >= 10 { 2 } else { 1 };
     let mut out = String::new();
-    let mut files = String::new();
-    for c in 0..g.width() {
-        files.push((b'a' + c as u8) as char);
-        files.push(' ');
-        if col_break[c as usize] {
-            files.push_str("  ");
+    // One entry per column: its letter, then the gap that follows it.
+    let columns = |text: &dyn Fn(u32) -> String| {
+        let mut line = String::new();
+        for c in 0..g.width() {
+            line.push_str(&text(c));
+            line.push(' ');
+            if col_break[c as usize] {
+                line.push_str("  ");
+            }
         }
+        line.trim_end().to_string()
+    };
+    let files = columns(&|c| char::from(b'a' + c as u8).to_string());
+    if rulebook.layers() > 1 {
+        let mut names = String::new();
+        for l in 0..rulebook.layers() {
+            // Each layer is `layer_width` columns of 2 characters plus a gap of 2.
+            let name = format!("layer {}", l + 1);
+            write!(
+                names,
+                "{name:<width$}",
+                width = (layer_width * 2 + 2) as usize
+            )
+            .unwrap();
+        }
+        writeln!(out, "{:>label$} {}", "", names.trim_end()).unwrap();
+    }
+    if t.has_gravity() && !game.is_over() {
+        let drops = columns(&|c| {
+            if rulebook.landing(pos, c).is_some() {
+                "v".to_string()
+            } else {
+                " ".to_string()
+            }
+        });
+        writeln!(out, "{:>label$} {drops}", "").unwrap();
     }
     for r in (0..g.height()).rev() {
         let mut line = format!("{:>label$} ", r + 1);
@@ -279,13 +325,30 @@ pub fn board(session: &Session, style: Style) -> String {
             writeln!(out, "{sep}").unwrap();
         }
     }
-    writeln!(out, "{:>label$} {}", "", files.trim_end()).unwrap();
+    writeln!(out, "{:>label$} {files}", "").unwrap();
     if let Some(&mv) = game.moves().last() {
         writeln!(
             out,
             "last move: {} {}",
             pos.turn().other(),
             rulebook.move_text(mv)
+        )
+        .unwrap();
+    }
+    if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
+        writeln!(out, "roles: X is {x}, O is {o}").unwrap();
+    }
+    if t.has_gravity() && !game.is_over() {
+        writeln!(
+            out,
+            "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
+        )
+        .unwrap();
+    }
+    if t.marks() == Marks::Either && !game.is_over() {
+        writeln!(
+            out,
+            "a move places X or O: b2=X or b2=O (b2 alone: your own)"
         )
         .unwrap();
     }

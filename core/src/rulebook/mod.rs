@@ -1,5 +1,6 @@
 //! Rulebooks: a TOML file and the Rhai script it names, validated and compiled.
 
+pub mod primitives;
 mod schema;
 mod sections;
 pub mod tables;
@@ -7,14 +8,17 @@ pub mod tables;
 use crate::builtin;
 use crate::error::{Location, Problem, RulebookError};
 use crate::geometry::Grid;
+use crate::position::Side;
+use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, ScriptSource};
 use crate::table::TableRules;
+pub use primitives::{FullRegion, LineResult, Marks, NoMoves};
 use rhai::Dynamic;
 use schema::RawRulebook;
-pub use sections::{EXPECT_KINDS, Example};
+pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
-pub use tables::{Jump, NoMoves, Tables};
+pub use tables::{Jump, Tables};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
 /// its load-time hooks. Share it with `Arc`.
@@ -25,6 +29,8 @@ pub struct Rulebook {
     description: Option<String>,
     path: String,
     grid: Grid,
+    layers: u32,
+    roles: Option<[String; 2]>,
     params: Vec<(String, String)>,
     table: TableRules,
     pub(crate) refusal_texts: std::collections::BTreeMap<String, String>,
@@ -33,6 +39,8 @@ pub struct Rulebook {
     pub(crate) script: ScriptHost,
     pub(crate) refuse_hook: bool,
     pub(crate) outcome_hook: bool,
+    /// Whether random games run in the playout kernel (see `kernel.rs`).
+    pub(crate) kernel: bool,
 }
 
 impl Rulebook {
@@ -167,6 +175,38 @@ impl Rulebook {
             }
         }
 
+        let layers = match &raw.board.get_ref().layers {
+            None => 1,
+            Some(l) => match u32::try_from(*l.get_ref()) {
+                Ok(n) if n >= 1 && (*w.get_ref()).rem_euclid(i64::from(n)) == 0 => n,
+                _ => {
+                    problems.push(Problem::at(
+                        at(l.span().start),
+                        format!(
+                            "board layers {}: expected a number of layers that divides the width {}",
+                            l.get_ref(),
+                            w.get_ref()
+                        ),
+                    ));
+                    1
+                }
+            },
+        };
+        let roles = match &raw.roles {
+            None => None,
+            Some(r) => match &r.get_ref()[..] {
+                [x, o] if !x.trim().is_empty() && !o.trim().is_empty() => {
+                    Some([x.clone(), o.clone()])
+                }
+                _ => {
+                    problems.push(Problem::at(
+                        at(r.span().start),
+                        "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]",
+                    ));
+                    None
+                }
+            },
+        };
         let table = table_rules(&raw.table, &at, &mut problems);
         let refusal_texts = refusal_texts(&raw.refusals, &at, &mut problems);
         let examples = examples(&raw.examples, &at, &mut problems);
@@ -183,23 +223,29 @@ impl Rulebook {
         let (Some(grid), Some(source), true) = (grid, source, problems.is_empty()) else {
             return Err(RulebookError { problems });
         };
-        let script = ScriptHost::new(grid, &params, source)?;
+        let mut script = ScriptHost::new(grid, &params, source)?;
         let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
-        Ok(Rulebook {
+        script.explicit_mark = tables.marks == Marks::Either;
+        let mut rulebook = Rulebook {
             name: name.clone(),
             title: raw.title,
             description: raw.description,
             path: path.to_string(),
             grid,
+            layers,
+            roles,
             params: shown_params,
             table,
             refusal_texts,
             examples,
-            refuse_hook: script.has_per_move("refuse"),
-            outcome_hook: script.has_per_move("outcome"),
+            refuse_hook: script.has_per_move(HookId::Refuse),
+            outcome_hook: script.has_per_move(HookId::Outcome),
             tables,
             script,
-        })
+            kernel: false,
+        };
+        rulebook.kernel = crate::kernel::eligible(&rulebook);
+        Ok(rulebook)
     }
 
     /// The rulebook's name (`classic`).
@@ -225,6 +271,21 @@ impl Rulebook {
     /// The board.
     pub fn grid(&self) -> Grid {
         self.grid
+    }
+
+    /// Layers the board is drawn as, side by side (`[board] layers`; 1 for a
+    /// flat board): a 16×4 board of 4 layers is a 4×4×4 cube.
+    pub fn layers(&self) -> u32 {
+        self.layers
+    }
+
+    /// The role `side` plays, if the rulebook names roles (Order and Chaos).
+    pub fn role(&self, side: Side) -> Option<&str> {
+        let roles = self.roles.as_ref()?;
+        Some(match side {
+            Side::X => &roles[0],
+            Side::O => &roles[1],
+        })
     }
 
     /// The `[params]`, as written.

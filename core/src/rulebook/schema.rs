@@ -14,6 +14,8 @@ pub(crate) struct RawRulebook {
     #[serde(default)]
     pub description: Option<String>,
     pub script: Spanned<String>,
+    #[serde(default)]
+    pub roles: Option<Spanned<Vec<String>>>,
     pub board: Spanned<RawBoard>,
     #[serde(default)]
     pub params: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
@@ -54,4 +56,6 @@ pub(crate) struct RawTable {
 pub(crate) struct RawBoard {
     pub width: Spanned<i64>,
     pub height: Spanned<i64>,
+    #[serde(default)]
+    pub layers: Option<Spanned<i64>>,
 }

@@ -26,6 +26,14 @@ pub struct Example {
     pub location: Location,
 }
 
+/// Whether `text` is a rule statement ID: one to three capital letters,
+/// then a number (`C3`, `CF2`, `U10`).
+pub fn is_rule_id(text: &str) -> bool {
+    let letters = text.chars().take_while(char::is_ascii_uppercase).count();
+    let digits = &text[letters..];
+    (1..=3).contains(&letters) && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
 /// What an example's `expect` may start with.
 pub const EXPECT_KINDS: &[&str] = &["result:", "to move:", "refused:", "legal:", "position:"];
 
@@ -38,13 +46,10 @@ pub(super) fn examples(
     for e in raw {
         let r = e.get_ref();
         let rule = r.rule.get_ref();
-        let id_ok = rule.len() >= 2
-            && rule.starts_with(|c: char| c.is_ascii_uppercase())
-            && rule[1..].chars().all(|c| c.is_ascii_digit());
-        if !id_ok {
+        if !is_rule_id(rule) {
             problems.push(Problem::at(
                 at(r.rule.span().start),
-                format!("example rule `{rule}`: expected an ID like `C3`"),
+                format!("example rule `{rule}`: expected an ID like `C3` or `CF2`"),
             ));
         }
         let expect = r.expect.get_ref();

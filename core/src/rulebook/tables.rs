@@ -3,10 +3,11 @@
 //! Implementation note: this is what keeps the scripted rules fast. The
 //! interpreter never runs for a cell of a move; play reads these tables only.
 
+use super::primitives::{FullRegion, LineResult, Marks, NoMoves, Word};
 use crate::error::{RulebookError, ScriptError, ScriptErrorKind};
 use crate::geometry::{Cell, CellSet, Grid};
 use crate::position::{NO_REGION, UNLIMITED};
-use crate::script::hooks::{self, Hook};
+use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, describe};
 use rhai::Dynamic;
 
@@ -19,17 +20,6 @@ pub struct Jump {
     pub over: CellSet,
 }
 
-/// What the side to move gets when it has no legal move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoMoves {
-    /// It loses.
-    Loss,
-    /// The game is drawn.
-    Draw,
-    /// It wins.
-    Win,
-}
-
 /// How a completed line is recognised.
 #[derive(Debug, Clone)]
 pub(crate) enum WinCheck {
@@ -39,6 +29,8 @@ pub(crate) enum WinCheck {
         start: Vec<u32>,
         masks: Vec<CellSet>,
     },
+    /// The same on a board of at most 64 cells, where a set is one word.
+    Windows64 { start: Vec<u32>, masks: Vec<u64> },
     /// Any other `wins`: measure the run through the move along each line.
     Runs {
         lines: Vec<Vec<Cell>>,
@@ -67,6 +59,19 @@ pub struct Tables {
     pub(crate) repetition: Option<u32>,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
+    pub(crate) line_result: LineResult,
+    pub(crate) marks: Marks,
+    pub(crate) full_region: FullRegion,
+    /// Whether some cell needs others occupied first (`support()`).
+    pub(crate) gravity: bool,
+    /// Per cell: the cells that must be occupied before it may be filled.
+    pub(crate) support: Vec<CellSet>,
+    /// Per cell: the cells whose support includes it.
+    pub(crate) dependents: Vec<CellSet>,
+    /// The cells that cannot be filled on an empty board.
+    pub(crate) unsupported: CellSet,
+    /// At most 64 cells: every set fits in its lowest word.
+    pub(crate) narrow: bool,
 }
 
 impl Tables {
@@ -81,25 +86,50 @@ impl Tables {
                 );
                 masks[a..b].iter().any(|&w| w.is_subset(own))
             }
-            WinCheck::Runs {
-                lines,
-                through,
-                wins,
-            } => through[cell.index()].iter().any(|&(l, i)| {
-                let line = &lines[l as usize];
-                let i = i as usize;
-                let back = line[..i]
-                    .iter()
-                    .rev()
-                    .take_while(|&&c| own.contains(c))
-                    .count();
-                let ahead = line[i + 1..]
-                    .iter()
-                    .take_while(|&&c| own.contains(c))
-                    .count();
-                wins[back + ahead + 1]
-            }),
+            WinCheck::Windows64 { .. } => self.wins_through_word(cell, own.low_word()),
+            WinCheck::Runs { .. } => self.run_through(cell, own),
         }
+    }
+
+    /// [`Tables::wins_through`] on a board of at most 64 cells, one word.
+    #[inline]
+    pub(crate) fn wins_through_word(&self, cell: Cell, own: u64) -> bool {
+        match &self.win {
+            WinCheck::Windows64 { start, masks } => {
+                let (a, b) = (
+                    start[cell.index()] as usize,
+                    start[cell.index() + 1] as usize,
+                );
+                masks[a..b].iter().any(|&w| w & !own == 0)
+            }
+            _ => self.wins_through(cell, CellSet::from_low_word(own)),
+        }
+    }
+
+    /// The `wins(run)` table applied to the run through `cell` along each line.
+    fn run_through(&self, cell: Cell, own: CellSet) -> bool {
+        let WinCheck::Runs {
+            lines,
+            through,
+            wins,
+        } = &self.win
+        else {
+            unreachable!("only called for run tables")
+        };
+        through[cell.index()].iter().any(|&(l, i)| {
+            let line = &lines[l as usize];
+            let i = i as usize;
+            let back = line[..i]
+                .iter()
+                .rev()
+                .take_while(|&&c| own.contains(c))
+                .count();
+            let ahead = line[i + 1..]
+                .iter()
+                .take_while(|&&c| own.contains(c))
+                .count();
+            wins[back + ahead + 1]
+        })
     }
 
     /// The lines, as the `lines()` hook gave them.
@@ -154,6 +184,43 @@ impl Tables {
     pub fn repetition(&self) -> Option<u32> {
         self.repetition
     }
+
+    /// What a completed line does.
+    pub fn line_result(&self) -> LineResult {
+        self.line_result
+    }
+
+    /// Which mark a placement puts down.
+    pub fn marks(&self) -> Marks {
+        self.marks
+    }
+
+    /// Who holds a region filled without a line.
+    pub fn full_region(&self) -> FullRegion {
+        self.full_region
+    }
+
+    /// Whether marks need support (gravity): a move may then name a column.
+    pub fn has_gravity(&self) -> bool {
+        self.gravity
+    }
+
+    /// The cells that must be occupied before `cell` may be filled.
+    pub fn support(&self, cell: Cell) -> CellSet {
+        self.support.get(cell.index()).copied().unwrap_or_default()
+    }
+
+    /// The cells `occupied` lets a mark rest on: every cell whose support is
+    /// occupied (occupied cells included).
+    pub(crate) fn supported(&self, occupied: CellSet) -> CellSet {
+        if !self.gravity {
+            return self.all;
+        }
+        self.all
+            .into_iter()
+            .filter(|c| self.support[c.index()].is_subset(occupied))
+            .collect()
+    }
 }
 
 /// Evaluates the load-time hooks of `host` into tables.
@@ -161,10 +228,6 @@ pub(crate) struct Builder<'a> {
     host: &'a ScriptHost,
     grid: Grid,
     params: &'a [(String, String)],
-}
-
-fn hook(name: &str) -> &'static Hook {
-    hooks::hook(name).expect("hook registry names every hook the builder calls")
 }
 
 impl<'a> Builder<'a> {
@@ -177,11 +240,11 @@ impl<'a> Builder<'a> {
     }
 
     /// An error about a hook's answer, located at the hook's definition.
-    fn bad(&self, name: &'static str, message: String) -> RulebookError {
+    fn bad(&self, hook: HookId, message: String) -> RulebookError {
         ScriptError {
             kind: ScriptErrorKind::BadValue,
-            hook: Some(name),
-            location: self.host.hook_location(name),
+            hook: Some(hook.name()),
+            location: self.host.hook_location(hook.name()),
             message,
         }
         .into()
@@ -189,17 +252,16 @@ impl<'a> Builder<'a> {
 
     fn call(
         &self,
-        name: &'static str,
+        hook: HookId,
         args: impl rhai::FuncArgs,
     ) -> Result<Option<Dynamic>, RulebookError> {
-        let h = hook(name);
-        if !self.host.defines(h) {
+        if !self.host.defines(hook) {
             return Ok(None);
         }
-        Ok(Some(self.host.call_load(h, args)?))
+        Ok(Some(self.host.call_load(hook, args)?))
     }
 
-    fn cell(&self, name: &'static str, what: &str, v: &Dynamic) -> Result<Cell, RulebookError> {
+    fn cell(&self, hook: HookId, what: &str, v: &Dynamic) -> Result<Cell, RulebookError> {
         let found = || {
             format!(
                 "{what}: expected a cell (a number from cell(col, row), or a name like \"b2\"), found {}",
@@ -211,7 +273,7 @@ impl<'a> Builder<'a> {
                 return Ok(Cell(n as u8));
             }
             return Err(self.bad(
-                name,
+                hook,
                 format!(
                     "{what}: cell {n} is off the {}×{} board",
                     self.grid.width(),
@@ -222,38 +284,28 @@ impl<'a> Builder<'a> {
         if let Some(s) = v.read_lock::<rhai::ImmutableString>() {
             return self.grid.parse_cell(&s).ok_or_else(|| {
                 self.bad(
-                    name,
+                    hook,
                     format!("{what}: `{}` is not a cell of this board", s.as_str()),
                 )
             });
         }
-        Err(self.bad(name, found()))
+        Err(self.bad(hook, found()))
     }
 
-    fn array(
-        &self,
-        name: &'static str,
-        what: &str,
-        v: Dynamic,
-    ) -> Result<rhai::Array, RulebookError> {
+    fn array(&self, hook: HookId, what: &str, v: Dynamic) -> Result<rhai::Array, RulebookError> {
         let shown = describe(&v);
         v.try_cast::<rhai::Array>()
-            .ok_or_else(|| self.bad(name, format!("{what}: expected an array, found {shown}")))
+            .ok_or_else(|| self.bad(hook, format!("{what}: expected an array, found {shown}")))
     }
 
-    fn cells(
-        &self,
-        name: &'static str,
-        what: &str,
-        v: Dynamic,
-    ) -> Result<Vec<Cell>, RulebookError> {
-        let items = self.array(name, what, v)?;
+    fn cells(&self, hook: HookId, what: &str, v: Dynamic) -> Result<Vec<Cell>, RulebookError> {
+        let items = self.array(hook, what, v)?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let c = self.cell(name, &format!("{what}, item {}", i + 1), item)?;
+            let c = self.cell(hook, &format!("{what}, item {}", i + 1), item)?;
             if out.contains(&c) {
                 return Err(self.bad(
-                    name,
+                    hook,
                     format!("{what}: cell {} appears twice", self.grid.name(c)),
                 ));
             }
@@ -262,18 +314,13 @@ impl<'a> Builder<'a> {
         Ok(out)
     }
 
-    fn int(
-        &self,
-        name: &'static str,
-        what: &str,
-        v: &Dynamic,
-    ) -> Result<Option<i64>, RulebookError> {
+    fn int(&self, hook: HookId, what: &str, v: &Dynamic) -> Result<Option<i64>, RulebookError> {
         if v.is_unit() {
             return Ok(None);
         }
         v.as_int().map(Some).map_err(|_| {
             self.bad(
-                name,
+                hook,
                 format!("{what}: expected a number or (), found {}", describe(v)),
             )
         })
@@ -294,22 +341,22 @@ impl<'a> Builder<'a> {
 
     pub(crate) fn build(&self) -> Result<Tables, RulebookError> {
         let n = self.grid.len();
-        let lines_v = self.call("lines", ())?.unwrap_or(Dynamic::UNIT);
+        let lines_v = self.call(HookId::Lines, ())?.unwrap_or(Dynamic::UNIT);
         let mut lines = Vec::new();
         for (i, l) in self
-            .array("lines", "lines()", lines_v)?
+            .array(HookId::Lines, "lines()", lines_v)?
             .into_iter()
             .enumerate()
         {
-            let line = self.cells("lines", &format!("line {}", i + 1), l)?;
+            let line = self.cells(HookId::Lines, &format!("line {}", i + 1), l)?;
             if line.is_empty() {
-                return Err(self.bad("lines", format!("line {} is empty", i + 1)));
+                return Err(self.bad(HookId::Lines, format!("line {} is empty", i + 1)));
             }
             lines.push(line);
         }
         if lines.is_empty() {
             return Err(self.bad(
-                "lines",
+                HookId::Lines,
                 format!(
                     "lines() returned no line: is the line longer than the {}×{} board?{}",
                     self.grid.width(),
@@ -321,10 +368,12 @@ impl<'a> Builder<'a> {
         let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
         let mut wins = vec![false; longest + 1];
         for (run, slot) in wins.iter_mut().enumerate().skip(1) {
-            let v = self.call("wins", (run as i64,))?.unwrap_or(Dynamic::FALSE);
+            let v = self
+                .call(HookId::Wins, (run as i64,))?
+                .unwrap_or(Dynamic::FALSE);
             *slot = v.as_bool().map_err(|_| {
                 self.bad(
-                    "wins",
+                    HookId::Wins,
                     format!(
                         "wins({run}): expected true or false, found {}",
                         describe(&v)
@@ -334,7 +383,7 @@ impl<'a> Builder<'a> {
         }
         let Some(k) = wins.iter().position(|&w| w) else {
             return Err(self.bad(
-                "wins",
+                HookId::Wins,
                 format!(
                     "no line can ever be won: wins(n) is false for every n up to {longest}, the longest line{}",
                     self.params_hint()
@@ -358,14 +407,14 @@ impl<'a> Builder<'a> {
             }
         };
 
-        let pieces = match self.call("pieces", ())? {
+        let pieces = match self.call(HookId::Pieces, ())? {
             None => UNLIMITED,
-            Some(v) => match self.int("pieces", "pieces()", &v)? {
+            Some(v) => match self.int(HookId::Pieces, "pieces()", &v)? {
                 None => UNLIMITED,
                 Some(p) if (1..=n as i64).contains(&p) => p as u16,
                 Some(p) => {
                     return Err(self.bad(
-                        "pieces",
+                        HookId::Pieces,
                         format!("pieces() is {p}: expected 1 to {n}, or () for unlimited"),
                     ));
                 }
@@ -376,46 +425,49 @@ impl<'a> Builder<'a> {
         let mut jumps = vec![Vec::new(); n];
         for c in self.grid.cells() {
             let name = self.grid.name(c);
-            if let Some(v) = self.call("steps", (c.0 as i64,))? {
-                for to in self.cells("steps", &format!("steps({name})"), v)? {
+            if let Some(v) = self.call(HookId::Steps, (c.0 as i64,))? {
+                for to in self.cells(HookId::Steps, &format!("steps({name})"), v)? {
                     if to == c {
-                        return Err(
-                            self.bad("steps", format!("steps({name}) contains {name} itself"))
-                        );
+                        return Err(self.bad(
+                            HookId::Steps,
+                            format!("steps({name}) contains {name} itself"),
+                        ));
                     }
                     steps[c.index()].insert(to);
                 }
             }
-            if let Some(v) = self.call("jumps", (c.0 as i64,))? {
+            if let Some(v) = self.call(HookId::Jumps, (c.0 as i64,))? {
                 for (i, j) in self
-                    .array("jumps", &format!("jumps({name})"), v)?
+                    .array(HookId::Jumps, &format!("jumps({name})"), v)?
                     .into_iter()
                     .enumerate()
                 {
                     let what = format!("jumps({name}), item {}", i + 1);
                     let map = j.try_cast::<rhai::Map>().ok_or_else(|| {
                         self.bad(
-                            "jumps",
+                            HookId::Jumps,
                             format!("{what}: expected #{{ to: cell, over: [cells] }}"),
                         )
                     })?;
                     if let Some(key) = map.keys().find(|k| !["to", "over"].contains(&k.as_str())) {
                         return Err(self.bad(
-                            "jumps",
+                            HookId::Jumps,
                             format!("{what}: unknown key `{key}`, expected `to` or `over`"),
                         ));
                     }
                     let to = self.cell(
-                        "jumps",
+                        HookId::Jumps,
                         &format!("{what}, `to`"),
                         map.get("to").unwrap_or(&Dynamic::UNIT),
                     )?;
                     let over = match map.get("over") {
-                        Some(o) => self.cells("jumps", &format!("{what}, `over`"), o.clone())?,
+                        Some(o) => {
+                            self.cells(HookId::Jumps, &format!("{what}, `over`"), o.clone())?
+                        }
                         None => Vec::new(),
                     };
                     if to == c || over.contains(&to) || over.contains(&c) {
-                        return Err(self.bad("jumps", format!("{what}: a jump must land on another cell than it starts from or passes over")));
+                        return Err(self.bad(HookId::Jumps, format!("{what}: a jump must land on another cell than it starts from or passes over")));
                     }
                     jumps[c.index()].push(Jump {
                         to,
@@ -428,44 +480,34 @@ impl<'a> Builder<'a> {
         let (regions, region_of, region_lines, redirect) = self.regions(&lines)?;
         let mut region_names = Vec::new();
         for r in 0..regions.len() {
-            let Some(v) = self.call("region_name", (r as i64,))? else {
+            let Some(v) = self.call(HookId::RegionName, (r as i64,))? else {
                 break;
             };
             let shown = describe(&v);
             let name = v.into_string().map_err(|_| {
                 self.bad(
-                    "region_name",
+                    HookId::RegionName,
                     format!("region_name({r}): expected a string, found {shown}"),
                 )
             })?;
             region_names.push(name);
         }
 
-        let no_moves = match self.call("no_moves", ())? {
-            None => NoMoves::Draw,
-            Some(v) => match v.clone().into_string().ok().as_deref() {
-                Some("loss") => NoMoves::Loss,
-                Some("draw") => NoMoves::Draw,
-                Some("win") => NoMoves::Win,
-                _ => {
-                    return Err(self.bad(
-                        "no_moves",
-                        format!(
-                            "no_moves(): expected \"loss\", \"draw\" or \"win\", found {}",
-                            describe(&v)
-                        ),
-                    ));
-                }
-            },
-        };
-        let repetition = match self.call("repetition", ())? {
+        let no_moves = self.word::<NoMoves>(HookId::NoMoves)?;
+        let line_result = self.word::<LineResult>(HookId::LineResult)?;
+        let marks = self.word::<Marks>(HookId::Marks)?;
+        let full_region = self.word::<FullRegion>(HookId::FullRegion)?;
+        let (support, dependents, unsupported) = self.support()?;
+        let gravity = !unsupported.is_empty();
+        self.check_combinations(pieces, marks, line_result, gravity, &regions, full_region)?;
+        let repetition = match self.call(HookId::Repetition, ())? {
             None => None,
-            Some(v) => match self.int("repetition", "repetition()", &v)? {
+            Some(v) => match self.int(HookId::Repetition, "repetition()", &v)? {
                 None | Some(0) => None,
                 Some(r) if (2..=1000).contains(&r) => Some(r as u32),
                 Some(r) => {
                     return Err(self.bad(
-                        "repetition",
+                        HookId::Repetition,
                         format!("repetition() is {r}: expected 2 to 1000, or () / 0 for never"),
                     ));
                 }
@@ -487,7 +529,135 @@ impl<'a> Builder<'a> {
             no_moves,
             repetition,
             min_run: k,
+            line_result,
+            marks,
+            full_region,
+            gravity,
+            support: if gravity { support } else { Vec::new() },
+            dependents: if gravity { dependents } else { Vec::new() },
+            unsupported,
+            narrow: n <= 64,
         })
+    }
+
+    /// A one-word primitive: the hook's answer, or the default without it.
+    fn word<T: Word>(&self, hook: HookId) -> Result<T, RulebookError> {
+        let Some(v) = self.call(hook, ())? else {
+            return Ok(T::default_word());
+        };
+        v.clone()
+            .into_string()
+            .ok()
+            .and_then(|w| T::from_word(&w))
+            .ok_or_else(|| {
+                self.bad(
+                    hook,
+                    format!(
+                        "{}(): expected {}, found {}",
+                        hook.name(),
+                        T::choices(),
+                        describe(&v)
+                    ),
+                )
+            })
+    }
+
+    /// `support(cell)` for every cell: the support sets, who depends on each
+    /// cell, and the cells unplayable on an empty board. Refuses a cell that
+    /// could never be filled (its support waits on itself).
+    fn support(&self) -> Result<(Vec<CellSet>, Vec<CellSet>, CellSet), RulebookError> {
+        let n = self.grid.len();
+        let mut support = vec![CellSet::EMPTY; n];
+        let mut dependents = vec![CellSet::EMPTY; n];
+        if !self.host.defines(HookId::Support) {
+            return Ok((support, dependents, CellSet::EMPTY));
+        }
+        for c in self.grid.cells() {
+            let v = self
+                .call(HookId::Support, (c.0 as i64,))?
+                .unwrap_or_default();
+            let what = format!("support({})", self.grid.name(c));
+            for s in self.cells(HookId::Support, &what, v)? {
+                support[c.index()].insert(s);
+                dependents[s.index()].insert(c);
+            }
+        }
+        // Fill the board in support order; whatever is never reached waits
+        // on itself through a cycle.
+        let mut filled = CellSet::EMPTY;
+        loop {
+            let next: CellSet = self
+                .grid
+                .cells()
+                .filter(|c| support[c.index()].is_subset(filled))
+                .collect();
+            if next == filled {
+                break;
+            }
+            filled = next;
+        }
+        if let Some(c) = (self.grid.all() & !filled).first() {
+            return Err(self.bad(
+                HookId::Support,
+                format!(
+                    "cell {} can never be filled: its support(), followed down, comes back to it",
+                    self.grid.name(c)
+                ),
+            ));
+        }
+        let unsupported = self
+            .grid
+            .cells()
+            .filter(|c| !support[c.index()].is_empty())
+            .collect();
+        Ok((support, dependents, unsupported))
+    }
+
+    /// Refuses primitives that cannot go together, at the hook that adds the
+    /// second one.
+    fn check_combinations(
+        &self,
+        pieces: u16,
+        marks: Marks,
+        line_result: LineResult,
+        gravity: bool,
+        regions: &[CellSet],
+        full_region: FullRegion,
+    ) -> Result<(), RulebookError> {
+        let moving = pieces != UNLIMITED;
+        if gravity && moving {
+            return Err(self.bad(
+                HookId::Support,
+                "support() cannot go with pieces(): a piece that moves away would leave the marks above it unsupported".into(),
+            ));
+        }
+        if marks != Marks::Own && moving {
+            return Err(self.bad(
+                HookId::Marks,
+                format!(
+                    "marks() is \"{}\": with pieces() each side moves its own pieces, so marks must be \"own\"",
+                    if marks == Marks::Either { "either" } else { "shared" }
+                ),
+            ));
+        }
+        if marks == Marks::Shared && line_result.needs_owner() {
+            let hook = if self.host.defines(HookId::LineResult) {
+                HookId::LineResult
+            } else {
+                HookId::Marks
+            };
+            return Err(self.bad(
+                hook,
+                "with a shared mark a line has no owner: line_result() must be \"mover wins\", \"mover loses\", \"X wins\" or \"O wins\"".into(),
+            ));
+        }
+        if full_region != FullRegion::Nobody && regions.is_empty() {
+            return Err(self.bad(
+                HookId::FullRegion,
+                "`full_region` needs regions: define `regions()` too".into(),
+            ));
+        }
+        Ok(())
     }
 
     #[allow(clippy::type_complexity)]
@@ -496,12 +666,12 @@ impl<'a> Builder<'a> {
         lines: &[Vec<Cell>],
     ) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
         let n = self.grid.len();
-        let Some(v) = self.call("regions", ())? else {
-            for name in ["region_lines", "redirect", "region_name"] {
-                if self.host.defines(hook(name)) {
+        let Some(v) = self.call(HookId::Regions, ())? else {
+            for hook in [HookId::RegionLines, HookId::Redirect, HookId::RegionName] {
+                if self.host.defines(hook) {
                     return Err(self.bad(
-                        hook(name).name,
-                        format!("`{name}` needs regions: define `regions()` too"),
+                        hook,
+                        format!("`{}` needs regions: define `regions()` too", hook.name()),
                     ));
                 }
             }
@@ -510,15 +680,15 @@ impl<'a> Builder<'a> {
         let mut regions = Vec::new();
         let mut region_of = vec![NO_REGION; n];
         for (i, r) in self
-            .array("regions", "regions()", v)?
+            .array(HookId::Regions, "regions()", v)?
             .into_iter()
             .enumerate()
         {
-            let cells = self.cells("regions", &format!("region {i}"), r)?;
+            let cells = self.cells(HookId::Regions, &format!("region {i}"), r)?;
             for &c in &cells {
                 if region_of[c.index()] != NO_REGION {
                     return Err(self.bad(
-                        "regions",
+                        HookId::Regions,
                         format!(
                             "cell {} is in regions {} and {i}",
                             self.grid.name(c),
@@ -530,7 +700,7 @@ impl<'a> Builder<'a> {
             }
             regions.push(cells.into_iter().collect::<CellSet>());
             if regions.len() > 32 {
-                return Err(self.bad("regions", "more than 32 regions".into()));
+                return Err(self.bad(HookId::Regions, "more than 32 regions".into()));
             }
         }
         if let Some(c) = self
@@ -539,7 +709,7 @@ impl<'a> Builder<'a> {
             .find(|c| region_of[c.index()] == NO_REGION)
         {
             return Err(self.bad(
-                "regions",
+                HookId::Regions,
                 format!(
                     "cell {} is in no region: regions must cover the board",
                     self.grid.name(c)
@@ -552,7 +722,7 @@ impl<'a> Builder<'a> {
                 .any(|c| region_of[c.index()] != region_of[line[0].index()])
             {
                 return Err(self.bad(
-                    "lines",
+                    HookId::Lines,
                     format!(
                         "line {} crosses regions: with regions, every line lies inside one",
                         i + 1
@@ -561,26 +731,26 @@ impl<'a> Builder<'a> {
             }
         }
         let count = regions.len();
-        let v = self.call("region_lines", ())?.ok_or_else(|| {
+        let v = self.call(HookId::RegionLines, ())?.ok_or_else(|| {
             self.bad(
-                "regions",
+                HookId::Regions,
                 "regions need `region_lines()`: which lines of regions win the game".into(),
             )
         })?;
         let mut region_lines = vec![Vec::new(); count];
         for (i, l) in self
-            .array("region_lines", "region_lines()", v)?
+            .array(HookId::RegionLines, "region_lines()", v)?
             .into_iter()
             .enumerate()
         {
             let what = format!("region line {}", i + 1);
             let mut mask = 0u32;
-            for r in self.array("region_lines", &what, l)? {
-                match self.int("region_lines", &what, &r)? {
+            for r in self.array(HookId::RegionLines, &what, l)? {
+                match self.int(HookId::RegionLines, &what, &r)? {
                     Some(r) if (0..count as i64).contains(&r) => mask |= 1 << r,
                     _ => {
                         return Err(self.bad(
-                            "region_lines",
+                            HookId::RegionLines,
                             format!("{what}: expected region numbers 0 to {}", count - 1),
                         ));
                     }
@@ -594,14 +764,14 @@ impl<'a> Builder<'a> {
         }
         let mut redirect = vec![NO_REGION; n];
         for c in self.grid.cells() {
-            if let Some(v) = self.call("redirect", (c.0 as i64,))? {
+            if let Some(v) = self.call(HookId::Redirect, (c.0 as i64,))? {
                 let what = format!("redirect({})", self.grid.name(c));
-                match self.int("redirect", &what, &v)? {
+                match self.int(HookId::Redirect, &what, &v)? {
                     None => {}
                     Some(r) if (0..count as i64).contains(&r) => redirect[c.index()] = r as u8,
                     Some(r) => {
                         return Err(self.bad(
-                            "redirect",
+                            HookId::Redirect,
                             format!(
                                 "{what} is {r}: expected a region number 0 to {}, or ()",
                                 count - 1
@@ -634,5 +804,9 @@ fn windows(n: usize, lines: &[Vec<Cell>], k: usize) -> WinCheck {
         masks.extend(list);
     }
     start.push(masks.len() as u32);
+    if n <= 64 {
+        let masks = masks.iter().map(|m| m.low_word()).collect();
+        return WinCheck::Windows64 { start, masks };
+    }
     WinCheck::Windows { start, masks }
 }

@@ -54,6 +54,8 @@ pub(crate) fn register_board(engine: &mut Engine, grid: Grid) {
 pub struct ScriptState {
     pub(crate) pos: Position,
     pub(crate) grid: Grid,
+    /// Whether the notation names the mark (`b2=O`).
+    pub(crate) explicit_mark: bool,
 }
 
 /// A move as a per-move hook sees it.
@@ -61,6 +63,16 @@ pub struct ScriptState {
 pub struct ScriptMove {
     pub(crate) mv: Move,
     pub(crate) grid: Grid,
+    /// Whether the notation names the mark (`b2=O`).
+    pub(crate) explicit_mark: bool,
+    /// The side that makes (or made) the move.
+    pub(crate) mover: Side,
+}
+
+impl ScriptMove {
+    fn text(&self) -> String {
+        crate::notation::move_name(self.grid, self.mv, self.explicit_mark).to_string()
+    }
 }
 
 fn side_arg(text: &str) -> Fallible<Side> {
@@ -71,12 +83,24 @@ fn side_arg(text: &str) -> Fallible<Side> {
     }
 }
 
-/// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`,
-/// `target`, `count(side)`) and `Move` (`from`, `to`, `is_step`, `text`).
+/// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`, `target`,
+/// `count(mark)`, `move_count`, `last_move`) and `Move` (`from`, `to`,
+/// `mark`, `is_step`, `text`).
 pub(crate) fn register_types(engine: &mut Engine) {
     engine
         .register_type_with_name::<ScriptState>("State")
         .register_get("to_move", |s: &mut ScriptState| s.pos.turn().to_string())
+        .register_get("move_count", |s: &mut ScriptState| i64::from(s.pos.ply()))
+        .register_get("last_move", |s: &mut ScriptState| {
+            s.pos.last_move().map_or(Dynamic::UNIT, |mv| {
+                Dynamic::from(ScriptMove {
+                    mv,
+                    grid: s.grid,
+                    explicit_mark: s.explicit_mark,
+                    mover: s.pos.turn().other(),
+                })
+            })
+        })
         .register_get("target", |s: &mut ScriptState| {
             s.pos
                 .target()
@@ -108,13 +132,10 @@ pub(crate) fn register_types(engine: &mut Engine) {
             m.mv.from()
                 .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
         })
+        .register_get("mark", |m: &mut ScriptMove| m.mv.mark(m.mover).to_string())
         .register_get("is_step", |m: &mut ScriptMove| m.mv.from().is_some())
-        .register_get("text", |m: &mut ScriptMove| {
-            crate::notation::move_name(m.grid, m.mv).to_string()
-        })
-        .register_fn("to_string", |m: &mut ScriptMove| {
-            crate::notation::move_name(m.grid, m.mv).to_string()
-        });
+        .register_get("text", |m: &mut ScriptMove| m.text())
+        .register_fn("to_string", |m: &mut ScriptMove| m.text());
 }
 
 /// The Rhai position of a function definition `fn name(` in `source`, for

@@ -1,7 +1,9 @@
 //! The hook registry: every function a rulebook script may define.
 //!
-//! This table is the one list of hooks. Loading checks scripts against it, and
-//! the README's hook reference mirrors it.
+//! [`HookId`] names each hook and [`HOOKS`] describes it; this is the one
+//! list. Loading checks scripts against it, the table builder and the
+//! per-move calls go through it, `rules` prints from it, and the docs test
+//! checks the README's hook reference against it.
 
 /// When the engine calls a hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,9 +15,61 @@ pub enum HookKind {
     PerMove,
 }
 
+impl HookKind {
+    /// `load` or `per move`, as `rules` and the README say it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::Load => "load",
+            HookKind::PerMove => "per move",
+        }
+    }
+}
+
+/// Names one hook; indexes [`HOOKS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)] // Each variant is documented by its `HOOKS` entry.
+pub enum HookId {
+    Lines,
+    Wins,
+    LineResult,
+    Marks,
+    Support,
+    Pieces,
+    Steps,
+    Jumps,
+    Regions,
+    RegionLines,
+    Redirect,
+    RegionName,
+    FullRegion,
+    NoMoves,
+    Repetition,
+    Refuse,
+    Outcome,
+}
+
+impl HookId {
+    /// The hook's description.
+    pub fn spec(self) -> &'static Hook {
+        &HOOKS[self as usize]
+    }
+
+    /// The Rhai function name.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The hook a function name defines, if any.
+    pub fn from_name(name: &str) -> Option<HookId> {
+        HOOKS.iter().find(|h| h.name == name).map(|h| h.id)
+    }
+}
+
 /// A hook a script may define.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hook {
+    /// Which hook this is.
+    pub id: HookId,
     /// The Rhai function name.
     pub name: &'static str,
     /// Parameter names, in order.
@@ -35,102 +89,150 @@ impl Hook {
     }
 }
 
-/// Every hook, in the order the engine evaluates the load-time ones.
+const fn load(
+    id: HookId,
+    name: &'static str,
+    params: &'static [&'static str],
+    doc: &'static str,
+) -> Hook {
+    Hook {
+        id,
+        name,
+        params,
+        kind: HookKind::Load,
+        required: false,
+        doc,
+    }
+}
+
+/// Every hook, in [`HookId`] order, which is the order the engine evaluates
+/// the load-time ones.
 pub const HOOKS: &[Hook] = &[
     Hook {
-        name: "lines",
-        params: &[],
-        kind: HookKind::Load,
         required: true,
-        doc: "array of lines, each an array of cells in order along the line",
+        ..load(
+            HookId::Lines,
+            "lines",
+            &[],
+            "array of lines, each an array of cells in order along the line",
+        )
     },
     Hook {
-        name: "wins",
-        params: &["run"],
-        kind: HookKind::Load,
         required: true,
-        doc: "true when an unbroken run of `run` own marks along a line wins (or wins a region)",
+        ..load(
+            HookId::Wins,
+            "wins",
+            &["run"],
+            "true when an unbroken run of `run` like marks along a line completes it",
+        )
     },
+    load(
+        HookId::LineResult,
+        "line_result",
+        &[],
+        "what a completed line does: \"owner wins\" (the default), \"owner loses\", \"mover wins\", \"mover loses\", \"X wins\" or \"O wins\"",
+    ),
+    load(
+        HookId::Marks,
+        "marks",
+        &[],
+        "which mark a move places: \"own\" (the default), \"either\" (the mover chooses, `b2=O`) or \"shared\" (both sides place X)",
+    ),
+    load(
+        HookId::Support,
+        "support",
+        &["cell"],
+        "cells that must be occupied before `cell` may be filled (gravity); [] for none",
+    ),
+    load(
+        HookId::Pieces,
+        "pieces",
+        &[],
+        "pieces per side, after which moves move pieces; () for unlimited (the default)",
+    ),
+    load(
+        HookId::Steps,
+        "steps",
+        &["cell"],
+        "cells a piece on `cell` may step to (when it is empty)",
+    ),
+    load(
+        HookId::Jumps,
+        "jumps",
+        &["cell"],
+        "jumps from `cell`: array of #{ to: cell, over: [cells that must be empty] }",
+    ),
+    load(
+        HookId::Regions,
+        "regions",
+        &[],
+        "sub-boards: array of cell arrays covering the board; a line then wins its region",
+    ),
+    load(
+        HookId::RegionLines,
+        "region_lines",
+        &[],
+        "lines of region numbers; holding every region of one completes a line of the big board",
+    ),
+    load(
+        HookId::Redirect,
+        "redirect",
+        &["cell"],
+        "region the next move must go to after a move to `cell`; () for anywhere",
+    ),
+    load(
+        HookId::RegionName,
+        "region_name",
+        &["region"],
+        "a region's name in messages, such as \"top-right\"; default `board N (a1–c3)`",
+    ),
+    load(
+        HookId::FullRegion,
+        "full_region",
+        &[],
+        "who holds a region filled without a line: \"nobody\" (the default), \"both\" or \"mover\" (the side that filled it)",
+    ),
+    load(
+        HookId::NoMoves,
+        "no_moves",
+        &[],
+        "result when the side to move has no legal move: \"loss\", \"draw\" (the default), \"win\", \"X wins\" or \"O wins\"",
+    ),
+    load(
+        HookId::Repetition,
+        "repetition",
+        &[],
+        "the game is drawn when a position occurs this many times; () or 0 for never",
+    ),
     Hook {
-        name: "pieces",
-        params: &[],
-        kind: HookKind::Load,
-        required: false,
-        doc: "pieces per side, after which moves move pieces; () for unlimited (the default)",
-    },
-    Hook {
-        name: "steps",
-        params: &["cell"],
-        kind: HookKind::Load,
-        required: false,
-        doc: "cells a piece on `cell` may step to (when it is empty)",
-    },
-    Hook {
-        name: "jumps",
-        params: &["cell"],
-        kind: HookKind::Load,
-        required: false,
-        doc: "jumps from `cell`: array of #{ to: cell, over: [cells that must be empty] }",
-    },
-    Hook {
-        name: "regions",
-        params: &[],
-        kind: HookKind::Load,
-        required: false,
-        doc: "sub-boards: array of cell arrays covering the board; a line then wins its region",
-    },
-    Hook {
-        name: "region_lines",
-        params: &[],
-        kind: HookKind::Load,
-        required: false,
-        doc: "lines of region numbers; owning every region of one wins the game",
-    },
-    Hook {
-        name: "redirect",
-        params: &["cell"],
-        kind: HookKind::Load,
-        required: false,
-        doc: "region the next move must go to after a move to `cell`; () for anywhere",
-    },
-    Hook {
-        name: "region_name",
-        params: &["region"],
-        kind: HookKind::Load,
-        required: false,
-        doc: "a region's name in messages, such as \"top-right\"; default `board N (a1–c3)`",
-    },
-    Hook {
-        name: "no_moves",
-        params: &[],
-        kind: HookKind::Load,
-        required: false,
-        doc: "result when the side to move has no legal move: \"loss\", \"draw\" (default) or \"win\"",
-    },
-    Hook {
-        name: "repetition",
-        params: &[],
-        kind: HookKind::Load,
-        required: false,
-        doc: "the game is drawn when a position occurs this many times; () or 0 for never",
-    },
-    Hook {
-        name: "refuse",
-        params: &["state", "move"],
         kind: HookKind::PerMove,
-        required: false,
-        doc: "() to allow a move the board rules allow, or a string: the reason it is refused",
+        ..load(
+            HookId::Refuse,
+            "refuse",
+            &["state", "move"],
+            "() to allow a move the board rules allow, or a string: the reason it is refused",
+        )
     },
     Hook {
-        name: "outcome",
-        params: &["state"],
         kind: HookKind::PerMove,
-        required: false,
-        doc: "after each move: () to play on, or \"X\", \"O\" or \"draw\" to end the game",
+        ..load(
+            HookId::Outcome,
+            "outcome",
+            &["state"],
+            "after each move no line decided: () to play on, or \"X\", \"O\" or \"draw\" to end the game",
+        )
     },
 ];
 
-/// The hook of that name.
-pub fn hook(name: &str) -> Option<&'static Hook> {
-    HOOKS.iter().find(|h| h.name == name)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_indexed_by_id() {
+        for (i, h) in HOOKS.iter().enumerate() {
+            assert_eq!(h.id as usize, i, "{}", h.name);
+            assert_eq!(HookId::from_name(h.name), Some(h.id));
+        }
+    }
 }

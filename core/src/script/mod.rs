@@ -8,7 +8,7 @@ use crate::error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKin
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
 use api::{ScriptMove, ScriptState};
-use hooks::{HOOKS, Hook, HookKind};
+use hooks::{HOOKS, HookId, HookKind};
 use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Shared};
 use std::path::PathBuf;
@@ -74,7 +74,12 @@ pub struct ScriptHost {
     functions: AST,
     source: ScriptSource,
     output: Arc<Mutex<Vec<String>>>,
-    per_move: Vec<&'static str>,
+    per_move: Vec<HookId>,
+    /// Every hook the script defines, in registry order.
+    defined: Vec<HookId>,
+    /// Whether moves name their mark (`b2=O`), for the move texts hooks see;
+    /// set once the tables say which marks a move places.
+    pub(crate) explicit_mark: bool,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -156,6 +161,8 @@ impl ScriptHost {
             source,
             output,
             per_move: Vec::new(),
+            defined: Vec::new(),
+            explicit_mark: false,
         };
         host.check_hooks()?;
         Ok(host)
@@ -199,8 +206,11 @@ impl ScriptHost {
                         hook.signature()
                     ),
                 ));
-            } else if hook.kind == HookKind::PerMove {
-                self.per_move.push(hook.name);
+            } else {
+                self.defined.push(hook.id);
+                if hook.kind == HookKind::PerMove {
+                    self.per_move.push(hook.id);
+                }
             }
         }
         if problems.is_empty() {
@@ -224,15 +234,18 @@ impl ScriptHost {
     }
 
     /// Whether the script defines `hook` (with the right arity, checked at load).
-    pub fn defines(&self, hook: &Hook) -> bool {
-        self.ast
-            .iter_functions()
-            .any(|f| f.name == hook.name && f.params.len() == hook.params.len())
+    pub fn defines(&self, hook: HookId) -> bool {
+        self.defined.contains(&hook)
     }
 
-    /// Whether the script defines the per-move hook `name`.
-    pub fn has_per_move(&self, name: &str) -> bool {
-        self.per_move.contains(&name)
+    /// The hooks the script defines, in registry order.
+    pub fn hooks(&self) -> &[HookId] {
+        &self.defined
+    }
+
+    /// Whether the script defines the per-move hook `hook`.
+    pub fn has_per_move(&self, hook: HookId) -> bool {
+        self.per_move.contains(&hook)
     }
 
     /// The `///` doc comment of a function in the script, if any.
@@ -252,13 +265,13 @@ impl ScriptHost {
     /// The script's error or a tripped limit, located in the script.
     pub fn call_load(
         &self,
-        hook: &'static Hook,
+        hook: HookId,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(true);
         self.engine
-            .call_fn_with_options(options, &mut Scope::new(), &self.ast, hook.name, args)
-            .map_err(|e| self.script_error(hook.name, *e))
+            .call_fn_with_options(options, &mut Scope::new(), &self.ast, hook.name(), args)
+            .map_err(|e| self.script_error(hook.name(), *e))
     }
 
     /// Calls a per-move hook with the state (and the move, for `refuse`).
@@ -267,30 +280,43 @@ impl ScriptHost {
     /// The script's error or a tripped limit, located in the script.
     pub fn call_per_move(
         &self,
-        hook: &'static str,
+        hook: HookId,
         grid: Grid,
         pos: &Position,
         mv: Option<Move>,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(false);
-        let state = Dynamic::from(ScriptState { pos: *pos, grid });
+        let explicit_mark = self.explicit_mark;
+        let state = Dynamic::from(ScriptState {
+            pos: *pos,
+            grid,
+            explicit_mark,
+        });
         let result = match mv {
             Some(mv) => self.engine.call_fn_with_options(
                 options,
                 &mut Scope::new(),
                 &self.functions,
-                hook,
-                (state, Dynamic::from(ScriptMove { mv, grid })),
+                hook.name(),
+                (
+                    state,
+                    Dynamic::from(ScriptMove {
+                        mv,
+                        grid,
+                        explicit_mark,
+                        mover: pos.turn(),
+                    }),
+                ),
             ),
             None => self.engine.call_fn_with_options(
                 options,
                 &mut Scope::new(),
                 &self.functions,
-                hook,
+                hook.name(),
                 (state,),
             ),
         };
-        result.map_err(|e| self.script_error(hook, *e))
+        result.map_err(|e| self.script_error(hook.name(), *e))
     }
 
     /// Where hook `name` is defined in the script, when it is.
@@ -370,7 +396,7 @@ impl ScriptHost {
             .or_else(|| self.hook_location(hook));
         ScriptError {
             kind,
-            hook: hooks::hook(hook).map(|h| h.name),
+            hook: HookId::from_name(hook).map(HookId::name),
             location,
             message,
         }

@@ -467,8 +467,11 @@ impl Session {
     fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
         let mv = self
             .rulebook()
-            .parse_move(text)
-            .map_err(CommandError::Move)?;
+            .parse_move(self.game.position(), text)
+            .map_err(|e| match e {
+                PlayError::Notation(e) => CommandError::Move(e),
+                e => CommandError::Play(text.to_string(), e),
+            })?;
         let side = self.game.position().turn();
         if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
             return Err(refused(format!(
