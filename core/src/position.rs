@@ -320,7 +320,12 @@ impl Position {
         mix(self.turn as u64);
         mix(u64::from(self.in_hand.x) << 16 | u64::from(self.in_hand.o));
         mix(u64::from(self.target));
-        mix(u64::from(self.regions_won.x) << 32 | u64::from(self.regions_won.o));
+        // Held regions follow from the marks except where a filled region
+        // goes to whoever filled it; most positions hold none.
+        let held = u64::from(self.regions_won.x) << 32 | u64::from(self.regions_won.o);
+        if held != 0 {
+            mix(held);
+        }
         h
     }
 }

@@ -632,6 +632,7 @@ impl Rulebook {
     /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
     /// the region is won by a line or closed when full, held as the rulebook
     /// says, and a line of held regions decides the game. Then the redirect.
+    #[inline]
     fn settle_region(&self, p: &mut Position, to: Cell, mark: Side, mover: Side, line: bool) {
         let t = &self.tables;
         let r = t.region_of[to.index()] as usize;

@@ -162,7 +162,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     spec_of("load", &[], "<file.toml>", "load a rulebook from a file and start a game on it", "load my-variant.toml").completing(Arg::File),
     spec_of("rules", &[], "", "the rules of the loaded rulebook, in words", "rules"),
     spec_of("show", &["board"], "", "draw the board", "show"),
-    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2-c2 moves a piece", "play b2").completing(Arg::Move),
+    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2=O chooses the mark, d drops into a column, b2-c2 moves a piece", "play b2").completing(Arg::Move),
     spec_of("legal", &["moves"], "", "every legal move, on one line", "legal"),
     spec_of("undo", &["takeback"], "", "take back the last move (against the computer, the last move of each side)", "undo"),
     spec_of("status", &[], "", "who is to move, or the result", "status"),

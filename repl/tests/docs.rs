@@ -26,12 +26,12 @@ fn every_command_is_in_the_readme() {
 }
 
 #[test]
-fn every_hook_is_in_the_readme_with_its_signature() {
+fn every_hook_is_in_the_readme_with_its_signature_and_kind() {
     let text = readme();
     let missing: Vec<String> = HOOKS
         .iter()
-        .map(|h| h.signature())
-        .filter(|sig| !text.contains(&format!("`{sig}`")))
+        .map(|h| format!("| `{}` | {}", h.signature(), h.kind.as_str()))
+        .filter(|row| !text.contains(row))
         .collect();
     assert!(
         missing.is_empty(),

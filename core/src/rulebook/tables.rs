@@ -76,7 +76,7 @@ pub struct Tables {
 
 impl Tables {
     /// Whether `own` holds a winning run through `cell`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn wins_through(&self, cell: Cell, own: CellSet) -> bool {
         match &self.win {
             WinCheck::Windows { start, masks } => {
@@ -107,6 +107,7 @@ impl Tables {
     }
 
     /// The `wins(run)` table applied to the run through `cell` along each line.
+    #[inline(never)]
     fn run_through(&self, cell: Cell, own: CellSet) -> bool {
         let WinCheck::Runs {
             lines,

@@ -3,10 +3,32 @@
 
 use super::{BENCH_ROUNDS, BENCH_SECONDS, CommandError, Reply, Session, open_rulebook};
 use crate::command::{COMMANDS, ParseError, spec};
-use gridrules_core::Rulebook;
+use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
+use gridrules_core::{Rulebook, Side};
 use gridrules_core::playout::bench;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// A line result in words, for `rules`.
+fn line_result_text(rule: LineResult) -> String {
+    match rule {
+        LineResult::OwnerWins => "wins for the side whose marks form it".to_string(),
+        LineResult::OwnerLoses => "loses for the side whose marks form it".to_string(),
+        LineResult::MoverWins => "wins for the side that completes it".to_string(),
+        LineResult::MoverLoses => "loses for the side that completes it".to_string(),
+        LineResult::Wins(side) => format!("wins for {side}, whoever completes it"),
+    }
+}
+
+/// What having no legal move means, in words, for `rules`.
+fn no_moves_text(rule: NoMoves) -> String {
+    match rule {
+        NoMoves::Draw => "a draw".to_string(),
+        NoMoves::Loss => "that side loses".to_string(),
+        NoMoves::Win => "that side wins".to_string(),
+        NoMoves::Wins(side) => format!("{side} wins"),
+    }
+}
 
 impl Session {
     pub(super) fn rules(&self) -> Reply {
@@ -25,6 +47,37 @@ impl Session {
             r.path(),
             r.script().path()
         ));
+        if let (Some(x), Some(o)) = (r.role(Side::X), r.role(Side::O)) {
+            lines.push(format!("roles: X is {x}, O is {o}"));
+        }
+        let t = r.tables();
+        lines.push(format!(
+            "a completed line: {}; no legal move: {}{}",
+            line_result_text(t.line_result()),
+            no_moves_text(t.no_moves()),
+            match t.marks() {
+                Marks::Own => String::new(),
+                Marks::Either => "; a move places X or O (b2=O)".to_string(),
+                Marks::Shared => "; both sides place X".to_string(),
+            }
+        ));
+        let hooks: Vec<String> = r
+            .script()
+            .hooks()
+            .iter()
+            .map(|h| format!("{} ({})", h.spec().signature(), h.spec().kind.as_str()))
+            .collect();
+        if !t.regions().is_empty() {
+            lines.push(format!(
+                "a region filled without a line counts for {}",
+                match t.full_region() {
+                    FullRegion::Nobody => "nobody",
+                    FullRegion::Both => "both sides",
+                    FullRegion::Mover => "the side that filled it",
+                }
+            ));
+        }
+        lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
         if !r.params().is_empty() {
             let params: Vec<String> = r
                 .params()
