@@ -224,7 +224,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             let loc = at(base + pos_in);
             let mv = rulebook
                 .parse_move(game.position(), word)
-                .map_err(|e| Problem::at(loc.clone(), format!("move {}: {e}", i + 1)))?;
+                .map_err(|e| Problem::at(loc.clone(), format!("move {} `{word}`: {e}", i + 1)))?;
             game.play(mv)
                 .map_err(|e| Problem::at(loc, format!("move {} `{word}`: {e}", i + 1)))?;
         }

@@ -48,6 +48,8 @@ pub enum Refusal {
     FixedMark(String, Side),
     /// `=` followed by something that is not a mark. Holds the cell and the text.
     UnknownMark(String, String),
+    /// A cell or column off the board. Holds it as written.
+    OffBoard(String),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -85,6 +87,7 @@ impl fmt::Display for Refusal {
             Refusal::UnknownMark(cell, text) => {
                 write!(f, "`{text}` is not a mark: write {cell}=X or {cell}=O")
             }
+            Refusal::OffBoard(_) => f.write_str("no such cell on this board"),
             Refusal::Script(reason) => f.write_str(reason),
         }
     }
@@ -106,6 +109,7 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "no_columns",
     "fixed_mark",
     "unknown_mark",
+    "off_board",
 ];
 
 /// The placeholders a `[refusals]` text may use.
@@ -131,6 +135,7 @@ impl Refusal {
             Refusal::NoColumns(_) => "no_columns",
             Refusal::FixedMark(..) => "fixed_mark",
             Refusal::UnknownMark(..) => "unknown_mark",
+            Refusal::OffBoard(_) => "off_board",
             Refusal::Script(_) => "script",
         }
     }
@@ -449,7 +454,7 @@ impl Rulebook {
                 None,
                 None,
             ),
-            Refusal::ColumnFull(t) | Refusal::NoColumns(t) => {
+            Refusal::ColumnFull(t) | Refusal::NoColumns(t) | Refusal::OffBoard(t) => {
                 text = t.clone();
                 (String::new(), "", "", None, None)
             }
@@ -766,7 +771,11 @@ impl Rulebook {
             }
             Ok(side)
         };
-        match crate::notation::parse_move_text(g, text).map_err(PlayError::Notation)? {
+        let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
+            ParseMoveError::OffBoard(cell) => self.refused(Refusal::OffBoard(cell)),
+            e => PlayError::Notation(e),
+        })?;
+        match parsed {
             MoveText::Place { to, mark: m } => Ok(Move::Place {
                 to,
                 mark: mark(to, m.as_deref())?,
@@ -778,7 +787,7 @@ impl Rulebook {
                     return Err(self.refused(Refusal::NoColumns(text.to_string())));
                 }
                 if col >= g.width() {
-                    return Err(PlayError::Notation(ParseMoveError::OffBoard(letter)));
+                    return Err(self.refused(Refusal::OffBoard(letter)));
                 }
                 let to = self
                     .landing(pos, col)

@@ -208,7 +208,9 @@ pub fn expected_score(
     Ok(mcts(rules, pos, &moves, rng, budget)?.1)
 }
 
-/// The moves after which the opponent cannot win at once.
+/// The moves that do not lose at once and after which the opponent cannot
+/// win at once (a line that loses for its maker, as in misère, is a move
+/// that loses at once).
 fn safe_moves(
     rules: &Rulebook,
     pos: &Position,
@@ -220,7 +222,9 @@ fn safe_moves(
     'moves: for &mv in moves {
         let next = rules.play_unchecked(pos, mv)?;
         if next.is_over() {
-            safe.push(mv);
+            if next.outcome() != Some(Outcome::Win(them)) {
+                safe.push(mv);
+            }
             continue;
         }
         rules.legal_moves(&next, list)?;

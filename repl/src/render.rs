@@ -197,15 +197,23 @@ fn in_big_mark(rules: &Rulebook, region: usize, cell: Cell, side: Side) -> bool 
     }
 }
 
+/// The one side that holds closed region `r`; `None` when nobody or both
+/// do (a region filled without a line).
+fn region_holder(pos: &Position, r: usize) -> Option<Side> {
+    let held = |s: Side| pos.regions_won(s) & (1 << r) != 0;
+    match (held(Side::X), held(Side::O)) {
+        (true, false) => Some(Side::X),
+        (false, true) => Some(Side::O),
+        _ => None,
+    }
+}
+
 fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
     let t = rules.tables();
     if let Some(r) = t.region_of(cell)
         && pos.regions_closed() & (1 << r) != 0
     {
-        return match Side::ALL
-            .into_iter()
-            .find(|&s| pos.regions_won(s) & (1 << r) != 0)
-        {
+        return match region_holder(pos, r) {
             Some(s) if in_big_mark(rules, r, cell, s) => Shown::Big(s),
             Some(_) => Shown::Blank,
             None => match pos.mark_at(cell) {
@@ -361,14 +369,12 @@ pub fn board(session: &Session, style: Style) -> String {
     }
     let closed: Vec<String> = (0..t.regions().len())
         .filter(|r| pos.regions_closed() & (1 << r) != 0)
-        .map(|r| {
-            match Side::ALL
-                .into_iter()
-                .find(|&s| pos.regions_won(s) & (1 << r) != 0)
-            {
-                Some(s) => format!("{} won by {s}", r + 1),
-                None => format!("{} drawn", r + 1),
+        .map(|r| match region_holder(pos, r) {
+            Some(s) => format!("{} won by {s}", r + 1),
+            None if pos.regions_won(Side::X) & (1 << r) != 0 => {
+                format!("{} drawn, counts for both", r + 1)
             }
+            None => format!("{} drawn", r + 1),
         })
         .collect();
     if !closed.is_empty() {

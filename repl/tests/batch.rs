@@ -46,7 +46,7 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
         lines[1],
         "error: b2: b2 is taken: a mark goes on an empty cell (C2)"
     );
-    assert_eq!(lines[2], "error: d4: no such cell on this board");
+    assert_eq!(lines[2], "error: d4: d4 is off the board: it is 3×3 (C1)");
     assert!(lines[3].starts_with("error: unknown command `frobnicate`"));
     assert!(lines[4].starts_with("error: depth `x`"));
     assert!(lines[5].starts_with("error: setup: wrong counts"));

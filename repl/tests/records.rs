@@ -101,7 +101,7 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         (
             "offboard.toml",
             "rulebook = \"classic\"\nmoves = \"b2 d4\"\n",
-            "offboard.toml:2:13: move 2: d4: no such cell on this board",
+            "offboard.toml:2:13: move 2 `d4`: d4 is off the board: it is 3×3 (C1)",
         ),
         (
             "rulebook.toml",
@@ -194,4 +194,71 @@ fn a_record_finds_its_rulebook_file_from_anywhere() {
     batch(&dir.path("games"), "open g.toml\nsave again.toml\n");
     let out = batch(&dir.0, "open games/again.toml\nposition\n");
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
+}
+
+/// The line `moves = "…"` of a record, unquoted.
+fn moves_field(record: &str) -> &str {
+    let line = record
+        .lines()
+        .find(|l| l.starts_with("moves = "))
+        .unwrap_or_else(|| panic!("no moves line in\n{record}"));
+    line["moves = ".len()..].trim_matches('"')
+}
+
+#[test]
+fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
+    let dir = Scratch::new("notation");
+    // Wild: `b2=O` chooses the mark, a bare `a1` places the mover's own (O);
+    // connect-four: `d` `d` `e` name columns, the marks land on d1 d2 e1.
+    let cases = [
+        (
+            "wild",
+            "b2=O\na1\nc3=X\n",
+            "b2=O a1=O c3=X",
+            "2X/1O1/O2 O - -",
+        ),
+        (
+            "connect-four",
+            "d\nd\ne\n",
+            "d1 d2 e1",
+            "7/7/7/7/3O3/3XX2 O - -",
+        ),
+    ];
+    for (rulebook, moves, saved, position) in cases {
+        let file = format!("{rulebook}.toml");
+        let out = batch(
+            &dir.0,
+            &format!(
+                "new {rulebook}\n{moves}position\nsave {file}\nnew classic\nopen {file}\nposition\n"
+            ),
+        );
+        let positions: Vec<&str> = out.lines().filter(|l| l.ends_with(" - -")).collect();
+        assert_eq!(positions, [position, position], "{rulebook}:\n{out}");
+        let text = std::fs::read_to_string(dir.path(&file)).unwrap();
+        assert!(
+            text.contains(&format!("rulebook = \"{rulebook}\"\n")),
+            "{text}"
+        );
+        assert_eq!(moves_field(&text), saved, "{rulebook}: {text}");
+        // A record written by hand in the short forms opens the same way.
+        let short = moves.split_whitespace().collect::<Vec<_>>().join(" ");
+        std::fs::write(
+            dir.path("short.toml"),
+            format!("rulebook = \"{rulebook}\"\nmoves = \"{short}\"\n"),
+        )
+        .unwrap();
+        let out = batch(&dir.0, "open short.toml\nposition\nhistory\n");
+        let history = saved
+            .split(' ')
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            out.ends_with(&format!("{position}\n{history}\n")),
+            "{rulebook}: {out}"
+        );
+    }
 }

@@ -125,15 +125,12 @@ fn order_chaos_shows_the_roles_and_how_to_choose_a_mark() {
 #[test]
 fn ultimate_both_shows_a_drawn_small_board() {
     // Board 1 won by X, board 2 filled without a line (it counts for both),
-    // the next move sent to board 5. NB: the snapshot records the drawing as
-    // it is now, board 2 shown as a big X and "2 won by X"; see
-    // `ultimate_both_does_not_show_a_drawn_board_as_won_by_x` below.
+    // the next move sent to board 5.
     let setup = "setup OO1OO4/9/9/9/9/9/2XXOX3/1X1XOO3/X2OXX3 X - 5";
     insta::assert_snapshot!(board(&after("ultimate-both", &[setup]), PLAIN));
 }
 
 #[test]
-#[ignore = "render.rs takes a board held by both sides for X's: big X, `2 won by X`"]
 fn ultimate_both_does_not_show_a_drawn_board_as_won_by_x() {
     // Under the house rule a drawn board is held by both sides; drawn for X
     // alone, it tells the players that X won it.

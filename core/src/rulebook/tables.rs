@@ -500,7 +500,7 @@ impl<'a> Builder<'a> {
         let full_region = self.word::<FullRegion>(HookId::FullRegion)?;
         let (support, dependents, unsupported) = self.support()?;
         let gravity = !unsupported.is_empty();
-        self.check_combinations(pieces, marks, line_result, gravity, &regions, full_region)?;
+        self.check_combinations(pieces, marks, line_result, gravity, &regions)?;
         let repetition = match self.call(HookId::Repetition, ())? {
             None => None,
             Some(v) => match self.int(HookId::Repetition, "repetition()", &v)? {
@@ -597,12 +597,31 @@ impl<'a> Builder<'a> {
             }
             filled = next;
         }
-        if let Some(c) = (self.grid.all() & !filled).first() {
+        let never = self.grid.all() & !filled;
+        if let Some(c) = never.first() {
+            // Follow the unfillable support down until it comes round.
+            let mut path = vec![c];
+            let mut at = c;
+            let cycle = loop {
+                at = (support[at.index()] & never)
+                    .first()
+                    .expect("an unfillable cell waits on another");
+                if let Some(i) = path.iter().position(|&p| p == at) {
+                    break &path[i..];
+                }
+                path.push(at);
+            };
+            let names: Vec<String> = cycle
+                .iter()
+                .chain(cycle.first())
+                .map(|&c| self.grid.name(c).to_string())
+                .collect();
             return Err(self.bad(
                 HookId::Support,
                 format!(
-                    "cell {} can never be filled: its support(), followed down, comes back to it",
-                    self.grid.name(c)
+                    "cell {} can never be filled: support() goes round in a cycle, {}",
+                    self.grid.name(c),
+                    names.join(" → ")
                 ),
             ));
         }
@@ -623,7 +642,6 @@ impl<'a> Builder<'a> {
         line_result: LineResult,
         gravity: bool,
         regions: &[CellSet],
-        full_region: FullRegion,
     ) -> Result<(), RulebookError> {
         let moving = pieces != UNLIMITED;
         if gravity && moving {
@@ -652,7 +670,7 @@ impl<'a> Builder<'a> {
                 "with a shared mark a line has no owner: line_result() must be \"mover wins\", \"mover loses\", \"X wins\" or \"O wins\"".into(),
             ));
         }
-        if full_region != FullRegion::Nobody && regions.is_empty() {
+        if self.host.defines(HookId::FullRegion) && regions.is_empty() {
             return Err(self.bad(
                 HookId::FullRegion,
                 "`full_region` needs regions: define `regions()` too".into(),

@@ -141,20 +141,36 @@ pub(crate) fn register_types(engine: &mut Engine) {
 /// The Rhai position of a function definition `fn name(` in `source`, for
 /// errors about a hook's answer (Rhai does not expose it).
 pub(crate) fn fn_position(source: &str, name: &str) -> Option<(usize, usize)> {
-    let needle = format!("fn {name}");
-    let at = source.match_indices(&needle).map(|(i, _)| i).find(|&i| {
-        source[i + needle.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c == '(' || c.is_whitespace())
-    })?;
-    let before = &source[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    Some((line, col))
+    // A definition starts its line (after indentation and `private`), so
+    // a comment that mentions `fn name` is not taken for it.
+    source.lines().enumerate().find_map(|(i, line)| {
+        let text = line.trim_start();
+        let indent = line.len() - text.len();
+        let (skip, rest) = match text.strip_prefix("private ") {
+            Some(rest) => (text.len() - rest.len(), rest),
+            None => (0, text),
+        };
+        let after = rest.strip_prefix("fn ")?.trim_start().strip_prefix(name)?;
+        after
+            .starts_with(|c: char| c == '(' || c.is_whitespace())
+            .then_some((i + 1, indent + skip + 1))
+    })
 }
 
 /// Converts a Rhai position (1-based) to line and column, if it has one.
 pub(crate) fn rhai_line_col(pos: RhaiPos) -> Option<(usize, usize)> {
     Some((pos.line()?, pos.position().unwrap_or(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fn_position;
+
+    #[test]
+    fn a_hook_is_found_at_its_definition_not_in_a_comment() {
+        let source = "//! see fn marks() below\nfn mark() {}\n  private fn marks() { 1 }\n";
+        assert_eq!(fn_position(source, "marks"), Some((3, 11)));
+        assert_eq!(fn_position(source, "mark"), Some((2, 1)));
+        assert_eq!(fn_position(source, "lines"), None);
+    }
 }

@@ -3,9 +3,9 @@
 
 use super::{BENCH_ROUNDS, BENCH_SECONDS, CommandError, Reply, Session, open_rulebook};
 use crate::command::{COMMANDS, ParseError, spec};
+use gridrules_core::playout::bench;
 use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
 use gridrules_core::{Rulebook, Side};
-use gridrules_core::playout::bench;
 use std::sync::Arc;
 use std::time::Duration;
 
