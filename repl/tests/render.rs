@@ -47,16 +47,18 @@ fn ultimate_shows_won_drawn_and_target_boards() {
     insta::assert_snapshot!(board(&after("ultimate", &[setup]), PLAIN));
 }
 
+/// Every line of `text` fits an 80-column terminal.
+fn assert_fits_80_columns(text: &str) {
+    for line in text.lines() {
+        let width = line.chars().count();
+        assert!(width <= 80, "{width} columns: {line}");
+    }
+}
+
 #[test]
 fn gomoku_fits_in_80_columns() {
     let text = board(&after("gomoku", &["h8", "i9", "a1", "o15"]), PLAIN);
-    for line in text.lines() {
-        assert!(
-            line.chars().count() <= 80,
-            "{} columns: {line}",
-            line.chars().count()
-        );
-    }
+    assert_fits_80_columns(&text);
     insta::assert_snapshot!(text);
 }
 
@@ -107,13 +109,7 @@ fn connect_four_typed_as_columns_or_cells() {
 fn qubic_shows_four_named_layers_side_by_side() {
     // One mark in each layer, in different rows.
     let text = board(&after("qubic", &["a1", "f2", "k3", "p4", "b1"]), PLAIN);
-    for line in text.lines() {
-        assert!(
-            line.chars().count() <= 80,
-            "{} columns: {line}",
-            line.chars().count()
-        );
-    }
+    assert_fits_80_columns(&text);
     insta::assert_snapshot!(text);
 }
 
