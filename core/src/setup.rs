@@ -132,6 +132,11 @@ impl Rulebook {
     /// its own in turn, or (with a chosen or shared mark) one mark a move.
     fn check_counts(&self, turn: Side, count: BySide<u32>) -> Result<(), SetupError> {
         let (x, o) = (i64::from(count.x), i64::from(count.o));
+        if self.tables.marks == Marks::Shared && o > 0 {
+            return fail(format!(
+                "both sides place X here: the board cannot hold O ({o} found)"
+            ));
+        }
         if self.tables.marks != Marks::Own {
             let even = (x + o) % 2 == 0;
             if even != (turn == Side::X) {

@@ -360,7 +360,8 @@ pub fn board(session: &Session, style: Style) -> String {
         )
         .unwrap();
     }
-    if let (Some(x), Some(o)) = (pos.in_hand(Side::X), pos.in_hand(Side::O)) {
+    if let (Some(x), Some(o), false) = (pos.in_hand(Side::X), pos.in_hand(Side::O), game.is_over())
+    {
         if x > 0 || o > 0 {
             writeln!(out, "placing: X has {x} in hand, O {o}").unwrap();
         } else {

@@ -205,10 +205,11 @@ pub(super) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
 }
 
 pub(super) fn variants() -> Reply {
+    let width = Rulebook::builtin_names().map(str::len).max().unwrap_or(0);
     let lines = Rulebook::builtin_names()
         .map(|n| match Rulebook::builtin(n) {
-            Ok(r) => format!("{n:<14} {}", r.title()),
-            Err(e) => format!("{n:<14} (does not load: {e})"),
+            Ok(r) => format!("{n:<width$} {}", r.title()),
+            Err(e) => format!("{n:<width$} (does not load: {e})"),
         })
         .collect();
     Reply::Lines(lines)
