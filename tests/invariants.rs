@@ -681,7 +681,7 @@ impl Referee {
                 let ending = if line(mover) {
                     Some((Outcome::Win(mover), Ending::Line))
                 } else if moves.is_empty() {
-                    Some((Outcome::Win(mover), Ending::NoMoves))
+                    Some((Outcome::Win(mover), Ending::NoMoves(mover.other())))
                 } else if earlier + 1 >= 3 {
                     Some((Outcome::Draw, Ending::Repetition(3)))
                 } else {

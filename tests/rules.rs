@@ -136,7 +136,7 @@ fn ending_text(pos: &Position) -> &'static str {
     match pos.ending() {
         None => "none",
         Some((_, Ending::Line)) => "line",
-        Some((_, Ending::NoMoves)) => "no-moves",
+        Some((_, Ending::NoMoves(_))) => "no-moves",
         Some((_, Ending::Full)) => "full",
         Some((_, Ending::Repetition(_))) => "repetition",
         Some((_, Ending::Script)) => "script",
@@ -942,7 +942,10 @@ repetition = 3
     // X (a1, a2, b1) is walled in by O (a3, b2, c1) and is to move: X has lost.
     let pos = book.parse_position("O3/XO2/XXO1 X 0,0 -").unwrap();
     assert!(legal(&book, &pos).is_empty());
-    assert_eq!(pos.ending(), Some((Outcome::Win(Side::O), Ending::NoMoves)));
+    assert_eq!(
+        pos.ending(),
+        Some((Outcome::Win(Side::O), Ending::NoMoves(Side::X)))
+    );
     // The same by play: O's c2-b2 walls X in.
     let start = book.parse_position("O3/X1O1/XXO1 O 0,0 -").unwrap();
     let mut game = Game::from_position(book.clone(), start);
@@ -951,7 +954,7 @@ repetition = 3
     assert_eq!(book.position_text(game.position()), "O3/XO2/XXO1 X 0,0 -");
     assert_eq!(
         game.position().ending(),
-        Some((Outcome::Win(Side::O), Ending::NoMoves))
+        Some((Outcome::Win(Side::O), Ending::NoMoves(Side::X)))
     );
     let refused = game.play(game.parse_move("a2-a3").unwrap()).unwrap_err();
     assert!(matches!(

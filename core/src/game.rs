@@ -139,10 +139,7 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
     let why = match ending {
         Ending::Line => None,
         Ending::Full => Some("no cell left to play".to_string()),
-        Ending::NoMoves => Some(match outcome {
-            Outcome::Draw => "no legal move".to_string(),
-            Outcome::Win(_) => "the other side has no legal move".to_string(),
-        }),
+        Ending::NoMoves(stuck) => Some(format!("{stuck} has no legal move")),
         Ending::Repetition(n) => Some(format!("the same position for the {} time", ordinal(n))),
         Ending::Script => Some("decided by the rulebook's script".to_string()),
         Ending::Resigned(side) => Some(format!("{side} resigned")),

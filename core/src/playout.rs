@@ -78,7 +78,7 @@ impl Playout {
                 return Ok(o);
             }
             let Some(mv) = rules.random_move(&pos, rng, &mut self.moves)? else {
-                // Unreachable: a position without a legal move is settled by
+                // Not reached: a position without a legal move is settled by
                 // `no_moves()` when it arises, so it has an outcome.
                 self.plies = ply;
                 return Ok(Outcome::Draw);

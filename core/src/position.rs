@@ -168,8 +168,9 @@ impl fmt::Display for Outcome {
 pub enum Ending {
     /// A winning line was completed (or, with regions, a line of regions).
     Line,
-    /// The side to move had no legal move; the rulebook's `no_moves()` decided.
-    NoMoves,
+    /// The side to move had no legal move; the rulebook's `no_moves()`
+    /// decided. Holds that side.
+    NoMoves(Side),
     /// No cell is left to play (all taken, or in closed regions): as
     /// [`Ending::NoMoves`], but said the way people say it.
     Full,
@@ -203,7 +204,6 @@ pub struct Position {
     pub(crate) target: u8,
     pub(crate) regions_won: BySide<u32>,
     pub(crate) regions_closed: u32,
-    /// Cells of the closed regions: no move may go there.
     /// Cells no mark may enter yet: those of closed regions, and those that
     /// do not rest on their `support()` cells.
     pub(crate) closed_cells: CellSet,

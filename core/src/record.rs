@@ -93,7 +93,7 @@ struct RawRecord {
 fn ending_name(e: Ending) -> &'static str {
     match e {
         Ending::Line => "line",
-        Ending::NoMoves => "no-moves",
+        Ending::NoMoves(_) => "no-moves",
         Ending::Full => "full",
         Ending::Repetition(_) => "repetition",
         Ending::Script => "script",

@@ -426,6 +426,15 @@ impl Rulebook {
         Ok(())
     }
 
+    /// A refusal of a move's text in `pos`: once the game is over every move
+    /// is refused as such (G3), before its mark or column is looked at.
+    fn refused_at(&self, pos: &Position, refusal: Refusal) -> PlayError {
+        match pos.outcome() {
+            Some(o) => self.refused(Refusal::GameOver(o)),
+            None => self.refused(refusal),
+        }
+    }
+
     /// A refusal with its reason in this rulebook's words.
     pub fn refused(&self, refusal: Refusal) -> PlayError {
         PlayError::Refused {
@@ -593,7 +602,8 @@ impl Rulebook {
             p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
         }
         if p.result.is_none() {
-            // Marks only placed, no hook to ask: stuck exactly when no cell is free.
+            // Marks only placed, no hook to ask: stuck exactly when no cell
+            // may be filled (a target region always has one, see above).
             let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
                 (t.all & !p.occupied() & !p.closed_cells).is_empty()
             } else {
@@ -667,7 +677,11 @@ impl Rulebook {
             }
         }
         p.target = t.redirect[to.index()];
-        if p.target != NO_REGION && p.regions_closed & (1 << p.target) != 0 {
+        // Sent to a region where no cell may be filled now (closed, or with
+        // support() every empty cell still waiting): a free choice (U4).
+        if p.target != NO_REGION
+            && (t.regions[p.target as usize] & !p.occupied() & !p.closed_cells).is_empty()
+        {
             p.target = NO_REGION;
         }
     }
@@ -680,7 +694,7 @@ impl Rulebook {
         let ending = if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
             Ending::Full
         } else {
-            Ending::NoMoves
+            Ending::NoMoves(pos.turn)
         };
         (outcome, ending)
     }
@@ -732,12 +746,45 @@ impl Rulebook {
     /// The cell a mark dropped into column `col` lands on in `pos`: the one
     /// cell of that column that may be filled now, if there is exactly one.
     pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {
+        match self.column_cells(pos, col)[..] {
+            [cell] => Some(cell),
+            _ => None,
+        }
+    }
+
+    /// The cells of column `col` that may be filled now, lowest first.
+    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
         let g = self.grid();
-        let mut open = (0..g.height())
+        let free = self.free_cells(pos);
+        (0..g.height())
             .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
-            .filter(|&c| self.free_cells(pos).contains(c));
-        let first = open.next()?;
-        open.next().is_none().then_some(first)
+            .filter(|&c| free.contains(c))
+            .collect()
+    }
+
+    /// Why a drop into column `col` (written `text`) has no one cell to land
+    /// on: the column is full, its cell is refused for another reason (a
+    /// board the move is not sent to), or several of its cells may be filled.
+    fn no_landing(&self, pos: &Position, col: u32, text: &str, mark: Side) -> PlayError {
+        let g = self.grid();
+        let letter = crate::notation::column_name(col);
+        if !self.column_cells(pos, col).is_empty() {
+            return self.refused(Refusal::NoColumns(text.to_string()));
+        }
+        // The empty cell of the column that rests on filled cells, if any:
+        // the board's own rules say why it cannot be played.
+        let resting = (0..g.height())
+            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
+            .find(|&c| {
+                !pos.occupied().contains(c) && self.tables.support(c).is_subset(pos.occupied())
+            });
+        match resting {
+            Some(to) => match self.check(pos, Move::Place { to, mark }) {
+                Err(e) => e,
+                Ok(()) => self.refused(Refusal::NoColumns(text.to_string())),
+            },
+            None => self.refused(Refusal::ColumnFull(letter)),
+        }
     }
 
     /// Parses a move in this rulebook's notation, in position `pos`: `b2`
@@ -761,18 +808,21 @@ impl Rulebook {
             let side = match (chars.next().and_then(Side::from_char), chars.next()) {
                 (Some(side), None) => side,
                 _ => {
-                    return Err(self.refused(Refusal::UnknownMark(cell_name, given.to_string())));
+                    return Err(
+                        self.refused_at(pos, Refusal::UnknownMark(cell_name, given.to_string()))
+                    );
                 }
             };
             if !marks.allows(pos.turn, side) {
-                return Err(
-                    self.refused(Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)))
-                );
+                return Err(self.refused_at(
+                    pos,
+                    Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)),
+                ));
             }
             Ok(side)
         };
         let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
-            ParseMoveError::OffBoard(cell) => self.refused(Refusal::OffBoard(cell)),
+            ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             e => PlayError::Notation(e),
         })?;
         match parsed {
@@ -784,18 +834,22 @@ impl Rulebook {
             MoveText::Column { col, mark: m } => {
                 let letter = crate::notation::column_name(col);
                 if !self.tables.gravity {
-                    return Err(self.refused(Refusal::NoColumns(text.to_string())));
+                    return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
                 }
                 if col >= g.width() {
-                    return Err(self.refused(Refusal::OffBoard(letter)));
+                    return Err(self.refused_at(pos, Refusal::OffBoard(letter)));
                 }
-                let to = self
-                    .landing(pos, col)
-                    .ok_or_else(|| self.refused(Refusal::ColumnFull(letter)))?;
-                Ok(Move::Place {
-                    to,
-                    mark: mark(to, m.as_deref())?,
-                })
+                let mark_of = |to| mark(to, m.as_deref());
+                match self.landing(pos, col) {
+                    Some(to) => Ok(Move::Place {
+                        to,
+                        mark: mark_of(to)?,
+                    }),
+                    None => {
+                        let any = g.cell(i64::from(col), 0).expect("col < width");
+                        Err(self.no_landing(pos, col, text, mark_of(any)?))
+                    }
+                }
             }
         }
     }

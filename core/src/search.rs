@@ -11,7 +11,7 @@
 use crate::error::ScriptError;
 use crate::playout::{Playout, Rng};
 use crate::position::{Move, MoveList, Outcome, Position};
-use crate::rulebook::Rulebook;
+use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
@@ -132,9 +132,15 @@ pub fn choose(
 const WIDE_BOARD: usize = 100;
 
 fn wide_placement_board(rules: &Rulebook, pos: &Position) -> bool {
+    let t = rules.tables();
+    // The threat weights read a side's own marks as its attack: only true
+    // where each side places its own mark and a line wins for its owner.
     rules.grid().len() >= WIDE_BOARD
-        && rules.tables().regions().is_empty()
+        && t.regions().is_empty()
         && pos.in_hand(pos.turn()).is_none()
+        && t.marks() == Marks::Own
+        && t.line_result() == LineResult::OwnerWins
+        && !t.has_gravity()
 }
 
 /// The candidate that builds and blocks the most: every window of `k` cells
@@ -318,7 +324,12 @@ impl<'a> Solver<'a> {
                 Outcome::Win(_) => ply - 1000,
             });
         }
-        let key = pos.key();
+        // Per-move hooks may read the move count, which the key leaves out.
+        let key = if self.rules.has_per_move_hooks() {
+            pos.key() ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        } else {
+            pos.key()
+        };
         if let Some(&v) = self.table.get(&key) {
             return Ok(v);
         }

@@ -82,6 +82,20 @@ impl Rulebook {
             Some(r) => write!(out, " {}", r + 1).unwrap(),
             None => out.push_str(" -"),
         }
+        if self.holding_in_text() {
+            let list = |side: Side| {
+                let held: Vec<String> = (0..self.tables.regions.len())
+                    .filter(|r| pos.regions_won(side) & (1 << r) != 0)
+                    .map(|r| (r + 1).to_string())
+                    .collect();
+                if held.is_empty() {
+                    "-".to_string()
+                } else {
+                    held.join(",")
+                }
+            };
+            write!(out, " {}/{}", list(Side::X), list(Side::O)).unwrap();
+        }
         out
     }
 
@@ -92,9 +106,11 @@ impl Rulebook {
     /// [`SetupError`] naming the first field that is wrong, and why.
     pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if !(2..=4).contains(&fields.len()) {
+        let most = if self.holding_in_text() { 5 } else { 4 };
+        if !(2..=most).contains(&fields.len()) {
+            let held = if most == 5 { ", boards held" } else { "" };
             return fail(format!(
-                "expected 2 to 4 fields (board, side to move, pieces in hand, target board), found {}",
+                "expected 2 to {most} fields (board, side to move, pieces in hand, target board{held}), found {}",
                 fields.len()
             ));
         }
@@ -116,7 +132,11 @@ impl Rulebook {
         pos.in_hand = in_hand;
         pos.ply = u16::try_from(count.x + count.o).unwrap_or(u16::MAX);
         self.check_support(&mut pos)?;
-        self.settle_lines(&mut pos)?;
+        let held = match fields.get(4) {
+            Some(f) => Some(self.parse_held(f)?),
+            None => None,
+        };
+        self.settle_lines(&mut pos, held)?;
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none()
             && !self
@@ -289,9 +309,52 @@ impl Rulebook {
         Ok(BySide::new_with(|s| *given.get(s) as u16))
     }
 
+    /// Whether who holds a region depends on who moved, which the marks do
+    /// not show: then the position text has a fifth field, the regions held
+    /// by X and by O (`1,3/2`, `-` for none).
+    fn holding_in_text(&self) -> bool {
+        let t = &self.tables;
+        !t.regions.is_empty()
+            && (t.full_region == FullRegion::Mover
+                || matches!(
+                    t.line_result,
+                    LineResult::MoverWins | LineResult::MoverLoses
+                ))
+    }
+
+    /// Reads the fifth field: regions held by X, then by O (`1,3/2`).
+    fn parse_held(&self, field: &str) -> Result<BySide<u32>, SetupError> {
+        let count = self.tables.regions.len();
+        let bad = || {
+            SetupError(format!(
+                "boards held `{field}`: expected X's boards, `/`, O's boards, each a list like `1,3` or `-`"
+            ))
+        };
+        let (x, o) = field.split_once('/').ok_or_else(bad)?;
+        let list = |text: &str| -> Result<u32, SetupError> {
+            if text == "-" {
+                return Ok(0);
+            }
+            text.split(',')
+                .try_fold(0u32, |mask, n| match n.parse::<usize>() {
+                    Ok(n) if (1..=count).contains(&n) => Ok(mask | 1 << (n - 1)),
+                    _ => Err(bad()),
+                })
+        };
+        Ok(BySide {
+            x: list(x)?,
+            o: list(o)?,
+        })
+    }
+
     /// Works out held and closed regions and any completed line from the
-    /// marks, as if the last move made it.
-    fn settle_lines(&self, pos: &mut Position) -> Result<(), SetupError> {
+    /// marks, as if the last move made it; `given` is the fifth field, who
+    /// holds each region, where the marks cannot tell.
+    fn settle_lines(
+        &self,
+        pos: &mut Position,
+        given: Option<BySide<u32>>,
+    ) -> Result<(), SetupError> {
         let t = &self.tables;
         let rule = t.line_result;
         let mover = pos.turn.other();
@@ -302,10 +365,18 @@ impl Rulebook {
         };
         let mut holders = Vec::new();
         if t.regions.is_empty() {
-            for mark in Side::ALL {
-                if has_line(pos.marks(mark), t.all) {
-                    holders.push(rule.holder(mark, mover));
+            let lines: Vec<Side> = Side::ALL
+                .into_iter()
+                .filter(|&mark| has_line(pos.marks(mark), t.all))
+                .collect();
+            match lines[..] {
+                // Own marks: a line is made on its owner's move, whatever it means.
+                [mark] if t.marks == Marks::Own && mark == pos.turn => {
+                    return fail(format!(
+                        "{mark} has a line but is to move: the game ended on {mark}'s last move"
+                    ));
                 }
+                _ => holders.extend(lines.iter().map(|&mark| rule.holder(mark, mover))),
             }
         } else {
             for (r, &cells) in t.regions.iter().enumerate() {
@@ -315,29 +386,54 @@ impl Rulebook {
                     .collect();
                 let bit = 1u32 << r;
                 let full = cells.is_subset(pos.occupied());
+                // The one side the fifth field says holds region r.
+                let said = |why: &str| -> Result<Side, SetupError> {
+                    let listed = given.map(|g| (g.x & bit != 0, g.o & bit != 0));
+                    match listed {
+                        Some((true, false)) => Ok(Side::X),
+                        Some((false, true)) => Ok(Side::O),
+                        _ => fail(format!(
+                            "board {} {why}: name the one side that holds it in the fifth field (X's boards/O's boards)",
+                            r + 1
+                        )),
+                    }
+                };
+                let one;
                 let held: &[Side] = match (&lines[..], full) {
                     ([mark], _) => match rule {
                         LineResult::MoverWins | LineResult::MoverLoses => {
-                            return fail(format!(
-                                "board {}: the position text cannot say who completed its line",
-                                r + 1
-                            ));
+                            one = [said("has a line")?];
+                            &one
                         }
-                        _ => &[rule.holder(*mark, mover)],
+                        _ => {
+                            one = [rule.holder(*mark, mover)];
+                            &one
+                        }
                     },
                     ([], true) => match t.full_region {
                         FullRegion::Nobody => &[],
                         FullRegion::Both => &Side::ALL,
                         FullRegion::Mover => {
-                            return fail(format!(
-                                "board {} is full: the position text cannot say who filled it",
-                                r + 1
-                            ));
+                            one = [said("is full")?];
+                            &one
                         }
                     },
-                    ([], false) => continue,
+                    ([], false) => &[],
                     _ => return fail(format!("board {} has a line of X and a line of O", r + 1)),
                 };
+                if let Some(g) = given {
+                    let listed = (g.x & bit != 0, g.o & bit != 0);
+                    let holds = (held.contains(&Side::X), held.contains(&Side::O));
+                    if listed != holds {
+                        return fail(format!(
+                            "board {}: the fifth field does not match the marks on it",
+                            r + 1
+                        ));
+                    }
+                }
+                if held.is_empty() && !full && lines.is_empty() {
+                    continue;
+                }
                 for &h in held {
                     *pos.regions_won.get_mut(h) |= bit;
                 }
@@ -390,9 +486,14 @@ impl Rulebook {
         }
         match f.parse::<usize>() {
             Ok(n) if (1..=count).contains(&n) => {
+                let fillable = self.tables.regions[n - 1] & !pos.occupied() & !pos.closed_cells;
                 if pos.regions_closed & (1 << (n - 1)) != 0 {
                     fail(format!(
                         "target board {n} is closed (won or full): write `-` for a free choice"
+                    ))
+                } else if fillable.is_empty() {
+                    fail(format!(
+                        "target board {n} has no cell that may be filled now: write `-` for a free choice"
                     ))
                 } else {
                     Ok((n - 1) as u8)

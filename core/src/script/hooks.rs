@@ -105,8 +105,7 @@ const fn load(
     }
 }
 
-/// Every hook, in [`HookId`] order, which is the order the engine evaluates
-/// the load-time ones.
+/// Every hook, in [`HookId`] order (the order `rules` lists them in).
 pub const HOOKS: &[Hook] = &[
     Hook {
         required: true,
