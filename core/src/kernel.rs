@@ -146,6 +146,7 @@ fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
     let mut open = B::from_set(t.all & !start.occupied() & !start.closed_cells);
     let (either, shared) = (t.marks == Marks::Either, t.marks == Marks::Shared);
     let mut turn = start.turn;
+    let min_run = t.min_run as u32;
     let end = |outcome, plies, marks: [B; 2]| Finished {
         outcome,
         plies,
@@ -179,7 +180,9 @@ fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
                 }
             }
         }
-        if B::wins(t, to, marks[mark as usize]) {
+        // Fewer marks than the shortest winning run cannot hold a line.
+        let own = marks[mark as usize];
+        if own.count() >= min_run && B::wins(t, to, own) {
             let holder = t.line_result.holder(mark, turn);
             return end(t.line_result.outcome(holder), ply + 1, marks);
         }
