@@ -131,7 +131,12 @@ fn prompt(session: &Session) -> String {
     let turn = if game.is_over() {
         "over".to_string()
     } else {
-        game.position().turn().to_string()
+        let side = game.position().turn();
+        // A rulebook's roles (Order, Chaos) beside the side's name.
+        match session.rulebook().role(side) {
+            Some(role) => format!("{side} ({role})"),
+            None => side.to_string(),
+        }
     };
     match session.time_left() {
         Some(left) => format!("{} {turn} {}s> ", session.rulebook().name(), left.as_secs()),
