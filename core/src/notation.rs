@@ -1,7 +1,10 @@
-//! Move text: `b2` places a mark, `b2-c2` moves a piece.
+//! Move text: `b2` places a mark, `b2=O` places a chosen one, `d` drops into
+//! a column, `b2-c2` moves a piece; and how a rulebook reads and writes them.
 
 use crate::geometry::{Cell, Grid};
-use crate::position::Move;
+use crate::position::{Move, Position, Side};
+use crate::rulebook::{Marks, Rulebook};
+use crate::rules::{PlayError, Refusal};
 use std::fmt;
 
 /// Text that is not a move on this board.
@@ -138,6 +141,128 @@ impl fmt::Display for MoveName {
             Move::Place { to, .. } => write!(f, "{}", self.grid.name(to)),
             Move::Step { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
+            }
+        }
+    }
+}
+
+/// Moves as a rulebook writes and reads them, in a position: the column a
+/// mark drops into and the mark a move chooses depend on the rulebook and on
+/// the position.
+impl Rulebook {
+    /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
+    /// where a move chooses its mark.
+    pub fn move_text(&self, mv: Move) -> String {
+        move_name(self.grid(), mv, self.tables.marks == Marks::Either).to_string()
+    }
+
+    /// The cell a mark dropped into column `col` lands on in `pos`: the one
+    /// cell of that column that may be filled now, if there is exactly one.
+    pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {
+        match self.column_cells(pos, col)[..] {
+            [cell] => Some(cell),
+            _ => None,
+        }
+    }
+
+    /// The cells of column `col` that may be filled now, lowest first.
+    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
+        let g = self.grid();
+        let free = self.free_cells(pos);
+        (0..g.height())
+            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
+            .filter(|&c| free.contains(c))
+            .collect()
+    }
+
+    /// Why a drop into column `col` (written `text`) has no one cell to land
+    /// on: the column is full, its cell is refused for another reason (a
+    /// board the move is not sent to), or several of its cells may be filled.
+    fn no_landing(&self, pos: &Position, col: u32, text: &str, mark: Side) -> PlayError {
+        let g = self.grid();
+        let letter = crate::notation::column_name(col);
+        if !self.column_cells(pos, col).is_empty() {
+            return self.refused(Refusal::NoColumns(text.to_string()));
+        }
+        // The empty cell of the column that rests on filled cells, if any:
+        // the board's own rules say why it cannot be played.
+        let resting = (0..g.height())
+            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
+            .find(|&c| {
+                !pos.occupied().contains(c) && self.tables.support(c).is_subset(pos.occupied())
+            });
+        match resting {
+            Some(to) => match self.check(pos, Move::Place { to, mark }) {
+                Err(e) => e,
+                Ok(()) => self.refused(Refusal::NoColumns(text.to_string())),
+            },
+            None => self.refused(Refusal::ColumnFull(letter)),
+        }
+    }
+
+    /// Parses a move in this rulebook's notation, in position `pos`: `b2`
+    /// (the mover's mark), `b2=O` (a chosen mark), `d` (a drop into column d,
+    /// where marks rest on support), `b2-c2` (a piece moves).
+    ///
+    /// # Errors
+    /// [`PlayError::Notation`] for text that is not a move on this board;
+    /// [`PlayError::Refused`] for a move the notation can say but the
+    /// rulebook does not have (a chosen mark where marks are not chosen, a
+    /// column where marks do not drop, a full column).
+    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, PlayError> {
+        let g = self.grid();
+        let marks = self.tables.marks;
+        let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
+            let cell_name = g.name(cell).to_string();
+            let Some(given) = given else {
+                return Ok(marks.default_mark(pos.turn));
+            };
+            let mut chars = given.chars();
+            let side = match (chars.next().and_then(Side::from_char), chars.next()) {
+                (Some(side), None) => side,
+                _ => {
+                    return Err(
+                        self.refused_at(pos, Refusal::UnknownMark(cell_name, given.to_string()))
+                    );
+                }
+            };
+            if !marks.allows(pos.turn, side) {
+                return Err(self.refused_at(
+                    pos,
+                    Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)),
+                ));
+            }
+            Ok(side)
+        };
+        let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
+            ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
+            e => PlayError::Notation(e),
+        })?;
+        match parsed {
+            MoveText::Place { to, mark: m } => Ok(Move::Place {
+                to,
+                mark: mark(to, m.as_deref())?,
+            }),
+            MoveText::Step { from, to } => Ok(Move::Step { from, to }),
+            MoveText::Column { col, mark: m } => {
+                let letter = crate::notation::column_name(col);
+                if !self.tables.gravity {
+                    return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
+                }
+                if col >= g.width() {
+                    return Err(self.refused_at(pos, Refusal::OffBoard(letter)));
+                }
+                let mark_of = |to| mark(to, m.as_deref());
+                match self.landing(pos, col) {
+                    Some(to) => Ok(Move::Place {
+                        to,
+                        mark: mark_of(to)?,
+                    }),
+                    None => {
+                        let any = g.cell(i64::from(col), 0).expect("col < width");
+                        Err(self.no_landing(pos, col, text, mark_of(any)?))
+                    }
+                }
             }
         }
     }

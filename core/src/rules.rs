@@ -5,7 +5,7 @@
 
 use crate::error::ScriptError;
 use crate::geometry::{Cell, CellSet};
-use crate::notation::{MoveText, ParseMoveError, move_name};
+use crate::notation::ParseMoveError;
 use crate::position::{
     BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED,
 };
@@ -199,7 +199,7 @@ impl Rulebook {
 
     /// Cells a mark may go to now: empty, open, and in the target region if any.
     #[inline]
-    fn free_cells(&self, pos: &Position) -> CellSet {
+    pub(crate) fn free_cells(&self, pos: &Position) -> CellSet {
         let free = self.tables.all & !pos.occupied() & !pos.closed_cells;
         match pos.target {
             NO_REGION => free,
@@ -428,7 +428,7 @@ impl Rulebook {
 
     /// A refusal of a move's text in `pos`: once the game is over every move
     /// is refused as such (G3), before its mark or column is looked at.
-    fn refused_at(&self, pos: &Position, refusal: Refusal) -> PlayError {
+    pub(crate) fn refused_at(&self, pos: &Position, refusal: Refusal) -> PlayError {
         match pos.outcome() {
             Some(o) => self.refused(Refusal::GameOver(o)),
             None => self.refused(refusal),
@@ -734,123 +734,6 @@ impl Rulebook {
         let seen = earlier.iter().filter(|&&k| k == key).count() as u32 + 1;
         if seen >= limit {
             pos.result = Some((Outcome::Draw, Ending::Repetition(limit)));
-        }
-    }
-
-    /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
-    /// where a move chooses its mark.
-    pub fn move_text(&self, mv: Move) -> String {
-        move_name(self.grid(), mv, self.tables.marks == Marks::Either).to_string()
-    }
-
-    /// The cell a mark dropped into column `col` lands on in `pos`: the one
-    /// cell of that column that may be filled now, if there is exactly one.
-    pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {
-        match self.column_cells(pos, col)[..] {
-            [cell] => Some(cell),
-            _ => None,
-        }
-    }
-
-    /// The cells of column `col` that may be filled now, lowest first.
-    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
-        let g = self.grid();
-        let free = self.free_cells(pos);
-        (0..g.height())
-            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
-            .filter(|&c| free.contains(c))
-            .collect()
-    }
-
-    /// Why a drop into column `col` (written `text`) has no one cell to land
-    /// on: the column is full, its cell is refused for another reason (a
-    /// board the move is not sent to), or several of its cells may be filled.
-    fn no_landing(&self, pos: &Position, col: u32, text: &str, mark: Side) -> PlayError {
-        let g = self.grid();
-        let letter = crate::notation::column_name(col);
-        if !self.column_cells(pos, col).is_empty() {
-            return self.refused(Refusal::NoColumns(text.to_string()));
-        }
-        // The empty cell of the column that rests on filled cells, if any:
-        // the board's own rules say why it cannot be played.
-        let resting = (0..g.height())
-            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
-            .find(|&c| {
-                !pos.occupied().contains(c) && self.tables.support(c).is_subset(pos.occupied())
-            });
-        match resting {
-            Some(to) => match self.check(pos, Move::Place { to, mark }) {
-                Err(e) => e,
-                Ok(()) => self.refused(Refusal::NoColumns(text.to_string())),
-            },
-            None => self.refused(Refusal::ColumnFull(letter)),
-        }
-    }
-
-    /// Parses a move in this rulebook's notation, in position `pos`: `b2`
-    /// (the mover's mark), `b2=O` (a chosen mark), `d` (a drop into column d,
-    /// where marks rest on support), `b2-c2` (a piece moves).
-    ///
-    /// # Errors
-    /// [`PlayError::Notation`] for text that is not a move on this board;
-    /// [`PlayError::Refused`] for a move the notation can say but the
-    /// rulebook does not have (a chosen mark where marks are not chosen, a
-    /// column where marks do not drop, a full column).
-    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, PlayError> {
-        let g = self.grid();
-        let marks = self.tables.marks;
-        let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
-            let cell_name = g.name(cell).to_string();
-            let Some(given) = given else {
-                return Ok(marks.default_mark(pos.turn));
-            };
-            let mut chars = given.chars();
-            let side = match (chars.next().and_then(Side::from_char), chars.next()) {
-                (Some(side), None) => side,
-                _ => {
-                    return Err(
-                        self.refused_at(pos, Refusal::UnknownMark(cell_name, given.to_string()))
-                    );
-                }
-            };
-            if !marks.allows(pos.turn, side) {
-                return Err(self.refused_at(
-                    pos,
-                    Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)),
-                ));
-            }
-            Ok(side)
-        };
-        let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
-            ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
-            e => PlayError::Notation(e),
-        })?;
-        match parsed {
-            MoveText::Place { to, mark: m } => Ok(Move::Place {
-                to,
-                mark: mark(to, m.as_deref())?,
-            }),
-            MoveText::Step { from, to } => Ok(Move::Step { from, to }),
-            MoveText::Column { col, mark: m } => {
-                let letter = crate::notation::column_name(col);
-                if !self.tables.gravity {
-                    return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
-                }
-                if col >= g.width() {
-                    return Err(self.refused_at(pos, Refusal::OffBoard(letter)));
-                }
-                let mark_of = |to| mark(to, m.as_deref());
-                match self.landing(pos, col) {
-                    Some(to) => Ok(Move::Place {
-                        to,
-                        mark: mark_of(to)?,
-                    }),
-                    None => {
-                        let any = g.cell(i64::from(col), 0).expect("col < width");
-                        Err(self.no_landing(pos, col, text, mark_of(any)?))
-                    }
-                }
-            }
         }
     }
 }
