@@ -74,18 +74,20 @@ pub struct Tables {
     pub(crate) narrow: bool,
 }
 
+/// Where the windows through `cell` lie in a window table.
+#[inline(always)]
+fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
+    start[cell.index()] as usize..start[cell.index() + 1] as usize
+}
+
 impl Tables {
     /// Whether `own` holds a winning run through `cell`.
     #[inline(always)]
     pub(crate) fn wins_through(&self, cell: Cell, own: CellSet) -> bool {
         match &self.win {
-            WinCheck::Windows { start, masks } => {
-                let (a, b) = (
-                    start[cell.index()] as usize,
-                    start[cell.index() + 1] as usize,
-                );
-                masks[a..b].iter().any(|&w| w.is_subset(own))
-            }
+            WinCheck::Windows { start, masks } => masks[windows_of(start, cell)]
+                .iter()
+                .any(|&w| w.is_subset(own)),
             WinCheck::Windows64 { .. } => self.wins_through_word(cell, own.low_word()),
             WinCheck::Runs { .. } => self.run_through(cell, own),
         }
@@ -95,13 +97,9 @@ impl Tables {
     #[inline]
     pub(crate) fn wins_through_word(&self, cell: Cell, own: u64) -> bool {
         match &self.win {
-            WinCheck::Windows64 { start, masks } => {
-                let (a, b) = (
-                    start[cell.index()] as usize,
-                    start[cell.index() + 1] as usize,
-                );
-                masks[a..b].iter().any(|&w| w & !own == 0)
-            }
+            WinCheck::Windows64 { start, masks } => masks[windows_of(start, cell)]
+                .iter()
+                .any(|&w| w & !own == 0),
             _ => self.wins_through(cell, CellSet::from_low_word(own)),
         }
     }
