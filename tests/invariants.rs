@@ -1198,124 +1198,32 @@ fn every_builtin_rulebook_is_covered() {
     );
 }
 
-#[test]
-fn classic_random_games() {
-    let tally = random_games("classic");
-    assert_reached(
-        "classic",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
+/// One test per rulebook (they run in parallel): its random games, and the
+/// endings they must reach.
+macro_rules! random_game_tests {
+    ($($test:ident: $name:literal => [$($ending:literal),* $(,)?],)*) => {$(
+        #[test]
+        fn $test() {
+            let tally = random_games($name);
+            assert_reached($name, &tally, &[$($ending),*]);
+        }
+    )*};
 }
 
-#[test]
-fn four_random_games() {
-    let tally = random_games("four");
-    assert_reached(
-        "four",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
-}
-
-#[test]
-fn gomoku_random_games() {
-    let tally = random_games("gomoku");
-    assert_reached("gomoku", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn moving_random_games() {
-    let tally = random_games("moving");
-    assert_reached("moving", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn moving_jumps_random_games() {
-    let tally = random_games("moving-jumps");
-    assert_reached("moving-jumps", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn ultimate_random_games() {
-    let tally = random_games("ultimate");
-    assert_reached(
-        "ultimate",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
-}
-
-#[test]
-fn connect_four_random_games() {
-    let tally = random_games("connect-four");
-    assert_reached(
-        "connect-four",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
-}
-
-#[test]
-fn misere_random_games() {
-    let tally = random_games("misere");
-    assert_reached(
-        "misere",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
-}
-
-#[test]
-fn notakto_random_games() {
-    let tally = random_games("notakto");
-    assert_reached("notakto", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn wild_random_games() {
-    let tally = random_games("wild");
-    assert_reached(
-        "wild",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
-}
-
-#[test]
-fn order_chaos_random_games() {
-    let tally = random_games("order-chaos");
-    assert_reached("order-chaos", &tally, &["X wins (Line)", "O wins (Full)"]);
-}
-
-#[test]
-fn qubic_random_games() {
-    let tally = random_games("qubic");
-    assert_reached("qubic", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn teeko_random_games() {
-    let tally = random_games("teeko");
-    assert_reached("teeko", &tally, &["X wins (Line)", "O wins (Line)"]);
-}
-
-#[test]
-fn three_mens_morris_random_games() {
-    let tally = random_games("three-mens-morris");
-    assert_reached(
-        "three-mens-morris",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
-    );
-}
-
-#[test]
-fn ultimate_both_random_games() {
-    let tally = random_games("ultimate-both");
-    assert_reached(
-        "ultimate-both",
-        &tally,
-        &["X wins (Line)", "O wins (Line)", "draw (Full)"],
-    );
+random_game_tests! {
+    classic_random_games: "classic" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    four_random_games: "four" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    gomoku_random_games: "gomoku" => ["X wins (Line)", "O wins (Line)"],
+    moving_random_games: "moving" => ["X wins (Line)", "O wins (Line)"],
+    moving_jumps_random_games: "moving-jumps" => ["X wins (Line)", "O wins (Line)"],
+    ultimate_random_games: "ultimate" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    connect_four_random_games: "connect-four" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    misere_random_games: "misere" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    notakto_random_games: "notakto" => ["X wins (Line)", "O wins (Line)"],
+    wild_random_games: "wild" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    order_chaos_random_games: "order-chaos" => ["X wins (Line)", "O wins (Full)"],
+    qubic_random_games: "qubic" => ["X wins (Line)", "O wins (Line)"],
+    teeko_random_games: "teeko" => ["X wins (Line)", "O wins (Line)"],
+    three_mens_morris_random_games: "three-mens-morris" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
+    ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
 }
