@@ -15,6 +15,8 @@ pub enum ParseMoveError {
     Syntax(String),
     /// A coordinate lies off the board. Holds the coordinate.
     OffBoard(String),
+    /// `b2=` with nothing after the `=`. Holds the text before it.
+    NoMark(String),
 }
 
 impl fmt::Display for ParseMoveError {
@@ -27,6 +29,9 @@ impl fmt::Display for ParseMoveError {
                 )
             }
             ParseMoveError::OffBoard(t) => write!(f, "{t}: no such cell on this board"),
+            ParseMoveError::NoMark(t) => {
+                write!(f, "`{t}=` names no mark: write {t}=X or {t}=O")
+            }
         }
     }
 }
@@ -46,8 +51,8 @@ pub fn looks_like_move(text: &str) -> bool {
     if let Some((from, to)) = text.split_once('-') {
         return looks_like_cell(from) && looks_like_cell(to);
     }
-    let (target, mark) = text.split_once('=').unwrap_or((text, "x"));
-    !mark.is_empty() && (looks_like_cell(target) || column(target))
+    let (target, _) = text.split_once('=').unwrap_or((text, ""));
+    looks_like_cell(target) || column(target)
 }
 
 /// A move as written, before a rulebook and a position give it meaning.
@@ -102,7 +107,7 @@ pub fn parse_move_text(grid: Grid, text: &str) -> Result<MoveText, ParseMoveErro
     }
     let (target, mark) = match text.split_once('=') {
         Some((t, m)) if !m.is_empty() => (t, Some(m.to_string())),
-        Some(_) => return Err(ParseMoveError::Syntax(text.to_string())),
+        Some((t, _)) => return Err(ParseMoveError::NoMark(t.to_string())),
         None => (text, None),
     };
     if target.len() == 1 && target.as_bytes()[0].is_ascii_lowercase() {
@@ -236,6 +241,10 @@ impl Rulebook {
         };
         let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
+            // `b2=` where the move's mark is fixed: say which mark it places.
+            ParseMoveError::NoMark(cell) if marks != Marks::Either => {
+                self.refused_at(pos, Refusal::FixedMark(cell, marks.default_mark(pos.turn)))
+            }
             e => PlayError::Notation(e),
         })?;
         match parsed {
@@ -307,10 +316,10 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for text in ["b2", "b2-c2", "d", "d=O", "b2=O", "b2=Q", "z99"] {
+        for text in ["b2", "b2-c2", "d", "d=O", "b2=O", "b2=Q", "z99", "b2="] {
             assert!(looks_like_move(text), "{text}");
         }
-        for text in ["", "B2", "b2=", "help", "b2-", "-b2", "ab"] {
+        for text in ["", "B2", "=O", "help", "b2-", "-b2", "ab"] {
             assert!(!looks_like_move(text), "{text}");
         }
     }
@@ -318,6 +327,10 @@ mod tests {
     #[test]
     fn refusals() {
         let g = Grid::new(3, 3).unwrap();
+        assert_eq!(
+            parse_move_text(g, "b2="),
+            Err(ParseMoveError::NoMark("b2".into()))
+        );
         assert_eq!(
             parse_move_text(g, "d1"),
             Err(ParseMoveError::OffBoard("d1".into()))
@@ -327,7 +340,7 @@ mod tests {
             Err(ParseMoveError::OffBoard("a4".into()))
         );
         for bad in [
-            "", "2b", "b2-", "-b2", "b2c2", "B2", "b2-c2-c3", "b+2", "b2=", "=O", "B",
+            "", "2b", "b2-", "-b2", "b2c2", "B2", "b2-c2-c3", "b+2", "=O", "B",
         ] {
             assert!(
                 matches!(parse_move_text(g, bad), Err(ParseMoveError::Syntax(_))),
