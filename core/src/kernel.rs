@@ -14,8 +14,9 @@
 
 use crate::geometry::{Cell, CellSet};
 use crate::playout::Rng;
-use crate::position::{BySide, Outcome, Position, Side, UNLIMITED};
-use crate::rulebook::{Marks, Rulebook, Tables};
+use crate::position::{BySide, Outcome, Position, UNLIMITED};
+use crate::rulebook::{Rulebook, Tables};
+use crate::rules::draw_placement;
 use std::ops::{BitAnd, BitOr, Not};
 
 /// Whether `rules` can be played by the kernel: marks only placed, no
@@ -143,8 +144,7 @@ pub(crate) fn playout(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Fini
 fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
     let t = &rules.tables;
     let mut marks = [B::from_set(start.marks.x), B::from_set(start.marks.o)];
-    let mut open = B::from_set(t.all & !start.occupied() & !start.closed_cells);
-    let (either, shared) = (t.marks == Marks::Either, t.marks == Marks::Shared);
+    let mut open = B::from_set(rules.fillable(start));
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
     let end = |outcome, plies, marks: [B; 2]| Finished {
@@ -160,14 +160,8 @@ fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
         if n == 0 {
             return end(t.no_moves.outcome(turn), ply, marks);
         }
-        // The same draws as `Rulebook::random_move`.
-        let r = rng.below(if either { 2 * n } else { n } as usize) as u32;
-        let to = open.nth(if either { r / 2 } else { r });
-        let mark = match (either, shared) {
-            (true, _) if r % 2 == 1 => Side::O,
-            (true, _) | (_, true) => Side::X,
-            _ => turn,
-        };
+        let (i, mark) = draw_placement(t.marks, turn, n, rng);
+        let to = open.nth(i);
         let bit = B::bit(to);
         let own = &mut marks[mark as usize];
         *own = *own | bit;

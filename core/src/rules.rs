@@ -197,10 +197,17 @@ impl Rulebook {
         }
     }
 
-    /// Cells a mark may go to now: empty, open, and in the target region if any.
+    /// Cells a mark could fill, wherever the next move is sent: empty, and
+    /// neither in a closed region nor waiting for their support.
+    #[inline]
+    pub(crate) fn fillable(&self, pos: &Position) -> CellSet {
+        self.tables.all & !pos.occupied() & !pos.closed_cells
+    }
+
+    /// Cells a mark may go to now: fillable, and in the target region if any.
     #[inline]
     pub(crate) fn free_cells(&self, pos: &Position) -> CellSet {
-        let free = self.tables.all & !pos.occupied() & !pos.closed_cells;
+        let free = self.fillable(pos);
         match pos.target {
             NO_REGION => free,
             t => free & self.tables.regions[t as usize],
@@ -293,19 +300,11 @@ impl Rulebook {
             if n == 0 {
                 return Ok(None);
             }
-            let marks = self.tables.marks;
-            let either = marks == Marks::Either;
-            let r = rng.below(if either { 2 * n } else { n } as usize) as u32;
-            let i = if either { r / 2 } else { r };
+            let (i, mark) = draw_placement(self.tables.marks, pos.turn, n, rng);
             let to = if narrow {
                 free.nth_low(i)
             } else {
                 free.nth(i).expect("i < n cells")
-            };
-            let mark = match (either, r % 2) {
-                (false, _) => marks.default_mark(pos.turn),
-                (true, 0) => Side::X,
-                (true, _) => Side::O,
             };
             return Ok(Some(Move::Place { to, mark }));
         }
@@ -605,7 +604,7 @@ impl Rulebook {
             // Marks only placed, no hook to ask: stuck exactly when no cell
             // may be filled (a target region always has one, see above).
             let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
-                (t.all & !p.occupied() & !p.closed_cells).is_empty()
+                self.fillable(p).is_empty()
             } else {
                 !self.has_legal_move(p)?
             };
@@ -679,9 +678,7 @@ impl Rulebook {
         p.target = t.redirect[to.index()];
         // Sent to a region where no cell may be filled now (closed, or with
         // support() every empty cell still waiting): a free choice (U4).
-        if p.target != NO_REGION
-            && (t.regions[p.target as usize] & !p.occupied() & !p.closed_cells).is_empty()
-        {
+        if p.target != NO_REGION && (t.regions[p.target as usize] & self.fillable(p)).is_empty() {
             p.target = NO_REGION;
         }
     }
@@ -691,7 +688,7 @@ impl Rulebook {
     /// left to play (every cell taken or closed) or its pieces are blocked.
     pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
         let outcome = self.tables.no_moves.outcome(pos.turn);
-        let ending = if (self.tables.all & !pos.occupied() & !pos.closed_cells).is_empty() {
+        let ending = if self.fillable(pos).is_empty() {
             Ending::Full
         } else {
             Ending::NoMoves(pos.turn)
@@ -735,5 +732,29 @@ impl Rulebook {
         if seen >= limit {
             pos.result = Some((Outcome::Draw, Ending::Repetition(limit)));
         }
+    }
+}
+
+/// A uniformly random placement among `n` free cells: which of them (by its
+/// place in the set) and the mark, both marks being choices where a move
+/// chooses. The general path and the playout kernel both draw with this, so
+/// that one seed gives them the same games.
+#[inline(always)]
+pub(crate) fn draw_placement(
+    marks: Marks,
+    turn: Side,
+    n: u32,
+    rng: &mut crate::playout::Rng,
+) -> (u32, Side) {
+    if marks == Marks::Either {
+        let r = rng.below(2 * n as usize) as u32;
+        let mark = if r.is_multiple_of(2) {
+            Side::X
+        } else {
+            Side::O
+        };
+        (r / 2, mark)
+    } else {
+        (rng.below(n as usize) as u32, marks.default_mark(turn))
     }
 }

@@ -486,7 +486,7 @@ impl Rulebook {
         }
         match f.parse::<usize>() {
             Ok(n) if (1..=count).contains(&n) => {
-                let fillable = self.tables.regions[n - 1] & !pos.occupied() & !pos.closed_cells;
+                let fillable = self.tables.regions[n - 1] & self.fillable(pos);
                 if pos.regions_closed & (1 << (n - 1)) != 0 {
                     fail(format!(
                         "target board {n} is closed (won or full): write `-` for a free choice"
