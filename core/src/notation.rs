@@ -170,39 +170,16 @@ impl Rulebook {
         }
     }
 
-    /// The cells of column `col` that may be filled now, lowest first.
-    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
+    /// The cells of column `col`, lowest first.
+    fn column(&self, col: u32) -> impl Iterator<Item = Cell> {
         let g = self.grid();
-        let free = self.free_cells(pos);
-        (0..g.height())
-            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
-            .filter(|&c| free.contains(c))
-            .collect()
+        (0..g.height()).filter_map(move |row| g.cell(i64::from(col), i64::from(row)))
     }
 
-    /// Why a drop into column `col` (written `text`) has no one cell to land
-    /// on: the column is full, its cell is refused for another reason (a
-    /// board the move is not sent to), or several of its cells may be filled.
-    fn no_landing(&self, pos: &Position, col: u32, text: &str, mark: Side) -> PlayError {
-        let g = self.grid();
-        let letter = crate::notation::column_name(col);
-        if !self.column_cells(pos, col).is_empty() {
-            return self.refused(Refusal::NoColumns(text.to_string()));
-        }
-        // The empty cell of the column that rests on filled cells, if any:
-        // the board's own rules say why it cannot be played.
-        let resting = (0..g.height())
-            .filter_map(|row| g.cell(i64::from(col), i64::from(row)))
-            .find(|&c| {
-                !pos.occupied().contains(c) && self.tables.support(c).is_subset(pos.occupied())
-            });
-        match resting {
-            Some(to) => match self.check(pos, Move::Place { to, mark }) {
-                Err(e) => e,
-                Ok(()) => self.refused(Refusal::NoColumns(text.to_string())),
-            },
-            None => self.refused(Refusal::ColumnFull(letter)),
-        }
+    /// The cells of column `col` that may be filled now, lowest first.
+    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
+        let free = self.free_cells(pos);
+        self.column(col).filter(|&c| free.contains(c)).collect()
     }
 
     /// Parses a move in this rulebook's notation, in position `pos`: `b2`
@@ -239,7 +216,7 @@ impl Rulebook {
             }
             Ok(side)
         };
-        let parsed = crate::notation::parse_move_text(g, text).map_err(|e| match e {
+        let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.
             ParseMoveError::NoMark(cell) if marks != Marks::Either => {
@@ -254,22 +231,38 @@ impl Rulebook {
             }),
             MoveText::Step { from, to } => Ok(Move::Step { from, to }),
             MoveText::Column { col, mark: m } => {
-                let letter = crate::notation::column_name(col);
+                let letter = column_name(col);
                 if !self.tables.gravity {
                     return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
                 }
                 if col >= g.width() {
                     return Err(self.refused_at(pos, Refusal::OffBoard(letter)));
                 }
-                let mark_of = |to| mark(to, m.as_deref());
-                match self.landing(pos, col) {
-                    Some(to) => Ok(Move::Place {
+                match self.column_cells(pos, col)[..] {
+                    [to] => Ok(Move::Place {
                         to,
-                        mark: mark_of(to)?,
+                        mark: mark(to, m.as_deref())?,
                     }),
-                    None => {
-                        let any = g.cell(i64::from(col), 0).expect("col < width");
-                        Err(self.no_landing(pos, col, text, mark_of(any)?))
+                    // Several cells of the column may be filled: a column
+                    // does not name one of them.
+                    [_, _, ..] => Err(self.refused_at(pos, Refusal::NoColumns(text.to_string()))),
+                    // None may: the column is full, or the board's own rules
+                    // refuse the empty cell that rests on filled ones (a
+                    // board the move is not sent to).
+                    [] => {
+                        let occupied = pos.occupied();
+                        let resting = self.column(col).find(|&c| {
+                            !occupied.contains(c) && self.tables.support(c).is_subset(occupied)
+                        });
+                        let Some(to) = resting else {
+                            return Err(self.refused_at(pos, Refusal::ColumnFull(letter)));
+                        };
+                        let mv = Move::Place {
+                            to,
+                            mark: mark(to, m.as_deref())?,
+                        };
+                        self.check(pos, mv)?;
+                        Err(self.refused(Refusal::NoColumns(text.to_string())))
                     }
                 }
             }

@@ -363,6 +363,11 @@ impl Rulebook {
                 .into_iter()
                 .any(|c: Cell| t.wins_through(c, own & within))
         };
+        let line_but_to_move = |side: Side| {
+            fail(format!(
+                "{side} has a line but is to move: the game ended on {side}'s last move"
+            ))
+        };
         let mut holders = Vec::new();
         if t.regions.is_empty() {
             let lines: Vec<Side> = Side::ALL
@@ -372,9 +377,7 @@ impl Rulebook {
             match lines[..] {
                 // Own marks: a line is made on its owner's move, whatever it means.
                 [mark] if t.marks == Marks::Own && mark == pos.turn => {
-                    return fail(format!(
-                        "{mark} has a line but is to move: the game ended on {mark}'s last move"
-                    ));
+                    return line_but_to_move(mark);
                 }
                 _ => holders.extend(lines.iter().map(|&mark| rule.holder(mark, mover))),
             }
@@ -452,15 +455,14 @@ impl Rulebook {
         let shared_regions = t.full_region == FullRegion::Both;
         match holders[..] {
             [] => Ok(()),
-            // Own marks, owner rules: a line is its owner's, made on its own move.
+            // Own marks, owner rules: a line of regions is its owner's, made
+            // on its own move.
             [h] if t.marks == Marks::Own
                 && rule.needs_owner()
                 && h == pos.turn
                 && !shared_regions =>
             {
-                fail(format!(
-                    "{h} has a line but is to move: the game ended on {h}'s last move"
-                ))
+                line_but_to_move(h)
             }
             [h] => {
                 pos.result = Some((rule.outcome(h), Ending::Line));
