@@ -22,20 +22,20 @@ fn never_loses(rules: &Rulebook, pos: &Position, hard: Side, path: &mut Vec<Stri
     }
     if pos.turn() == hard {
         let mut rng = Rng::new(1);
-        let mv = choose(rules, pos, Level::Hard, &mut rng, BUDGET)
+        let mv = choose(rules, pos, &[], Level::Hard, &mut rng, BUDGET)
             .unwrap()
             .expect("a move");
         path.push(rules.move_text(mv));
-        let n = never_loses(rules, &rules.play(pos, mv).unwrap(), hard, path);
+        let n = never_loses(rules, &rules.play(pos, &[], mv).unwrap(), hard, path);
         path.pop();
         return n;
     }
     let mut list = MoveList::new();
-    rules.legal_moves(pos, &mut list).unwrap();
+    rules.legal_moves(pos, &[], &mut list).unwrap();
     let mut games = 0;
     for &mv in list.iter() {
         path.push(rules.move_text(mv));
-        games += never_loses(rules, &rules.play(pos, mv).unwrap(), hard, path);
+        games += never_loses(rules, &rules.play(pos, &[], mv).unwrap(), hard, path);
         path.pop();
     }
     games
@@ -57,10 +57,10 @@ fn every_level_takes_a_win_it_sees() {
     let pos = rules.parse_position("3/1X1/XOO X").unwrap();
     for level in Level::ALL {
         for seed in 0..20 {
-            let mv = choose(&rules, &pos, level, &mut Rng::new(seed), BUDGET)
+            let mv = choose(&rules, &pos, &[], level, &mut Rng::new(seed), BUDGET)
                 .unwrap()
                 .unwrap();
-            let next = rules.play(&pos, mv).unwrap();
+            let next = rules.play(&pos, &[], mv).unwrap();
             assert_eq!(
                 next.outcome(),
                 Some(Outcome::Win(Side::X)),
@@ -80,7 +80,7 @@ fn medium_and_hard_block_an_immediate_threat() {
         .unwrap();
     for level in [Level::Medium, Level::Hard] {
         for seed in 0..10 {
-            let mv = choose(&rules, &pos, level, &mut Rng::new(seed), BUDGET)
+            let mv = choose(&rules, &pos, &[], level, &mut Rng::new(seed), BUDGET)
                 .unwrap()
                 .unwrap();
             assert_eq!(rules.move_text(mv), "e1", "{level} seed {seed}");
@@ -96,7 +96,7 @@ fn on_gomoku_hard_blocks_an_open_three() {
         .parse_position("15/15/15/15/15/15/15/3OOO9/15/15/X14/15/15/15/X13X X")
         .unwrap();
     for seed in 0..10 {
-        let mv = choose(&rules, &pos, Level::Hard, &mut Rng::new(seed), BUDGET)
+        let mv = choose(&rules, &pos, &[], Level::Hard, &mut Rng::new(seed), BUDGET)
             .unwrap()
             .unwrap();
         let text = rules.move_text(mv);
@@ -122,10 +122,10 @@ fn on_gomoku_hard_wins_against_easy() {
                 } else {
                     Level::Easy
                 };
-                let mv = choose(&rules, &pos, level, &mut rng, BUDGET)
+                let mv = choose(&rules, &pos, &[], level, &mut rng, BUDGET)
                     .unwrap()
                     .unwrap();
-                pos = rules.play(&pos, mv).unwrap();
+                pos = rules.play(&pos, &[], mv).unwrap();
             }
             assert_ne!(
                 pos.outcome(),
@@ -139,7 +139,7 @@ fn on_gomoku_hard_wins_against_easy() {
 /// The moves `rules` lists in `pos`.
 fn legal(rules: &Rulebook, pos: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
-    rules.legal_moves(pos, &mut list).unwrap();
+    rules.legal_moves(pos, &[], &mut list).unwrap();
     list.iter().copied().collect()
 }
 
@@ -154,7 +154,7 @@ fn sample_positions(rules: &Rulebook) -> Vec<(String, Position)> {
         for _ in 0..plies {
             let moves = legal(rules, &pos);
             let mv = moves[rng.below(moves.len())];
-            let next = rules.play(&pos, mv).unwrap();
+            let next = rules.play(&pos, &[], mv).unwrap();
             if next.is_over() {
                 break;
             }
@@ -175,7 +175,7 @@ fn every_level_plays_a_legal_move_in_every_rulebook() {
             let moves = legal(&rules, &pos);
             assert!(!moves.is_empty(), "{name} after `{path}`: no legal move");
             for level in Level::ALL {
-                let mv = choose(&rules, &pos, level, &mut Rng::new(7), BUDGET)
+                let mv = choose(&rules, &pos, &[], level, &mut Rng::new(7), BUDGET)
                     .unwrap()
                     .unwrap_or_else(|| panic!("{name} {level} after `{path}`: no move"));
                 assert!(
@@ -197,7 +197,7 @@ fn choices(rules: &Rulebook, pos: &Position) -> Vec<(Level, u64, Move)> {
     let mut out = Vec::new();
     for level in Level::ALL {
         for seed in 0..8 {
-            let mv = choose(rules, pos, level, &mut Rng::new(seed), BUDGET)
+            let mv = choose(rules, pos, &[], level, &mut Rng::new(seed), BUDGET)
                 .unwrap()
                 .unwrap();
             out.push((level, seed, mv));
@@ -221,7 +221,7 @@ fn every_level_takes_a_win_at_connect_four_and_wild() {
         let pos = rules.parse_position(setup).unwrap();
         let me = pos.turn();
         for (level, seed, mv) in choices(&rules, &pos) {
-            let next = rules.play(&pos, mv).unwrap();
+            let next = rules.play(&pos, &[], mv).unwrap();
             assert_eq!(
                 next.outcome(),
                 Some(Outcome::Win(me)),
@@ -252,7 +252,9 @@ fn lines_completed(levels: &[Level]) -> Vec<String> {
         // The position is as described: one move does not lose at once.
         let safe: Vec<String> = legal(&rules, &pos)
             .into_iter()
-            .filter(|&mv| rules.play(&pos, mv).unwrap().outcome() != Some(Outcome::Win(me.other())))
+            .filter(|&mv| {
+                rules.play(&pos, &[], mv).unwrap().outcome() != Some(Outcome::Win(me.other()))
+            })
             .map(|mv| rules.move_text(mv))
             .collect();
         assert_eq!(safe, [only], "{name} `{setup}`");

@@ -221,7 +221,7 @@ fn failing_per_move_hooks() {
             other => panic!("{at}: second try gave {other:?}"),
         }
         let mut list = MoveList::new();
-        let listed = rules.legal_moves(game.position(), &mut list);
+        let listed = rules.legal_moves(game.position(), game.moves(), &mut list);
         if header.hook == "outcome" {
             assert!(
                 listed.is_ok(),

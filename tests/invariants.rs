@@ -819,7 +819,7 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
         pos.turn(),
         run.moves.len()
     );
-    if let Err(e) = rb.legal_moves(pos, list) {
+    if let Err(e) = rb.legal_moves(pos, &[], list) {
         panic!("{}", run.report(format_args!("legal_moves failed: {e}")));
     }
     let legal: HashSet<Move> = list.iter().copied().collect();
@@ -917,7 +917,7 @@ fn check_moves(
     let text = rb.position_text(&pos);
     for &mv in cands {
         let is_legal = legal.contains(&mv);
-        match rb.check(&pos, mv) {
+        match rb.check(&pos, &[], mv) {
             Ok(()) => ensure!(
                 run,
                 is_legal,
@@ -964,7 +964,7 @@ fn check_moves(
         if !is_legal {
             continue;
         }
-        let direct = match rb.play(&pos, mv) {
+        let direct = match rb.play(&pos, &[], mv) {
             Ok(p) => p,
             Err(e) => panic!(
                 "{}",
@@ -1000,9 +1000,9 @@ fn check_moves(
             );
         }
         // play_unchecked and apply (the playout path) give the same position.
-        let unchecked = rb.play_unchecked(&pos, mv).ok();
+        let unchecked = rb.play_unchecked(&pos, &[], mv).ok();
         let mut in_place = pos;
-        let applied = rb.apply(&mut in_place, mv).is_ok();
+        let applied = rb.apply(&mut in_place, &[], mv).is_ok();
         ensure!(
             run,
             unchecked == Some(direct) && applied && in_place == direct,
@@ -1095,7 +1095,7 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
                 &mut sampler,
             );
 
-            let chosen = match rb.random_move(&pos, &mut rng, &mut scratch) {
+            let chosen = match rb.random_move(&pos, &[], &mut rng, &mut scratch) {
                 Ok(m) => m,
                 Err(e) => panic!("{}", run.report(format_args!("random_move failed: {e}"))),
             };

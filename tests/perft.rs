@@ -2,9 +2,10 @@
 //! printed before it is checked, and lines above a node limit are left to the
 //! `--ignored` run.
 
-use gridrules_core::Rulebook;
 use gridrules_core::perft::{count_games, perft};
+use gridrules_core::{Game, Rulebook};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Above this count a line is skipped unless the test is run with `--ignored`.
 const QUICK_LIMIT: u64 = 20_000_000;
@@ -12,7 +13,7 @@ const QUICK_LIMIT: u64 = 20_000_000;
 fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
     let text = std::fs::read_to_string(path).unwrap();
     let mut rules = None;
-    let mut pos = None;
+    let mut game = None;
     let mut checked = 0;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -22,13 +23,13 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
         let at = format!("{}:{}", path.display(), n + 1);
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "rulebook" => rules = Some(Rulebook::builtin(rest).unwrap()),
+            "rulebook" => rules = Some(Arc::new(Rulebook::builtin(rest).unwrap())),
             "position" => {
                 let r = rules.as_ref().expect("rulebook before position");
-                pos = Some(
-                    r.parse_position(rest)
-                        .unwrap_or_else(|e| panic!("{at}: {e}")),
-                );
+                let start = r
+                    .parse_position(rest)
+                    .unwrap_or_else(|e| panic!("{at}: {e}"));
+                game = Some(Game::from_position(r.clone(), start));
             }
             "perft" => {
                 let (depth, want) = rest.split_once(' ').unwrap();
@@ -37,7 +38,7 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
                     continue;
                 }
                 println!("{at}: {line}");
-                let got = perft(rules.as_ref().unwrap(), pos.as_ref().unwrap(), depth).unwrap();
+                let got = perft(game.as_ref().unwrap(), depth).unwrap();
                 assert_eq!(got, want, "{at}: perft {depth}");
                 checked += 1;
             }
@@ -47,7 +48,7 @@ fn run_perft_file(path: &Path, min: u64, max: u64) -> usize {
                     continue;
                 }
                 println!("{at}: {line}");
-                let g = count_games(rules.as_ref().unwrap(), pos.as_ref().unwrap()).unwrap();
+                let g = count_games(game.as_ref().unwrap()).unwrap();
                 assert_eq!(
                     [g.total(), g.x_wins, g.o_wins, g.draws],
                     want[..],
@@ -155,7 +156,7 @@ fn qubic_lines_and_perft_derived_independently() {
     // planes (2 per plane, 4 planes per axis), 4 diagonals of the cube.
     assert_eq!(expected.len(), 76);
 
-    let rules = Rulebook::builtin("qubic").unwrap();
+    let rules = Arc::new(Rulebook::builtin("qubic").unwrap());
     let engine_lines = rules.tables().lines();
     let engine: BTreeSet<BTreeSet<usize>> = engine_lines
         .iter()
@@ -171,14 +172,11 @@ fn qubic_lines_and_perft_derived_independently() {
     // perft d = n! / (n - d)! for the n = N^3 cells.
     let n = (N * N * N) as u64;
     let empty = rules.parse_position("16/16/16/16 X").unwrap();
+    let empty = Game::from_position(rules.clone(), empty);
     for depth in 1..=3u32 {
         let want: u64 = (0..u64::from(depth)).map(|i| n - i).product();
         println!("qubic perft {depth}: {want}");
-        assert_eq!(
-            perft(&rules, &empty, depth).unwrap(),
-            want,
-            "qubic perft {depth}"
-        );
+        assert_eq!(perft(&empty, depth).unwrap(), want, "qubic perft {depth}");
     }
 }
 

@@ -65,7 +65,7 @@ fn builtin(name: &str) -> Arc<Rulebook> {
 
 fn legal(book: &Rulebook, pos: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
-    book.legal_moves(pos, &mut list).expect("legal_moves");
+    book.legal_moves(pos, &[], &mut list).expect("legal_moves");
     list.to_vec()
 }
 
@@ -97,7 +97,7 @@ fn assert_legal_consistent(book: &Rulebook, pos: &Position, at: &str) {
         "{at}: legal_moves lists a move twice"
     );
     for mv in candidates(book) {
-        let ok = book.check(pos, mv).is_ok();
+        let ok = book.check(pos, &[], mv).is_ok();
         assert_eq!(
             ok,
             listed.contains(&mv),
@@ -223,7 +223,7 @@ impl Runner {
             .game
             .as_ref()
             .map_or_else(|| book.initial(), |g| *g.position());
-        book.parse_move(&pos, text)
+        book.parse_move(&pos, &[], text)
             .unwrap_or_else(|e| panic!("{at}: {e}"))
     }
 
@@ -323,7 +323,7 @@ impl Runner {
                 assert_eq!(listed.len(), c[i], "{at}: number of legal moves before it");
             }
             assert!(listed.contains(&mv), "{at}: not among the legal moves");
-            if let Err(e) = book.check(&before, mv) {
+            if let Err(e) = book.check(&before, &[], mv) {
                 panic!("{at}: check refuses it: {e}");
             }
             let after = match self.game(&at).play(mv) {
@@ -348,7 +348,7 @@ impl Runner {
         let game = self.game(at);
         let before = *game.position();
         let played = game.moves().len();
-        let checked = book.check(&before, mv);
+        let checked = book.check(&before, &[], mv);
         let Err(PlayError::Refused { refusal, .. }) = &checked else {
             panic!("{at}: check accepts `{text}`: {checked:?}");
         };
@@ -381,7 +381,7 @@ impl Runner {
             "{at}: a refused move was recorded (G2)"
         );
         assert!(
-            book.play(&before, mv).is_err(),
+            book.play(&before, &[], mv).is_err(),
             "{at}: Rulebook::play accepts it"
         );
         assert!(
@@ -441,7 +441,7 @@ impl Runner {
             ),
             "perft" => {
                 let (depth, count) = want.split_once(' ').expect("`perft: <depth> <count>`");
-                let got = perft(&book, &pos, depth.parse().unwrap()).unwrap();
+                let got = perft(self.game(at), depth.parse().unwrap()).unwrap();
                 assert_eq!(got, count.parse::<u64>().unwrap(), "{at}: perft {depth}");
             }
             other => panic!("{at}: unknown expectation `{other}`"),
@@ -624,9 +624,9 @@ fn winning_sets(name: &str, k: u32) -> BTreeSet<Vec<(i64, i64)>> {
         assert_eq!(before.outcome(), None, "{name}: {} X", text(rest, "X"));
         let (c, r) = xy(*last);
         let mv = book
-            .parse_move(&before, &cell_name(c as u32, r as u32))
+            .parse_move(&before, &[], &cell_name(c as u32, r as u32))
             .unwrap();
-        let after = book.play(&before, mv).unwrap();
+        let after = book.play(&before, &[], mv).unwrap();
         assert_eq!(
             after.outcome() == Some(Outcome::Win(Side::X)),
             line,
@@ -708,7 +708,8 @@ fn gomoku_k1_every_five_wins() {
         let after = book
             .play(
                 &pos,
-                book.parse_move(&pos, &cell_name(c as u32, r as u32))
+                &[],
+                book.parse_move(&pos, &[], &cell_name(c as u32, r as u32))
                     .unwrap(),
             )
             .unwrap();
@@ -736,8 +737,8 @@ fn ultimate_u2_u3_redirect_from_every_cell() {
     for b in 0..9 {
         for p in 0..9 {
             let (c, r) = ultimate_cell(b, p);
-            let mv = book.parse_move(&start, &cell_name(c, r)).unwrap();
-            let pos = book.play(&start, mv).unwrap();
+            let mv = book.parse_move(&start, &[], &cell_name(c, r)).unwrap();
+            let pos = book.play(&start, &[], mv).unwrap();
             assert_eq!(pos.target(), Some(p as usize), "{}", cell_name(c, r));
             let moves: BTreeSet<String> = legal(&book, &pos)
                 .into_iter()
@@ -825,7 +826,11 @@ fn ultimate_u7_u10_eight_big_lines() {
         let before = book.parse_position(&text).unwrap();
         assert_eq!(before.outcome(), None, "{text}");
         let after = book
-            .play(&before, book.parse_move(&before, &cell_name(c, r)).unwrap())
+            .play(
+                &before,
+                &[],
+                book.parse_move(&before, &[], &cell_name(c, r)).unwrap(),
+            )
             .unwrap();
         assert_eq!(
             after.outcome() == Some(Outcome::Win(Side::X)),

@@ -15,7 +15,7 @@ fn refuse_hook_removes_moves_and_gives_its_reason() {
     let rules = nocentre();
     assert!(rules.has_per_move_hooks());
     let mut list = MoveList::new();
-    rules.legal_moves(&rules.initial(), &mut list).unwrap();
+    rules.legal_moves(&rules.initial(), &[], &mut list).unwrap();
     let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
     assert_eq!(legal.join(" "), "a1 b1 c1 a2 c2 a3 b3 c3");
     let mut game = Game::new(rules.clone());
@@ -164,5 +164,130 @@ fn a_set_up_position_counts_its_marks_and_has_no_last_move() {
     assert_eq!(
         rules.script().take_output(),
         ["move_count 3, last_move c1 (to 2, from (), mark X, step false)"]
+    );
+}
+
+#[test]
+fn a_hook_reads_the_move_history_in_play_and_after_undo() {
+    let rules = user("apart.toml");
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "a1 b1");
+    let err = game.play(game.parse_move("a2").unwrap()).unwrap_err();
+    assert_eq!(err.to_string(), "X played a1 last, in the same column");
+    play_all(&mut game, "c2");
+    // O's previous mark is b1: b3 is refused, a3 is not.
+    let err = game.play(game.parse_move("b3").unwrap()).unwrap_err();
+    assert_eq!(err.to_string(), "O played b1 last, in the same column");
+    let mut list = MoveList::new();
+    rules
+        .legal_moves(game.position(), game.moves(), &mut list)
+        .unwrap();
+    let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
+    assert_eq!(legal.join(" "), "c1 a2 a3 c3");
+    // Undo takes the move out of the history: X's previous mark is a1 again.
+    game.undo();
+    let err = game.play(game.parse_move("a3").unwrap()).unwrap_err();
+    assert_eq!(err.to_string(), "X played a1 last, in the same column");
+}
+
+/// Move paths of `depth` moves under the "apart" rule, counted without the
+/// engine: a side may not place in the column of its own previous mark, and
+/// three in a row ends the game.
+fn apart_paths(board: &mut [Option<bool>; 9], history: &mut Vec<usize>, depth: u32) -> u64 {
+    let x_to_move = history.len().is_multiple_of(2);
+    let legal: Vec<usize> = (0..9)
+        .filter(|&c| board[c].is_none())
+        .filter(|&c| history.len() < 2 || history[history.len() - 2] % 3 != c % 3)
+        .collect();
+    if depth == 1 {
+        return legal.len() as u64;
+    }
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let mut total = 0;
+    for c in legal {
+        board[c] = Some(x_to_move);
+        let line = LINES
+            .iter()
+            .any(|l| l.iter().all(|&i| board[i] == Some(x_to_move)));
+        if !line {
+            history.push(c);
+            total += apart_paths(board, history, depth - 1);
+            history.pop();
+        }
+        board[c] = None;
+    }
+    total
+}
+
+#[test]
+fn perft_carries_the_history_to_the_hooks() {
+    let game = Game::new(user("apart.toml"));
+    for depth in 1..=6 {
+        let want = apart_paths(&mut [None; 9], &mut Vec::new(), depth);
+        let got = gridrules_core::perft::perft(&game, depth).unwrap();
+        assert_eq!(got, want, "perft {depth}");
+    }
+    // Without the rule the counts would be classic's.
+    assert_ne!(apart_paths(&mut [None; 9], &mut Vec::new(), 3), 504);
+}
+
+#[test]
+fn the_computer_plays_by_the_history_rule() {
+    use gridrules_core::playout::Rng;
+    use gridrules_core::search::{Budget, Level, choose};
+    let rules = user("apart.toml");
+    for seed in 0..4 {
+        let mut game = Game::new(rules.clone());
+        let mut rng = Rng::new(seed);
+        while !game.is_over() {
+            let level = if game.moves().len().is_multiple_of(2) {
+                Level::Hard
+            } else {
+                Level::Medium
+            };
+            let mv = choose(
+                &rules,
+                game.position(),
+                game.moves(),
+                level,
+                &mut rng,
+                Budget::Playouts(300),
+            )
+            .unwrap()
+            .expect("a move while the game runs");
+            game.play(mv)
+                .unwrap_or_else(|e| panic!("seed {seed}: the computer played a refused move: {e}"));
+        }
+    }
+}
+
+#[test]
+fn the_table_commands_pass_the_game_history_to_the_hooks() {
+    let out = gridrules::batch::replay(
+        "load user/apart.toml\na1\nb1\nlegal\nperft 2\na2\nai medium\nhistory\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"c1 b2 c2 b3 c3"), "legal: {out}");
+    assert!(lines.contains(&"perft 2: 22"), "perft: {out}");
+    assert!(
+        lines.contains(&"error: a2: X played a1 last, in the same column"),
+        "refusal: {out}"
+    );
+    let reply = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("X plays "))
+        .unwrap_or_else(|| panic!("no computer move: {out}"));
+    assert!(
+        !reply.starts_with('a'),
+        "the computer played {reply} in column a"
     );
 }

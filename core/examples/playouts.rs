@@ -20,7 +20,7 @@ fn main() {
     let mut plies = 0;
     for _ in 0..games {
         playout
-            .run(&rules, &start, &mut rng)
+            .run(&rules, &start, &[], &mut rng)
             .expect("built-in rulebooks have no failing hooks");
         plies += playout.plies();
     }

@@ -70,7 +70,7 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
     let got = if e.expect.starts_with("legal:") {
         let mut list = MoveList::new();
         rules
-            .legal_moves(game.position(), &mut list)
+            .legal_moves(game.position(), game.moves(), &mut list)
             .map_err(|err| err.to_string())?;
         let got: BTreeSet<String> = list.iter().map(|&m| rules.move_text(m)).collect();
         let want: BTreeSet<String> = e.expect["legal:".len()..]

@@ -56,6 +56,11 @@ impl Game {
         &self.moves
     }
 
+    /// The keys of the positions reached, the start's first.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         self.ending().map(|(o, _)| o)
@@ -103,7 +108,7 @@ impl Game {
         if let Some((o, _)) = self.decided {
             return Err(self.rulebook.refused(Refusal::GameOver(o)));
         }
-        let mut next = self.rulebook.play(self.position(), mv)?;
+        let mut next = self.rulebook.play(self.position(), &self.moves, mv)?;
         self.rulebook.settle_repetition(&mut next, &self.keys);
         self.keys.push(next.key());
         self.positions.push(next);
@@ -117,7 +122,7 @@ impl Game {
     /// Text that is not a move here, or a move the notation allows but the
     /// rulebook does not have.
     pub fn parse_move(&self, text: &str) -> Result<Move, PlayError> {
-        self.rulebook.parse_move(self.position(), text)
+        self.rulebook.parse_move(self.position(), &self.moves, text)
     }
 
     /// Takes back the last move; `None` at the start, and once the game was

@@ -210,8 +210,11 @@ mod tests {
                 let mut list = MoveList::new();
                 let mut general_plies = 0;
                 while !pos.is_over() {
-                    let mv = rules.random_move(&pos, &mut b, &mut list).unwrap().unwrap();
-                    rules.apply(&mut pos, mv).unwrap();
+                    let mv = rules
+                        .random_move(&pos, &[], &mut b, &mut list)
+                        .unwrap()
+                        .unwrap();
+                    rules.apply(&mut pos, &[], mv).unwrap();
                     general_plies += 1;
                 }
                 let general = Finished {

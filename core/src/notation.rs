@@ -182,7 +182,8 @@ impl Rulebook {
         self.column(col).filter(|&c| free.contains(c)).collect()
     }
 
-    /// Parses a move in this rulebook's notation, in position `pos`: `b2`
+    /// Parses a move in this rulebook's notation, in position `pos` reached by
+    /// `history` (see [`Rulebook::legal_moves`]): `b2`
     /// (the mover's mark), `b2=O` (a chosen mark), `d` (a drop into column d,
     /// where marks rest on support), `b2-c2` (a piece moves).
     ///
@@ -191,7 +192,12 @@ impl Rulebook {
     /// [`PlayError::Refused`] for a move the notation can say but the
     /// rulebook does not have (a chosen mark where marks are not chosen, a
     /// column where marks do not drop, a full column).
-    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, PlayError> {
+    pub fn parse_move(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        text: &str,
+    ) -> Result<Move, PlayError> {
         let g = self.grid();
         let marks = self.tables.marks;
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
@@ -261,7 +267,7 @@ impl Rulebook {
                             to,
                             mark: mark(to, m.as_deref())?,
                         };
-                        self.check(pos, mv)?;
+                        self.check(pos, history, mv)?;
                         Err(self.refused(Refusal::NoColumns(text.to_string())))
                     }
                 }

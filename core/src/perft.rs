@@ -1,43 +1,56 @@
 //! Move-path counting, the standard check that move generation is right.
 
 use crate::error::ScriptError;
-use crate::position::{MoveList, Outcome, Position};
+use crate::game::Game;
+use crate::position::{Move, MoveList, Outcome, Position};
 use crate::rulebook::Rulebook;
 
-/// Counts the move sequences of length `depth` from `pos`; a finished game is
-/// not expanded further. Repetition draws count as finished, like any result.
+/// Counts the move sequences of length `depth` from the end of `game`; a
+/// finished game is not expanded further. Repetition draws count as
+/// finished, like any result, with the game's own positions counted in.
 ///
 /// # Errors
 /// A failing per-move hook.
-pub fn perft(rules: &Rulebook, pos: &Position, depth: u32) -> Result<u64, ScriptError> {
+pub fn perft(game: &Game, depth: u32) -> Result<u64, ScriptError> {
     let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
-    let mut keys = vec![pos.key()];
-    walk(rules, pos, &mut lists, &mut keys)
+    let mut line = Line {
+        keys: game.keys().to_vec(),
+        moves: game.moves().to_vec(),
+    };
+    walk(game.rulebook(), game.position(), &mut lists, &mut line)
+}
+
+/// The way from the game's start to the position being expanded.
+struct Line {
+    keys: Vec<u64>,
+    moves: Vec<Move>,
 }
 
 fn walk(
     rules: &Rulebook,
     pos: &Position,
     lists: &mut [MoveList],
-    keys: &mut Vec<u64>,
+    line: &mut Line,
 ) -> Result<u64, ScriptError> {
     let Some((list, rest)) = lists.split_first_mut() else {
         return Ok(1);
     };
-    rules.legal_moves(pos, list)?;
+    rules.legal_moves(pos, &line.moves, list)?;
     if rest.is_empty() {
         return Ok(list.len() as u64);
     }
     let mut total = 0;
     for &mv in list.iter() {
-        let mut next = rules.play_unchecked(pos, mv)?;
-        rules.settle_repetition(&mut next, keys);
+        let mut next = rules.play_unchecked(pos, &line.moves, mv)?;
+        rules.settle_repetition(&mut next, &line.keys);
         if next.is_over() {
             continue;
         }
-        keys.push(next.key());
-        total += walk(rules, &next, rest, keys)?;
-        keys.pop();
+        line.keys.push(next.key());
+        line.moves.push(mv);
+        total += walk(rules, &next, rest, line)?;
+        line.keys.pop();
+        line.moves.pop();
     }
     Ok(total)
 }
@@ -60,23 +73,34 @@ impl GameCount {
     }
 }
 
-/// Counts every complete game from `pos` (every path to a result), by result.
-/// Only finite for rulebooks whose games always end.
+/// Counts every complete game from the end of `game` (every path to a
+/// result), by result. Only finite for rulebooks whose games always end.
 ///
 /// # Errors
 /// A failing per-move hook.
-pub fn count_games(rules: &Rulebook, pos: &Position) -> Result<GameCount, ScriptError> {
+pub fn count_games(game: &Game) -> Result<GameCount, ScriptError> {
+    let mut moves = game.moves().to_vec();
+    count_from(game.rulebook(), game.position(), &mut moves)
+}
+
+fn count_from(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &mut Vec<Move>,
+) -> Result<GameCount, ScriptError> {
     let mut count = GameCount::default();
     let mut list = MoveList::new();
-    rules.legal_moves(pos, &mut list)?;
+    rules.legal_moves(pos, history, &mut list)?;
     for &mv in list.iter() {
-        let next = rules.play_unchecked(pos, mv)?;
+        let next = rules.play_unchecked(pos, history, mv)?;
         match next.outcome() {
             Some(Outcome::Win(crate::Side::X)) => count.x_wins += 1,
             Some(Outcome::Win(crate::Side::O)) => count.o_wins += 1,
             Some(Outcome::Draw) => count.draws += 1,
             None => {
-                let sub = count_games(rules, &next)?;
+                history.push(mv);
+                let sub = count_from(rules, &next, history)?;
+                history.pop();
                 count.x_wins += sub.x_wins;
                 count.o_wins += sub.o_wins;
                 count.draws += sub.draws;

@@ -2,7 +2,7 @@
 //! of positions.
 
 use crate::error::ScriptError;
-use crate::position::{MoveList, Outcome, Position};
+use crate::position::{Move, MoveList, Outcome, Position};
 use crate::rulebook::Rulebook;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,8 @@ impl Rng {
 pub struct Playout {
     moves: MoveList,
     keys: Vec<u64>,
+    /// The moves since the game's start, kept only for per-move hooks.
+    line: Vec<Move>,
     plies: usize,
 }
 
@@ -51,7 +53,8 @@ impl Playout {
         Playout::default()
     }
 
-    /// Plays uniformly random legal moves from `start` to the end of the game.
+    /// Plays uniformly random legal moves from `start`, reached by `history`
+    /// (see [`Rulebook::legal_moves`]), to the end of the game.
     ///
     /// # Errors
     /// A failing per-move hook.
@@ -59,6 +62,7 @@ impl Playout {
         &mut self,
         rules: &Rulebook,
         start: &Position,
+        history: &[Move],
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
         if rules.kernel && !start.is_over() {
@@ -71,19 +75,27 @@ impl Playout {
         if track {
             self.keys.push(start.key());
         }
+        let hooks = rules.has_per_move_hooks();
+        self.line.clear();
+        if hooks {
+            self.line.extend_from_slice(history);
+        }
         let mut pos = *start;
         for ply in 0..MAX_PLIES {
             if let Some(o) = pos.outcome() {
                 self.plies = ply;
                 return Ok(o);
             }
-            let Some(mv) = rules.random_move(&pos, rng, &mut self.moves)? else {
+            let Some(mv) = rules.random_move(&pos, &self.line, rng, &mut self.moves)? else {
                 // Not reached: a position without a legal move is settled by
                 // `no_moves()` when it arises, so it has an outcome.
                 self.plies = ply;
                 return Ok(Outcome::Draw);
             };
-            rules.apply(&mut pos, mv)?;
+            rules.apply(&mut pos, &self.line, mv)?;
+            if hooks {
+                self.line.push(mv);
+            }
             if track {
                 rules.settle_repetition(&mut pos, &self.keys);
                 self.keys.push(pos.key());
@@ -132,7 +144,7 @@ pub fn bench(rules: &Rulebook, duration: Duration, seed: u64) -> Result<BenchRes
     loop {
         // Check the clock every few games: reading it costs as much as a 3×3 game.
         for _ in 0..64 {
-            playout.run(rules, &start, &mut rng)?;
+            playout.run(rules, &start, &[], &mut rng)?;
             playouts += 1;
             plies += playout.plies as u64;
         }

@@ -222,8 +222,8 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             let pos_in = list[offset..].find(word).map_or(0, |p| p + offset);
             offset = pos_in + word.len();
             let loc = at(base + pos_in);
-            let mv = rulebook
-                .parse_move(game.position(), word)
+            let mv = game
+                .parse_move(word)
                 .map_err(|e| Problem::at(loc.clone(), format!("move {} `{word}`: {e}", i + 1)))?;
             game.play(mv)
                 .map_err(|e| Problem::at(loc, format!("move {} `{word}`: {e}", i + 1)))?;

@@ -10,6 +10,7 @@ use crate::position::{
     BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED,
 };
 use crate::rulebook::{FullRegion, Marks, Rulebook};
+use crate::script::api::History;
 use crate::script::hooks::HookId;
 use rhai::Dynamic;
 use std::fmt;
@@ -251,18 +252,26 @@ impl Rulebook {
     }
 
     /// Fills `out` with every legal move of `pos` (none once the game is over).
+    /// `history` holds the moves that led to `pos` since the game's start,
+    /// which per-move hooks may read; empty for a start or set-up position.
     ///
     /// # Errors
     /// A failing `refuse` hook.
-    pub fn legal_moves(&self, pos: &Position, out: &mut MoveList) -> Result<(), ScriptError> {
+    pub fn legal_moves(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        out: &mut MoveList,
+    ) -> Result<(), ScriptError> {
         out.clear();
         if pos.is_over() {
             return Ok(());
         }
         self.board_moves(pos, out);
         if self.refuse_hook {
+            let history = History::from(history);
             let mut failure = None;
-            out.retain(|&mv| match self.script_refusal(pos, mv) {
+            out.retain(|&mv| match self.script_refusal(pos, &history, mv) {
                 Ok(refusal) => refusal.is_none(),
                 Err(e) => {
                     failure.get_or_insert(e);
@@ -286,6 +295,7 @@ impl Rulebook {
     pub fn random_move(
         &self,
         pos: &Position,
+        history: &[Move],
         rng: &mut crate::playout::Rng,
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
@@ -308,17 +318,21 @@ impl Rulebook {
             };
             return Ok(Some(Move::Place { to, mark }));
         }
-        self.legal_moves(pos, list)?;
+        self.legal_moves(pos, history, list)?;
         Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
     }
 
     /// Whether the side to move has a legal move (cheap without a `refuse` hook).
-    pub(crate) fn has_legal_move(&self, pos: &Position) -> Result<bool, ScriptError> {
+    pub(crate) fn has_legal_move(
+        &self,
+        pos: &Position,
+        history: &History,
+    ) -> Result<bool, ScriptError> {
         if self.refuse_hook {
             let mut list = MoveList::new();
             self.board_moves(pos, &mut list);
             for &mv in list.iter() {
-                if self.script_refusal(pos, mv)?.is_none() {
+                if self.script_refusal(pos, history, mv)?.is_none() {
                     return Ok(true);
                 }
             }
@@ -337,10 +351,15 @@ impl Rulebook {
         }))
     }
 
-    fn script_refusal(&self, pos: &Position, mv: Move) -> Result<Option<String>, ScriptError> {
+    fn script_refusal(
+        &self,
+        pos: &Position,
+        history: &History,
+        mv: Move,
+    ) -> Result<Option<String>, ScriptError> {
         let v = self
             .script
-            .call_per_move(HookId::Refuse, self.grid(), pos, Some(mv))?;
+            .call_per_move(HookId::Refuse, self.grid(), pos, history, Some(mv))?;
         if v.is_unit() {
             return Ok(None);
         }
@@ -365,11 +384,12 @@ impl Rulebook {
         }
     }
 
-    /// Checks a move against the rules, saying why it is refused.
+    /// Checks a move against the rules, saying why it is refused; `history`
+    /// as for [`Rulebook::legal_moves`].
     ///
     /// # Errors
     /// [`PlayError::Refused`] with the reason, or a failing `refuse` hook.
-    pub fn check(&self, pos: &Position, mv: Move) -> Result<(), PlayError> {
+    pub fn check(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
         if let Some(o) = pos.outcome() {
             return Err(self.refused(Refusal::GameOver(o)));
         }
@@ -418,7 +438,7 @@ impl Rulebook {
             }
         }
         if self.refuse_hook
-            && let Some(reason) = self.script_refusal(pos, mv)?
+            && let Some(reason) = self.script_refusal(pos, &History::from(history), mv)?
         {
             return refuse(Refusal::Script(reason));
         }
@@ -535,9 +555,9 @@ impl Rulebook {
     ///
     /// # Errors
     /// The reason it is refused; `pos` is never changed.
-    pub fn play(&self, pos: &Position, mv: Move) -> Result<Position, PlayError> {
-        self.check(pos, mv)?;
-        Ok(self.play_unchecked(pos, mv)?)
+    pub fn play(&self, pos: &Position, history: &[Move], mv: Move) -> Result<Position, PlayError> {
+        self.check(pos, history, mv)?;
+        Ok(self.play_unchecked(pos, history, mv)?)
     }
 
     /// Plays a move known to be legal and settles the result.
@@ -548,14 +568,20 @@ impl Rulebook {
     /// # Panics
     /// May panic, or return nonsense, when `mv` is not legal in `pos`.
     #[inline]
-    pub fn play_unchecked(&self, pos: &Position, mv: Move) -> Result<Position, ScriptError> {
+    pub fn play_unchecked(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        mv: Move,
+    ) -> Result<Position, ScriptError> {
         let mut p = *pos;
-        self.apply(&mut p, mv)?;
+        self.apply(&mut p, history, mv)?;
         Ok(p)
     }
 
     /// Plays a move known to be legal on `p` in place: the hot path of
     /// playouts and perft (no copy of the position through the return value).
+    /// `history` holds the moves that led to `p`, as for [`Rulebook::legal_moves`].
     ///
     /// # Errors
     /// A failing per-move hook; `p` is then partly updated and must be dropped.
@@ -563,7 +589,7 @@ impl Rulebook {
     /// # Panics
     /// May panic, or leave nonsense, when `mv` is not legal in `p`.
     #[inline]
-    pub fn apply(&self, p: &mut Position, mv: Move) -> Result<(), ScriptError> {
+    pub fn apply(&self, p: &mut Position, history: &[Move], mv: Move) -> Result<(), ScriptError> {
         let t = &self.tables;
         let side = p.turn;
         let (to, mark) = match mv {
@@ -597,8 +623,14 @@ impl Rulebook {
         p.turn = side.other();
         p.ply = p.ply.saturating_add(1);
         p.last = Some(mv);
+        // The hooks judge the new position, the move made included.
+        let after = if self.has_per_move_hooks() {
+            History::after(history, mv)
+        } else {
+            History::default()
+        };
         if p.result.is_none() && self.outcome_hook {
-            p.result = self.script_outcome(p)?.map(|o| (o, Ending::Script));
+            p.result = self.script_outcome(p, &after)?.map(|o| (o, Ending::Script));
         }
         if p.result.is_none() {
             // Marks only placed, no hook to ask: stuck exactly when no cell
@@ -606,7 +638,7 @@ impl Rulebook {
             let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
                 self.fillable(p).is_empty()
             } else {
-                !self.has_legal_move(p)?
+                !self.has_legal_move(p, &after)?
             };
             if stuck {
                 p.result = Some(self.stalemate(p));
@@ -696,10 +728,14 @@ impl Rulebook {
         (outcome, ending)
     }
 
-    fn script_outcome(&self, pos: &Position) -> Result<Option<Outcome>, ScriptError> {
-        let v: Dynamic = self
-            .script
-            .call_per_move(HookId::Outcome, self.grid(), pos, None)?;
+    fn script_outcome(
+        &self,
+        pos: &Position,
+        history: &History,
+    ) -> Result<Option<Outcome>, ScriptError> {
+        let v: Dynamic =
+            self.script
+                .call_per_move(HookId::Outcome, self.grid(), pos, history, None)?;
         if v.is_unit() {
             return Ok(None);
         }

@@ -79,34 +79,36 @@ const SOLVE_NODES: u64 = 400_000;
 /// Plies beyond which the solver gives up (games with cycles never end).
 const SOLVE_DEPTH: u32 = 40;
 
-/// Chooses a move for the side to move of `pos`, within about `budget`.
-/// `None` when the game is over.
+/// Chooses a move for the side to move of `pos`, reached by `history` (see
+/// [`Rulebook::legal_moves`]), within about `budget`. `None` when the game
+/// is over.
 ///
 /// # Errors
 /// A failing per-move hook.
 pub fn choose(
     rules: &Rulebook,
     pos: &Position,
+    history: &[Move],
     level: Level,
     rng: &mut Rng,
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
     let mut list = MoveList::new();
-    rules.legal_moves(pos, &mut list)?;
+    rules.legal_moves(pos, history, &mut list)?;
     let moves: Vec<Move> = list.to_vec();
     if moves.len() <= 1 {
         return Ok(moves.first().copied());
     }
     let me = pos.turn();
     for &mv in &moves {
-        if rules.play_unchecked(pos, mv)?.outcome() == Some(Outcome::Win(me)) {
+        if rules.play_unchecked(pos, history, mv)?.outcome() == Some(Outcome::Win(me)) {
             return Ok(Some(mv));
         }
     }
     if level == Level::Easy {
         return Ok(Some(moves[rng.below(moves.len())]));
     }
-    let safe = safe_moves(rules, pos, &moves, &mut list)?;
+    let safe = safe_moves(rules, pos, history, &moves, &mut list)?;
     let candidates = if safe.is_empty() { moves } else { safe };
     if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
         return Ok(Some(candidates[rng.below(candidates.len())]));
@@ -120,11 +122,11 @@ pub fn choose(
         return Ok(Some(threat_move(rules, pos, &candidates, rng)));
     }
     if level == Level::Hard
-        && let Some(mv) = Solver::new(rules).best(pos, &candidates)?
+        && let Some(mv) = Solver::new(rules, history).best(pos, &candidates)?
     {
         return Ok(Some(mv));
     }
-    Ok(Some(mcts(rules, pos, &candidates, rng, budget)?.0))
+    Ok(Some(mcts(rules, pos, history, &candidates, rng, budget)?.0))
 }
 
 /// Boards of this many cells or more, with unlimited marks and no regions,
@@ -182,15 +184,16 @@ fn threat_move(rules: &Rulebook, pos: &Position, candidates: &[Move], rng: &mut 
     top[rng.below(top.len())]
 }
 
-/// What the side to move of `pos` can expect from it: 1 for a win, ½ for a
-/// draw, 0 for a loss. Exact when the game tree is small enough to solve,
-/// else the search's estimate for its best move.
+/// What the side to move of `pos` (reached by `history`) can expect from it:
+/// 1 for a win, ½ for a draw, 0 for a loss. Exact when the game tree is small
+/// enough to solve, else the search's estimate for its best move.
 ///
 /// # Errors
 /// A failing per-move hook.
 pub fn expected_score(
     rules: &Rulebook,
     pos: &Position,
+    history: &[Move],
     rng: &mut Rng,
     budget: Budget,
 ) -> Result<f64, ScriptError> {
@@ -202,16 +205,16 @@ pub fn expected_score(
         });
     }
     let mut list = MoveList::new();
-    rules.legal_moves(pos, &mut list)?;
+    rules.legal_moves(pos, history, &mut list)?;
     let moves = list.to_vec();
-    if let Some(v) = Solver::new(rules).value_of(pos)? {
+    if let Some(v) = Solver::new(rules, history).value_of(pos)? {
         return Ok(match v.signum() {
             1 => 1.0,
             0 => 0.5,
             _ => 0.0,
         });
     }
-    Ok(mcts(rules, pos, &moves, rng, budget)?.1)
+    Ok(mcts(rules, pos, history, &moves, rng, budget)?.1)
 }
 
 /// The moves that do not lose at once and after which the opponent cannot
@@ -220,22 +223,26 @@ pub fn expected_score(
 fn safe_moves(
     rules: &Rulebook,
     pos: &Position,
+    history: &[Move],
     moves: &[Move],
     list: &mut MoveList,
 ) -> Result<Vec<Move>, ScriptError> {
     let them = pos.turn().other();
     let mut safe = Vec::new();
+    let mut line = history.to_vec();
     'moves: for &mv in moves {
-        let next = rules.play_unchecked(pos, mv)?;
+        let next = rules.play_unchecked(pos, history, mv)?;
         if next.is_over() {
             if next.outcome() != Some(Outcome::Win(them)) {
                 safe.push(mv);
             }
             continue;
         }
-        rules.legal_moves(&next, list)?;
+        line.truncate(history.len());
+        line.push(mv);
+        rules.legal_moves(&next, &line, list)?;
         for &reply in list.iter() {
-            if rules.play_unchecked(&next, reply)?.outcome() == Some(Outcome::Win(them)) {
+            if rules.play_unchecked(&next, &line, reply)?.outcome() == Some(Outcome::Win(them)) {
                 continue 'moves;
             }
         }
@@ -248,6 +255,8 @@ fn safe_moves(
 /// tree is too big.
 struct Solver<'a> {
     rules: &'a Rulebook,
+    /// The moves from the game's start to the node being searched.
+    line: Vec<Move>,
     table: HashMap<u64, i32>,
     nodes: u64,
 }
@@ -265,9 +274,10 @@ impl From<ScriptError> for Stop {
 }
 
 impl<'a> Solver<'a> {
-    fn new(rules: &'a Rulebook) -> Solver<'a> {
+    fn new(rules: &'a Rulebook, history: &[Move]) -> Solver<'a> {
         Solver {
             rules,
+            line: history.to_vec(),
             table: HashMap::new(),
             nodes: 0,
         }
@@ -283,8 +293,11 @@ impl<'a> Solver<'a> {
         let mut best = None;
         let mut alpha = -i32::MAX;
         for &mv in moves {
-            let next = self.rules.play_unchecked(pos, mv)?;
-            match self.value(&next, 1, -i32::MAX, -alpha) {
+            let next = self.rules.play_unchecked(pos, &self.line, mv)?;
+            self.line.push(mv);
+            let value = self.value(&next, 1, -i32::MAX, -alpha);
+            self.line.pop();
+            match value {
                 Ok(v) => {
                     if -v > alpha {
                         alpha = -v;
@@ -324,22 +337,38 @@ impl<'a> Solver<'a> {
                 Outcome::Win(_) => ply - 1000,
             });
         }
-        // Per-move hooks may read the move count, which the key leaves out.
-        let key = if self.rules.has_per_move_hooks() {
-            pos.key() ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        // Per-move hooks may read the move count and the last move, which
+        // the key leaves out; once one has read the whole history, a value
+        // belongs to its path and no position is looked up or stored.
+        let hooks = self.rules.has_per_move_hooks();
+        let key = if hooks {
+            let last = match pos.last_move() {
+                None => 0,
+                Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
+                Some(Move::Step { from, to }) => 1 << 20 | u64::from(from.0) << 8 | u64::from(to.0),
+            };
+            pos.key()
+                ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
         } else {
             pos.key()
         };
-        if let Some(&v) = self.table.get(&key) {
+        let by_path = hooks && self.rules.script().has_read_history();
+        if by_path {
+            self.table.clear();
+        } else if let Some(&v) = self.table.get(&key) {
             return Ok(v);
         }
         let mut list = MoveList::new();
-        self.rules.legal_moves(pos, &mut list)?;
+        self.rules.legal_moves(pos, &self.line, &mut list)?;
         let mut best = -i32::MAX;
         let exact_window = alpha;
         for &mv in list.iter() {
-            let next = self.rules.play_unchecked(pos, mv)?;
-            let v = -self.value(&next, ply + 1, -beta, -alpha)?;
+            let next = self.rules.play_unchecked(pos, &self.line, mv)?;
+            self.line.push(mv);
+            let v = self.value(&next, ply + 1, -beta, -alpha);
+            self.line.pop();
+            let v = -v?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -347,7 +376,8 @@ impl<'a> Solver<'a> {
             }
         }
         // Only values inside the window are exact; bounds are not stored.
-        if best > exact_window && best < beta {
+        let by_path = by_path || (hooks && self.rules.script().has_read_history());
+        if !by_path && best > exact_window && best < beta {
             self.table.insert(key, best);
         }
         Ok(best)
@@ -369,6 +399,7 @@ struct Node {
 fn mcts(
     rules: &Rulebook,
     pos: &Position,
+    history: &[Move],
     root_moves: &[Move],
     rng: &mut Rng,
     budget: Budget,
@@ -391,6 +422,9 @@ fn mcts(
     let mut playout = Playout::new();
     let mut list = MoveList::new();
     let mut path = Vec::new();
+    // The moves from the game's start, for per-move hooks only.
+    let hooks = rules.has_per_move_hooks();
+    let mut line = Vec::new();
     let mut iterations = 0u32;
     loop {
         if done(iterations) {
@@ -400,6 +434,10 @@ fn mcts(
         path.clear();
         path.push(0);
         let mut state = *pos;
+        line.clear();
+        if hooks {
+            line.extend_from_slice(history);
+        }
         let mut node = 0;
         // Select.
         while nodes[node].untried.is_empty() && !nodes[node].children.is_empty() {
@@ -409,21 +447,25 @@ fn mcts(
                 .iter()
                 .max_by(|&&a, &&b| uct(&nodes[a], log_n).total_cmp(&uct(&nodes[b], log_n)))
                 .expect("children is not empty");
-            rules.apply(
-                &mut state,
-                nodes[node].mv.expect("non-root nodes have a move"),
-            )?;
+            let mv = nodes[node].mv.expect("non-root nodes have a move");
+            rules.apply(&mut state, &line, mv)?;
+            if hooks {
+                line.push(mv);
+            }
             path.push(node);
         }
         // Expand.
         if !nodes[node].untried.is_empty() && !state.is_over() {
             let i = rng.below(nodes[node].untried.len());
             let mv = nodes[node].untried.swap_remove(i);
-            rules.apply(&mut state, mv)?;
+            rules.apply(&mut state, &line, mv)?;
+            if hooks {
+                line.push(mv);
+            }
             let untried = if state.is_over() {
                 Vec::new()
             } else {
-                rules.legal_moves(&state, &mut list)?;
+                rules.legal_moves(&state, &line, &mut list)?;
                 list.to_vec()
             };
             nodes.push(Node {
@@ -438,7 +480,7 @@ fn mcts(
             path.push(child);
         }
         // Simulate, then back up from the point of view of each node's mover.
-        let outcome = playout.run(rules, &state, rng)?;
+        let outcome = playout.run(rules, &state, &line, rng)?;
         let mut mover = pos.turn();
         for &n in &path[1..] {
             nodes[n].visits += 1;

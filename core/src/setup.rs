@@ -25,6 +25,7 @@
 use crate::geometry::{Cell, CellSet};
 use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
 use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
+use crate::script::api::History;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -140,7 +141,7 @@ impl Rulebook {
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none()
             && !self
-                .has_legal_move(&pos)
+                .has_legal_move(&pos, &History::default())
                 .map_err(|e| SetupError(e.to_string()))?
         {
             pos.result = Some(self.stalemate(&pos));

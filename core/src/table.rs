@@ -60,9 +60,14 @@ impl Rulebook {
     ///
     /// # Errors
     /// A failing `refuse` hook.
-    pub fn timeout_move(&self, pos: &Position, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+    pub fn timeout_move(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        rng: &mut Rng,
+    ) -> Result<Option<Move>, ScriptError> {
         let mut list = MoveList::new();
-        self.legal_moves(pos, &mut list)?;
+        self.legal_moves(pos, history, &mut list)?;
         if list.is_empty() {
             return Ok(None);
         }

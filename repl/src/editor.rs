@@ -118,7 +118,7 @@ fn history_path() -> Option<PathBuf> {
 fn refresh(words: &Mutex<Words>, session: &Session) {
     let mut list = MoveList::new();
     let r = session.rulebook();
-    let moves = match r.legal_moves(session.game().position(), &mut list) {
+    let moves = match r.legal_moves(session.game().position(), session.game().moves(), &mut list) {
         Ok(()) => list.iter().map(|&m| r.move_text(m)).collect(),
         Err(_) => Vec::new(),
     };

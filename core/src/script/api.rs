@@ -4,6 +4,8 @@
 use crate::geometry::{Cell, Grid};
 use crate::position::{Move, Position, Side};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
@@ -49,10 +51,34 @@ pub(crate) fn register_board(engine: &mut Engine, grid: Grid) {
         });
 }
 
+/// The moves that led to a position since the game's start, shared by the
+/// states passed to hooks (an empty history allocates nothing).
+#[derive(Debug, Clone, Default)]
+pub struct History(Option<Arc<[Move]>>);
+
+impl From<&[Move]> for History {
+    fn from(moves: &[Move]) -> History {
+        History((!moves.is_empty()).then(|| moves.into()))
+    }
+}
+
+impl History {
+    /// `history` and then `mv`.
+    pub(crate) fn after(history: &[Move], mv: Move) -> History {
+        History(Some(history.iter().copied().chain([mv]).collect()))
+    }
+
+    /// The moves, oldest first.
+    pub fn moves(&self) -> &[Move] {
+        self.0.as_deref().unwrap_or_default()
+    }
+}
+
 /// The position as a per-move hook sees it (read-only).
 #[derive(Debug, Clone)]
 pub struct ScriptState {
     pub(crate) pos: Position,
+    pub(crate) history: History,
     pub(crate) grid: Grid,
     /// Whether the notation names the mark (`b2=O`).
     pub(crate) explicit_mark: bool,
@@ -84,9 +110,10 @@ fn side_arg(text: &str) -> Fallible<Side> {
 }
 
 /// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`, `target`,
-/// `count(mark)`, `move_count`, `last_move`) and `Move` (`from`, `to`,
+/// `count(mark)`, `move_count`, `last_move`, `history`) and `Move` (`from`, `to`,
 /// `mark`, `is_step`, `text`).
-pub(crate) fn register_types(engine: &mut Engine) {
+/// `history_read` is set when a hook reads `state.history`.
+pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>) {
     engine
         .register_type_with_name::<ScriptState>("State")
         .register_get("to_move", |s: &mut ScriptState| s.pos.turn().to_string())
@@ -100,6 +127,29 @@ pub(crate) fn register_types(engine: &mut Engine) {
                     mover: s.pos.turn().other(),
                 })
             })
+        })
+        .register_get("history", move |s: &mut ScriptState| -> Array {
+            history_read.store(true, Ordering::Relaxed);
+            // Sides alternate, so each move's mover counts back from the last.
+            let moves = s.history.moves();
+            let last_mover = s.pos.turn().other();
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, &mv)| {
+                    let back = moves.len() - 1 - i;
+                    Dynamic::from(ScriptMove {
+                        mv,
+                        grid: s.grid,
+                        explicit_mark: s.explicit_mark,
+                        mover: if back.is_multiple_of(2) {
+                            last_mover
+                        } else {
+                            last_mover.other()
+                        },
+                    })
+                })
+                .collect()
         })
         .register_get("target", |s: &mut ScriptState| {
             s.pos

@@ -7,11 +7,12 @@ use crate::builtin;
 use crate::error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
-use api::{ScriptMove, ScriptState};
+use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
 use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Shared};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Sandbox limits. A load-time hook may build a few thousand cells' worth of
@@ -74,6 +75,9 @@ pub struct ScriptHost {
     functions: AST,
     source: ScriptSource,
     output: Arc<Mutex<Vec<String>>>,
+    /// Set the first time a hook reads `state.history`: from then on a
+    /// position's value may depend on the way to it.
+    history_read: Arc<AtomicBool>,
     per_move: Vec<HookId>,
     /// Every hook the script defines, in registry order.
     defined: Vec<HookId>,
@@ -105,7 +109,8 @@ impl ScriptHost {
         set_limits(&mut engine);
         engine.set_strict_variables(true);
         api::register_board(&mut engine, grid);
-        api::register_types(&mut engine);
+        let history_read = Arc::new(AtomicBool::new(false));
+        api::register_types(&mut engine, history_read.clone());
         let output = Arc::new(Mutex::new(Vec::new()));
         let sink = output.clone();
         engine.on_print(move |s| {
@@ -160,6 +165,7 @@ impl ScriptHost {
             functions,
             source,
             output,
+            history_read,
             per_move: Vec::new(),
             defined: Vec::new(),
             explicit_mark: false,
@@ -243,6 +249,11 @@ impl ScriptHost {
         &self.defined
     }
 
+    /// Whether a hook has read `state.history` (so far, in this process).
+    pub fn has_read_history(&self) -> bool {
+        self.history_read.load(Ordering::Relaxed)
+    }
+
     /// Whether the script defines the per-move hook `hook`.
     pub fn has_per_move(&self, hook: HookId) -> bool {
         self.per_move.contains(&hook)
@@ -274,7 +285,8 @@ impl ScriptHost {
             .map_err(|e| self.script_error(hook.name(), *e))
     }
 
-    /// Calls a per-move hook with the state (and the move, for `refuse`).
+    /// Calls a per-move hook with the state (and the move, for `refuse`);
+    /// `history` holds the moves that led to `pos`.
     ///
     /// # Errors
     /// The script's error or a tripped limit, located in the script.
@@ -283,12 +295,14 @@ impl ScriptHost {
         hook: HookId,
         grid: Grid,
         pos: &Position,
+        history: &History,
         mv: Option<Move>,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(false);
         let explicit_mark = self.explicit_mark;
         let state = Dynamic::from(ScriptState {
             pos: *pos,
+            history: history.clone(),
             grid,
             explicit_mark,
         });

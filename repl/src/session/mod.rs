@@ -445,6 +445,7 @@ impl Session {
         Ok(search::choose(
             &rules,
             self.game.position(),
+            self.game.moves(),
             level,
             &mut self.rng,
             THINK,
@@ -465,13 +466,10 @@ impl Session {
     }
 
     fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let mv = self
-            .rulebook()
-            .parse_move(self.game.position(), text)
-            .map_err(|e| match e {
-                PlayError::Notation(e) => CommandError::Move(e),
-                e => CommandError::Play(text.to_string(), e),
-            })?;
+        let mv = self.game.parse_move(text).map_err(|e| match e {
+            PlayError::Notation(e) => CommandError::Move(e),
+            e => CommandError::Play(text.to_string(), e),
+        })?;
         let side = self.game.position().turn();
         if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
             return Err(refused(format!(
@@ -501,7 +499,7 @@ impl Session {
     fn legal(&self) -> Result<Reply, CommandError> {
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
-        r.legal_moves(self.game.position(), &mut list)?;
+        r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
         let moves: Vec<String> = list.iter().map(|&m| r.move_text(m)).collect();
         Ok(Reply::Lines(vec![moves.join(" ")]))
     }

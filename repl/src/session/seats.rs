@@ -122,7 +122,8 @@ impl Session {
     pub(super) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
         let pos = self.game.position();
-        let expected = search::expected_score(&rules, pos, &mut self.rng, super::THINK)?;
+        let expected =
+            search::expected_score(&rules, pos, self.game.moves(), &mut self.rng, super::THINK)?;
         // `expected` is for the side to move; the computer may be the other one.
         let mine = if pos.turn() == side {
             expected
@@ -195,7 +196,9 @@ impl Session {
                 >= limit
         {
             let rules = self.game.rulebook().clone();
-            let Some(mv) = rules.timeout_move(self.game.position(), &mut self.rng)? else {
+            let Some(mv) =
+                rules.timeout_move(self.game.position(), self.game.moves(), &mut self.rng)?
+            else {
                 break;
             };
             if !ran_out && matches!(self.clock.source, TimeSource::Real(_)) {

@@ -105,7 +105,7 @@ impl Session {
     }
 
     pub(super) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
-        let n = gridrules_core::perft::perft(self.rulebook(), self.game.position(), depth)?;
+        let n = gridrules_core::perft::perft(&self.game, depth)?;
         Ok(Reply::Lines(vec![format!("perft {depth}: {n}")]))
     }
 
