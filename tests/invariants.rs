@@ -889,7 +889,7 @@ fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rn
             out.extend(g.cells().map(|to| Move::Step { from, to }));
         }
     } else {
-        let cell = |rng: &mut Rng| Cell(rng.below(g.len()) as u8);
+        let cell = |rng: &mut Rng| Cell(rng.below(g.len()) as u16);
         for _ in 0..samples {
             let from = cell(rng);
             let to = cell(rng);

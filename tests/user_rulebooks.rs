@@ -291,3 +291,40 @@ fn the_table_commands_pass_the_game_history_to_the_hooks() {
         "the computer played {reply} in column a"
     );
 }
+
+/// A rulebook of `tests/variants/`, loaded from its path.
+fn variant(file: &str) -> Arc<Rulebook> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("variants")
+        .join(file);
+    Arc::new(Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}")))
+}
+
+#[test]
+fn the_largest_board_plays_in_every_corner() {
+    let rules = variant("five-26.toml");
+    assert_eq!(rules.grid().len(), 676);
+    // X fills the top row's last five cells (the highest words of a set),
+    // O the bottom-left corner's column.
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "v26 a1 w26 a2 x26 a3 y26 a4");
+    assert_eq!(game.ending(), None);
+    let text = rules.position_text(game.position());
+    let again = rules.parse_position(&text).unwrap();
+    assert_eq!(
+        rules.position_text(&again),
+        text,
+        "position text round trip"
+    );
+    play_all(&mut game, "z26");
+    assert_eq!(game.ending(), Some((Outcome::Win(Side::X), Ending::Line)));
+    // A line across the word boundaries of the middle rows.
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "a13 a1 b13 a2 c13 a3 d13 a4 e13");
+    assert_eq!(game.ending(), Some((Outcome::Win(Side::X), Ending::Line)));
+    let mut list = MoveList::new();
+    rules.legal_moves(&rules.initial(), &[], &mut list).unwrap();
+    assert_eq!(list.len(), 676);
+    let start = Game::new(rules.clone());
+    assert_eq!(gridrules_core::perft::perft(&start, 2).unwrap(), 676 * 675);
+}

@@ -7,17 +7,16 @@
 //! the redirect and the per-move hooks on every move. A rulebook without any
 //! of these (marks only placed, by any of the `marks()` rules, under any
 //! `line_result()`, `no_moves()` and `support()`) is played here on two bit
-//! sets and the set of fillable cells, in one machine word when the board has
-//! at most 64 cells. It draws exactly the random numbers the general path
+//! sets and the set of fillable cells, as wide as the board needs (one
+//! machine word for at most 64 cells, see [`crate::bits`]). It draws exactly the random numbers the general path
 //! draws and reaches exactly its results; `tests::same_games_as_the_general_path`
 //! holds it to that.
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Bits, CellSet, WORDS};
 use crate::playout::Rng;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
-use crate::rulebook::{Rulebook, Tables};
+use crate::rulebook::Rulebook;
 use crate::rules::draw_placement;
-use std::ops::{BitAnd, BitOr, Not};
 
 /// Whether `rules` can be played by the kernel: marks only placed, no
 /// regions, no per-move hook, no repetition rule.
@@ -28,96 +27,6 @@ pub(crate) fn eligible(rules: &Rulebook) -> bool {
         && t.repetition.is_none()
         && !rules.refuse_hook
         && !rules.outcome_hook
-}
-
-/// A set of cells as the kernel holds it: one word, or the full [`CellSet`].
-trait Bits: Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self> {
-    fn from_set(set: CellSet) -> Self;
-    fn to_set(self) -> CellSet;
-    fn count(self) -> u32;
-    fn nth(self, n: u32) -> Cell;
-    fn bit(cell: Cell) -> Self;
-    fn is_empty(self) -> bool;
-    /// Whether `own` holds a completed line through `cell`.
-    fn wins(t: &Tables, cell: Cell, own: Self) -> bool;
-    fn cells(self) -> impl Iterator<Item = Cell>;
-}
-
-impl Bits for u64 {
-    #[inline]
-    fn from_set(set: CellSet) -> u64 {
-        set.low_word()
-    }
-    #[inline]
-    fn to_set(self) -> CellSet {
-        CellSet::from_low_word(self)
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn nth(self, n: u32) -> Cell {
-        CellSet::from_low_word(self).nth_low(n)
-    }
-    #[inline]
-    fn bit(cell: Cell) -> u64 {
-        1 << cell.0
-    }
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == 0
-    }
-    #[inline]
-    fn wins(t: &Tables, cell: Cell, own: u64) -> bool {
-        t.wins_through_word(cell, own)
-    }
-    #[inline]
-    fn cells(self) -> impl Iterator<Item = Cell> {
-        let mut w = self;
-        std::iter::from_fn(move || {
-            (w != 0).then(|| {
-                let c = Cell(w.trailing_zeros() as u8);
-                w &= w - 1;
-                c
-            })
-        })
-    }
-}
-
-impl Bits for CellSet {
-    #[inline]
-    fn from_set(set: CellSet) -> CellSet {
-        set
-    }
-    #[inline]
-    fn to_set(self) -> CellSet {
-        self
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        CellSet::count(self)
-    }
-    #[inline]
-    fn nth(self, n: u32) -> Cell {
-        CellSet::nth(self, n).expect("n < count")
-    }
-    #[inline]
-    fn bit(cell: Cell) -> CellSet {
-        CellSet::EMPTY.with(cell)
-    }
-    #[inline]
-    fn is_empty(self) -> bool {
-        CellSet::is_empty(self)
-    }
-    #[inline]
-    fn wins(t: &Tables, cell: Cell, own: CellSet) -> bool {
-        t.wins_through(cell, own)
-    }
-    #[inline]
-    fn cells(self) -> impl Iterator<Item = Cell> {
-        self.into_iter()
-    }
 }
 
 /// How a kernel game ended.
@@ -133,26 +42,27 @@ pub(crate) struct Finished {
 /// Plays uniformly random moves from `start` to the result. `start` must not
 /// be over, and `rules` must be [`eligible`].
 pub(crate) fn playout(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
-    if rules.tables.narrow {
-        run::<u64>(rules, start, rng)
-    } else {
-        run::<CellSet>(rules, start, rng)
+    match rules.tables.words {
+        1 => run::<1>(rules, start, rng),
+        2 => run::<2>(rules, start, rng),
+        4 => run::<4>(rules, start, rng),
+        _ => run::<WORDS>(rules, start, rng),
     }
 }
 
 #[inline]
-fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
+fn run<const W: usize>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
     let t = &rules.tables;
-    let mut marks = [B::from_set(start.marks.x), B::from_set(start.marks.o)];
-    let mut open = B::from_set(rules.fillable(start));
+    let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
+    let mut open: Bits<W> = rules.fillable(start).prefix();
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
-    let end = |outcome, plies, marks: [B; 2]| Finished {
+    let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
         outcome,
         plies,
         marks: BySide {
-            x: marks[0].to_set(),
-            o: marks[1].to_set(),
+            x: CellSet::from_prefix(marks[0]),
+            o: CellSet::from_prefix(marks[1]),
         },
     };
     for ply in 0.. {
@@ -161,22 +71,23 @@ fn run<B: Bits>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
             return end(t.no_moves.outcome(turn), ply, marks);
         }
         let (i, mark) = draw_placement(t.marks, turn, n, rng);
-        let to = open.nth(i);
-        let bit = B::bit(to);
-        let own = &mut marks[mark as usize];
-        *own = *own | bit;
+        let to = open.nth(i).expect("i < n cells");
+        let bit = Bits::single(to);
+        // Computed once and kept: reading the set back from the array just
+        // written stalls store forwarding.
+        let own = marks[mark as usize] | bit;
+        marks[mark as usize] = own;
         open = open & !bit;
         if t.gravity {
             let occupied = marks[0] | marks[1];
-            for d in B::from_set(t.dependents[to.index()]).cells() {
-                if (B::from_set(t.support[d.index()]) & !occupied).is_empty() {
-                    open = open | B::bit(d);
+            for d in t.dependents[to.index()].prefix::<W>() {
+                if t.support[d.index()].prefix::<W>().is_subset(occupied) {
+                    open |= Bits::single(d);
                 }
             }
         }
         // Fewer marks than the shortest winning run cannot hold a line.
-        let own = marks[mark as usize];
-        if own.count() >= min_run && B::wins(t, to, own) {
+        if own.count() >= min_run && t.wins_through(to, own) {
             let holder = t.line_result.holder(mark, turn);
             return end(t.line_result.outcome(holder), ply + 1, marks);
         }
@@ -194,9 +105,39 @@ mod tests {
     /// marks, result and number of moves, seed for seed.
     #[test]
     fn same_games_as_the_general_path() {
+        // Beside the built-ins, boards of every set width: 26×26 (all eleven
+        // words, windows as spans), exactly five on 20×20 (runs), gravity
+        // on 26×20 and 10×10 (two words).
+        let board = |script: &str, w: u32, h: u32, params: &str| {
+            let text = format!(
+                "name = \"wide\"\ntitle = \"wide\"\nscript = \"{script}\"\n\
+                 [board]\nwidth = {w}\nheight = {h}\n[params]\n{params}\n"
+            );
+            Rulebook::from_str_at(&text, "wide.toml", None).unwrap()
+        };
+        let extra = [
+            (
+                "26×26 five",
+                board("k_in_a_row.rhai", 26, 26, "k = 5\noverline = true"),
+            ),
+            (
+                "20×20 exactly five",
+                board("k_in_a_row.rhai", 20, 20, "k = 5\noverline = false"),
+            ),
+            (
+                "26×20 drop four",
+                board("connect_four.rhai", 26, 20, "k = 4"),
+            ),
+            (
+                "10×10 four",
+                board("k_in_a_row.rhai", 10, 10, "k = 4\noverline = true"),
+            ),
+        ];
+        let rulebooks = Rulebook::builtin_names()
+            .map(|name| (name, Rulebook::builtin(name).unwrap()))
+            .chain(extra);
         let mut covered = 0;
-        for name in Rulebook::builtin_names() {
-            let rules = Rulebook::builtin(name).unwrap();
+        for (name, rules) in rulebooks {
             if !eligible(&rules) {
                 continue;
             }
@@ -225,6 +166,6 @@ mod tests {
                 assert_eq!(kernel, general, "{name}, seed {seed}");
             }
         }
-        assert!(covered >= 8, "only {covered} built-ins use the kernel");
+        assert!(covered >= 12, "only {covered} rulebooks use the kernel");
     }
 }

@@ -281,7 +281,7 @@ mod tests {
     use super::*;
     use crate::position::Side;
 
-    fn place(to: u8, mark: Option<&str>) -> MoveText {
+    fn place(to: u16, mark: Option<&str>) -> MoveText {
         MoveText::Place {
             to: Cell(to),
             mark: mark.map(str::to_string),

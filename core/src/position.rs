@@ -1,6 +1,6 @@
 //! The game state: sides, moves, outcomes and the compact `Position`.
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Bits, Cell, CellSet};
 use std::fmt;
 
 /// One of the two players. X always moves first.
@@ -228,6 +228,12 @@ impl Position {
         self.marks.x | self.marks.o
     }
 
+    /// The occupied cells in the first `W` words (see [`crate::bits`]).
+    #[inline(always)]
+    pub(crate) fn occupied_in<const W: usize>(&self) -> Bits<W> {
+        self.marks.x.prefix::<W>() | self.marks.o.prefix::<W>()
+    }
+
     /// The side whose mark is on `cell`.
     pub fn mark_at(&self, cell: Cell) -> Option<Side> {
         Side::ALL
@@ -309,22 +315,34 @@ impl Position {
     /// repetition: marks, side to move, pieces in hand, target region and the
     /// regions each side holds.
     pub fn key(&self) -> u64 {
+        const M: u64 = 0xff51_afd7_ed55_8ccd;
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut mix = |v: u64| {
-            h = (h ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        let mut mix = |v: u64, m: u64| {
+            h = (h ^ v).wrapping_mul(m);
             h ^= h >> 32;
         };
-        for w in self.marks.x.words().into_iter().chain(self.marks.o.words()) {
-            mix(w);
+        // Only the words that hold a mark are mixed, each with its own
+        // multiplier so that the same word in another place hashes apart:
+        // a small board costs one word of the wide sets, not all of them.
+        let (x, o) = (self.marks.x.words(), self.marks.o.words());
+        for i in 0..x.len() {
+            if x[i] | o[i] != 0 {
+                let m = M.wrapping_add((i as u64) << 33);
+                mix(x[i], m);
+                mix(o[i], m ^ 0x9e37_79b9_7f4a_7c14);
+            }
         }
-        mix(self.turn as u64);
-        mix(u64::from(self.in_hand.x) << 16 | u64::from(self.in_hand.o));
-        mix(u64::from(self.target));
+        mix(self.turn as u64, M);
+        mix(
+            u64::from(self.in_hand.x) << 16 | u64::from(self.in_hand.o),
+            M,
+        );
+        mix(u64::from(self.target), M);
         // Held regions follow from the marks except where a filled region
         // goes to whoever filled it; most positions hold none.
         let held = u64::from(self.regions_won.x) << 32 | u64::from(self.regions_won.o);
         if held != 0 {
-            mix(held);
+            mix(held, M);
         }
         h
     }

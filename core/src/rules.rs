@@ -3,8 +3,9 @@
 //! This is the engine API that the REPL, perft, benchmarks, search and tests
 //! all drive. Rulebooks without per-move hooks never enter the interpreter here.
 
+use crate::bits::with_width;
 use crate::error::ScriptError;
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Bits, Cell, CellSet};
 use crate::notation::ParseMoveError;
 use crate::position::{
     BySide, Ending, Move, MoveList, NO_REGION, Outcome, Position, Side, UNLIMITED,
@@ -202,16 +203,27 @@ impl Rulebook {
     /// neither in a closed region nor waiting for their support.
     #[inline]
     pub(crate) fn fillable(&self, pos: &Position) -> CellSet {
-        self.tables.all & !pos.occupied() & !pos.closed_cells
+        self.fillable_in(pos)
+    }
+
+    /// [`Rulebook::fillable`] in the first `W` words (see [`crate::bits`]).
+    #[inline(always)]
+    fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        self.tables.all.prefix::<W>() & !pos.occupied_in::<W>() & !pos.closed_cells.prefix::<W>()
     }
 
     /// Cells a mark may go to now: fillable, and in the target region if any.
     #[inline]
     pub(crate) fn free_cells(&self, pos: &Position) -> CellSet {
-        let free = self.fillable(pos);
+        self.free_in(pos)
+    }
+
+    #[inline(always)]
+    fn free_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        let free = self.fillable_in::<W>(pos);
         match pos.target {
             NO_REGION => free,
-            t => free & self.tables.regions[t as usize],
+            t => free & self.tables.regions[t as usize].prefix::<W>(),
         }
     }
 
@@ -222,7 +234,12 @@ impl Rulebook {
 
     /// Every legal move, by the board rules only (no per-move hook).
     fn board_moves(&self, pos: &Position, out: &mut MoveList) {
-        let free = self.free_cells(pos);
+        with_width!(self.tables.words, W => self.board_moves_in::<W>(pos, out))
+    }
+
+    #[inline(always)]
+    fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
+        let free = self.free_in::<W>(pos);
         if Self::placing(pos) {
             let marks = self.tables.marks;
             if marks == Marks::Either {
@@ -238,13 +255,13 @@ impl Rulebook {
             }
             return;
         }
-        let occupied = pos.occupied();
-        for from in pos.marks(pos.turn) {
-            for to in self.tables.steps[from.index()] & free {
+        let occupied = pos.occupied_in::<W>();
+        for from in pos.marks.get(pos.turn).prefix::<W>() {
+            for to in self.tables.steps[from.index()].prefix::<W>() & free {
                 out.push(Move::Step { from, to });
             }
             for j in &self.tables.jumps[from.index()] {
-                if free.contains(j.to) && !j.over.intersects(occupied) {
+                if free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied) {
                     out.push(Move::Step { from, to: j.to });
                 }
             }
@@ -300,26 +317,26 @@ impl Rulebook {
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
         if !self.refuse_hook && !pos.is_over() && Self::placing(pos) {
-            let free = self.free_cells(pos);
-            let narrow = self.tables.narrow;
-            let n = if narrow {
-                free.low_word().count_ones()
-            } else {
-                free.count()
-            };
-            if n == 0 {
-                return Ok(None);
-            }
-            let (i, mark) = draw_placement(self.tables.marks, pos.turn, n, rng);
-            let to = if narrow {
-                free.nth_low(i)
-            } else {
-                free.nth(i).expect("i < n cells")
-            };
-            return Ok(Some(Move::Place { to, mark }));
+            return Ok(with_width!(self.tables.words, W => self.random_placement::<W>(pos, rng)));
         }
         self.legal_moves(pos, history, list)?;
         Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
+    }
+
+    #[inline(always)]
+    fn random_placement<const W: usize>(
+        &self,
+        pos: &Position,
+        rng: &mut crate::playout::Rng,
+    ) -> Option<Move> {
+        let free = self.free_in::<W>(pos);
+        let n = free.count();
+        if n == 0 {
+            return None;
+        }
+        let (i, mark) = draw_placement(self.tables.marks, pos.turn, n, rng);
+        let to = free.nth(i).expect("i < n cells");
+        Some(Move::Place { to, mark })
     }
 
     /// Whether the side to move has a legal move (cheap without a `refuse` hook).
@@ -338,17 +355,27 @@ impl Rulebook {
             }
             return Ok(false);
         }
-        let free = self.free_cells(pos);
+        Ok(with_width!(self.tables.words, W => self.has_board_move::<W>(pos)))
+    }
+
+    /// Whether the board rules allow the side to move any move.
+    #[inline(always)]
+    fn has_board_move<const W: usize>(&self, pos: &Position) -> bool {
+        let free = self.free_in::<W>(pos);
         if Self::placing(pos) {
-            return Ok(!free.is_empty());
+            return !free.is_empty();
         }
-        let occupied = pos.occupied();
-        Ok(pos.marks(pos.turn).into_iter().any(|from| {
-            (self.tables.steps[from.index()] & free).first().is_some()
-                || self.tables.jumps[from.index()]
-                    .iter()
-                    .any(|j| free.contains(j.to) && !j.over.intersects(occupied))
-        }))
+        let occupied = pos.occupied_in::<W>();
+        pos.marks
+            .get(pos.turn)
+            .prefix::<W>()
+            .into_iter()
+            .any(|from| {
+                !(self.tables.steps[from.index()].prefix::<W>() & free).is_empty()
+                    || self.tables.jumps[from.index()]
+                        .iter()
+                        .any(|j| free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied))
+            })
     }
 
     fn script_refusal(
@@ -590,6 +617,16 @@ impl Rulebook {
     /// May panic, or leave nonsense, when `mv` is not legal in `p`.
     #[inline]
     pub fn apply(&self, p: &mut Position, history: &[Move], mv: Move) -> Result<(), ScriptError> {
+        with_width!(self.tables.words, W => self.apply_in::<W>(p, history, mv))
+    }
+
+    #[inline(always)]
+    fn apply_in<const W: usize>(
+        &self,
+        p: &mut Position,
+        history: &[Move],
+        mv: Move,
+    ) -> Result<(), ScriptError> {
         let t = &self.tables;
         let side = p.turn;
         let (to, mark) = match mv {
@@ -605,11 +642,12 @@ impl Rulebook {
                 (to, side)
             }
         };
+        // Only the words the board fills are read and written.
         let marks = p.marks.get_mut(mark);
-        marks.insert(to);
-        let own = *marks;
+        let own = marks.prefix::<W>() | Bits::single(to);
+        marks.set_prefix(own);
         if t.gravity {
-            self.settle_support(p, to);
+            self.settle_support::<W>(p, to);
         }
         let line = t.wins_through(to, own);
         if t.regions.is_empty() {
@@ -618,7 +656,7 @@ impl Rulebook {
                 p.result = Some((t.line_result.outcome(holder), Ending::Line));
             }
         } else {
-            self.settle_region(p, to, mark, side, line);
+            self.settle_region::<W>(p, to, mark, side, line);
         }
         p.turn = side.other();
         p.ply = p.ply.saturating_add(1);
@@ -636,7 +674,7 @@ impl Rulebook {
             // Marks only placed, no hook to ask: stuck exactly when no cell
             // may be filled (a target region always has one, see above).
             let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
-                self.fillable(p).is_empty()
+                self.fillable_in::<W>(p).is_empty()
             } else {
                 !self.has_legal_move(p, &after)?
             };
@@ -648,29 +686,18 @@ impl Rulebook {
     }
 
     /// Opens the cells that now rest on their support, after a mark on `to`.
-    #[inline]
-    fn settle_support(&self, p: &mut Position, to: Cell) {
+    #[inline(always)]
+    fn settle_support<const W: usize>(&self, p: &mut Position, to: Cell) {
         let t = &self.tables;
-        let occupied = p.occupied();
+        let occupied = p.occupied_in::<W>();
         let open = |d: Cell| {
-            t.support[d.index()].is_subset(occupied)
+            t.support[d.index()].prefix::<W>().is_subset(occupied)
                 && t.region_of(d)
                     .is_none_or(|r| p.regions_closed & (1 << r) == 0)
         };
-        if t.narrow {
-            let mut dependents = t.dependents[to.index()].low_word();
-            while dependents != 0 {
-                let d = Cell(dependents.trailing_zeros() as u8);
-                dependents &= dependents - 1;
-                if open(d) {
-                    p.closed_cells.remove(d);
-                }
-            }
-        } else {
-            for d in t.dependents[to.index()] {
-                if open(d) {
-                    p.closed_cells.remove(d);
-                }
+        for d in t.dependents[to.index()].prefix::<W>() {
+            if open(d) {
+                p.closed_cells.remove(d);
             }
         }
     }
@@ -678,13 +705,21 @@ impl Rulebook {
     /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
     /// the region is won by a line or closed when full, held as the rulebook
     /// says, and a line of held regions decides the game. Then the redirect.
-    #[inline]
-    fn settle_region(&self, p: &mut Position, to: Cell, mark: Side, mover: Side, line: bool) {
+    #[inline(always)]
+    fn settle_region<const W: usize>(
+        &self,
+        p: &mut Position,
+        to: Cell,
+        mark: Side,
+        mover: Side,
+        line: bool,
+    ) {
         let t = &self.tables;
         let r = t.region_of[to.index()] as usize;
         let bit = 1u32 << r;
+        let region = t.regions[r].prefix::<W>();
         if p.regions_closed & bit == 0 {
-            let full = t.regions[r].is_subset(p.occupied());
+            let full = region.is_subset(p.occupied_in::<W>());
             // The mover's lines are judged first.
             let holders = match (line, full, t.full_region) {
                 (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
@@ -694,7 +729,8 @@ impl Rulebook {
             };
             if line || full {
                 p.regions_closed |= bit;
-                p.closed_cells |= t.regions[r];
+                let closed = p.closed_cells.prefix::<W>() | region;
+                p.closed_cells.set_prefix(closed);
             }
             for h in holders.into_iter().flatten() {
                 *p.regions_won.get_mut(h) |= bit;
@@ -710,7 +746,9 @@ impl Rulebook {
         p.target = t.redirect[to.index()];
         // Sent to a region where no cell may be filled now (closed, or with
         // support() every empty cell still waiting): a free choice (U4).
-        if p.target != NO_REGION && (t.regions[p.target as usize] & self.fillable(p)).is_empty() {
+        if p.target != NO_REGION
+            && (t.regions[p.target as usize].prefix::<W>() & self.fillable_in::<W>(p)).is_empty()
+        {
             p.target = NO_REGION;
         }
     }

@@ -5,7 +5,7 @@
 
 use super::primitives::{FullRegion, LineResult, Marks, NoMoves, Word};
 use crate::error::{RulebookError, ScriptError, ScriptErrorKind};
-use crate::geometry::{Cell, CellSet, Grid};
+use crate::geometry::{Bits, Cell, CellSet, Grid, Span, WORDS};
 use crate::position::{NO_REGION, UNLIMITED};
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, describe};
@@ -24,13 +24,17 @@ pub struct Jump {
 #[derive(Debug, Clone)]
 pub(crate) enum WinCheck {
     /// `wins(n)` holds exactly for `n >= k`: a move wins when any window of
-    /// `k` consecutive cells through it is all own marks.
+    /// `k` consecutive cells through it is all own marks. Each window is
+    /// `words` words (the board's prefix width), one after the other, so
+    /// that a test loads it whole beside the marks held in registers.
     Windows {
         start: Vec<u32>,
-        masks: Vec<CellSet>,
+        words: usize,
+        masks: Vec<u64>,
     },
-    /// The same on a board of at most 64 cells, where a set is one word.
-    Windows64 { start: Vec<u32>, masks: Vec<u64> },
+    /// The same on boards of more than four words, where a window as a
+    /// [`Span`] of three words takes a quarter of the memory.
+    Spans { start: Vec<u32>, spans: Vec<Span> },
     /// Any other `wins`: measure the run through the move along each line.
     Runs {
         lines: Vec<Vec<Cell>>,
@@ -70,8 +74,19 @@ pub struct Tables {
     pub(crate) dependents: Vec<CellSet>,
     /// The cells that cannot be filled on an empty board.
     pub(crate) unsupported: CellSet,
-    /// At most 64 cells: every set fits in its lowest word.
-    pub(crate) narrow: bool,
+    /// The words of a set the board's cells fill: 1, 2, 4 or all of them
+    /// (see [`crate::bits`]); the hot paths are compiled for each.
+    pub(crate) words: usize,
+}
+
+/// The narrowest compiled prefix width that holds `n` cells.
+fn words_for(n: usize) -> usize {
+    match n.div_ceil(64) {
+        0 | 1 => 1,
+        2 => 2,
+        3 | 4 => 4,
+        _ => WORDS,
+    }
 }
 
 /// Where the windows through `cell` lie in a window table.
@@ -83,30 +98,39 @@ fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
 impl Tables {
     /// Whether `own` holds a winning run through `cell`.
     #[inline(always)]
-    pub(crate) fn wins_through(&self, cell: Cell, own: CellSet) -> bool {
+    /// `own` may be a prefix of the marks (see [`crate::bits`]) when the
+    /// board's cells fit it.
+    pub(crate) fn wins_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         match &self.win {
-            WinCheck::Windows { start, masks } => masks[windows_of(start, cell)]
+            WinCheck::Windows {
+                start,
+                words,
+                masks,
+            } => {
+                let range = windows_of(start, cell);
+                let masks = &masks[range.start * words..range.end * words];
+                if *words == W {
+                    masks
+                        .chunks_exact(W)
+                        .any(|m| Bits::<W>::from_words(m).is_subset(own))
+                } else {
+                    // Called at another width (set-up checks): word by word.
+                    let own = CellSet::from_prefix(own).words();
+                    masks
+                        .chunks_exact(*words)
+                        .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
+                }
+            }
+            WinCheck::Spans { start, spans } => spans[windows_of(start, cell)]
                 .iter()
-                .any(|&w| w.is_subset(own)),
-            WinCheck::Windows64 { .. } => self.wins_through_word(cell, own.low_word()),
+                .any(|s| s.is_subset(&own)),
             WinCheck::Runs { .. } => self.run_through(cell, own),
-        }
-    }
-
-    /// [`Tables::wins_through`] on a board of at most 64 cells, one word.
-    #[inline]
-    pub(crate) fn wins_through_word(&self, cell: Cell, own: u64) -> bool {
-        match &self.win {
-            WinCheck::Windows64 { start, masks } => masks[windows_of(start, cell)]
-                .iter()
-                .any(|&w| w & !own == 0),
-            _ => self.wins_through(cell, CellSet::from_low_word(own)),
         }
     }
 
     /// The `wins(run)` table applied to the run through `cell` along each line.
     #[inline(never)]
-    fn run_through(&self, cell: Cell, own: CellSet) -> bool {
+    fn run_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         let WinCheck::Runs {
             lines,
             through,
@@ -269,7 +293,7 @@ impl<'a> Builder<'a> {
         };
         if let Ok(n) = v.as_int() {
             if (0..self.grid.len() as i64).contains(&n) {
-                return Ok(Cell(n as u8));
+                return Ok(Cell(n as u16));
             }
             return Err(self.bad(
                 hook,
@@ -535,7 +559,7 @@ impl<'a> Builder<'a> {
             support: if gravity { support } else { Vec::new() },
             dependents: if gravity { dependents } else { Vec::new() },
             unsupported,
-            narrow: n <= 64,
+            words: words_for(n),
         })
     }
 
@@ -821,9 +845,19 @@ fn windows(n: usize, lines: &[Vec<Cell>], k: usize) -> WinCheck {
         masks.extend(list);
     }
     start.push(masks.len() as u32);
-    if n <= 64 {
-        let masks = masks.iter().map(|m| m.low_word()).collect();
-        return WinCheck::Windows64 { start, masks };
+    let words = words_for(n);
+    if words == WORDS
+        && let Some(spans) = masks.iter().map(|&m| Span::of(m, words)).collect()
+    {
+        return WinCheck::Spans { start, spans };
     }
-    WinCheck::Windows { start, masks }
+    let masks = masks
+        .iter()
+        .flat_map(|m| m.words().into_iter().take(words))
+        .collect();
+    WinCheck::Windows {
+        start,
+        words,
+        masks,
+    }
 }

@@ -16,7 +16,7 @@ fn off_board(grid: Grid, what: String) -> Box<EvalAltResult> {
 /// Checks a cell number given by a script.
 pub(crate) fn cell_arg(grid: Grid, cell: i64) -> Fallible<Cell> {
     if (0..grid.len() as i64).contains(&cell) {
-        Ok(Cell(cell as u8))
+        Ok(Cell(cell as u16))
     } else {
         Err(off_board(grid, format!("cell {cell}")))
     }
