@@ -92,6 +92,9 @@ enum Referee {
     /// without a line is a draw. With `gravity`, a mark goes only on the lowest
     /// empty cell of a column (Connect Four).
     KInARow { k: i64, gravity: bool },
+    /// 19×19 Connect6: X places one mark, then each turn is two marks of
+    /// one side (SX1); six or more in a row win, on either mark (SX2).
+    Connect6,
     /// 3×3, marks placed: completing three in a row loses; a full board without
     /// a line is a draw. With `shared`, both sides place X (Notakto).
     Misere { shared: bool },
@@ -156,6 +159,7 @@ const SEED0: u64 = 0x6772_6964_0000;
 const COVERED: &[&str] = &[
     "classic",
     "connect-four",
+    "connect6",
     "four",
     "gomoku",
     "misere",
@@ -233,6 +237,7 @@ fn plan(name: &str) -> Plan {
             0,
             usize::MAX,
         ),
+        "connect6" => (Referee::Connect6, (19, 19), 60, 0, 4),
         "ultimate" => (Referee::Ultimate { both: false }, (9, 9), 1500, 16, 12),
         "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
         other => panic!(
@@ -466,12 +471,22 @@ fn coords(g: Grid, c: Cell) -> (i64, i64) {
 }
 
 impl Referee {
+    /// The side that makes move `ply` (from 0).
+    fn side_at(self, ply: usize) -> Side {
+        let x = match self {
+            // One mark for X, then two a turn: O, O, X, X, O, O, … (SX1).
+            Referee::Connect6 => ply == 0 || ((ply - 1) / 2) % 2 == 1,
+            _ => ply.is_multiple_of(2),
+        };
+        if x { Side::X } else { Side::O }
+    }
+
     fn verdict(self, run: &Run<'_>) -> Verdict {
         let g = run.rb.grid();
         let pos = run.pos();
         let n = run.moves.len();
         // The side that made the last move (meaningless, and harmless, at the start).
-        let mover = pos.turn().other();
+        let mover = self.side_at(n.saturating_sub(1));
         let whole = (0, 0, i64::from(g.width()), i64::from(g.height()));
         let count = |s: Side| pos.marks(s).count() as usize;
         let board = Board::new(g, pos);
@@ -498,6 +513,7 @@ impl Referee {
         }
         match self {
             Referee::KInARow { .. }
+            | Referee::Connect6
             | Referee::Misere { .. }
             | Referee::Wild
             | Referee::OrderChaos
@@ -511,10 +527,13 @@ impl Referee {
                     Referee::Misere { shared: true } => {
                         (&[Side::X][..], count(Side::X) == n && count(Side::O) == 0)
                     }
-                    _ => (
-                        std::slice::from_ref(&turn),
-                        count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
-                    ),
+                    _ => {
+                        let by = |s: Side| (0..n).filter(|&p| self.side_at(p) == s).count();
+                        (
+                            std::slice::from_ref(&turn),
+                            count(Side::X) == by(Side::X) && count(Side::O) == by(Side::O),
+                        )
+                    }
                 };
                 ensure!(
                     run,
@@ -548,6 +567,7 @@ impl Referee {
                 // Whether the marks of `s` stand in a line.
                 let line = |s: Side| match self {
                     Referee::KInARow { k, .. } => board.has_run(s, k, whole),
+                    Referee::Connect6 => board.has_run(s, 6, whole),
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
                     Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
                     Referee::Qubic => board.has_cube_line(s),
@@ -807,15 +827,14 @@ impl Referee {
 fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
     let rb = run.rb;
     let pos = run.pos();
-    let turn = if run.moves.len().is_multiple_of(2) {
-        Side::X
-    } else {
-        Side::O
-    };
+    // Whose move it is follows from the number of moves alone, also after
+    // the last: a game won by the first mark of a turn leaves it with the
+    // side that made it (SX1).
+    let turn = run.referee.side_at(run.moves.len());
     ensure!(
         run,
         pos.turn() == turn,
-        "{} to move after {} moves (G1)",
+        "{} to move after {} moves (G1, SX1)",
         pos.turn(),
         run.moves.len()
     );
@@ -1226,4 +1245,5 @@ random_game_tests! {
     teeko_random_games: "teeko" => ["X wins (Line)", "O wins (Line)"],
     three_mens_morris_random_games: "three-mens-morris" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
     ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    connect6_random_games: "connect6" => ["X wins (Line)", "O wins (Line)"],
 }

@@ -107,6 +107,41 @@ fn perft_qubic() {
     quick("qubic");
 }
 
+#[test]
+fn perft_connect6() {
+    quick("connect6");
+}
+
+/// Connect6's figures in `tests/perft/connect6.perft`, derived here from the
+/// rules alone: marks by turn (one, then two) and six in a row ending the
+/// game on whichever mark of a turn makes it.
+#[test]
+fn connect6_figures_follow_from_the_turns() {
+    let free = 361u64;
+    let empty: Vec<u64> = (1..=3)
+        .map(|d| (0..d).map(|i| free - i).product())
+        .collect();
+    // X to move, first of two marks, one cell (f1) completing six; 11 marks down.
+    let free = 361 - 11;
+    let winning = 1;
+    // A winning mark ends the game: it counts at its depth, nothing below it.
+    let threat = [
+        free,
+        (free - winning) * (free - 1),
+        (free - winning) * ((free - 1) - winning) * (free - 2),
+    ];
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/connect6.perft"))
+            .unwrap();
+    let figures: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let derived: Vec<u64> = empty.into_iter().chain(threat).collect();
+    assert_eq!(figures, derived);
+}
+
 /// Qubic's 76 lines and its first perft figures, derived here without the
 /// engine's tables: the lines from the 13 directions of space, perft d from
 /// the number of cells (no line of four can be completed in three moves, so

@@ -971,16 +971,35 @@ repetition = 3
     ));
 }
 
-/// G1: in every built-in rulebook X moves first, the sides alternate, and the
+/// G1: in every built-in rulebook X moves first, the sides alternate (by
+/// turns of as many marks as `turn_marks()` says: connect6, SX1), and the
 /// side to move always has a move until the result (no passing is ever needed).
 #[test]
 fn g1_x_first_and_alternating_in_every_rulebook() {
     for name in Rulebook::builtin_names() {
         let book = builtin(name);
+        // The movers, turn by turn: X for the first count, O for the next, …
+        let counts = book.tables().turns().counts().to_vec();
+        let sides: Vec<Side> = (0..400)
+            .flat_map(|turn: usize| {
+                let n = counts[turn.min(counts.len() - 1)];
+                let side = if turn.is_multiple_of(2) {
+                    Side::X
+                } else {
+                    Side::O
+                };
+                std::iter::repeat_n(side, n as usize)
+            })
+            .take(400)
+            .collect();
+        assert!(
+            name == "connect6" || counts == [1],
+            "{name}: turns of several marks"
+        );
         let mut game = Game::new(book.clone());
         assert_eq!(game.position().turn(), Side::X, "{name}");
         // A deterministic game: always the middle legal move.
-        for ply in 0..400 {
+        for (ply, &side) in sides.iter().enumerate() {
             let pos = *game.position();
             let moves = legal(&book, &pos);
             if pos.is_over() {
@@ -988,8 +1007,7 @@ fn g1_x_first_and_alternating_in_every_rulebook() {
                 break;
             }
             assert!(!moves.is_empty(), "{name}: no move before the result");
-            let expected = if ply % 2 == 0 { Side::X } else { Side::O };
-            assert_eq!(pos.turn(), expected, "{name}: ply {ply}");
+            assert_eq!(pos.turn(), side, "{name}: ply {ply}");
             game.play(moves[moves.len() / 2]).unwrap();
         }
     }

@@ -46,6 +46,11 @@ impl Game {
             .expect("a game always has its start position")
     }
 
+    /// Every position of the game, the start first and the current last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
     /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.positions[0]
@@ -177,10 +182,25 @@ fn ordinal(n: u32) -> String {
 }
 
 impl Game {
-    /// `to move: X` while the game runs, else the result line (the `status` contract).
+    /// `to move: X` while the game runs, else the result line (the `status`
+    /// contract). Where a turn has several marks, which one is next follows
+    /// after ` — `: `to move: O — mark 2 of 2`.
     pub fn status_line(&self) -> String {
         match self.ending() {
-            None => format!("to move: {}", self.position().turn()),
+            None => {
+                let pos = self.position();
+                let place = self.rulebook.tables().turns().place(pos.ply());
+                if place.of > 1 {
+                    format!(
+                        "to move: {} — mark {} of {}",
+                        pos.turn(),
+                        place.mark + 1,
+                        place.of
+                    )
+                } else {
+                    format!("to move: {}", pos.turn())
+                }
+            }
             Some(ending) => result_line(ending),
         }
     }

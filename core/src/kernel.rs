@@ -91,7 +91,9 @@ fn run<const W: usize>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Fin
             let holder = t.line_result.holder(mark, turn);
             return end(t.line_result.outcome(holder), ply + 1, marks);
         }
-        turn = turn.other();
+        if t.turns.ends_turn(u32::from(start.ply) + ply as u32) {
+            turn = turn.other();
+        }
     }
     unreachable!("a board has finitely many cells")
 }

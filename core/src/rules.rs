@@ -658,7 +658,9 @@ impl Rulebook {
         } else {
             self.settle_region::<W>(p, to, mark, side, line);
         }
-        p.turn = side.other();
+        if t.turns.ends_turn(u32::from(p.ply)) {
+            p.turn = side.other();
+        }
         p.ply = p.ply.saturating_add(1);
         p.last = Some(mv);
         // The hooks judge the new position, the move made included.

@@ -10,7 +10,7 @@
 
 use crate::error::ScriptError;
 use crate::playout::{Playout, Rng};
-use crate::position::{Move, MoveList, Outcome, Position};
+use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::collections::HashMap;
 use std::fmt;
@@ -295,12 +295,12 @@ impl<'a> Solver<'a> {
         for &mv in moves {
             let next = self.rules.play_unchecked(pos, &self.line, mv)?;
             self.line.push(mv);
-            let value = self.value(&next, 1, -i32::MAX, -alpha);
+            let value = self.child_value(pos, &next, 1, alpha, i32::MAX);
             self.line.pop();
             match value {
                 Ok(v) => {
-                    if -v > alpha {
-                        alpha = -v;
+                    if v > alpha {
+                        alpha = v;
                         best = Some(mv);
                     }
                 }
@@ -320,6 +320,24 @@ impl<'a> Solver<'a> {
             Ok(v) => Ok(Some(v)),
             Err(Stop::TooBig) => Ok(None),
             Err(Stop::Script(e)) => Err(e),
+        }
+    }
+
+    /// The value of `next`, reached from `pos`, for the side to move in
+    /// `pos`: negated when the turn passed, as is, within a turn of several
+    /// marks, when the same side moves again.
+    fn child_value(
+        &mut self,
+        pos: &Position,
+        next: &Position,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stop> {
+        if next.turn() == pos.turn() {
+            self.value(next, ply, alpha, beta)
+        } else {
+            Ok(-self.value(next, ply, -beta, -alpha)?)
         }
     }
 
@@ -366,9 +384,9 @@ impl<'a> Solver<'a> {
         for &mv in list.iter() {
             let next = self.rules.play_unchecked(pos, &self.line, mv)?;
             self.line.push(mv);
-            let v = self.value(&next, ply + 1, -beta, -alpha);
+            let v = self.child_value(pos, &next, ply + 1, alpha, beta);
             self.line.pop();
-            let v = -v?;
+            let v = v?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -387,6 +405,9 @@ impl<'a> Solver<'a> {
 /// One node of the search tree.
 struct Node {
     mv: Option<Move>,
+    /// The side that made `mv` (within a turn of several marks, the side
+    /// that moves next may be the same).
+    mover: Side,
     children: Vec<usize>,
     untried: Vec<Move>,
     visits: u32,
@@ -414,6 +435,7 @@ fn mcts(
     };
     let mut nodes = vec![Node {
         mv: None,
+        mover: pos.turn().other(),
         children: Vec::new(),
         untried: root_moves.to_vec(),
         visits: 0,
@@ -458,6 +480,7 @@ fn mcts(
         if !nodes[node].untried.is_empty() && !state.is_over() {
             let i = rng.below(nodes[node].untried.len());
             let mv = nodes[node].untried.swap_remove(i);
+            let mover = state.turn();
             rules.apply(&mut state, &line, mv)?;
             if hooks {
                 line.push(mv);
@@ -470,6 +493,7 @@ fn mcts(
             };
             nodes.push(Node {
                 mv: Some(mv),
+                mover,
                 children: Vec::new(),
                 untried,
                 visits: 0,
@@ -481,15 +505,14 @@ fn mcts(
         }
         // Simulate, then back up from the point of view of each node's mover.
         let outcome = playout.run(rules, &state, &line, rng)?;
-        let mut mover = pos.turn();
         for &n in &path[1..] {
-            nodes[n].visits += 1;
-            nodes[n].score += match outcome {
+            let node = &mut nodes[n];
+            node.visits += 1;
+            node.score += match outcome {
                 Outcome::Draw => 0.5,
-                Outcome::Win(s) if s == mover => 1.0,
+                Outcome::Win(s) if s == node.mover => 1.0,
                 Outcome::Win(_) => 0.0,
             };
-            mover = mover.other();
         }
         nodes[0].visits += 1;
     }

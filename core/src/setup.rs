@@ -158,6 +158,28 @@ impl Rulebook {
                 "both sides place X here: the board cannot hold O ({o} found)"
             ));
         }
+        let turns = &self.tables.turns;
+        if !turns.is_alternating() {
+            // Turns of several marks: the marks placed say whose turn it is.
+            let ply = count.x + count.o;
+            let place = turns.place(ply);
+            let want = turns.placed(ply);
+            if self.tables.marks == Marks::Own && (want.x, want.o) != (count.x, count.o) {
+                return fail(format!(
+                    "wrong counts: after {ply} marks X has placed {} and O {} (X has {x}, O has {o})",
+                    want.x, want.o
+                ));
+            }
+            if place.side() != turn {
+                return fail(format!(
+                    "wrong side to move: after {ply} marks it is {}'s turn, mark {} of {}",
+                    place.side(),
+                    place.mark + 1,
+                    place.of
+                ));
+            }
+            return Ok(());
+        }
         if self.tables.marks != Marks::Own {
             let even = (x + o) % 2 == 0;
             if even != (turn == Side::X) {
@@ -358,7 +380,13 @@ impl Rulebook {
     ) -> Result<(), SetupError> {
         let t = &self.tables;
         let rule = t.line_result;
-        let mover = pos.turn.other();
+        // Who made the last move: the other side, unless a turn has several
+        // marks and the side to move is in the middle of its own.
+        let mover = match pos.ply {
+            0 => pos.turn.other(),
+            _ if t.turns.is_alternating() => pos.turn.other(),
+            ply => t.turns.place(u32::from(ply) - 1).side(),
+        };
         let has_line = |own: CellSet, within: CellSet| {
             (own & within)
                 .into_iter()
@@ -377,7 +405,7 @@ impl Rulebook {
                 .collect();
             match lines[..] {
                 // Own marks: a line is made on its owner's move, whatever it means.
-                [mark] if t.marks == Marks::Own && mark == pos.turn => {
+                [mark] if t.marks == Marks::Own && mark != mover => {
                     return line_but_to_move(mark);
                 }
                 _ => holders.extend(lines.iter().map(|&mark| rule.holder(mark, mover))),
@@ -458,11 +486,7 @@ impl Rulebook {
             [] => Ok(()),
             // Own marks, owner rules: a line of regions is its owner's, made
             // on its own move.
-            [h] if t.marks == Marks::Own
-                && rule.needs_owner()
-                && h == pos.turn
-                && !shared_regions =>
-            {
+            [h] if t.marks == Marks::Own && rule.needs_owner() && h != mover && !shared_regions => {
                 line_but_to_move(h)
             }
             [h] => {

@@ -131,11 +131,19 @@ fn prompt(session: &Session) -> String {
     let turn = if game.is_over() {
         "over".to_string()
     } else {
-        let side = game.position().turn();
+        let pos = game.position();
+        let side = pos.turn();
         // A rulebook's roles (Order, Chaos) beside the side's name.
-        match session.rulebook().role(side) {
+        let name = match session.rulebook().role(side) {
             Some(role) => format!("{side} ({role})"),
             None => side.to_string(),
+        };
+        // Within a turn of several marks (Connect6), which one is next.
+        let place = session.rulebook().tables().turns().place(pos.ply());
+        if place.of > 1 {
+            format!("{name} {}/{}", place.mark + 1, place.of)
+        } else {
+            name
         }
     };
     match session.time_left() {

@@ -4,6 +4,7 @@ pub mod primitives;
 mod schema;
 mod sections;
 pub mod tables;
+pub mod turns;
 
 use crate::builtin;
 use crate::error::{Location, Problem, RulebookError};
@@ -19,6 +20,7 @@ pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
 pub use tables::{Jump, Tables};
+pub use turns::{TurnPlace, Turns};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
 /// its load-time hooks. Share it with `Arc`.

@@ -4,6 +4,7 @@
 //! interpreter never runs for a cell of a move; play reads these tables only.
 
 use super::primitives::{FullRegion, LineResult, Marks, NoMoves, Word};
+use super::turns::Turns;
 use crate::error::{RulebookError, ScriptError, ScriptErrorKind};
 use crate::geometry::{Bits, Cell, CellSet, Grid, Span, WORDS};
 use crate::position::{NO_REGION, UNLIMITED};
@@ -43,6 +44,9 @@ pub(crate) enum WinCheck {
     },
 }
 
+/// The most marks one turn may place.
+const MAX_TURN_MARKS: i64 = 16;
+
 /// Everything the load-time hooks said, as tables.
 #[derive(Debug, Clone)]
 pub struct Tables {
@@ -61,6 +65,7 @@ pub struct Tables {
     pub(crate) region_names: Vec<String>,
     pub(crate) no_moves: NoMoves,
     pub(crate) repetition: Option<u32>,
+    pub(crate) turns: Turns,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -206,6 +211,11 @@ impl Tables {
     /// The repetition count that draws, if any.
     pub fn repetition(&self) -> Option<u32> {
         self.repetition
+    }
+
+    /// Marks per turn (`turn_marks()`).
+    pub fn turns(&self) -> &Turns {
+        &self.turns
     }
 
     /// What a completed line does.
@@ -523,6 +533,7 @@ impl<'a> Builder<'a> {
         let (support, dependents, unsupported) = self.support()?;
         let gravity = !unsupported.is_empty();
         self.check_combinations(pieces, marks, line_result, gravity, &regions)?;
+        let turns = self.turns(pieces)?;
         let repetition = match self.call(HookId::Repetition, ())? {
             None => None,
             Some(v) => match self.int(HookId::Repetition, "repetition()", &v)? {
@@ -551,6 +562,7 @@ impl<'a> Builder<'a> {
             region_names,
             no_moves,
             repetition,
+            turns,
             min_run: k,
             line_result,
             marks,
@@ -699,6 +711,44 @@ impl<'a> Builder<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// `turn_marks()`: marks per turn, by turn number.
+    fn turns(&self, pieces: u16) -> Result<Turns, RulebookError> {
+        let Some(v) = self.call(HookId::TurnMarks, ())? else {
+            return Ok(Turns::default());
+        };
+        let hook = HookId::TurnMarks;
+        let items = self.array(hook, "turn_marks()", v)?;
+        if items.is_empty() {
+            return Err(self.bad(
+                hook,
+                "turn_marks() is empty: expected marks per turn, such as [1, 2]".into(),
+            ));
+        }
+        let mut counts = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match item.as_int() {
+                Ok(n) if (1..=MAX_TURN_MARKS).contains(&n) => counts.push(n as u32),
+                _ => {
+                    return Err(self.bad(
+                        hook,
+                        format!(
+                            "turn_marks(), item {}: a turn places 1 to {MAX_TURN_MARKS} marks, found {}",
+                            i + 1,
+                            describe(item)
+                        ),
+                    ));
+                }
+            }
+        }
+        if counts != [1] && pieces != UNLIMITED {
+            return Err(self.bad(
+                hook,
+                "turn_marks() cannot go with pieces(): a turn of several moves needs marks that are only placed".into(),
+            ));
+        }
+        Ok(Turns::new(counts))
     }
 
     #[allow(clippy::type_complexity)]

@@ -33,6 +33,7 @@ pub enum HookId {
     Wins,
     LineResult,
     Marks,
+    TurnMarks,
     Support,
     Pieces,
     Steps,
@@ -136,6 +137,12 @@ pub const HOOKS: &[Hook] = &[
         "marks",
         &[],
         "which mark a move places: \"own\" (the default), \"either\" (the mover chooses, `b2=O`) or \"shared\" (both sides place X)",
+    ),
+    load(
+        HookId::TurnMarks,
+        "turn_marks",
+        &[],
+        "marks a side places in its turn, by turn number, the last repeating: [1, 2] is Connect6 (one, then two a turn); [1] (the default) alternates",
     ),
     load(
         HookId::Support,

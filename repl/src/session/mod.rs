@@ -539,16 +539,25 @@ impl Session {
         if self.game.moves().is_empty() {
             return Reply::Lines(vec!["no moves yet".into()]);
         }
-        // Number full moves from the side that moved first (a set-up position may start with O).
-        let first = self.game.start().turn();
+        // A number for each round, X's turn then O's, each turn as many
+        // marks as the rulebook says; a game set up with O to move starts
+        // `1. …`.
+        let positions = self.game.positions();
         let mut text = String::new();
+        let mut round = 0;
         for (i, &mv) in self.game.moves().iter().enumerate() {
-            if i % 2 == 0 {
+            let mover = positions[i].turn();
+            let new_round = match i {
+                0 => true,
+                _ => mover == Side::X && positions[i - 1].turn() == Side::O,
+            };
+            if new_round {
+                round += 1;
                 if i > 0 {
                     text.push(' ');
                 }
-                text.push_str(&format!("{}.", i / 2 + 1));
-                if first == Side::O && i == 0 {
+                text.push_str(&format!("{round}."));
+                if i == 0 && mover == Side::O {
                     text.push_str(" …");
                 }
             }
