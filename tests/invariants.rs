@@ -95,6 +95,11 @@ enum Referee {
     /// 19×19 Connect6: X places one mark, then each turn is two marks of
     /// one side (SX1); six or more in a row win, on either mark (SX2).
     Connect6,
+    /// 19×19 Pente: five or more in a row win (PE1); a mark flanking
+    /// exactly two opponent marks with an own mark beyond takes them, in
+    /// all eight directions (PE2), never the mover's own (PE3); five
+    /// captures win (PE4).
+    Pente,
     /// 3×3, marks placed: completing three in a row loses; a full board without
     /// a line is a draw. With `shared`, both sides place X (Notakto).
     Misere { shared: bool },
@@ -160,6 +165,7 @@ const COVERED: &[&str] = &[
     "classic",
     "connect-four",
     "connect6",
+    "pente",
     "four",
     "gomoku",
     "misere",
@@ -238,6 +244,7 @@ fn plan(name: &str) -> Plan {
             usize::MAX,
         ),
         "connect6" => (Referee::Connect6, (19, 19), 60, 0, 4),
+        "pente" => (Referee::Pente, (19, 19), 60, 0, 4),
         "ultimate" => (Referee::Ultimate { both: false }, (9, 9), 1500, 16, 12),
         "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
         other => panic!(
@@ -494,7 +501,8 @@ impl Referee {
         // the move names where a move places X or O.
         let placed = run.moves.last().map(|mv| mv.mark(mover));
         // A move adds its mark on its cell (taking it off its old cell for a
-        // step) and changes nothing else (C2, M5).
+        // step) and changes nothing else (C2, M5), but the pairs it captures
+        // (PE2, PE3).
         if let (Some(&mv), Some(mark), [.., before, _]) =
             (run.moves.last(), placed, &run.history[..])
         {
@@ -503,17 +511,54 @@ impl Referee {
                 expected.remove(from);
             }
             expected.insert(mv.to());
+            let mut theirs = before.marks(mark.other());
+            let mut captured = 0;
+            if matches!(self, Referee::Pente) {
+                let (c, r) = coords(g, mv.to());
+                let at = |i: i64, (dc, dr): (i64, i64)| g.cell(c + i * dc, r + i * dr);
+                for d in [
+                    (1, 0),
+                    (-1, 0),
+                    (0, 1),
+                    (0, -1),
+                    (1, 1),
+                    (1, -1),
+                    (-1, 1),
+                    (-1, -1),
+                ] {
+                    if let (Some(a), Some(b), Some(own)) = (at(1, d), at(2, d), at(3, d))
+                        && theirs.contains(a)
+                        && theirs.contains(b)
+                        && expected.contains(own)
+                    {
+                        theirs.remove(a);
+                        theirs.remove(b);
+                        captured += 1;
+                    }
+                }
+            }
             ensure!(
                 run,
-                pos.marks(mark) == expected
-                    && pos.marks(mark.other()) == before.marks(mark.other()),
-                "the marks after `{}` are not the marks before it with that move made (C2, M5)",
+                pos.marks(mark) == expected && pos.marks(mark.other()) == theirs,
+                "the marks after `{}` are not the marks before it with that move made (C2, M5, PE2, PE3)",
                 run.rb.move_text(mv)
+            );
+            ensure!(
+                run,
+                pos.captures(mark) == before.captures(mark) + captured
+                    && pos.captures(mark.other()) == before.captures(mark.other()),
+                "`{}` made {captured} captures, but the counts went from {}/{} to {}/{} (PE2)",
+                run.rb.move_text(mv),
+                before.captures(Side::X),
+                before.captures(Side::O),
+                pos.captures(Side::X),
+                pos.captures(Side::O)
             );
         }
         match self {
             Referee::KInARow { .. }
             | Referee::Connect6
+            | Referee::Pente
             | Referee::Misere { .. }
             | Referee::Wild
             | Referee::OrderChaos
@@ -526,6 +571,15 @@ impl Referee {
                     }
                     Referee::Misere { shared: true } => {
                         (&[Side::X][..], count(Side::X) == n && count(Side::O) == 0)
+                    }
+                    // Each capture takes two marks of the other side.
+                    Referee::Pente => {
+                        let lost = |s: Side| 2 * usize::from(pos.captures(s.other()));
+                        (
+                            std::slice::from_ref(&turn),
+                            count(Side::X) + lost(Side::X) == n.div_ceil(2)
+                                && count(Side::O) + lost(Side::O) == n / 2,
+                        )
                     }
                     _ => {
                         let by = |s: Side| (0..n).filter(|&p| self.side_at(p) == s).count();
@@ -568,6 +622,7 @@ impl Referee {
                 let line = |s: Side| match self {
                     Referee::KInARow { k, .. } => board.has_run(s, k, whole),
                     Referee::Connect6 => board.has_run(s, 6, whole),
+                    Referee::Pente => board.has_run(s, 5, whole),
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
                     Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
                     Referee::Qubic => board.has_cube_line(s),
@@ -591,6 +646,8 @@ impl Referee {
                         _ => mover,
                     };
                     Some((Outcome::Win(winner), Ending::Line))
+                } else if matches!(self, Referee::Pente) && pos.captures(mover) >= 5 {
+                    Some((Outcome::Win(mover), Ending::Captures(5)))
                 } else if pos.occupied().count() as usize == g.len() {
                     let outcome = match self {
                         // A full board without five wins for Chaos (OC1).
@@ -1246,4 +1303,5 @@ random_game_tests! {
     three_mens_morris_random_games: "three-mens-morris" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
     ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
     connect6_random_games: "connect6" => ["X wins (Line)", "O wins (Line)"],
+    pente_random_games: "pente" => ["X wins (Line)", "O wins (Line)", "X wins (Captures(5))", "O wins (Captures(5))"],
 }

@@ -112,6 +112,87 @@ fn perft_connect6() {
     quick("connect6");
 }
 
+#[test]
+fn perft_pente() {
+    quick("pente");
+}
+
+/// Pente's figures from the set-up position in `tests/perft/pente.perft`,
+/// counted here on a plain array with the capture rule written out: a mark
+/// takes each pair of opponent marks it flanks with an own mark beyond, in
+/// the eight directions (PE2), never its own (PE3). No line of five or fifth
+/// capture can happen within three moves, so a path's last move has as many
+/// choices as there are empty cells.
+#[test]
+fn pente_figures_follow_from_the_captures() {
+    const N: i64 = 19;
+    type Board = [Option<bool>; (N * N) as usize];
+    fn place(board: &mut Board, at: usize, x: bool) {
+        board[at] = Some(x);
+        let (c, r) = (at as i64 % N, at as i64 / N);
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let cell = |i: i64| {
+                let (cc, rr) = (c + i * dc, r + i * dr);
+                ((0..N).contains(&cc) && (0..N).contains(&rr)).then_some((rr * N + cc) as usize)
+            };
+            if let (Some(a), Some(b), Some(own)) = (cell(1), cell(2), cell(3))
+                && board[a] == Some(!x)
+                && board[b] == Some(!x)
+                && board[own] == Some(x)
+            {
+                board[a] = None;
+                board[b] = None;
+            }
+        }
+    }
+    fn paths(board: &mut Board, x: bool, depth: u32) -> u64 {
+        let empty: Vec<usize> = (0..board.len()).filter(|&i| board[i].is_none()).collect();
+        if depth == 1 {
+            return empty.len() as u64;
+        }
+        empty
+            .into_iter()
+            .map(|at| {
+                let mut next = *board;
+                place(&mut next, at, x);
+                paths(&mut next, !x, depth - 1)
+            })
+            .sum()
+    }
+    let cell = |name: &str| {
+        let col = i64::from(name.as_bytes()[0] - b'a');
+        let row: i64 = name[1..].parse().unwrap();
+        ((row - 1) * N + col) as usize
+    };
+    let mut board: Board = [None; (N * N) as usize];
+    for (name, x) in [("j10", true), ("a1", true), ("k10", false), ("l10", false)] {
+        board[cell(name)] = Some(x);
+    }
+    let derived: Vec<u64> = (1..=3)
+        .map(|d| paths(&mut board.clone(), true, d))
+        .collect();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/pente.perft"))
+            .unwrap();
+    let figures: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let empty_board: Vec<u64> = (1..=3).map(|d| (0..d).map(|i| 361 - i).product()).collect();
+    assert_eq!(figures[..3], empty_board[..], "from the empty board");
+    assert_eq!(figures[3..], derived[..], "from the set-up position");
+}
+
 /// Connect6's figures in `tests/perft/connect6.perft`, derived here from the
 /// rules alone: marks by turn (one, then two) and six in a row ending the
 /// game on whichever mark of a turn makes it.

@@ -152,6 +152,7 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
         Ending::NoMoves(stuck) => Some(format!("{stuck} has no legal move")),
         Ending::Repetition(n) => Some(format!("the same position for the {} time", ordinal(n))),
         Ending::Script => Some("decided by the rulebook's script".to_string()),
+        Ending::Captures(n) => Some(format!("{n} captures")),
         Ending::Resigned(side) => Some(format!("{side} resigned")),
         Ending::Agreed => Some("agreed".to_string()),
     };

@@ -18,11 +18,12 @@ use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rulebook::Rulebook;
 use crate::rules::draw_placement;
 
-/// Whether `rules` can be played by the kernel: marks only placed, no
-/// regions, no per-move hook, no repetition rule.
+/// Whether `rules` can be played by the kernel: marks only placed and never
+/// taken, no regions, no per-move hook, no repetition rule.
 pub(crate) fn eligible(rules: &Rulebook) -> bool {
     let t = &rules.tables;
     t.pieces == UNLIMITED
+        && t.captures.is_empty()
         && t.regions.is_empty()
         && t.repetition.is_none()
         && !rules.refuse_hook

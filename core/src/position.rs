@@ -179,6 +179,9 @@ pub enum Ending {
     Repetition(u32),
     /// The rulebook's per-move `outcome(state)` hook declared it.
     Script,
+    /// The winner made the rulebook's `capture_wins()` number of captures;
+    /// holds that number.
+    Captures(u16),
     /// A player resigned (G4); the other side won. Set by [`crate::Game`], not the board.
     Resigned(Side),
     /// The players agreed to a draw (T3). Set by [`crate::Game`], not the board.
@@ -213,6 +216,8 @@ pub struct Position {
     pub(crate) ply: u16,
     /// The last move, if any (per-move hooks see it).
     pub(crate) last: Option<Move>,
+    /// Captures each side has made (`captures()`).
+    pub(crate) captures: BySide<u16>,
 }
 
 impl Position {
@@ -284,6 +289,11 @@ impl Position {
         self.last
     }
 
+    /// The captures `side` has made (`captures()`).
+    pub fn captures(&self, side: Side) -> u16 {
+        *self.captures.get(side)
+    }
+
     /// The result, once the game is over.
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -312,8 +322,8 @@ impl Position {
     }
 
     /// A 64-bit key of everything that makes two positions the same for
-    /// repetition: marks, side to move, pieces in hand, target region and the
-    /// regions each side holds.
+    /// repetition: marks, side to move, pieces in hand, target region, the
+    /// regions each side holds and the captures each has made.
     pub fn key(&self) -> u64 {
         const M: u64 = 0xff51_afd7_ed55_8ccd;
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
@@ -343,6 +353,11 @@ impl Position {
         let held = u64::from(self.regions_won.x) << 32 | u64::from(self.regions_won.o);
         if held != 0 {
             mix(held, M);
+        }
+        // Captures can win: two boards alike with other counts differ.
+        let captures = u64::from(self.captures.x) << 16 | u64::from(self.captures.o);
+        if captures != 0 {
+            mix(captures, M);
         }
         h
     }

@@ -97,6 +97,7 @@ fn ending_name(e: Ending) -> &'static str {
         Ending::Full => "full",
         Ending::Repetition(_) => "repetition",
         Ending::Script => "script",
+        Ending::Captures(_) => "captures",
         Ending::Resigned(_) => "resigned",
         Ending::Agreed => "agreed",
     }

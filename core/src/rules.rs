@@ -196,6 +196,7 @@ impl Rulebook {
             result: None,
             ply: 0,
             last: None,
+            captures: BySide::default(),
         }
     }
 
@@ -646,6 +647,9 @@ impl Rulebook {
         let marks = p.marks.get_mut(mark);
         let own = marks.prefix::<W>() | Bits::single(to);
         marks.set_prefix(own);
+        if !t.captures.is_empty() {
+            self.capture::<W>(p, to, mark, own);
+        }
         if t.gravity {
             self.settle_support::<W>(p, to);
         }
@@ -654,6 +658,10 @@ impl Rulebook {
             if line {
                 let holder = t.line_result.holder(mark, side);
                 p.result = Some((t.line_result.outcome(holder), Ending::Line));
+            } else if let Some(n) = t.capture_wins
+                && *p.captures.get(side) >= n
+            {
+                p.result = Some((Outcome::Win(side), Ending::Captures(n)));
             }
         } else {
             self.settle_region::<W>(p, to, mark, side, line);
@@ -685,6 +693,26 @@ impl Rulebook {
             }
         }
         Ok(())
+    }
+
+    /// Takes the opponent's marks that the mark of `mark` on `to` captures
+    /// (`own` holds it), in every pattern at once, and counts the captures.
+    #[inline(never)]
+    fn capture<const W: usize>(&self, p: &mut Position, to: Cell, mark: Side, own: Bits<W>) {
+        let theirs = p.marks.get_mut(mark.other());
+        let mut left = theirs.prefix::<W>();
+        let mut made = 0;
+        for c in &self.tables.captures[to.index()] {
+            let take = c.take.prefix::<W>();
+            if take.is_subset(left) && own.contains(c.by) {
+                left = left & !take;
+                made += 1;
+            }
+        }
+        if made > 0 {
+            theirs.set_prefix(left);
+            *p.captures.get_mut(mark) += made;
+        }
     }
 
     /// Opens the cells that now rest on their support, after a mark on `to`.

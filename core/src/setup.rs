@@ -23,7 +23,7 @@
 //! ```
 
 use crate::geometry::{Cell, CellSet};
-use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
+use crate::position::{BySide, Ending, NO_REGION, Outcome, Position, Side, UNLIMITED};
 use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
 use crate::script::api::History;
 use std::fmt;
@@ -97,6 +97,9 @@ impl Rulebook {
             };
             write!(out, " {}/{}", list(Side::X), list(Side::O)).unwrap();
         }
+        if self.tables.has_captures() {
+            write!(out, " {}/{}", pos.captures(Side::X), pos.captures(Side::O)).unwrap();
+        }
         out
     }
 
@@ -107,11 +110,18 @@ impl Rulebook {
     /// [`SetupError`] naming the first field that is wrong, and why.
     pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let most = if self.holding_in_text() { 5 } else { 4 };
+        let fifth = if self.holding_in_text() {
+            Some(", boards held")
+        } else if self.tables.has_captures() {
+            Some(", captures")
+        } else {
+            None
+        };
+        let most = if fifth.is_some() { 5 } else { 4 };
         if !(2..=most).contains(&fields.len()) {
-            let held = if most == 5 { ", boards held" } else { "" };
             return fail(format!(
-                "expected 2 to {most} fields (board, side to move, pieces in hand, target board{held}), found {}",
+                "expected 2 to {most} fields (board, side to move, pieces in hand, target board{}), found {}",
+                fifth.unwrap_or_default(),
                 fields.len()
             ));
         }
@@ -123,21 +133,30 @@ impl Rulebook {
         };
         let count = BySide::new_with(|s| marks.get(s).count());
         let in_hand = self.parse_hand(fields.get(2).copied(), count)?;
+        let captures = match fields.get(4) {
+            Some(f) if self.tables.has_captures() => self.parse_captures(f)?,
+            _ => BySide::default(),
+        };
+        // The marks captures took off the board were placed too.
+        let taken = self.marks_taken(captures);
+        let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
         if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
-            self.check_counts(turn, count)?;
+            self.check_counts(turn, count, captures)?;
         }
         let mut pos = self.initial();
         pos.marks = marks;
         pos.turn = turn;
         pos.in_hand = in_hand;
-        pos.ply = u16::try_from(count.x + count.o).unwrap_or(u16::MAX);
+        pos.captures = captures;
+        pos.ply = u16::try_from(placed.x + placed.o).unwrap_or(u16::MAX);
         self.check_support(&mut pos)?;
         let held = match fields.get(4) {
-            Some(f) => Some(self.parse_held(f)?),
-            None => None,
+            Some(f) if self.holding_in_text() => Some(self.parse_held(f)?),
+            _ => None,
         };
         self.settle_lines(&mut pos, held)?;
+        self.settle_captures(&mut pos)?;
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none()
             && !self
@@ -149,9 +168,85 @@ impl Rulebook {
         Ok(pos)
     }
 
+    /// Ends the game when a side has made the captures that win: on its own
+    /// last move, so never the side to move.
+    fn settle_captures(&self, pos: &mut Position) -> Result<(), SetupError> {
+        let Some(n) = self.tables.capture_wins else {
+            return Ok(());
+        };
+        if pos.captures(pos.turn) >= n {
+            return fail(format!(
+                "{} has {} captures but is to move: {n} win, so the game ended on {}'s last move",
+                pos.turn,
+                pos.captures(pos.turn),
+                pos.turn
+            ));
+        }
+        let mover = pos.turn.other();
+        if pos.result.is_none() && pos.captures(mover) >= n {
+            pos.result = Some((Outcome::Win(mover), Ending::Captures(n)));
+        }
+        Ok(())
+    }
+
+    /// Reads the fifth field of a rulebook with captures: captures made by
+    /// X, then by O (`2/1`).
+    fn parse_captures(&self, field: &str) -> Result<BySide<u16>, SetupError> {
+        let bad = || {
+            fail(format!(
+                "captures `{field}`: expected the captures X and O have made, such as 2/1"
+            ))
+        };
+        let Some((x, o)) = field.split_once('/') else {
+            return bad();
+        };
+        match (x.parse::<u16>(), o.parse::<u16>()) {
+            (Ok(x), Ok(o)) if x <= 1000 && o <= 1000 => Ok(BySide { x, o }),
+            _ => bad(),
+        }
+    }
+
+    /// The fewest and the most marks of each side that `captures` (made by
+    /// the other side) can have taken off the board.
+    fn marks_taken(&self, captures: BySide<u16>) -> BySide<(u32, u32)> {
+        let sizes = self
+            .tables
+            .captures
+            .iter()
+            .flatten()
+            .map(|c| c.take.count());
+        let (least, most) = sizes.fold((u32::MAX, 0), |(l, m), n| (l.min(n), m.max(n)));
+        let least = if least == u32::MAX { 0 } else { least };
+        BySide::new_with(|s| {
+            let by = u32::from(*captures.get(s.other()));
+            (by * least, by * most)
+        })
+    }
+
     /// The marks on the board must fit the side to move: each side places
     /// its own in turn, or (with a chosen or shared mark) one mark a move.
-    fn check_counts(&self, turn: Side, count: BySide<u32>) -> Result<(), SetupError> {
+    /// `taken` bounds the marks of each side that captures took off.
+    fn check_counts(
+        &self,
+        turn: Side,
+        count: BySide<u32>,
+        captures: BySide<u16>,
+    ) -> Result<(), SetupError> {
+        if captures.x + captures.o > 0 {
+            // Placed marks alternate: X placed as many as O, or one more,
+            // whatever captures then took.
+            let taken = self.marks_taken(captures);
+            let want = i64::from(turn == Side::O);
+            let diff = |x: u32, o: u32| i64::from(count.x + x) - i64::from(count.o + o);
+            let (low, high) = (diff(taken.x.0, taken.o.1), diff(taken.x.1, taken.o.0));
+            if !(low..=high).contains(&want) {
+                return fail(format!(
+                    "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",
+                    count.x, count.o, captures.x, captures.o
+                ));
+            }
+            return Ok(());
+        }
         let (x, o) = (i64::from(count.x), i64::from(count.o));
         if self.tables.marks == Marks::Shared && o > 0 {
             return fail(format!(

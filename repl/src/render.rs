@@ -335,11 +335,18 @@ pub fn board(session: &Session, style: Style) -> String {
     }
     writeln!(out, "{:>label$} {files}", "").unwrap();
     if let Some(&mv) = game.moves().last() {
+        // The side that moved: within a turn of several marks, maybe the
+        // side to move now.
+        let positions = game.positions();
+        let mover = positions[positions.len() - 2].turn();
+        writeln!(out, "last move: {mover} {}", rulebook.move_text(mv)).unwrap();
+    }
+    if t.has_captures() {
         writeln!(
             out,
-            "last move: {} {}",
-            pos.turn().other(),
-            rulebook.move_text(mv)
+            "captures: X {}, O {}",
+            pos.captures(Side::X),
+            pos.captures(Side::O)
         )
         .unwrap();
     }

@@ -19,7 +19,7 @@ use schema::RawRulebook;
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
-pub use tables::{Jump, Tables};
+pub use tables::{Capture, Jump, Tables};
 pub use turns::{TurnPlace, Turns};
 
 /// A validated, immutable variant: board, script, and the tables compiled from

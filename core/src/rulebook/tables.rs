@@ -44,6 +44,16 @@ pub(crate) enum WinCheck {
     },
 }
 
+/// A capture a mark placed on a cell may make: when every `take` cell holds
+/// an opponent mark and `by` an own one, the `take` marks leave the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// The cells whose opponent marks are taken.
+    pub take: CellSet,
+    /// The cell that must hold an own mark.
+    pub by: Cell,
+}
+
 /// The most marks one turn may place.
 const MAX_TURN_MARKS: i64 = 16;
 
@@ -66,6 +76,11 @@ pub struct Tables {
     pub(crate) no_moves: NoMoves,
     pub(crate) repetition: Option<u32>,
     pub(crate) turns: Turns,
+    /// Per cell: the captures a mark placed there may make (`captures()`);
+    /// empty when the rulebook has none.
+    pub(crate) captures: Vec<Vec<Capture>>,
+    /// Captures that win the game (`capture_wins()`).
+    pub(crate) capture_wins: Option<u16>,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -216,6 +231,16 @@ impl Tables {
     /// Marks per turn (`turn_marks()`).
     pub fn turns(&self) -> &Turns {
         &self.turns
+    }
+
+    /// Whether placements may capture (`captures()`).
+    pub fn has_captures(&self) -> bool {
+        !self.captures.is_empty()
+    }
+
+    /// The captures that win, if any (`capture_wins()`).
+    pub fn capture_wins(&self) -> Option<u16> {
+        self.capture_wins
     }
 
     /// What a completed line does.
@@ -534,6 +559,23 @@ impl<'a> Builder<'a> {
         let gravity = !unsupported.is_empty();
         self.check_combinations(pieces, marks, line_result, gravity, &regions)?;
         let turns = self.turns(pieces)?;
+        let captures = self.captures()?;
+        let capture_wins = self.capture_wins(&captures)?;
+        if !captures.is_empty() {
+            let clash = [
+                (pieces != UNLIMITED, "pieces()"),
+                (marks != Marks::Own, "marks() other than \"own\""),
+                (gravity, "support()"),
+                (!regions.is_empty(), "regions()"),
+                (!turns.is_alternating(), "turn_marks()"),
+            ];
+            if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
+                return Err(self.bad(
+                    HookId::Captures,
+                    format!("captures() cannot go with {what}: captures take the opponent's placed marks off a plain board, one mark a turn"),
+                ));
+            }
+        }
         let repetition = match self.call(HookId::Repetition, ())? {
             None => None,
             Some(v) => match self.int(HookId::Repetition, "repetition()", &v)? {
@@ -563,6 +605,8 @@ impl<'a> Builder<'a> {
             no_moves,
             repetition,
             turns,
+            captures,
+            capture_wins,
             min_run: k,
             line_result,
             marks,
@@ -711,6 +755,90 @@ impl<'a> Builder<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// `captures(cell)`, for every cell.
+    fn captures(&self) -> Result<Vec<Vec<Capture>>, RulebookError> {
+        let hook = HookId::Captures;
+        if !self.host.defines(hook) {
+            return Ok(Vec::new());
+        }
+        let mut all = vec![Vec::new(); self.grid.len()];
+        for c in self.grid.cells() {
+            let name = self.grid.name(c);
+            let Some(v) = self.call(hook, (c.0 as i64,))? else {
+                continue;
+            };
+            for (i, item) in self
+                .array(hook, &format!("captures({name})"), v)?
+                .into_iter()
+                .enumerate()
+            {
+                let what = format!("captures({name}), item {}", i + 1);
+                let map = item.try_cast::<rhai::Map>().ok_or_else(|| {
+                    self.bad(
+                        hook,
+                        format!("{what}: expected #{{ take: [cells], by: cell }}"),
+                    )
+                })?;
+                if let Some(key) = map.keys().find(|k| !["take", "by"].contains(&k.as_str())) {
+                    return Err(self.bad(
+                        hook,
+                        format!("{what}: unknown key `{key}`, expected `take` or `by`"),
+                    ));
+                }
+                let take = self.cells(
+                    hook,
+                    &format!("{what}, `take`"),
+                    map.get("take").cloned().unwrap_or(Dynamic::UNIT),
+                )?;
+                let by = self.cell(
+                    hook,
+                    &format!("{what}, `by`"),
+                    map.get("by").unwrap_or(&Dynamic::UNIT),
+                )?;
+                if take.is_empty() {
+                    return Err(self.bad(hook, format!("{what}: `take` names no cell")));
+                }
+                if take.contains(&c) || take.contains(&by) || by == c {
+                    return Err(self.bad(
+                        hook,
+                        format!("{what}: the pattern overlaps itself: `take`, `by` and {name} must be different cells"),
+                    ));
+                }
+                all[c.index()].push(Capture {
+                    take: take.into_iter().collect(),
+                    by,
+                });
+            }
+        }
+        // None at all: the table stays empty, and play never looks at it.
+        if all.iter().all(Vec::is_empty) {
+            all.clear();
+        }
+        Ok(all)
+    }
+
+    /// `capture_wins()`: the captures that win, if any.
+    fn capture_wins(&self, captures: &[Vec<Capture>]) -> Result<Option<u16>, RulebookError> {
+        let hook = HookId::CaptureWins;
+        let Some(v) = self.call(hook, ())? else {
+            return Ok(None);
+        };
+        if captures.is_empty() {
+            return Err(self.bad(
+                hook,
+                "`capture_wins` needs captures: define `captures(cell)` too".into(),
+            ));
+        }
+        match self.int(hook, "capture_wins()", &v)? {
+            None | Some(0) => Ok(None),
+            Some(n) if (1..=1000).contains(&n) => Ok(Some(n as u16)),
+            Some(n) => Err(self.bad(
+                hook,
+                format!("capture_wins() is {n}: expected 1 to 1000, or () / 0 for never"),
+            )),
+        }
     }
 
     /// `turn_marks()`: marks per turn, by turn number.

@@ -38,6 +38,8 @@ pub enum HookId {
     Pieces,
     Steps,
     Jumps,
+    Captures,
+    CaptureWins,
     Regions,
     RegionLines,
     Redirect,
@@ -167,6 +169,18 @@ pub const HOOKS: &[Hook] = &[
         "jumps",
         &["cell"],
         "jumps from `cell`: array of #{ to: cell, over: [cells that must be empty] }",
+    ),
+    load(
+        HookId::Captures,
+        "captures",
+        &["cell"],
+        "captures a mark placed on `cell` makes: array of #{ take: [cells], by: cell }; when every `take` cell holds an opponent mark and `by` an own one, the `take` marks leave the board",
+    ),
+    load(
+        HookId::CaptureWins,
+        "capture_wins",
+        &[],
+        "captures that win the game; () or 0 (the default) for never",
     ),
     load(
         HookId::Regions,
