@@ -283,3 +283,54 @@ fn at_notakto_and_misere_medium_avoids_completing_a_line() {
     let wrong = lines_completed(&[Level::Medium]);
     assert!(wrong.is_empty(), "moves that complete a line: {wrong:?}");
 }
+
+/// PI1: hard answers the first move with `swap` when the position favours
+/// X, and plays on when it does not.
+#[test]
+fn hard_swaps_a_strong_first_move_only() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/two-pie.toml");
+    let two = Rulebook::from_file(&path).unwrap();
+    // Two in a row: every first move wins for X, so O takes it.
+    let pos = two
+        .play(
+            &two.initial(),
+            &[],
+            Move::Place {
+                to: gridrules_core::Cell(0),
+                mark: Side::X,
+            },
+        )
+        .unwrap();
+    let history = [Move::Place {
+        to: gridrules_core::Cell(0),
+        mark: Side::X,
+    }];
+    let mv = choose(&two, &pos, &history, Level::Hard, &mut Rng::new(3), BUDGET).unwrap();
+    assert_eq!(mv, Some(Move::Swap), "two in a row: O should swap");
+
+    // Gomoku: a first mark in the centre is worth taking, one in a corner is not.
+    let gomoku = Rulebook::builtin("gomoku-swap").unwrap();
+    for (text, swaps) in [("h8", true), ("a1", false)] {
+        let first = gomoku.parse_move(&gomoku.initial(), &[], text).unwrap();
+        let pos = gomoku.play(&gomoku.initial(), &[], first).unwrap();
+        let mv = choose(
+            &gomoku,
+            &pos,
+            &[first],
+            Level::Hard,
+            &mut Rng::new(3),
+            BUDGET,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            mv == Move::Swap,
+            swaps,
+            "gomoku-swap after {text}: chose {mv:?}"
+        );
+        assert!(
+            gomoku.check(&pos, &[first], mv).is_ok(),
+            "{text}: a legal answer"
+        );
+    }
+}

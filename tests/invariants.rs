@@ -95,6 +95,10 @@ enum Referee {
     /// 19×19 Connect6: X places one mark, then each turn is two marks of
     /// one side (SX1); six or more in a row win, on either mark (SX2).
     Connect6,
+    /// Gomoku with the pie rule: as `KInARow { k: 5 }` on 15×15, and O may
+    /// answer the first move with `swap`, which changes no mark and leaves
+    /// O to move (PI1).
+    GomokuSwap,
     /// 19×19 Pente: five or more in a row win (PE1); a mark flanking
     /// exactly two opponent marks with an own mark beyond takes them, in
     /// all eight directions (PE2), never the mover's own (PE3); five
@@ -168,6 +172,7 @@ const COVERED: &[&str] = &[
     "pente",
     "four",
     "gomoku",
+    "gomoku-swap",
     "misere",
     "moving",
     "moving-jumps",
@@ -193,6 +198,7 @@ fn plan(name: &str) -> Plan {
         "classic" => (k_in_a_row(3), (3, 3), 3000, 32, usize::MAX),
         "four" => (k_in_a_row(4), (4, 4), 3000, 32, usize::MAX),
         "gomoku" => (k_in_a_row(5), (15, 15), 200, 300, 4),
+        "gomoku-swap" => (Referee::GomokuSwap, (15, 15), 200, 300, 4),
         "connect-four" => (
             Referee::KInARow {
                 k: 4,
@@ -478,14 +484,31 @@ fn coords(g: Grid, c: Cell) -> (i64, i64) {
 }
 
 impl Referee {
-    /// The side that makes move `ply` (from 0).
-    fn side_at(self, ply: usize) -> Side {
-        let x = match self {
+    /// The side to move after `moves`, and the marks each side has placed.
+    fn turns(self, moves: &[Move]) -> (Side, [usize; 2]) {
+        let mut placed = [0, 0];
+        let mut side = Side::X;
+        for (ply, mv) in moves.iter().enumerate() {
+            // A swap (PI1) places nothing, and O is still to move.
+            if *mv == Move::Swap {
+                continue;
+            }
+            placed[side as usize] += 1;
             // One mark for X, then two a turn: O, O, X, X, O, O, … (SX1).
-            Referee::Connect6 => ply == 0 || ((ply - 1) / 2) % 2 == 1,
-            _ => ply.is_multiple_of(2),
-        };
-        if x { Side::X } else { Side::O }
+            let ends_turn = match self {
+                Referee::Connect6 => ply.is_multiple_of(2),
+                _ => true,
+            };
+            if ends_turn {
+                side = side.other();
+            }
+        }
+        (side, placed)
+    }
+
+    /// The side to move after `moves`.
+    fn side_after(self, moves: &[Move]) -> Side {
+        self.turns(moves).0
     }
 
     fn verdict(self, run: &Run<'_>) -> Verdict {
@@ -493,13 +516,26 @@ impl Referee {
         let pos = run.pos();
         let n = run.moves.len();
         // The side that made the last move (meaningless, and harmless, at the start).
-        let mover = self.side_at(n.saturating_sub(1));
+        let mover = self.side_after(&run.moves[..n.saturating_sub(1)]);
         let whole = (0, 0, i64::from(g.width()), i64::from(g.height()));
         let count = |s: Side| pos.marks(s).count() as usize;
         let board = Board::new(g, pos);
         // The mark the last move put on the board: the mover's own, or the one
         // the move names where a move places X or O.
-        let placed = run.moves.last().map(|mv| mv.mark(mover));
+        let placed = run
+            .moves
+            .last()
+            .filter(|&&mv| mv != Move::Swap)
+            .map(|mv| mv.mark(mover));
+        // A swap changes no mark (PI1).
+        if let (Some(Move::Swap), [.., before, _]) = (run.moves.last(), &run.history[..]) {
+            ensure!(
+                run,
+                pos.marks(Side::X) == before.marks(Side::X)
+                    && pos.marks(Side::O) == before.marks(Side::O),
+                "a swap changed the marks (PI1)"
+            );
+        }
         // A move adds its mark on its cell (taking it off its old cell for a
         // step) and changes nothing else (C2, M5), but the pairs it captures
         // (PE2, PE3).
@@ -510,11 +546,12 @@ impl Referee {
             if let Move::Step { from, .. } = mv {
                 expected.remove(from);
             }
-            expected.insert(mv.to());
+            let to = mv.to().expect("a move that places a mark has a cell");
+            expected.insert(to);
             let mut theirs = before.marks(mark.other());
             let mut captured = 0;
             if matches!(self, Referee::Pente) {
-                let (c, r) = coords(g, mv.to());
+                let (c, r) = coords(g, to);
                 let at = |i: i64, (dc, dr): (i64, i64)| g.cell(c + i * dc, r + i * dr);
                 for d in [
                     (1, 0),
@@ -557,6 +594,7 @@ impl Referee {
         }
         match self {
             Referee::KInARow { .. }
+            | Referee::GomokuSwap
             | Referee::Connect6
             | Referee::Pente
             | Referee::Misere { .. }
@@ -582,10 +620,10 @@ impl Referee {
                         )
                     }
                     _ => {
-                        let by = |s: Side| (0..n).filter(|&p| self.side_at(p) == s).count();
+                        let placed = self.turns(&run.moves).1;
                         (
                             std::slice::from_ref(&turn),
-                            count(Side::X) == by(Side::X) && count(Side::O) == by(Side::O),
+                            count(Side::X) == placed[0] && count(Side::O) == placed[1],
                         )
                     }
                 };
@@ -621,6 +659,7 @@ impl Referee {
                 // Whether the marks of `s` stand in a line.
                 let line = |s: Side| match self {
                     Referee::KInARow { k, .. } => board.has_run(s, k, whole),
+                    Referee::GomokuSwap => board.has_run(s, 5, whole),
                     Referee::Connect6 => board.has_run(s, 6, whole),
                     Referee::Pente => board.has_run(s, 5, whole),
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
@@ -665,13 +704,17 @@ impl Referee {
                 } else {
                     empty_cells(g, pos).collect()
                 };
-                let legal = match ending {
+                let mut legal: HashSet<Move> = match ending {
                     Some(_) => HashSet::default(),
                     None => cells
                         .iter()
                         .flat_map(|&to| placeable.iter().map(move |&mark| Move::Place { to, mark }))
                         .collect(),
                 };
+                // The pie rule: swap answers the first move, once (PI1).
+                if matches!(self, Referee::GomokuSwap) && n == 1 && ending.is_none() {
+                    legal.insert(Move::Swap);
+                }
                 Verdict { ending, legal }
             }
             Referee::Moving {
@@ -838,7 +881,7 @@ impl Referee {
                 );
                 // U2 (free first move), U3 (redirect), U4 (closed target: free choice).
                 let target = run.moves.last().and_then(|mv| {
-                    let to = mv.to();
+                    let to = mv.to().expect("ultimate's moves place marks");
                     let t = (g.row(to) % 3 * 3 + g.col(to) % 3) as usize;
                     (closed & (1 << t) == 0).then_some(t)
                 });
@@ -887,7 +930,7 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
     // Whose move it is follows from the number of moves alone, also after
     // the last: a game won by the first mark of a turn leaves it with the
     // side that made it (SX1).
-    let turn = run.referee.side_at(run.moves.len());
+    let turn = run.referee.side_after(&run.moves);
     ensure!(
         run,
         pos.turn() == turn,
@@ -1290,6 +1333,7 @@ random_game_tests! {
     classic_random_games: "classic" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
     four_random_games: "four" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
     gomoku_random_games: "gomoku" => ["X wins (Line)", "O wins (Line)"],
+    gomoku_swap_random_games: "gomoku-swap" => ["X wins (Line)", "O wins (Line)"],
     moving_random_games: "moving" => ["X wins (Line)", "O wins (Line)"],
     moving_jumps_random_games: "moving-jumps" => ["X wins (Line)", "O wins (Line)"],
     ultimate_random_games: "ultimate" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],

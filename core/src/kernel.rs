@@ -23,6 +23,7 @@ use crate::rules::draw_placement;
 pub(crate) fn eligible(rules: &Rulebook) -> bool {
     let t = &rules.tables;
     t.pieces == UNLIMITED
+        && !rules.table().pie
         && t.captures.is_empty()
         && t.regions.is_empty()
         && t.repetition.is_none()

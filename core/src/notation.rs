@@ -147,6 +147,7 @@ impl fmt::Display for MoveName {
             Move::Step { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
+            Move::Swap => f.write_str("swap"),
         }
     }
 }
@@ -222,6 +223,9 @@ impl Rulebook {
             }
             Ok(side)
         };
+        if text == "swap" {
+            return Ok(Move::Swap);
+        }
         let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.

@@ -86,7 +86,8 @@ impl<T> BySide<T> {
     }
 }
 
-/// A move: a new mark placed, or a piece moved to another cell.
+/// A move: a new mark placed, a piece moved to another cell, or the pie
+/// rule's swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Put a mark (or a piece from hand) on an empty cell.
@@ -104,23 +105,29 @@ pub enum Move {
         /// Where it goes.
         to: Cell,
     },
+    /// The pie rule (PI1): the second player answers the first move by
+    /// taking its side. The board and the side to move stay; the seats
+    /// exchange marks, so the first player continues as O.
+    Swap,
 }
 
 impl Move {
-    /// The cell that receives a mark.
+    /// The cell that receives a mark (none for a swap).
     #[inline]
-    pub fn to(self) -> Cell {
+    pub fn to(self) -> Option<Cell> {
         match self {
-            Move::Place { to, .. } | Move::Step { to, .. } => to,
+            Move::Place { to, .. } | Move::Step { to, .. } => Some(to),
+            Move::Swap => None,
         }
     }
 
-    /// The mark this move puts on the board; `mover` moves pieces of its own.
+    /// The mark this move puts on the board; `mover` moves pieces of its
+    /// own (and puts none down with a swap).
     #[inline]
     pub fn mark(self, mover: Side) -> Side {
         match self {
             Move::Place { mark, .. } => mark,
-            Move::Step { .. } => mover,
+            Move::Step { .. } | Move::Swap => mover,
         }
     }
 
@@ -128,7 +135,7 @@ impl Move {
     #[inline]
     pub fn from(self) -> Option<Cell> {
         match self {
-            Move::Place { .. } => None,
+            Move::Place { .. } | Move::Swap => None,
             Move::Step { from, .. } => Some(from),
         }
     }

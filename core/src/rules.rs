@@ -52,6 +52,10 @@ pub enum Refusal {
     UnknownMark(String, String),
     /// A cell or column off the board. Holds it as written.
     OffBoard(String),
+    /// `swap` where the table has no pie rule (PI1).
+    NoPieRule,
+    /// `swap` other than in answer to the first move (PI1).
+    SwapLate,
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -90,6 +94,12 @@ impl fmt::Display for Refusal {
                 write!(f, "`{text}` is not a mark: write {cell}=X or {cell}=O")
             }
             Refusal::OffBoard(_) => f.write_str("no such cell on this board"),
+            Refusal::NoPieRule => {
+                f.write_str("there is no pie rule at this table: `swap` is not a move here (PI1)")
+            }
+            Refusal::SwapLate => f.write_str(
+                "the pie rule lets the second player swap only in answer to the first move, once (PI1)",
+            ),
             Refusal::Script(reason) => f.write_str(reason),
         }
     }
@@ -112,6 +122,8 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "fixed_mark",
     "unknown_mark",
     "off_board",
+    "no_pie_rule",
+    "swap_late",
 ];
 
 /// The placeholders a `[refusals]` text may use.
@@ -138,6 +150,8 @@ impl Refusal {
             Refusal::FixedMark(..) => "fixed_mark",
             Refusal::UnknownMark(..) => "unknown_mark",
             Refusal::OffBoard(_) => "off_board",
+            Refusal::NoPieRule => "no_pie_rule",
+            Refusal::SwapLate => "swap_late",
             Refusal::Script(_) => "script",
         }
     }
@@ -235,7 +249,17 @@ impl Rulebook {
 
     /// Every legal move, by the board rules only (no per-move hook).
     fn board_moves(&self, pos: &Position, out: &mut MoveList) {
-        with_width!(self.tables.words, W => self.board_moves_in::<W>(pos, out))
+        with_width!(self.tables.words, W => self.board_moves_in::<W>(pos, out));
+        if self.swap_legal(pos) {
+            out.push(Move::Swap);
+        }
+    }
+
+    /// Whether the side to move may answer with `swap` (PI1): the pie rule,
+    /// and exactly one move played.
+    #[inline]
+    pub(crate) fn swap_legal(&self, pos: &Position) -> bool {
+        self.table().pie && pos.ply == 1 && !pos.is_over()
     }
 
     #[inline(always)]
@@ -317,7 +341,7 @@ impl Rulebook {
         rng: &mut crate::playout::Rng,
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
-        if !self.refuse_hook && !pos.is_over() && Self::placing(pos) {
+        if !self.refuse_hook && !pos.is_over() && Self::placing(pos) && !self.swap_legal(pos) {
             return Ok(with_width!(self.tables.words, W => self.random_placement::<W>(pos, rng)));
         }
         self.legal_moves(pos, history, list)?;
@@ -422,8 +446,14 @@ impl Rulebook {
             return Err(self.refused(Refusal::GameOver(o)));
         }
         let name = |c: Cell| self.grid().name(c).to_string();
-        let to = mv.to();
         let refuse = |r| Err(self.refused(r));
+        let Some(to) = mv.to() else {
+            return match () {
+                () if !self.table().pie => refuse(Refusal::NoPieRule),
+                () if !self.swap_legal(pos) => refuse(Refusal::SwapLate),
+                () => Ok(()),
+            };
+        };
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
             Move::Place { mark, .. } if !self.tables.marks.allows(pos.turn, mark) => {
@@ -528,9 +558,11 @@ impl Rulebook {
                 (b.clone(), a.as_str(), b.as_str(), None, None)
             }
             Refusal::GameOver(o) => (String::new(), "", "", None, Some(o.to_string())),
-            Refusal::MustPlace | Refusal::MustMove | Refusal::Script(_) => {
-                (String::new(), "", "", None, None)
-            }
+            Refusal::MustPlace
+            | Refusal::MustMove
+            | Refusal::NoPieRule
+            | Refusal::SwapLate
+            | Refusal::Script(_) => (String::new(), "", "", None, None),
         };
         let board = match (refusal, board) {
             (_, Some(r)) => Some(r),
@@ -631,6 +663,12 @@ impl Rulebook {
         let t = &self.tables;
         let side = p.turn;
         let (to, mark) = match mv {
+            // The seats exchange marks; the board and the side to move stay.
+            Move::Swap => {
+                p.ply = p.ply.saturating_add(1);
+                p.last = Some(mv);
+                return Ok(());
+            }
             Move::Place { to, mark } => {
                 let hand = p.in_hand.get_mut(side);
                 if *hand != UNLIMITED {

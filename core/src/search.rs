@@ -96,6 +96,20 @@ pub fn choose(
     let mut list = MoveList::new();
     rules.legal_moves(pos, history, &mut list)?;
     let moves: Vec<Move> = list.to_vec();
+    choose_among(rules, pos, history, moves, level, rng, budget)
+}
+
+/// [`choose`] among `moves`, the legal moves of `pos` or some of them.
+fn choose_among(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    moves: Vec<Move>,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let mut list = MoveList::new();
     if moves.len() <= 1 {
         return Ok(moves.first().copied());
     }
@@ -107,6 +121,9 @@ pub fn choose(
     }
     if level == Level::Easy {
         return Ok(Some(moves[rng.below(moves.len())]));
+    }
+    if moves.contains(&Move::Swap) {
+        return choose_swap(rules, pos, history, moves, level, rng, budget);
     }
     let safe = safe_moves(rules, pos, history, &moves, &mut list)?;
     let candidates = if safe.is_empty() { moves } else { safe };
@@ -127,6 +144,52 @@ pub fn choose(
         return Ok(Some(mv));
     }
     Ok(Some(mcts(rules, pos, history, &candidates, rng, budget)?.0))
+}
+
+/// The answer to the first move under the pie rule: `swap` when the side to
+/// move expects less than half from the position as it is (then the other
+/// side, which it takes, expects more), else the best move without it.
+fn choose_swap(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    moves: Vec<Move>,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let swapped = rules.play_unchecked(pos, history, Move::Swap)?;
+    let mut line = history.to_vec();
+    line.push(Move::Swap);
+    // The same board with the same side to move, and no swap left: what
+    // playing on is worth to the side to move.
+    let half = budget.scaled_down(2);
+    let stay = if wide_placement_board(rules, pos) {
+        // No search to ask on a wide board: the first mark's pull, by its
+        // distance from the centre (a central first mark favours X).
+        first_mark_value(rules, pos)
+    } else {
+        expected_score(rules, &swapped, &line, rng, half)?
+    };
+    if stay < 0.5 {
+        return Ok(Some(Move::Swap));
+    }
+    let others = moves.into_iter().filter(|&m| m != Move::Swap).collect();
+    choose_among(rules, pos, history, others, level, rng, half)
+}
+
+/// What the side to move (the second player) can expect after the first
+/// mark on a wide board: less the nearer the mark is to the centre.
+fn first_mark_value(rules: &Rulebook, pos: &Position) -> f64 {
+    let g = rules.grid();
+    let Some(mark) = pos.marks(pos.turn().other()).first() else {
+        return 0.5;
+    };
+    let (w, h) = (f64::from(g.width()), f64::from(g.height()));
+    let dx = (f64::from(g.col(mark)) - (w - 1.0) / 2.0).abs() / (w / 2.0);
+    let dy = (f64::from(g.row(mark)) - (h - 1.0) / 2.0).abs() / (h / 2.0);
+    // Within the central third either way the first mark is worth taking.
+    if dx.max(dy) < 1.0 / 3.0 { 0.4 } else { 0.6 }
 }
 
 /// Boards of this many cells or more, with unlimited marks and no regions,
@@ -173,13 +236,13 @@ fn threat_move(rules: &Rulebook, pos: &Position, candidates: &[Move], rng: &mut 
     }
     let best = candidates
         .iter()
-        .map(|m| score[m.to().index()])
+        .map(|m| m.to().map_or(i64::MIN, |c| score[c.index()]))
         .max()
         .unwrap_or(0);
     let top: Vec<Move> = candidates
         .iter()
         .copied()
-        .filter(|m| score[m.to().index()] == best)
+        .filter(|m| m.to().map_or(i64::MIN, |c| score[c.index()]) == best)
         .collect();
     top[rng.below(top.len())]
 }
@@ -334,7 +397,9 @@ impl<'a> Solver<'a> {
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stop> {
-        if next.turn() == pos.turn() {
+        // A swap keeps the side to move but hands the mover the other side.
+        let swap = next.last_move() == Some(Move::Swap);
+        if (next.turn() == pos.turn()) != swap {
             self.value(next, ply, alpha, beta)
         } else {
             Ok(-self.value(next, ply, -beta, -alpha)?)
@@ -363,7 +428,10 @@ impl<'a> Solver<'a> {
             let last = match pos.last_move() {
                 None => 0,
                 Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
-                Some(Move::Step { from, to }) => 1 << 20 | u64::from(from.0) << 8 | u64::from(to.0),
+                Some(Move::Step { from, to }) => {
+                    1 << 40 | u64::from(from.0) << 16 | u64::from(to.0)
+                }
+                Some(Move::Swap) => 2 << 40,
             };
             pos.key()
                 ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -480,7 +548,12 @@ fn mcts(
         if !nodes[node].untried.is_empty() && !state.is_over() {
             let i = rng.below(nodes[node].untried.len());
             let mv = nodes[node].untried.swap_remove(i);
-            let mover = state.turn();
+            // Whose result the node scores: the mover's, or after a swap
+            // the side the mover takes.
+            let mover = match mv {
+                Move::Swap => state.turn().other(),
+                _ => state.turn(),
+            };
             rules.apply(&mut state, &line, mv)?;
             if hooks {
                 line.push(mv);

@@ -31,6 +31,9 @@ pub struct TableRules {
     pub alternate: bool,
     /// Where a timed-out player's move goes.
     pub timeout_move: TimeoutMove,
+    /// The pie rule (PI1): the second player may answer the first move
+    /// with `swap`, taking the first player's side.
+    pub pie: bool,
 }
 
 impl Default for TableRules {
@@ -40,6 +43,7 @@ impl Default for TableRules {
             clock_options: Vec::new(),
             alternate: true,
             timeout_move: TimeoutMove::Random,
+            pie: false,
         }
     }
 }
@@ -77,7 +81,8 @@ impl Rulebook {
                 // Nothing to be near: the centre, not an empty corner.
                 let g = self.grid();
                 let off_centre = |m: &Move| {
-                    let (c, r) = (i64::from(g.col(m.to())), i64::from(g.row(m.to())));
+                    let Some(to) = m.to() else { return i64::MAX };
+                    let (c, r) = (i64::from(g.col(to)), i64::from(g.row(to)));
                     (2 * c - i64::from(g.width()) + 1).pow(2)
                         + (2 * r - i64::from(g.height()) + 1).pow(2)
                 };
@@ -90,7 +95,7 @@ impl Rulebook {
                 let near = self.neighbourhood(pos.occupied());
                 pool.iter()
                     .copied()
-                    .filter(|m| near.contains(m.to()))
+                    .filter(|m| m.to().is_some_and(|to| near.contains(to)))
                     .collect()
             };
             if !close.is_empty() {

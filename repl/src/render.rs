@@ -64,6 +64,9 @@ pub fn played(moves: &[Played]) -> String {
         if let Some(line) = played_line(p) {
             writeln!(out, "{line}").unwrap();
         }
+        if let Some(note) = &p.note {
+            writeln!(out, "{note}").unwrap();
+        }
         if let Some(e) = p.ending {
             writeln!(out, "{}", result_line(e)).unwrap();
         }
@@ -239,7 +242,7 @@ pub fn board(session: &Session, style: Style) -> String {
     let pos = game.position();
     let g = rulebook.grid();
     let t = rulebook.tables();
-    let last = game.moves().last().map(|m| m.to());
+    let last = game.moves().last().and_then(|m| m.to());
     let region = |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
     // Separators go between columns (rows) whose cells lie in different regions.
     let layer_width = g.width() / rulebook.layers();

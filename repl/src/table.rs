@@ -12,6 +12,9 @@ pub struct Seats {
     computer: [Option<Level>; 2],
     /// Which seat (0 or 1) plays X in the current game.
     x_seat: usize,
+    /// Swaps (PI1) in the current game so far: odd when the seats hold the
+    /// other marks than at its start.
+    swaps: u32,
     /// Points in halves, so a draw is exactly one each.
     half_points: [u32; 2],
     games: u32,
@@ -25,6 +28,7 @@ impl Default for Seats {
             names: ["player 1".into(), "player 2".into()],
             computer: [None, None],
             x_seat: 0,
+            swaps: 0,
             half_points: [0, 0],
             games: 0,
             scored: false,
@@ -33,6 +37,25 @@ impl Default for Seats {
 }
 
 impl Seats {
+    /// The seats exchange marks mid-game (the pie rule's swap, PI1): names,
+    /// computer levels and points stay with the seats.
+    pub fn exchange_marks(&mut self) {
+        self.x_seat = 1 - self.x_seat;
+        self.swaps += 1;
+    }
+
+    /// A game opened from a record already holds `n` swaps: the seats hold
+    /// the marks the record names, and go back on the next game.
+    pub fn opened_with_swaps(&mut self, n: u32) {
+        self.swaps = n;
+    }
+
+    /// Takes back a swap (its move was undone).
+    pub fn unexchange_marks(&mut self) {
+        self.x_seat = 1 - self.x_seat;
+        self.swaps = self.swaps.saturating_sub(1);
+    }
+
     /// The seat (0 or 1) playing `side`.
     pub fn seat_of(&self, side: Side) -> usize {
         match side {
@@ -139,9 +162,15 @@ impl Seats {
         }
     }
 
-    /// A new game starts; with `swap`, marks change seats (G5).
+    /// A new game starts; with `swap`, marks change seats (G5). The seats
+    /// first go back to the marks they held when the last game started:
+    /// a pie-rule swap lasts one game, and the first move still alternates.
     pub fn next_game(&mut self, swap: bool) {
         self.scored = false;
+        if self.swaps % 2 == 1 {
+            self.x_seat = 1 - self.x_seat;
+        }
+        self.swaps = 0;
         if swap {
             self.x_seat = 1 - self.x_seat;
         }

@@ -47,6 +47,7 @@ pub(crate) struct RawTable {
     pub clock: Option<Spanned<i64>>,
     pub clock_options: Option<Spanned<Vec<i64>>>,
     pub alternate: Option<bool>,
+    pub pie: Option<bool>,
     pub timeout_move: Option<Spanned<String>>,
 }
 

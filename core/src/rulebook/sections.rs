@@ -150,6 +150,9 @@ pub(super) fn table_rules(
     if let Some(a) = raw.alternate {
         table.alternate = a;
     }
+    if let Some(p) = raw.pie {
+        table.pie = p;
+    }
     if let Some(t) = &raw.timeout_move {
         match t.get_ref().as_str() {
             "random" => table.timeout_move = TimeoutMove::Random,

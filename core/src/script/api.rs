@@ -177,7 +177,10 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
             },
         )
         .register_type_with_name::<ScriptMove>("Move")
-        .register_get("to", |m: &mut ScriptMove| m.mv.to().0 as i64)
+        .register_get("to", |m: &mut ScriptMove| {
+            m.mv.to()
+                .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
+        })
         .register_get("from", |m: &mut ScriptMove| {
             m.mv.from()
                 .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))

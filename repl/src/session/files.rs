@@ -2,7 +2,7 @@
 
 use super::{CommandError, Reply, Session};
 use gridrules_core::record;
-use gridrules_core::{Rulebook, Side};
+use gridrules_core::{Move, Rulebook, Side};
 use std::path::{Path, PathBuf};
 
 impl Session {
@@ -48,6 +48,13 @@ impl Session {
         let over = opened.game.ending();
         let reply = self.start(opened.game, false)?;
         self.seats.set_names_by_side(opened.table.x, opened.table.o);
+        let swaps = self
+            .game
+            .moves()
+            .iter()
+            .filter(|&&m| m == Move::Swap)
+            .count();
+        self.seats.opened_with_swaps(swaps as u32);
         if let Some((outcome, _)) = over {
             // A finished game from a file is history, not a new result at this table.
             self.seats.unscore(outcome);

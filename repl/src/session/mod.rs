@@ -52,6 +52,8 @@ pub struct Played {
     pub by: By,
     /// The result, if this move ended the game.
     pub ending: Option<(Outcome, Ending)>,
+    /// What else the move changed at the table (a swap: who plays which mark).
+    pub note: Option<String>,
 }
 
 /// What a command produced, as data; `render` turns it into text.
@@ -431,12 +433,23 @@ impl Session {
         self.game
             .play(mv)
             .map_err(|e| CommandError::Play(text.clone(), e))?;
+        // The pie rule: the seats exchange marks, names, levels and score
+        // going with the seats (PI1).
+        let note = (mv == Move::Swap).then(|| {
+            self.seats.exchange_marks();
+            format!(
+                "the seats exchange marks: {} plays X, {} plays O",
+                self.seats.name(Side::X),
+                self.seats.name(Side::O)
+            )
+        });
         self.after_move(side);
         Ok(Played {
             side,
             mv: text,
             by,
             ending: self.game.ending(),
+            note,
         })
     }
 
@@ -519,11 +532,17 @@ impl Session {
         let Some(mv) = self.game.undo() else {
             return Err(refused("undo: no move has been played"));
         };
+        if mv == Move::Swap {
+            self.seats.unexchange_marks();
+        }
         let mut undone = vec![self.rulebook().move_text(mv)];
         // Against the computer, take back its reply too, so it is the person's move.
         if self.seats.computer(self.game.position().turn()).is_some()
             && let Some(mv) = self.game.undo()
         {
+            if mv == Move::Swap {
+                self.seats.unexchange_marks();
+            }
             undone.push(self.rulebook().move_text(mv));
         }
         if let Some(o) = was_over {
