@@ -328,3 +328,29 @@ fn the_largest_board_plays_in_every_corner() {
     let start = Game::new(rules.clone());
     assert_eq!(gridrules_core::perft::perft(&start, 2).unwrap(), 676 * 675);
 }
+
+#[test]
+fn hooks_see_the_turn_and_the_captures() {
+    let rules = user("turns_watch.toml");
+    rules.script().take_output();
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "e5 d4 d5 f6");
+    assert_eq!(
+        rules.script().take_output(),
+        [
+            "O mark 1 of 2",
+            "O mark 2 of 2",
+            "X mark 1 of 2",
+            "X mark 2 of 2"
+        ]
+    );
+
+    let rules = user("captures_watch.toml");
+    rules.script().take_output();
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "c5 d5 a1 e5 f5");
+    assert_eq!(
+        rules.script().take_output().last().map(String::as_str),
+        Some("captures X 1, O 0")
+    );
+}

@@ -255,6 +255,11 @@ impl Rulebook {
         }
     }
 
+    /// Where the next move of `pos` falls in the turn structure.
+    fn turn_place(&self, pos: &Position) -> crate::rulebook::TurnPlace {
+        self.tables.turns.place(pos.ply())
+    }
+
     /// Whether the side to move may answer with `swap` (PI1): the pie rule,
     /// and exactly one move played.
     #[inline]
@@ -409,9 +414,14 @@ impl Rulebook {
         history: &History,
         mv: Move,
     ) -> Result<Option<String>, ScriptError> {
-        let v = self
-            .script
-            .call_per_move(HookId::Refuse, self.grid(), pos, history, Some(mv))?;
+        let v = self.script.call_per_move(
+            HookId::Refuse,
+            self.grid(),
+            pos,
+            history,
+            self.turn_place(pos),
+            Some(mv),
+        )?;
         if v.is_unit() {
             return Ok(None);
         }
@@ -839,9 +849,14 @@ impl Rulebook {
         pos: &Position,
         history: &History,
     ) -> Result<Option<Outcome>, ScriptError> {
-        let v: Dynamic =
-            self.script
-                .call_per_move(HookId::Outcome, self.grid(), pos, history, None)?;
+        let v: Dynamic = self.script.call_per_move(
+            HookId::Outcome,
+            self.grid(),
+            pos,
+            history,
+            self.turn_place(pos),
+            None,
+        )?;
         if v.is_unit() {
             return Ok(None);
         }

@@ -45,8 +45,12 @@ impl Seats {
     }
 
     /// A game opened from a record already holds `n` swaps: the seats hold
-    /// the marks the record names, and go back on the next game.
+    /// the marks they swapped to (the first player, seat 1, plays O after
+    /// one), and go back on the next game.
     pub fn opened_with_swaps(&mut self, n: u32) {
+        if n % 2 == 1 {
+            self.x_seat = 1 - self.x_seat;
+        }
         self.swaps = n;
     }
 

@@ -262,3 +262,36 @@ fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
         );
     }
 }
+
+/// Pente's captures, a Connect6 game in the middle of a turn and a swapped
+/// gomoku-swap game each save and open as they were: position (captures
+/// included), history, whose turn and who sits at which mark.
+#[test]
+fn records_of_the_wider_family_round_trip() {
+    let dir = Scratch::new("family");
+    for (rulebook, moves) in [
+        ("pente", "j10 k10 a1 l10 m10"),
+        ("connect6", "j10 k10 k11 j11"),
+        ("gomoku-swap", "h8 swap h9"),
+    ] {
+        let play: String = moves.split(' ').map(|m| format!("{m}\n")).collect();
+        let before = batch(
+            &dir.0,
+            &format!(
+                "new {rulebook}\nname 1 Ada\nname 2 Bob\n{play}save {rulebook}.toml\nposition\nhistory\nstatus\nscore\n"
+            ),
+        );
+        let after = batch(
+            &dir.0,
+            &format!("new classic\nopen {rulebook}.toml\nposition\nhistory\nstatus\nscore\n"),
+        );
+        let tail =
+            |out: &str| -> Vec<String> { out.lines().rev().take(4).map(str::to_string).collect() };
+        assert_eq!(tail(&before), tail(&after), "{rulebook}");
+    }
+    let swapped = batch(&dir.0, "open gomoku-swap.toml\nscore\n");
+    assert!(
+        swapped.contains("score: Ada (O) 0, Bob (X) 0"),
+        "after the swap Bob plays X: {swapped}"
+    );
+}

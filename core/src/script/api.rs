@@ -3,6 +3,7 @@
 
 use crate::geometry::{Cell, Grid};
 use crate::position::{Move, Position, Side};
+use crate::rulebook::TurnPlace;
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,6 +80,8 @@ impl History {
 pub struct ScriptState {
     pub(crate) pos: Position,
     pub(crate) history: History,
+    /// Where the next move falls in the turn structure (`turn_marks()`).
+    pub(crate) turn: TurnPlace,
     pub(crate) grid: Grid,
     /// Whether the notation names the mark (`b2=O`).
     pub(crate) explicit_mark: bool,
@@ -110,7 +113,8 @@ fn side_arg(text: &str) -> Fallible<Side> {
 }
 
 /// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`, `target`,
-/// `count(mark)`, `move_count`, `last_move`, `history`) and `Move` (`from`, `to`,
+/// `count(mark)`, `capture_count(side)`, `turn_mark`, `turn_marks`, `move_count`,
+/// `last_move`, `history`) and `Move` (`from`, `to`,
 /// `mark`, `is_step`, `text`).
 /// `history_read` is set when a hook reads `state.history`.
 pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>) {
@@ -169,6 +173,18 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
                 Ok(i64::from(s.pos.marks(side_arg(side)?).count()))
             },
         )
+        // Not `captures`: a method call would reach the script's own
+        // `captures(cell)` hook, which Rhai tries first.
+        .register_fn(
+            "capture_count",
+            |s: &mut ScriptState, side: &str| -> Fallible<i64> {
+                Ok(i64::from(s.pos.captures(side_arg(side)?)))
+            },
+        )
+        .register_get("turn_mark", |s: &mut ScriptState| {
+            i64::from(s.turn.mark) + 1
+        })
+        .register_get("turn_marks", |s: &mut ScriptState| i64::from(s.turn.of))
         .register_fn(
             "in_hand",
             |s: &mut ScriptState, side: &str| -> Fallible<Dynamic> {

@@ -7,6 +7,7 @@ use crate::builtin;
 use crate::error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
+use crate::rulebook::TurnPlace;
 use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
 use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
@@ -296,6 +297,7 @@ impl ScriptHost {
         grid: Grid,
         pos: &Position,
         history: &History,
+        turn: TurnPlace,
         mv: Option<Move>,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(false);
@@ -303,6 +305,7 @@ impl ScriptHost {
         let state = Dynamic::from(ScriptState {
             pos: *pos,
             history: history.clone(),
+            turn,
             grid,
             explicit_mark,
         });

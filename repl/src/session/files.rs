@@ -47,7 +47,6 @@ impl Session {
         self.clock.limit = opened.table.clock;
         let over = opened.game.ending();
         let reply = self.start(opened.game, false)?;
-        self.seats.set_names_by_side(opened.table.x, opened.table.o);
         let swaps = self
             .game
             .moves()
@@ -55,6 +54,7 @@ impl Session {
             .filter(|&&m| m == Move::Swap)
             .count();
         self.seats.opened_with_swaps(swaps as u32);
+        self.seats.set_names_by_side(opened.table.x, opened.table.o);
         if let Some((outcome, _)) = over {
             // A finished game from a file is history, not a new result at this table.
             self.seats.unscore(outcome);
