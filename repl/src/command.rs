@@ -58,6 +58,8 @@ pub enum Command {
     Name(usize, String),
     /// `clock <seconds>|off`
     Clock(Option<u32>),
+    /// `pie on|off`
+    Pie(bool),
     /// `wait <seconds>`
     Wait(u32),
     /// `seed <number>`
@@ -176,6 +178,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
     spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
     spec_of("clock", &[], "<seconds>|off", "the time per move, before the first move", "clock 30").completing(Arg::Word(&["off"])),
+    spec_of("pie", &[], "on|off", "the pie rule at this table, before the first move: O may answer it with `swap` (PI1)", "pie on").completing(Arg::Word(&["on", "off"])),
     spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
     spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),
     spec_of("save", &[], "<file>", "save the game as a record that `open` reads", "save game.toml").completing(Arg::File),
@@ -334,6 +337,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             },
             _ => usage("how many seconds?"),
         },
+        "pie" => match args[..] {
+            ["on"] => Ok(Command::Pie(true)),
+            ["off"] => Ok(Command::Pie(false)),
+            _ => usage("on or off?"),
+        },
         "wait" => match args[..] {
             [s] => s
                 .parse()
@@ -416,6 +424,7 @@ impl fmt::Display for Command {
             Command::Name(seat, n) => write!(f, "name {seat} {n}"),
             Command::Clock(None) => f.write_str("clock off"),
             Command::Clock(Some(s)) => write!(f, "clock {s}"),
+            Command::Pie(on) => write!(f, "pie {}", if *on { "on" } else { "off" }),
             Command::Wait(s) => write!(f, "wait {s}"),
             Command::Seed(n) => write!(f, "seed {n}"),
             Command::Save(p) => write!(f, "save {}", p.display()),

@@ -19,12 +19,14 @@ use schema::RawRulebook;
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 pub use tables::{Capture, Jump, Tables};
 pub use turns::{TurnPlace, Turns};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
-/// its load-time hooks. Share it with `Arc`.
-#[derive(Debug)]
+/// its load-time hooks. Share it with `Arc`; a copy with other table options
+/// ([`Rulebook::with_table`]) shares the compiled script.
+#[derive(Debug, Clone)]
 pub struct Rulebook {
     name: String,
     title: String,
@@ -38,7 +40,7 @@ pub struct Rulebook {
     pub(crate) refusal_texts: std::collections::BTreeMap<String, String>,
     examples: Vec<Example>,
     pub(crate) tables: Tables,
-    pub(crate) script: ScriptHost,
+    pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
     pub(crate) outcome_hook: bool,
     /// Whether random games run in the playout kernel (see `kernel.rs`).
@@ -243,7 +245,7 @@ impl Rulebook {
             refuse_hook: script.has_per_move(HookId::Refuse),
             outcome_hook: script.has_per_move(HookId::Outcome),
             tables,
-            script,
+            script: Arc::new(script),
             kernel: false,
         };
         rulebook.kernel = crate::kernel::eligible(&rulebook);
@@ -295,9 +297,20 @@ impl Rulebook {
         &self.params
     }
 
-    /// The table rules (`[table]`): clock, rematches.
+    /// The table rules (`[table]`): clock, rematches, the pie rule.
     pub fn table(&self) -> &TableRules {
         &self.table
+    }
+
+    /// The same rulebook played under other table rules (the pie rule
+    /// chosen at the table, PI1).
+    pub fn with_table(&self, table: TableRules) -> Rulebook {
+        let mut copy = Rulebook {
+            table,
+            ..self.clone()
+        };
+        copy.kernel = crate::kernel::eligible(&copy);
+        copy
     }
 
     /// The documented examples (`[[example]]`), run by `gridrules check`.

@@ -357,6 +357,7 @@ impl Session {
                 Ok(Reply::Lines(vec![self.seats.score_line()]))
             }
             Command::Clock(limit) => self.set_clock(limit),
+            Command::Pie(on) => self.set_pie(on),
             Command::Wait(seconds) => self.wait(seconds),
             Command::Seed(seed) => {
                 self.rng = Rng::new(seed);

@@ -5,7 +5,9 @@ use super::{By, CommandError, Reply, Session, clock_line, refused};
 use crate::command::DrawAction;
 use crate::table::{Offer, TimeSource};
 use gridrules_core::search::{self, Level};
+use gridrules_core::table::TableRules;
 use gridrules_core::{Game, Refusal, Side};
+use std::sync::Arc;
 use std::time::Duration;
 
 impl Session {
@@ -161,6 +163,26 @@ impl Session {
         self.clock.limit = limit;
         self.clock.restart();
         Ok(Reply::Lines(vec![clock_line(limit)]))
+    }
+
+    /// The pie rule at this table (PI1), for this game and the next on the
+    /// same rulebook: chosen before the first move, like the clock.
+    pub(super) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
+        if !self.game.moves().is_empty() {
+            return Err(refused("pie: the pie rule is chosen before the first move"));
+        }
+        let table = TableRules {
+            pie: on,
+            ..self.rulebook().table().clone()
+        };
+        let rulebook = Arc::new(self.rulebook().with_table(table));
+        let start = *self.game.start();
+        self.game = Game::from_position(rulebook, start);
+        Ok(Reply::Lines(vec![if on {
+            "pie rule: on — after the first move, O may answer `swap` (PI1)".to_string()
+        } else {
+            "pie rule: off".to_string()
+        }]))
     }
 
     pub(super) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
