@@ -180,17 +180,21 @@ fn pente_figures_follow_from_the_captures() {
     let derived: Vec<u64> = (1..=3)
         .map(|d| paths(&mut board.clone(), true, d))
         .collect();
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/pente.perft"))
-            .unwrap();
-    let figures: Vec<u64> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("perft "))
-        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
-        .collect();
+    let figures = perft_figures("pente");
     let empty_board: Vec<u64> = (1..=3).map(|d| (0..d).map(|i| 361 - i).product()).collect();
     assert_eq!(figures[..3], empty_board[..], "from the empty board");
     assert_eq!(figures[3..], derived[..], "from the set-up position");
+}
+
+/// Every `perft` figure of `tests/perft/<name>.perft`, in file order.
+fn perft_figures(name: &str) -> Vec<u64> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("perft/{name}.perft"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect()
 }
 
 /// Connect6's figures in `tests/perft/connect6.perft`, derived here from the
@@ -211,14 +215,7 @@ fn connect6_figures_follow_from_the_turns() {
         (free - winning) * (free - 1),
         (free - winning) * ((free - 1) - winning) * (free - 2),
     ];
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/connect6.perft"))
-            .unwrap();
-    let figures: Vec<u64> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("perft "))
-        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
-        .collect();
+    let figures = perft_figures("connect6");
     let derived: Vec<u64> = empty.into_iter().chain(threat).collect();
     assert_eq!(figures, derived);
 }
