@@ -338,11 +338,21 @@ fn hooks_see_the_turn_and_the_captures() {
     assert_eq!(
         rules.script().take_output(),
         [
-            "O mark 1 of 2",
-            "O mark 2 of 2",
-            "X mark 1 of 2",
-            "X mark 2 of 2"
+            r#"O mark 1 of 2; ["X"]; last X"#,
+            r#"O mark 2 of 2; ["X", "O"]; last O"#,
+            r#"X mark 1 of 2; ["X", "O", "O"]; last O"#,
+            r#"X mark 2 of 2; ["X", "O", "O", "X"]; last X"#,
         ]
+    );
+    // A swap is no mark: O still places two after it, and the hooks see
+    // the swap as O's (PI1, SX1).
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "e5 swap d4 d5 f6");
+    let out = rules.script().take_output();
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some(r#"X mark 2 of 2; ["X", "O", "O", "O", "X"]; last X"#),
+        "{out:?}"
     );
 
     let rules = user("captures_watch.toml");

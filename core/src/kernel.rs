@@ -93,7 +93,7 @@ fn run<const W: usize>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Fin
             let holder = t.line_result.holder(mark, turn);
             return end(t.line_result.outcome(holder), ply + 1, marks);
         }
-        if t.turns.ends_turn(u32::from(start.ply) + ply as u32) {
+        if t.turns.ends_turn(start.marks_played() + ply as u32) {
             turn = turn.other();
         }
     }

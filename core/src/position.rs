@@ -225,6 +225,8 @@ pub struct Position {
     pub(crate) last: Option<Move>,
     /// Captures each side has made (`captures()`).
     pub(crate) captures: BySide<u16>,
+    /// Whether the second player has swapped (the pie rule, PI1).
+    pub(crate) swapped: bool,
 }
 
 impl Position {
@@ -296,6 +298,17 @@ impl Position {
         self.last
     }
 
+    /// The moves that put a mark down or moved one, the count the turn
+    /// structure goes by: every move but a swap.
+    pub fn marks_played(&self) -> u32 {
+        self.ply() - u32::from(self.swapped)
+    }
+
+    /// Whether the second player has swapped (the pie rule, PI1).
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
     /// The captures `side` has made (`captures()`).
     pub fn captures(&self, side: Side) -> u16 {
         *self.captures.get(side)
@@ -330,7 +343,8 @@ impl Position {
 
     /// A 64-bit key of everything that makes two positions the same for
     /// repetition: marks, side to move, pieces in hand, target region, the
-    /// regions each side holds and the captures each has made.
+    /// regions each side holds, the captures each has made and whether the
+    /// pie rule's swap was made.
     pub fn key(&self) -> u64 {
         const M: u64 = 0xff51_afd7_ed55_8ccd;
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
@@ -365,6 +379,11 @@ impl Position {
         let captures = u64::from(self.captures.x) << 16 | u64::from(self.captures.o);
         if captures != 0 {
             mix(captures, M);
+        }
+        // Before the swap and after it, the same board is another position:
+        // the second player's choice is made.
+        if self.swapped {
+            mix(0x5ea7, M);
         }
         h
     }

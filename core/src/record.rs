@@ -80,6 +80,9 @@ struct RawRecord {
     o: Option<String>,
     #[serde(default)]
     clock: Option<Spanned<i64>>,
+    /// The pie rule, when the table chose it (PI1).
+    #[serde(default)]
+    pie: Option<bool>,
     #[serde(default)]
     start: Option<Spanned<String>>,
     #[serde(default)]
@@ -116,6 +119,9 @@ pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
     writeln!(out, "x = {}", quote(&table.x)).unwrap();
     writeln!(out, "o = {}", quote(&table.o)).unwrap();
     writeln!(out, "clock = {}", table.clock.unwrap_or(0)).unwrap();
+    if r.table().pie {
+        writeln!(out, "pie = true").unwrap();
+    }
     if *game.start() != r.initial() {
         writeln!(out, "start = {}", quote(&r.position_text(game.start()))).unwrap();
     }
@@ -189,6 +195,17 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             problems.extend(e.problems);
             RulebookError { problems }
         })?
+    };
+    // The pie rule chosen at the table, where the rulebook does not say so.
+    let rulebook = match raw.pie {
+        Some(pie) if pie != rulebook.table().pie => {
+            let table = crate::table::TableRules {
+                pie,
+                ..rulebook.table().clone()
+            };
+            rulebook.with_table(table)
+        }
+        _ => rulebook,
     };
     let rulebook = Arc::new(rulebook);
     let clock = match &raw.clock {

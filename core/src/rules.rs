@@ -211,6 +211,7 @@ impl Rulebook {
             ply: 0,
             last: None,
             captures: BySide::default(),
+            swapped: false,
         }
     }
 
@@ -257,14 +258,14 @@ impl Rulebook {
 
     /// Where the next move of `pos` falls in the turn structure.
     fn turn_place(&self, pos: &Position) -> crate::rulebook::TurnPlace {
-        self.tables.turns.place(pos.ply())
+        self.tables.turns.place(pos.marks_played())
     }
 
     /// Whether the side to move may answer with `swap` (PI1): the pie rule,
     /// and exactly one move played.
     #[inline]
     pub(crate) fn swap_legal(&self, pos: &Position) -> bool {
-        self.table().pie && pos.ply == 1 && !pos.is_over()
+        self.table().pie && pos.ply == 1 && !pos.swapped && !pos.is_over()
     }
 
     #[inline(always)]
@@ -316,7 +317,7 @@ impl Rulebook {
         }
         self.board_moves(pos, out);
         if self.refuse_hook {
-            let history = History::from(history);
+            let history = History::new(history, pos, &self.tables.turns);
             let mut failure = None;
             out.retain(|&mv| match self.script_refusal(pos, &history, mv) {
                 Ok(refusal) => refusal.is_none(),
@@ -506,7 +507,8 @@ impl Rulebook {
             }
         }
         if self.refuse_hook
-            && let Some(reason) = self.script_refusal(pos, &History::from(history), mv)?
+            && let Some(reason) =
+                self.script_refusal(pos, &History::new(history, pos, &self.tables.turns), mv)?
         {
             return refuse(Refusal::Script(reason));
         }
@@ -676,6 +678,7 @@ impl Rulebook {
             // The seats exchange marks; the board and the side to move stay.
             Move::Swap => {
                 p.ply = p.ply.saturating_add(1);
+                p.swapped = true;
                 p.last = Some(mv);
                 return Ok(());
             }
@@ -714,14 +717,14 @@ impl Rulebook {
         } else {
             self.settle_region::<W>(p, to, mark, side, line);
         }
-        if t.turns.ends_turn(u32::from(p.ply)) {
+        if t.turns.ends_turn(p.marks_played()) {
             p.turn = side.other();
         }
         p.ply = p.ply.saturating_add(1);
         p.last = Some(mv);
         // The hooks judge the new position, the move made included.
         let after = if self.has_per_move_hooks() {
-            History::after(history, mv)
+            History::after(history, mv, p, &t.turns)
         } else {
             History::default()
         };

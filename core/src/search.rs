@@ -436,10 +436,6 @@ impl<'a> Solver<'a> {
             pos.key()
                 ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-        } else if pos.last_move() == Some(Move::Swap) {
-            // The board before the swap, with the swap still to choose from,
-            // is worth something else to the side to move.
-            pos.key() ^ 0x5ea7_5ea7_5ea7_5ea7
         } else {
             pos.key()
         };

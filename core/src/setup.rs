@@ -100,6 +100,10 @@ impl Rulebook {
         if self.tables.has_captures() {
             write!(out, " {}/{}", pos.captures(Side::X), pos.captures(Side::O)).unwrap();
         }
+        // The pie rule's swap is spent: said last, after every field.
+        if pos.swapped {
+            out.push_str(" swapped");
+        }
         out
     }
 
@@ -109,7 +113,15 @@ impl Rulebook {
     /// # Errors
     /// [`SetupError`] naming the first field that is wrong, and why.
     pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        // A last word `swapped`: the second player has used the pie rule.
+        let swapped = fields.len() > 2 && fields.last() == Some(&"swapped");
+        if swapped {
+            fields.pop();
+            if !self.table().pie {
+                return fail("`swapped`: there is no pie rule at this table (PI1)");
+            }
+        }
         let fifth = if self.holding_in_text() {
             Some(", boards held")
         } else if self.tables.has_captures() {
@@ -150,6 +162,15 @@ impl Rulebook {
         pos.in_hand = in_hand;
         pos.captures = captures;
         pos.ply = u16::try_from(placed.x + placed.o).unwrap_or(u16::MAX);
+        if swapped {
+            if pos.ply == 0 {
+                return fail(
+                    "`swapped`: the pie rule's swap answers the first move, and no mark is on the board (PI1)",
+                );
+            }
+            pos.swapped = true;
+            pos.ply = pos.ply.saturating_add(1);
+        }
         self.check_support(&mut pos)?;
         let held = match fields.get(4) {
             Some(f) if self.holding_in_text() => Some(self.parse_held(f)?),
@@ -365,8 +386,14 @@ impl Rulebook {
                 }
             }
             if col != g.width() as usize {
+                // A count past any board is said as such, not as its number.
+                let found = if col > crate::geometry::MAX_CELLS {
+                    "far too many".to_string()
+                } else {
+                    col.to_string()
+                };
                 return fail(format!(
-                    "row {} from the top has {col} cells, expected {}",
+                    "row {} from the top has {found} cells, expected {}",
                     i + 1,
                     g.width()
                 ));

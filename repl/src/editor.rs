@@ -139,7 +139,11 @@ fn prompt(session: &Session) -> String {
             None => side.to_string(),
         };
         // Within a turn of several marks (Connect6), which one is next.
-        let place = session.rulebook().tables().turns().place(pos.ply());
+        let place = session
+            .rulebook()
+            .tables()
+            .turns()
+            .place(pos.marks_played());
         if place.of > 1 {
             format!("{name} {}/{}", place.mark + 1, place.of)
         } else {

@@ -342,7 +342,12 @@ pub fn board(session: &Session, style: Style) -> String {
         // side to move now.
         let positions = game.positions();
         let mover = positions[positions.len() - 2].turn();
-        writeln!(out, "last move: {mover} {}", rulebook.move_text(mv)).unwrap();
+        let note = if mv == gridrules_core::Move::Swap {
+            " (the seats exchanged marks; O is still to move)"
+        } else {
+            ""
+        };
+        writeln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv)).unwrap();
     }
     if t.has_captures() {
         writeln!(

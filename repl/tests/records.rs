@@ -289,6 +289,17 @@ fn records_of_the_wider_family_round_trip() {
             |out: &str| -> Vec<String> { out.lines().rev().take(4).map(str::to_string).collect() };
         assert_eq!(tail(&before), tail(&after), "{rulebook}");
     }
+    // The pie rule chosen at the table travels with the record.
+    let classic = batch(
+        &dir.0,
+        "new classic\npie on\nb2\nswap\na1\nsave pie.toml\nnew classic\nopen pie.toml\nhistory\n",
+    );
+    assert!(classic.ends_with("1. b2 swap a1\n"), "{classic}");
+    assert!(
+        std::fs::read_to_string(dir.path("pie.toml"))
+            .unwrap()
+            .contains("pie = true\n")
+    );
     let swapped = batch(&dir.0, "open gomoku-swap.toml\nscore\n");
     assert!(
         swapped.contains("score: Ada (O) 0, Bob (X) 0"),

@@ -3,7 +3,7 @@
 
 use crate::geometry::{Cell, Grid};
 use crate::position::{Move, Position, Side};
-use crate::rulebook::TurnPlace;
+use crate::rulebook::{TurnPlace, Turns};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,25 +52,49 @@ pub(crate) fn register_board(engine: &mut Engine, grid: Grid) {
         });
 }
 
-/// The moves that led to a position since the game's start, shared by the
-/// states passed to hooks (an empty history allocates nothing).
+/// The moves that led to a position since the game's start, each with the
+/// side that made it, shared by the states passed to hooks (an empty
+/// history allocates nothing).
 #[derive(Debug, Clone, Default)]
-pub struct History(Option<Arc<[Move]>>);
-
-impl From<&[Move]> for History {
-    fn from(moves: &[Move]) -> History {
-        History((!moves.is_empty()).then(|| moves.into()))
-    }
-}
+pub struct History(Option<Arc<[(Move, Side)]>>);
 
 impl History {
-    /// `history` and then `mv`.
-    pub(crate) fn after(history: &[Move], mv: Move) -> History {
-        History(Some(history.iter().copied().chain([mv]).collect()))
+    /// `moves`, which led to `now`, with their movers: counted back from the
+    /// side to move in `now`, a swap keeping it and a mark passing the turn
+    /// where the turn structure says so.
+    pub(crate) fn new(moves: &[Move], now: &Position, turns: &Turns) -> History {
+        if moves.is_empty() {
+            return History(None);
+        }
+        let mut side = now.turn();
+        let mut marks = now.marks_played();
+        let mut out: Vec<(Move, Side)> = moves
+            .iter()
+            .rev()
+            .map(|&mv| {
+                if mv != Move::Swap {
+                    marks = marks.saturating_sub(1);
+                    side = if turns.is_alternating() {
+                        side.other()
+                    } else {
+                        turns.place(marks).side()
+                    };
+                }
+                (mv, side)
+            })
+            .collect();
+        out.reverse();
+        History(Some(out.into()))
     }
 
-    /// The moves, oldest first.
-    pub fn moves(&self) -> &[Move] {
+    /// `history` and then `mv`, which led to `now`.
+    pub(crate) fn after(history: &[Move], mv: Move, now: &Position, turns: &Turns) -> History {
+        let moves: Vec<Move> = history.iter().copied().chain([mv]).collect();
+        History::new(&moves, now, turns)
+    }
+
+    /// The moves and their movers, oldest first.
+    pub fn moves(&self) -> &[(Move, Side)] {
         self.0.as_deref().unwrap_or_default()
     }
 }
@@ -124,33 +148,32 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
         .register_get("move_count", |s: &mut ScriptState| i64::from(s.pos.ply()))
         .register_get("last_move", |s: &mut ScriptState| {
             s.pos.last_move().map_or(Dynamic::UNIT, |mv| {
+                // The history knows who made it (a swap, a turn of several
+                // marks); without one, the side that is not to move.
+                let mover = s
+                    .history
+                    .moves()
+                    .last()
+                    .map_or(s.pos.turn().other(), |&(_, mover)| mover);
                 Dynamic::from(ScriptMove {
                     mv,
                     grid: s.grid,
                     explicit_mark: s.explicit_mark,
-                    mover: s.pos.turn().other(),
+                    mover,
                 })
             })
         })
         .register_get("history", move |s: &mut ScriptState| -> Array {
             history_read.store(true, Ordering::Relaxed);
-            // Sides alternate, so each move's mover counts back from the last.
-            let moves = s.history.moves();
-            let last_mover = s.pos.turn().other();
-            moves
+            s.history
+                .moves()
                 .iter()
-                .enumerate()
-                .map(|(i, &mv)| {
-                    let back = moves.len() - 1 - i;
+                .map(|&(mv, mover)| {
                     Dynamic::from(ScriptMove {
                         mv,
                         grid: s.grid,
                         explicit_mark: s.explicit_mark,
-                        mover: if back.is_multiple_of(2) {
-                            last_mover
-                        } else {
-                            last_mover.other()
-                        },
+                        mover,
                     })
                 })
                 .collect()

@@ -537,8 +537,10 @@ impl Session {
             self.seats.unexchange_marks();
         }
         let mut undone = vec![self.rulebook().move_text(mv)];
-        // Against the computer, take back its reply too, so it is the person's move.
-        if self.seats.computer(self.game.position().turn()).is_some()
+        // Against the computer, take back its reply too (every mark of it,
+        // in a turn of several) and the move it answered, so it is the
+        // person's move again.
+        while self.seats.computer(self.game.position().turn()).is_some()
             && let Some(mv) = self.game.undo()
         {
             if mv == Move::Swap {
