@@ -70,6 +70,23 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     }
 }
 
+/// The `error:` line for input line `n` that is not UTF-8: where, and its
+/// first bytes, so the culprit can be found.
+fn not_text(n: usize, bytes: &[u8]) -> String {
+    let invalid = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let shown: Vec<String> = bytes[invalid..]
+        .iter()
+        .take(2)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!(
+        "error: line {n} is not UTF-8 text (bytes {} …): nothing was done",
+        shown.join(" ")
+    )
+}
+
 /// Reads commands from `input` until it ends or `quit`, writing replies to `output`.
 ///
 /// # Errors
@@ -81,9 +98,17 @@ pub fn run(
     options: Options,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    for line in input.lines() {
-        let line = line?;
-        let code = strip_comment(&line);
+    for (n, bytes) in input.split(b'\n').enumerate() {
+        let bytes = bytes?;
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
+        // A line that is not text is refused like any bad command.
+        let Ok(line) = std::str::from_utf8(bytes) else {
+            writeln!(output, "{}", not_text(n + 1, bytes))?;
+            summary.commands += 1;
+            summary.errors += 1;
+            continue;
+        };
+        let code = strip_comment(line);
         if code.is_empty() {
             continue;
         }

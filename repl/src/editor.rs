@@ -237,6 +237,12 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
             // Ctrl-C abandons the line being typed, as in a shell; Ctrl-D leaves.
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
+            // Bytes that are not text (a stray key, a pasted binary): one
+            // error, and the game goes on.
+            Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                println!("error: that line is not UTF-8 text: nothing was done");
+                continue;
+            }
             Err(e) => return Err(e),
         }
     }

@@ -198,3 +198,25 @@ fn check_reports_each_example_and_fails_with_a_broken_rule() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 9, defect 9: a line that is not UTF-8 is one `error:` line, and
+/// the run goes on with the game as it was.
+#[test]
+fn an_invalid_utf8_line_is_one_error_and_the_run_goes_on() {
+    let r = common::run_bytes(&["--batch"], b"b2\n\xff\xfe a1\na1\nposition\n");
+    assert_eq!(
+        r.out,
+        "error: line 2 is not UTF-8 text (bytes ff fe …): nothing was done\n3/1X1/O2 X - -\n"
+    );
+    assert_eq!((r.err.as_str(), r.code), ("", 0));
+}
+
+/// Issue 9, defect 8: a clock past the longest says the longest.
+#[test]
+fn a_clock_too_long_names_the_limit() {
+    let (out, _, _) = run(&["--batch"], "clock 86401\nclock 86400\n");
+    assert_eq!(
+        out,
+        "error: clock 86401: at most 86400 seconds per move (a day), or off\nclock: 86400 s per move\n"
+    );
+}

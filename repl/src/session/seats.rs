@@ -154,6 +154,12 @@ impl Session {
         if let Some(s) = limit
             && !table.allows_clock(s)
         {
+            if table.clock_options.is_empty() {
+                return Err(refused(format!(
+                    "clock {s}: at most {} seconds per move (a day), or off",
+                    gridrules_core::table::MAX_CLOCK
+                )));
+            }
             let options: Vec<String> = table.clock_options.iter().map(|o| format!("{o}")).collect();
             return Err(refused(format!(
                 "clock {s}: this rulebook offers {} seconds per move, or off",

@@ -16,6 +16,16 @@ pub struct Run {
 
 /// Runs the binary with `args` in `dir`, `input` piped to stdin (so batch mode).
 pub fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
+    run_bytes_in(dir, args, input.as_bytes())
+}
+
+/// As [`run_in`] in this directory, with input that need not be UTF-8.
+#[allow(dead_code)] // Not every test binary that includes this module uses it.
+pub fn run_bytes(args: &[&str], input: &[u8]) -> Run {
+    run_bytes_in(Path::new("."), args, input)
+}
+
+fn run_bytes_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
         .args(args)
         .current_dir(dir)
@@ -24,12 +34,7 @@ pub fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     Run {
         out: String::from_utf8(out.stdout).unwrap(),
