@@ -51,10 +51,10 @@ impl From<RulebookError> for RecordError {
 /// The players and settings that go with a game in a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
-    /// Who played X.
-    pub x: String,
-    /// Who played O.
-    pub o: String,
+    /// Who played X, if the record names them.
+    pub x: Option<String>,
+    /// Who played O, if the record names them.
+    pub o: Option<String>,
     /// Seconds per move, if the clock was on.
     pub clock: Option<u32>,
 }
@@ -116,8 +116,11 @@ pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
     let r = game.rulebook();
     let mut out = String::from("# gridrules game record: edit it freely, then `open` it\n");
     writeln!(out, "rulebook = {}", quote(rulebook)).unwrap();
-    writeln!(out, "x = {}", quote(&table.x)).unwrap();
-    writeln!(out, "o = {}", quote(&table.o)).unwrap();
+    for (key, name) in [("x", &table.x), ("o", &table.o)] {
+        if let Some(name) = name {
+            writeln!(out, "{key} = {}", quote(name)).unwrap();
+        }
+    }
     writeln!(out, "clock = {}", table.clock.unwrap_or(0)).unwrap();
     if r.table().pie {
         writeln!(out, "pie = true").unwrap();
@@ -249,8 +252,8 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     }
     settle_result(&mut game, &raw, &at)?;
     let table = Table {
-        x: raw.x.unwrap_or_else(|| "X".into()),
-        o: raw.o.unwrap_or_else(|| "O".into()),
+        x: raw.x,
+        o: raw.o,
         clock,
     };
     Ok(Opened {

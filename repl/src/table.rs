@@ -88,9 +88,14 @@ impl Seats {
     }
 
     /// Sets both names by mark (from a record).
-    pub fn set_names_by_side(&mut self, x: String, o: String) {
-        self.names[self.x_seat] = x;
-        self.names[1 - self.x_seat] = o;
+    pub fn set_names_by_side(&mut self, x: Option<String>, o: Option<String>) {
+        // A name the record leaves out stays as the seat has it.
+        if let Some(x) = x {
+            self.names[self.x_seat] = x;
+        }
+        if let Some(o) = o {
+            self.names[1 - self.x_seat] = o;
+        }
     }
 
     /// The computer's level for `side`, if the computer plays it.

@@ -306,3 +306,20 @@ fn records_of_the_wider_family_round_trip() {
         "after the swap Bob plays X: {swapped}"
     );
 }
+
+/// Issue 9, defect 10: a record without names leaves the seats' names as
+/// they are.
+#[test]
+fn a_record_without_names_keeps_the_seats_names() {
+    let dir = Scratch::new("nameless");
+    std::fs::write(
+        dir.path("bare.toml"),
+        "rulebook = \"classic\"\nmoves = \"b2 a1\"\n",
+    )
+    .unwrap();
+    let out = batch(&dir.0, "name 1 Ada\nname 2 Bob\nopen bare.toml\nscore\n");
+    assert!(
+        out.ends_with("score: Ada (X) 0, Bob (O) 0 (0 games)\n"),
+        "{out}"
+    );
+}

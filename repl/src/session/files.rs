@@ -26,8 +26,8 @@ impl Session {
 
     pub(super) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let table = record::Table {
-            x: self.seats.name(Side::X).to_string(),
-            o: self.seats.name(Side::O).to_string(),
+            x: Some(self.seats.name(Side::X).to_string()),
+            o: Some(self.seats.name(Side::O).to_string()),
             clock: self.clock.limit,
         };
         let text = record::to_text(&self.game, &self.rulebook_for(path), &table);
