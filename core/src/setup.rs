@@ -644,6 +644,11 @@ impl Rulebook {
                     fail(format!(
                         "target board {n} has no cell that may be filled now: write `-` for a free choice"
                     ))
+                } else if pos.occupied().is_empty() {
+                    // Only a move sends the game to a board, and none was made.
+                    fail(format!(
+                        "target board {n} on an empty board: no move has sent the game there yet (U2): write `-`"
+                    ))
                 } else {
                     Ok((n - 1) as u8)
                 }

@@ -323,3 +323,32 @@ fn a_record_without_names_keeps_the_seats_names() {
         "{out}"
     );
 }
+
+/// Issue 9, defect 11: a record's start position is checked as `setup`
+/// checks it: a target board before any move is refused by both.
+#[test]
+fn a_record_start_is_checked_like_setup() {
+    let dir = Scratch::new("start");
+    std::fs::write(
+        dir.path("sent.toml"),
+        "rulebook = \"ultimate\"\nstart = \"9/9/9/9/9/9/9/9/9 X - 5\"\nmoves = \"\"\n",
+    )
+    .unwrap();
+    let out = batch(
+        &dir.0,
+        "new ultimate\nsetup 9/9/9/9/9/9/9/9/9 X - 5\nopen sent.toml\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let reason =
+        "target board 5 on an empty board: no move has sent the game there yet (U2): write `-`";
+    assert!(
+        lines.contains(&format!("error: setup: {reason}").as_str()),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error: ") && l.contains("sent.toml:2:") && l.contains(reason)),
+        "{out}"
+    );
+}
