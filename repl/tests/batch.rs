@@ -220,3 +220,26 @@ fn a_clock_too_long_names_the_limit() {
         "error: clock 86401: at most 86400 seconds per move (a day), or off\nclock: 86400 s per move\n"
     );
 }
+
+/// Issue 9, defect 2: `undo` never leaves the computer to move with no
+/// move of the person's to take back: the computer's opening stays, and the
+/// person can play on.
+#[test]
+fn undo_never_strands_the_computer() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs hard O\nb2\nundo\nundo\nstatus\nc3\nstatus\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 5..],
+        [
+            "undone: b1, b2",
+            "error: undo: only the computer's opening move is left, and it would make it again; `new` starts over",
+            "to move: O",
+            "X plays c1",
+            "to move: O",
+        ][..],
+        "{out}"
+    );
+}

@@ -530,24 +530,31 @@ impl Session {
             )));
         }
         let was_over = self.game.ending().map(|(o, _)| o);
-        let Some(mv) = self.game.undo() else {
-            return Err(refused("undo: no move has been played"));
-        };
-        if mv == Move::Swap {
-            self.seats.unexchange_marks();
-        }
-        let mut undone = vec![self.rulebook().move_text(mv)];
+        // Worked out on copies: refused, it changes nothing.
+        let (mut game, mut seats) = (self.game.clone(), self.seats.clone());
+        let mut undone = Vec::new();
         // Against the computer, take back its reply too (every mark of it,
         // in a turn of several) and the move it answered, so it is the
         // person's move again.
-        while self.seats.computer(self.game.position().turn()).is_some()
-            && let Some(mv) = self.game.undo()
-        {
+        while let Some(mv) = game.undo() {
             if mv == Move::Swap {
-                self.seats.unexchange_marks();
+                seats.unexchange_marks();
             }
             undone.push(self.rulebook().move_text(mv));
+            if seats.computer(game.position().turn()).is_none() {
+                break;
+            }
         }
+        if undone.is_empty() {
+            return Err(refused("undo: no move has been played"));
+        }
+        if seats.computer(game.position().turn()).is_some() {
+            return Err(refused(
+                "undo: only the computer's opening move is left, and it would make it again; `new` starts over",
+            ));
+        }
+        self.game = game;
+        self.seats = seats;
         if let Some(o) = was_over {
             self.seats.unscore(o);
         }
