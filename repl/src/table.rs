@@ -5,6 +5,11 @@ use gridrules_core::search::Level;
 use gridrules_core::{Outcome, Side};
 use std::time::{Duration, Instant};
 
+/// A seat's name until it is given one: `player 1`, `player 2`.
+fn default_name(seat: usize) -> String {
+    format!("player {}", seat + 1)
+}
+
 /// The two seats. Seat 1 plays X in the first game; rematches may swap.
 #[derive(Debug, Clone)]
 pub struct Seats {
@@ -25,7 +30,7 @@ pub struct Seats {
 impl Default for Seats {
     fn default() -> Seats {
         Seats {
-            names: ["player 1".into(), "player 2".into()],
+            names: [default_name(0), default_name(1)],
             computer: [None, None],
             x_seat: 0,
             swaps: 0,
@@ -78,8 +83,19 @@ impl Seats {
     }
 
     /// The name of whoever plays `side`.
-    pub fn name(&self, side: Side) -> &str {
-        &self.names[self.seat_of(side)]
+    pub fn name(&self, side: Side) -> String {
+        self.shown(self.seat_of(side))
+    }
+
+    /// Seat `seat` as shown: its name, and the computer where it plays the
+    /// seat. A seat that was never named is just the computer; a named one
+    /// keeps its name, so its points stay with it (G7).
+    fn shown(&self, seat: usize) -> String {
+        match self.computer[seat] {
+            None => self.names[seat].clone(),
+            Some(l) if self.names[seat] == default_name(seat) => format!("computer ({l})"),
+            Some(l) => format!("{} (computer, {l})", self.names[seat]),
+        }
     }
 
     /// Names seat `seat` (0 or 1).
@@ -119,11 +135,6 @@ impl Seats {
     pub fn set_computer(&mut self, side: Side, level: Option<Level>) {
         let seat = self.seat_of(side);
         self.computer[seat] = level;
-        if let Some(l) = level {
-            self.names[seat] = format!("computer ({l})");
-        } else if self.names[seat].starts_with("computer") {
-            self.names[seat] = format!("player {}", seat + 1);
-        }
     }
 
     /// Both seats to people.
@@ -202,10 +213,10 @@ impl Seats {
         };
         format!(
             "score: {} ({}) {}, {} ({}) {} ({games})",
-            self.names[0],
+            self.shown(0),
             self.side_of(0),
             points(0),
-            self.names[1],
+            self.shown(1),
             self.side_of(1),
             points(1)
         )

@@ -243,3 +243,33 @@ fn undo_never_strands_the_computer() {
         "{out}"
     );
 }
+
+/// Issue 9, defect 7: when the computer takes over a named seat mid-game,
+/// the seat keeps its name and its points; a seat never named shows the
+/// computer.
+#[test]
+fn the_score_stays_with_the_seats_whoever_plays_them() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "name 1 Ada\nname 2 Bob\na1\nb1\na2\nb2\na3\nagain\nb2\nvs medium X\nscore\nvs off\nscore\nnew\nvs hard X\nscore\n",
+    );
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
+    // `vs` prints the score too: after it, after `score`, after `vs off`,
+    // and at a new game's `vs` (the person keeps seat 1 and chooses X).
+    assert_eq!(
+        scores[scores.len() - 5..],
+        [
+            "score: Ada (computer, medium) (O) 1, Bob (X) 0 (1 game)",
+            "score: Ada (computer, medium) (O) 1, Bob (X) 0 (1 game)",
+            "score: Ada (O) 1, Bob (X) 0 (1 game)",
+            "score: Ada (X) 1, Bob (computer, hard) (O) 0 (1 game)",
+            "score: Ada (X) 1, Bob (computer, hard) (O) 0 (1 game)",
+        ][..],
+        "{out}"
+    );
+    let (out, _, _) = run(&["--batch"], "vs hard X\nscore\n");
+    assert!(
+        out.contains("score: player 1 (X) 0, computer (hard) (O) 0 (0 games)"),
+        "{out}"
+    );
+}
