@@ -273,3 +273,23 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
         "{out}"
     );
 }
+
+/// Issue 9, defect 4: one rule for positions that are already decided: a
+/// finished position set up (like a finished record opened) is not scored.
+#[test]
+fn a_decided_setup_is_not_scored() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "setup XXX/OO1/3 O\nscore\nsetup XXX/OO1/3 O\nscore\nsetup 3/3/3 X\na1\nb1\na2\nb2\na3\nscore\n",
+    );
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
+    assert_eq!(
+        scores,
+        [
+            "score: player 1 (X) 0, player 2 (O) 0 (0 games)",
+            "score: player 1 (X) 0, player 2 (O) 0 (0 games)",
+            "score: player 1 (X) 1, player 2 (O) 0 (1 game)",
+        ],
+        "{out}"
+    );
+}

@@ -602,7 +602,13 @@ impl Session {
             .parse_position(text)
             .map_err(CommandError::Setup)?;
         let game = Game::from_position(self.rulebook().clone(), pos);
-        self.start(game, false)
+        let reply = self.start(game, false)?;
+        // A position set up already decided, like a finished game opened
+        // from a file, is a study, not a result at this table.
+        if let Some((outcome, _)) = self.game.ending() {
+            self.seats.unscore(outcome);
+        }
+        Ok(reply)
     }
 }
 
