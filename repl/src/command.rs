@@ -177,7 +177,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     spec_of("again", &["rematch"], "", "the next game on the same rulebook; keeps the score, swaps marks", "again"),
     spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
     spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
-    spec_of("clock", &[], "<seconds>|off", "the time per move, before the first move", "clock 30").completing(Arg::Word(&["off"])),
+    spec_of("clock", &[], "<seconds>|off", "the time per move, before your first move or after the result; it holds for later games", "clock 30").completing(Arg::Word(&["off"])),
     spec_of("pie", &[], "on|off", "the pie rule at this table, before the first move: O may answer it with `swap` (PI1)", "pie on").completing(Arg::Word(&["on", "off"])),
     spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
     spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),

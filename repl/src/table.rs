@@ -257,6 +257,9 @@ impl TimeSource {
 pub struct Clock {
     /// Seconds per move, if on.
     pub limit: Option<u32>,
+    /// What the players chose with `clock`, kept for later games and other
+    /// rulebooks (where the rulebook allows it); `None` until they choose.
+    pub chosen: Option<Option<u32>>,
     /// When the side to move began its move.
     pub turn_began: Duration,
     /// Where the time comes from.

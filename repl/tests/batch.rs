@@ -293,3 +293,32 @@ fn a_decided_setup_is_not_scored() {
         "{out}"
     );
 }
+
+/// Issue 9, defect 3: the clock can be set while only the computer has
+/// moved, and after a result (for the next game); the players' choice
+/// holds for `new <rulebook>` as for a bare `new`.
+#[test]
+fn the_clock_is_the_players_choice() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs hard O\nclock 30\nvs off\nnew\na1\nb1\na2\nb2\na3\nclock off\nnew classic\nnew gomoku\nclock 20\nnew moving\n",
+    );
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("clock") || l.starts_with("X: ") || l.starts_with("error"))
+        .collect();
+    assert_eq!(
+        lines,
+        // (After `vs hard O`, player 1 keeps O for the games that follow.)
+        [
+            "clock: 30 s per move",
+            "X: player 2, O: player 1; clock: 30 s per move",
+            "clock: off",
+            "X: player 2, O: player 1; clock: off",
+            "X: player 2, O: player 1; clock: off",
+            "clock: 20 s per move",
+            "X: player 2, O: player 1; clock: 20 s per move",
+        ],
+        "{out}"
+    );
+}

@@ -221,6 +221,7 @@ impl Session {
         };
         let clock = Clock {
             limit: rulebook.table().clock,
+            chosen: None,
             turn_began: Duration::ZERO,
             source,
         };
@@ -391,13 +392,23 @@ impl Session {
         Ok(Reply::NewGame(played))
     }
 
+    /// The clock for a game on `rulebook`: the players' choice where the
+    /// rulebook allows it, else the rulebook's own.
+    fn clock_for(&self, rulebook: &Rulebook) -> Option<u32> {
+        match self.clock.chosen {
+            Some(None) => None,
+            Some(Some(s)) if rulebook.table().allows_clock(s) => Some(s),
+            _ => rulebook.table().clock,
+        }
+    }
+
     fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebook = match name {
             None => self.rulebook().clone(),
             Some(n) => {
                 let r = Arc::new(open_rulebook(n)?);
                 self.rulebook_name = rulebook_ref(Path::new(n));
-                self.clock.limit = r.table().clock;
+                self.clock.limit = self.clock_for(&r);
                 r
             }
         };
@@ -407,7 +418,7 @@ impl Session {
     fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let rulebook = Arc::new(Rulebook::from_file(path)?);
         self.rulebook_name = rulebook_ref(path);
-        self.clock.limit = rulebook.table().clock;
+        self.clock.limit = self.clock_for(&rulebook);
         self.start(Game::new(rulebook), false)
     }
 

@@ -147,8 +147,15 @@ impl Session {
     }
 
     pub(super) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
-        if !self.game.moves().is_empty() {
-            return Err(refused("clock: the clock is set before the first move"));
+        // Before any person has moved (the computer may have opened), or
+        // once the game is over, for the next.
+        let positions = self.game.positions();
+        let people_moved = (0..self.game.moves().len())
+            .any(|i| self.seats.computer(positions[i].turn()).is_none());
+        if people_moved && !self.game.is_over() {
+            return Err(refused(
+                "clock: the clock is set before the first move (or after the result, for the next game)",
+            ));
         }
         let table = self.rulebook().table();
         if let Some(s) = limit
@@ -167,6 +174,7 @@ impl Session {
             )));
         }
         self.clock.limit = limit;
+        self.clock.chosen = Some(limit);
         self.clock.restart();
         Ok(Reply::Lines(vec![clock_line(limit)]))
     }
