@@ -40,9 +40,13 @@ pub struct Step {
 
 /// Runs one line against the session.
 pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
-    let result = parse(line)
-        .map_err(crate::session::CommandError::Parse)
-        .and_then(|cmd| session.execute(cmd));
+    let result = match parse(line) {
+        Ok(cmd) => session.execute(cmd),
+        Err(e) => {
+            session.note_unparsed(line);
+            Err(crate::session::CommandError::Parse(e))
+        }
+    };
     let mut text = String::new();
     for printed in session.take_script_output() {
         text.push_str(&printed);

@@ -322,3 +322,38 @@ fn the_clock_is_the_players_choice() {
         "{out}"
     );
 }
+
+/// Issue 9, defect 5: what a person did at the REPL replays the same in
+/// batch mode: a `wait` the REPL refused is not carried out in the replay,
+/// and a line that is not a command is recorded and refused there too.
+#[test]
+fn a_repl_session_replays_the_same_in_batch_mode() {
+    use gridrules::batch::step;
+    use gridrules::render::Style;
+    use gridrules::session::{Session, Setting};
+    let classic = gridrules_core::Rulebook::builtin("classic").unwrap();
+    let mut repl = Session::new(classic, "classic", Setting::Interactive);
+    let typed = ["clock 30", "wait 40", "b2", "xyzzy", "status"];
+    let at_the_repl: Vec<String> = typed
+        .iter()
+        .map(|line| step(&mut repl, line, Style::BATCH).text)
+        .collect();
+    assert!(at_the_repl[1].starts_with("error: wait"), "{at_the_repl:?}");
+    assert!(at_the_repl[3].starts_with("error:"), "{at_the_repl:?}");
+    let transcript = repl.transcript().join("\n");
+    assert!(!transcript.contains("wait 40"), "{transcript}");
+    assert!(transcript.contains("xyzzy"), "{transcript}");
+    let replayed = gridrules::batch::replay(&transcript);
+    // The replay echoes each line after `> `; what follows must match.
+    for (line, out) in typed
+        .iter()
+        .zip(&at_the_repl)
+        .filter(|(l, _)| **l != "wait 40")
+    {
+        let echo = format!("> {line}\n{out}");
+        assert!(
+            replayed.contains(&echo),
+            "`{line}` replays otherwise:\n{replayed}"
+        );
+    }
+}

@@ -318,7 +318,7 @@ impl Session {
                 | Command::Check(_)
                 | Command::Quit
                 | Command::Help(_)
-        );
+        ) && !self.refused_here_only(&cmd);
         if ran_out && matches!(cmd, Command::Play(_) | Command::Ai(_)) {
             // In a replay the `wait` before it already made the clock's move,
             // so this line would play for the other side: keep it as a note.
@@ -332,6 +332,24 @@ impl Session {
             self.transcript.push(cmd.to_string());
         }
         self.dispatch(cmd)
+    }
+
+    /// A command refused at the REPL that batch mode would carry out (`wait`
+    /// moves only batch mode's clock): kept out of the transcript, where the
+    /// real time passed is already a `wait` of its own.
+    fn refused_here_only(&self, cmd: &Command) -> bool {
+        matches!(cmd, Command::Wait(_)) && !matches!(self.clock.source, TimeSource::Virtual(_))
+    }
+
+    /// A line that is not a command, refused before it ran: it goes into the
+    /// transcript all the same, so the replay refuses it too.
+    pub fn note_unparsed(&mut self, line: &str) {
+        self.transcript.push(line.to_string());
+    }
+
+    /// The transcript so far, as `record` writes it (without its header).
+    pub fn transcript(&self) -> &[String] {
+        &self.transcript
     }
 
     fn dispatch(&mut self, cmd: Command) -> Result<Reply, CommandError> {
