@@ -280,6 +280,68 @@ pub fn expected_score(
     Ok(mcts(rules, pos, history, &moves, rng, budget)?.1)
 }
 
+/// Whether `side` does as well taking a draw as playing on from `pos`
+/// (reached by `history`), judged as the computer judges its moves: exactly
+/// where the game can be solved; on wide placement boards by the lines (it
+/// declines while it can still make one and is not about to lose, and takes
+/// the draw when it is); elsewhere by the search's estimate.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn accepts_draw(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    side: crate::Side,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<bool, ScriptError> {
+    if !pos.is_over() && wide_placement_board(rules, pos) {
+        let (mine, theirs) = (
+            winning_cells(rules, pos, side),
+            winning_cells(rules, pos, side.other()),
+        );
+        let my_move = pos.turn() == side;
+        if mine > 0 && (my_move || mine >= 2) {
+            return Ok(false);
+        }
+        if theirs > 0 && (!my_move || theirs >= 2) {
+            return Ok(true);
+        }
+        return Ok(!has_open_window(rules, pos, side));
+    }
+    let expected = expected_score(rules, pos, history, rng, budget)?;
+    // `expected` is for the side to move; `side` may be the other one.
+    let mine = if pos.turn() == side {
+        expected
+    } else {
+        1.0 - expected
+    };
+    Ok(mine <= 0.5)
+}
+
+/// The empty cells where a mark of `side` would complete a line.
+fn winning_cells(rules: &Rulebook, pos: &Position, side: crate::Side) -> usize {
+    let own = pos.marks(side);
+    let t = rules.tables();
+    rules
+        .fillable(pos)
+        .into_iter()
+        .filter(|&c| t.wins_through(c, own.with(c)))
+        .count()
+}
+
+/// Whether some window of a line's length holds no mark of `side`'s
+/// opponent: a line `side` could still complete.
+fn has_open_window(rules: &Rulebook, pos: &Position, side: crate::Side) -> bool {
+    let k = rules.tables().min_run();
+    let theirs = pos.marks(side.other());
+    rules.tables().lines().iter().any(|line| {
+        line.windows(k)
+            .any(|w| w.iter().all(|&c| !theirs.contains(c)))
+    })
+}
+
 /// The moves that do not lose at once and after which the opponent cannot
 /// win at once (a line that loses for its maker, as in misère, is a move
 /// that loses at once).

@@ -357,3 +357,36 @@ fn a_repl_session_replays_the_same_in_batch_mode() {
         );
     }
 }
+
+/// Issue 9, defect 6: on gomoku the computer judges a draw offer as it
+/// judges its moves: it declines with a four it will complete, and as X
+/// after its first move; it takes the draw when the person is about to win.
+#[test]
+fn the_computer_declines_a_draw_it_is_winning() {
+    let four = "15/15/15/15/15/15/15/4XXXX7/15/15/15/15/15/15/O1O1O10 O";
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!(
+            "new gomoku\nsetup {four}\nvs hard O\ndraw offer\nnew gomoku\nvs hard O\ndraw offer\n"
+        ),
+    );
+    let answers: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("offers a draw"))
+        .collect();
+    assert_eq!(
+        answers, ["O offers a draw; the computer declines"; 2],
+        "{out}"
+    );
+    // The person, to move, has a four open at both ends: the computer (O)
+    // cannot stop it and takes the draw.
+    let losing = "15/15/15/15/15/15/15/4XXXX7/15/15/15/15/15/15/O1O1O1O8 X";
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!("new gomoku\nsetup {losing}\nvs hard X\ndraw offer\n"),
+    );
+    assert!(
+        out.contains("X offers a draw; the computer accepts"),
+        "{out}"
+    );
+}

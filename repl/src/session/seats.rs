@@ -123,16 +123,14 @@ impl Session {
     /// exactly when the game can be solved, else by its search's estimate.
     pub(super) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
-        let pos = self.game.position();
-        let expected =
-            search::expected_score(&rules, pos, self.game.moves(), &mut self.rng, super::THINK)?;
-        // `expected` is for the side to move; the computer may be the other one.
-        let mine = if pos.turn() == side {
-            expected
-        } else {
-            1.0 - expected
-        };
-        Ok(mine <= 0.5)
+        Ok(search::accepts_draw(
+            &rules,
+            self.game.position(),
+            self.game.moves(),
+            side,
+            &mut self.rng,
+            super::THINK,
+        )?)
     }
 
     pub(super) fn again(&mut self) -> Result<Reply, CommandError> {
