@@ -184,9 +184,31 @@ fn ordinal(n: u32) -> String {
 
 impl Game {
     /// `to move: X` while the game runs, else the result line (the `status`
-    /// contract). Where a turn has several marks, which one is next follows
-    /// after ` — `: `to move: O — mark 2 of 2`.
+    /// contract), naming the line that decided it: `result: X wins — a1 b2 c3`.
+    /// Where a turn has several marks, which one is next follows after ` — `:
+    /// `to move: O — mark 2 of 2`.
     pub fn status_line(&self) -> String {
+        self.status(true)
+    }
+
+    /// The result line, with the cells of the deciding line when it is one.
+    pub fn result_text(&self) -> Option<String> {
+        let ending = self.ending()?;
+        let line = match ending.1 {
+            Ending::Line => self.rulebook.decisive_line(self.position()),
+            _ => None,
+        };
+        Some(match line {
+            Some(cells) => format!("{} — {cells}", result_line(ending)),
+            None => result_line(ending),
+        })
+    }
+
+    /// [`Game::status_line`], with the deciding line's cells or without.
+    pub fn status(&self, with_line: bool) -> String {
+        if with_line && let Some(text) = self.result_text() {
+            return text;
+        }
         match self.ending() {
             None => {
                 let pos = self.position();

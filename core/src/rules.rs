@@ -608,6 +608,53 @@ impl Rulebook {
         }
     }
 
+    /// What completed the line that ended the game in `pos`, as a result
+    /// line names it after ` — `: the cells of the run the last mark made
+    /// (`c1 d2 e3`), or the held boards in a line (`boards 1 5 9`).
+    pub fn decisive_line(&self, pos: &Position) -> Option<String> {
+        let (_, Ending::Line) = pos.ending()? else {
+            return None;
+        };
+        let t = &self.tables;
+        let g = self.grid();
+        let to = pos.last_move()?.to()?;
+        if !t.regions.is_empty() {
+            // The line of boards one side holds (the loser's, where a line loses).
+            let line = Side::ALL.into_iter().find_map(|s| {
+                let held = pos.regions_won(s);
+                t.region_lines
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .find(|&l| l & !held == 0)
+            })?;
+            let boards: Vec<String> = (0..32)
+                .filter(|r| line & (1 << r) != 0)
+                .map(|r| (r + 1).to_string())
+                .collect();
+            return Some(format!("boards {}", boards.join(" ")));
+        }
+        let mark = pos.mark_at(to)?;
+        let own = pos.marks(mark);
+        t.lines.iter().find_map(|line| {
+            let i = line.iter().position(|&c| c == to)?;
+            let start = line[..i]
+                .iter()
+                .rev()
+                .take_while(|&&c| own.contains(c))
+                .count();
+            let end = line[i + 1..]
+                .iter()
+                .take_while(|&&c| own.contains(c))
+                .count();
+            let run = &line[i - start..=i + end];
+            t.wins_run(run.len()).then(|| {
+                let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
+                names.join(" ")
+            })
+        })
+    }
+
     /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
     pub fn region_place(&self, region: usize) -> String {
         let cells = self

@@ -2,7 +2,7 @@
 //!
 //! ```
 //! let out = gridrules::batch::replay("a1\nb1\na2\nb2\na3\nstatus\n");
-//! assert!(out.ends_with("> a3\nresult: X wins\n> status\nresult: X wins\n"));
+//! assert!(out.ends_with("> a3\nresult: X wins — a1 a2 a3\n> status\nresult: X wins — a1 a2 a3\n"));
 //! ```
 
 pub mod batch;

@@ -68,7 +68,8 @@ pub fn played(moves: &[Played]) -> String {
             writeln!(out, "{note}").unwrap();
         }
         if let Some(e) = p.ending {
-            writeln!(out, "{}", result_line(e)).unwrap();
+            let line = p.result.clone().unwrap_or_else(|| result_line(e));
+            writeln!(out, "{line}").unwrap();
         }
     }
     out

@@ -12,11 +12,12 @@ use std::path::Path;
 
 #[test]
 fn piped_stdin_is_batch_mode_with_classic_loaded() {
-    // G1 C3: X moves first; a completed column wins at once; G3: nothing after.
+    // G1 C3: X moves first; a completed column wins at once, and the result
+    // names its cells; G3: nothing after.
     let (out, err, code) = run(&[], "status\na1\nb1\na2\nb2\na3\nstatus\nb3\nlegal\n");
     assert_eq!(
         out,
-        "to move: X\nresult: X wins\nresult: X wins\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\n\n"
+        "to move: X\nresult: X wins — a1 a2 a3\nresult: X wins — a1 a2 a3\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\n\n"
     );
     assert_eq!((err.as_str(), code), ("", 0));
 }

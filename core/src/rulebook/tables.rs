@@ -223,6 +223,14 @@ impl Tables {
         self.min_run
     }
 
+    /// Whether an unbroken run of `n` like marks completes a line (`wins(n)`).
+    pub fn wins_run(&self, n: usize) -> bool {
+        match &self.win {
+            WinCheck::Runs { wins, .. } => wins.get(n).copied().unwrap_or(false),
+            _ => n >= self.min_run,
+        }
+    }
+
     /// The repetition count that draws, if any.
     pub fn repetition(&self) -> Option<u32> {
         self.repetition

@@ -52,6 +52,8 @@ pub struct Played {
     pub by: By,
     /// The result, if this move ended the game.
     pub ending: Option<(Outcome, Ending)>,
+    /// Its result line, naming the deciding line's cells.
+    pub result: Option<String>,
     /// What else the move changed at the table (a swap: who plays which mark).
     pub note: Option<String>,
 }
@@ -479,6 +481,7 @@ impl Session {
             mv: text,
             by,
             ending: self.game.ending(),
+            result: self.game.result_text(),
             note,
         })
     }
