@@ -225,6 +225,9 @@ fn side_arg(word: &str) -> Option<Side> {
     }
 }
 
+/// The longest seat name: it must fit the score line on a terminal.
+const MAX_NAME: usize = 24;
+
 /// Parses one command line (comments already removed, not empty).
 ///
 /// # Errors
@@ -233,9 +236,17 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
-    let Some(spec) = spec(word) else {
-        if gridrules_core::notation::looks_like_move(word) && rest.is_empty() {
-            return Ok(Command::Play(word.to_string()));
+    // Commands and moves are written in lower case; upper case is read the
+    // same (`STATUS`, `A1-A2`). Arguments keep their case (names, files).
+    let lower = word.to_lowercase();
+    let Some(spec) = spec(&lower) else {
+        // Cells in lower case, a chosen mark in upper case: `B2=o` is `b2=O`.
+        let mv = match word.split_once('=') {
+            Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
+            None => lower,
+        };
+        if gridrules_core::notation::looks_like_move(&mv) && rest.is_empty() {
+            return Ok(Command::Play(mv));
         }
         return Err(ParseError::Unknown(word.to_string()));
     };
@@ -325,6 +336,9 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "again" => none(Command::Again),
         "score" => none(Command::Score),
         "name" => match rest.split_once(char::is_whitespace) {
+            Some((_, n)) if n.trim().chars().count() > MAX_NAME => {
+                usage(&format!("a name has at most {MAX_NAME} characters"))
+            }
             Some(("1", n)) if !n.trim().is_empty() => Ok(Command::Name(1, n.trim().to_string())),
             Some(("2", n)) if !n.trim().is_empty() => Ok(Command::Name(2, n.trim().to_string())),
             _ => usage("which seat (1 or 2), and what name?"),
@@ -459,6 +473,8 @@ mod tests {
         assert_eq!(parse("b2"), Ok(Command::Play("b2".into())));
         assert_eq!(parse("b2-c2"), Ok(Command::Play("b2-c2".into())));
         assert_eq!(parse("b2=O"), Ok(Command::Play("b2=O".into())));
+        assert_eq!(parse("B2=o"), Ok(Command::Play("b2=O".into())));
+        assert_eq!(parse("A1-B2"), Ok(Command::Play("a1-b2".into())));
         assert_eq!(parse("d"), Ok(Command::Play("d".into())));
         // A command or alias wins over a column of the same letter.
         assert_eq!(parse("q"), Ok(Command::Quit));

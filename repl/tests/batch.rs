@@ -391,3 +391,27 @@ fn the_computer_declines_a_draw_it_is_winning() {
         "{out}"
     );
 }
+
+/// Issue 9, terminal manners: moves and commands in upper case are read as
+/// in lower case; a seat name has a sane length; `rules` shows the table in
+/// force (the clock as chosen, the pie rule).
+#[test]
+fn upper_case_long_names_and_the_table_in_rules() {
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!(
+            "B2\nSTATUS\nname 1 {}\nnew\nclock off\npie on\nrules\n",
+            "n".repeat(25)
+        ),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "to move: O", "{out}");
+    assert!(
+        lines[1].starts_with("error: a name has at most 24 characters"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"at this table: clock: off; pie rule on"),
+        "{out}"
+    );
+}

@@ -50,6 +50,12 @@ impl Session {
         if let (Some(x), Some(o)) = (r.role(Side::X), r.role(Side::O)) {
             lines.push(format!("roles: X is {x}, O is {o}"));
         }
+        // The table in force: this game's clock and pie rule, as chosen.
+        lines.push(format!(
+            "at this table: {}; pie rule {}",
+            super::clock_line(self.clock_limit()),
+            if r.table().pie { "on" } else { "off" }
+        ));
         let t = r.tables();
         lines.push(format!(
             "a completed line: {}; no legal move: {}{}",
