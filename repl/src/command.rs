@@ -60,6 +60,8 @@ pub enum Command {
     Clock(Option<u32>),
     /// `pie on|off`
     Pie(bool),
+    /// `alternate on|off`
+    Alternate(bool),
     /// `wait <seconds>`
     Wait(u32),
     /// `seed <number>`
@@ -178,6 +180,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
     spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
     spec_of("clock", &[], "<seconds>|off", "the time per move, before your first move or after the result; it holds for later games", "clock 30").completing(Arg::Word(&["off"])),
+    spec_of("alternate", &[], "on|off", "whether `again` passes X and the first move to the other seat (G5); the rulebook's setting until you choose", "alternate off").completing(Arg::Word(&["on", "off"])),
     spec_of("pie", &[], "on|off", "the pie rule at this table, before the first move: O may answer it with `swap` (PI1)", "pie on").completing(Arg::Word(&["on", "off"])),
     spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
     spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),
@@ -351,6 +354,11 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             },
             _ => usage("how many seconds?"),
         },
+        "alternate" => match args[..] {
+            ["on"] => Ok(Command::Alternate(true)),
+            ["off"] => Ok(Command::Alternate(false)),
+            _ => usage("on or off?"),
+        },
         "pie" => match args[..] {
             ["on"] => Ok(Command::Pie(true)),
             ["off"] => Ok(Command::Pie(false)),
@@ -439,6 +447,7 @@ impl fmt::Display for Command {
             Command::Clock(None) => f.write_str("clock off"),
             Command::Clock(Some(s)) => write!(f, "clock {s}"),
             Command::Pie(on) => write!(f, "pie {}", if *on { "on" } else { "off" }),
+            Command::Alternate(on) => write!(f, "alternate {}", if *on { "on" } else { "off" }),
             Command::Wait(s) => write!(f, "wait {s}"),
             Command::Seed(n) => write!(f, "seed {n}"),
             Command::Save(p) => write!(f, "save {}", p.display()),

@@ -415,3 +415,23 @@ fn upper_case_long_names_and_the_table_in_rules() {
         "{out}"
     );
 }
+
+/// Issue 9: alternating the first move is a table setting too
+/// (`alternate on|off`, G5), whatever the rulebook says.
+#[test]
+fn alternate_is_a_table_setting() {
+    let game = "a1\nb1\na2\nb2\na3\nagain\n";
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!("alternate off\n{game}alternate on\n{game}"),
+    );
+    let seats: Vec<&str> = out.lines().filter(|l| l.starts_with("X: ")).collect();
+    assert_eq!(
+        seats,
+        [
+            "X: player 1, O: player 2; clock: 15 s per move",
+            "X: player 2, O: player 1; clock: 15 s per move",
+        ],
+        "{out}"
+    );
+}

@@ -183,6 +183,9 @@ pub struct Session {
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
     transcript: Vec<String>,
+    /// Whether `again` swaps the marks, as chosen at the table (`alternate`);
+    /// `None`: as the rulebook says.
+    alternate: Option<bool>,
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -245,6 +248,7 @@ impl Session {
             clock,
             rng: Rng::new(seed),
             pending: Vec::new(),
+            alternate: None,
             transcript,
         }
     }
@@ -379,6 +383,15 @@ impl Session {
             }
             Command::Clock(limit) => self.set_clock(limit),
             Command::Pie(on) => self.set_pie(on),
+            Command::Alternate(on) => {
+                self.alternate = Some(on);
+                Ok(Reply::Lines(vec![if on {
+                    "alternate: on — `again` passes X and the first move to the other seat"
+                        .to_string()
+                } else {
+                    "alternate: off — `again` keeps the marks where they are".to_string()
+                }]))
+            }
             Command::Wait(seconds) => self.wait(seconds),
             Command::Seed(seed) => {
                 self.rng = Rng::new(seed);

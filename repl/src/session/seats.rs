@@ -139,7 +139,7 @@ impl Session {
                 "again: the game is still on: finish it, resign or agree a draw first (`new` abandons it)",
             ));
         }
-        let swap = self.rulebook().table().alternate;
+        let swap = self.alternate.unwrap_or(self.rulebook().table().alternate);
         let rulebook = self.rulebook().clone();
         self.start(Game::new(rulebook), swap)
     }
