@@ -553,16 +553,7 @@ impl Referee {
             if matches!(self, Referee::Pente) {
                 let (c, r) = coords(g, to);
                 let at = |i: i64, (dc, dr): (i64, i64)| g.cell(c + i * dc, r + i * dr);
-                for d in [
-                    (1, 0),
-                    (-1, 0),
-                    (0, 1),
-                    (0, -1),
-                    (1, 1),
-                    (1, -1),
-                    (-1, 1),
-                    (-1, -1),
-                ] {
+                for d in NEIGHBOURS {
                     if let (Some(a), Some(b), Some(own)) = (at(1, d), at(2, d), at(3, d))
                         && theirs.contains(a)
                         && theirs.contains(b)
