@@ -617,7 +617,6 @@ impl Rulebook {
         };
         let t = &self.tables;
         let g = self.grid();
-        let to = pos.last_move()?.to()?;
         if !t.regions.is_empty() {
             // The line of boards one side holds (the loser's, where a line loses).
             let line = Side::ALL.into_iter().find_map(|s| {
@@ -634,8 +633,23 @@ impl Rulebook {
                 .collect();
             return Some(format!("boards {}", boards.join(" ")));
         }
-        let mark = pos.mark_at(to)?;
-        let own = pos.marks(mark);
+        let run = self.decisive_run(pos)?;
+        let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
+        Some(names.join(" "))
+    }
+
+    /// The cells of the run of marks that ended the game in `pos`, when a
+    /// line of cells did (not a line of boards).
+    pub fn decisive_run(&self, pos: &Position) -> Option<Vec<Cell>> {
+        let (_, Ending::Line) = pos.ending()? else {
+            return None;
+        };
+        let t = &self.tables;
+        if !t.regions.is_empty() {
+            return None;
+        }
+        let to = pos.last_move()?.to()?;
+        let own = pos.marks(pos.mark_at(to)?);
         t.lines.iter().find_map(|line| {
             let i = line.iter().position(|&c| c == to)?;
             let start = line[..i]
@@ -648,10 +662,7 @@ impl Rulebook {
                 .take_while(|&&c| own.contains(c))
                 .count();
             let run = &line[i - start..=i + end];
-            t.wins_run(run.len()).then(|| {
-                let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
-                names.join(" ")
-            })
+            t.wins_run(run.len()).then(|| run.to_vec())
         })
     }
 

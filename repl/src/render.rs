@@ -39,6 +39,8 @@ const RED: &str = "\x1b[1;31m";
 const BLUE: &str = "\x1b[1;34m";
 const DIM: &str = "\x1b[2m";
 const REVERSE: &str = "\x1b[7m";
+const BOLD: &str = "\x1b[1m";
+const UNDERLINE: &str = "\x1b[4m";
 
 fn paint(style: Style, code: &str, text: &str) -> String {
     if style.color {
@@ -244,6 +246,9 @@ pub fn board(session: &Session, style: Style) -> String {
     let g = rulebook.grid();
     let t = rulebook.tables();
     let last = game.moves().last().and_then(|m| m.to());
+    // The line that won, drawn struck (underlined) where there is colour;
+    // the result line names its cells either way.
+    let winning = rulebook.decisive_run(pos).unwrap_or_default();
     let region = |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
     // Separators go between columns (rows) whose cells lie in different regions.
     let layer_width = g.width() / rulebook.layers();
@@ -310,7 +315,9 @@ pub fn board(session: &Session, style: Style) -> String {
                 Shown::Blank => (" ", ""),
                 Shown::Drawn => ("-", DIM),
             };
-            let text = if last == Some(cell) && style.color {
+            let text = if winning.contains(&cell) && style.color {
+                format!("{BOLD}{UNDERLINE}{}", paint(style, code, ch))
+            } else if last == Some(cell) && style.color {
                 format!("{REVERSE}{}", paint(style, code, ch))
             } else if code.is_empty() {
                 ch.to_string()

@@ -142,3 +142,18 @@ fn ultimate_both_does_not_show_a_drawn_board_as_won_by_x() {
     let row2 = text.lines().find(|l| l.starts_with("2 ")).unwrap();
     assert!(row2.contains("| X O O |"), "{text}");
 }
+
+/// Issue 9: the winning line is marked on the board (bold, underlined)
+/// where there is colour; each of its cells, and no other.
+#[test]
+fn the_winning_line_is_marked() {
+    let color = Style {
+        boards: true,
+        color: true,
+    };
+    let drawn = board(&after("classic", &["a1", "b1", "b2", "c1", "c3"]), color);
+    let marked = drawn.matches("\x1b[1m\x1b[4m").count();
+    assert_eq!(marked, 3, "{drawn:?}");
+    let plain = board(&after("classic", &["a1", "b1", "b2", "c1", "c3"]), PLAIN);
+    assert!(plain.contains("result: X wins — a1 b2 c3"), "{plain}");
+}
