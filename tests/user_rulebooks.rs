@@ -364,3 +364,31 @@ fn hooks_see_the_turn_and_the_captures() {
         Some("captures X 1, O 0")
     );
 }
+
+/// PI1 with turns of several marks: `swap` answers the first player's whole
+/// first turn, never the middle of it.
+#[test]
+fn the_swap_waits_for_the_end_of_the_first_turn() {
+    let rules = variant("two-first-pie.toml");
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "a1");
+    assert!(
+        game.play(gridrules_core::Move::Swap).is_err(),
+        "swap after one of two marks"
+    );
+    play_all(&mut game, "b1");
+    game.play(gridrules_core::Move::Swap)
+        .expect("swap after the first turn");
+    assert_eq!(game.status_line(), "to move: O — mark 1 of 2");
+    // The position text after the swap reads back, whose turn included,
+    // also once a line has ended the game on a turn's first mark.
+    play_all(&mut game, "a9 b9 c1 d1 c9 d9 e1 h5 h6 h7 f1");
+    assert_eq!(game.outcome(), Some(Outcome::Win(Side::X)));
+    for pos in game.positions() {
+        let text = rules.position_text(pos);
+        let back = rules
+            .parse_position(&text)
+            .unwrap_or_else(|e| panic!("`{text}`: {e}"));
+        assert!(back.same_state(pos), "`{text}` reads back otherwise");
+    }
+}

@@ -57,6 +57,8 @@ pub struct Table {
     pub o: Option<String>,
     /// Seconds per move, if the clock was on.
     pub clock: Option<u32>,
+    /// The pie rule as chosen at the table, if it was (PI1).
+    pub pie: Option<bool>,
 }
 
 /// A game with its table, as read from a record.
@@ -122,8 +124,8 @@ pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
         }
     }
     writeln!(out, "clock = {}", table.clock.unwrap_or(0)).unwrap();
-    if r.table().pie {
-        writeln!(out, "pie = true").unwrap();
+    if let Some(pie) = table.pie {
+        writeln!(out, "pie = {pie}").unwrap();
     }
     if *game.start() != r.initial() {
         writeln!(out, "start = {}", quote(&r.position_text(game.start()))).unwrap();
@@ -254,6 +256,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     let table = Table {
         x: raw.x,
         o: raw.o,
+        pie: raw.pie,
         clock,
     };
     Ok(Opened {

@@ -265,7 +265,11 @@ impl Rulebook {
     /// and exactly one move played.
     #[inline]
     pub(crate) fn swap_legal(&self, pos: &Position) -> bool {
-        self.table().pie && pos.ply == 1 && !pos.swapped && !pos.is_over()
+        // After the first turn (one mark, or as many as `turn_marks()` gives it).
+        self.table().pie
+            && !pos.swapped
+            && pos.marks_played() == self.tables.turns.place(0).of
+            && !pos.is_over()
     }
 
     #[inline(always)]

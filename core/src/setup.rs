@@ -507,7 +507,7 @@ impl Rulebook {
         let mover = match pos.ply {
             0 => pos.turn.other(),
             _ if t.turns.is_alternating() => pos.turn.other(),
-            ply => t.turns.place(u32::from(ply) - 1).side(),
+            _ => t.turns.place(pos.marks_played().saturating_sub(1)).side(),
         };
         let has_line = |own: CellSet, within: CellSet| {
             (own & within)

@@ -87,6 +87,12 @@ impl Seats {
         self.shown(self.seat_of(side))
     }
 
+    /// The name given to the seat playing `side`, whoever plays it now
+    /// (what a record keeps).
+    pub fn person_name(&self, side: Side) -> &str {
+        &self.names[self.seat_of(side)]
+    }
+
     /// Seat `seat` as shown: its name, and the computer where it plays the
     /// seat. A seat that was never named is just the computer; a named one
     /// keeps its name, so its points stay with it (G7).

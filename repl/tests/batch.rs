@@ -435,3 +435,33 @@ fn alternate_is_a_table_setting() {
         "{out}"
     );
 }
+
+/// From a review: a game the computer wins on its first reply to a set-up
+/// position is scored; `pie on` cannot bring a resigned game back.
+#[test]
+fn setup_scores_what_is_played_and_pie_keeps_a_result() {
+    let (out, _, _) = run(&["--batch"], "vs easy X\nsetup XX1/OO1/X2 O\nscore\n");
+    assert!(out.ends_with("(1 game)\n"), "{out}");
+    let (out, _, _) = run(&["--batch"], "resign\npie on\nstatus\n");
+    assert!(
+        out.ends_with("error: pie: the pie rule is chosen before the first move\nresult: O wins — X resigned\n"),
+        "{out}"
+    );
+}
+
+/// From a review: after a swap in connect6, a position won on the last mark
+/// of a turn reads back with the right side to move.
+#[test]
+fn a_swapped_connect6_position_reads_back() {
+    let moves = "a1\nswap\na10\nb10\na19\nb19\nc10\nd10\nc19\nd19\ne10\nf10\n";
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!("new connect6\npie on\n{moves}position\n"),
+    );
+    let text = out.lines().last().unwrap().to_string();
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!("new connect6\npie on\nsetup {text}\nposition\n"),
+    );
+    assert_eq!(out.lines().last(), Some(text.as_str()), "{out}");
+}

@@ -352,3 +352,36 @@ fn a_record_start_is_checked_like_setup() {
         "{out}"
     );
 }
+
+/// From a review: `open` seats the record's players before the computer may
+/// move, a table's `pie off` travels with the record, and saved names are
+/// the seats' own, not how the computer is shown.
+#[test]
+fn opening_seats_before_the_computer_moves() {
+    let dir = Scratch::new("seated");
+    batch(&dir.0, "new gomoku-swap\nh8\nswap\nsave s.toml\n");
+    let out = batch(&dir.0, "new gomoku-swap\nvs easy X\nopen s.toml\nstatus\n");
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("X plays") || l.starts_with("O plays")),
+        "the computer moved for the person: {out}"
+    );
+    assert!(out.ends_with("to move: O\n"), "{out}");
+
+    let out = batch(
+        &dir.0,
+        "new gomoku-swap\npie off\nh8\nsave p.toml\nopen p.toml\nswap\n",
+    );
+    assert!(
+        out.ends_with(
+            "error: swap: there is no pie rule at this table: `swap` is not a move here (PI1)\n"
+        ),
+        "{out}"
+    );
+    batch(&dir.0, "new classic\nvs easy O\nb2\nsave c.toml\n");
+    let record = std::fs::read_to_string(dir.path("c.toml")).unwrap();
+    assert!(
+        record.contains("x = \"player 2\"") && !record.contains("computer"),
+        "{record}"
+    );
+}

@@ -26,8 +26,9 @@ impl Session {
 
     pub(super) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let table = record::Table {
-            x: Some(self.seats.name(Side::X).to_string()),
-            o: Some(self.seats.name(Side::O).to_string()),
+            x: Some(self.seats.person_name(Side::X).to_string()),
+            o: Some(self.seats.person_name(Side::O).to_string()),
+            pie: self.pie,
             clock: self.clock.limit,
         };
         let text = record::to_text(&self.game, &self.rulebook_for(path), &table);
@@ -45,21 +46,19 @@ impl Session {
             super::rulebook_ref(&dir.join(&opened.rulebook))
         };
         self.clock.limit = opened.table.clock;
-        let over = opened.game.ending();
-        let reply = self.start(opened.game, false)?;
-        let swaps = self
+        let swaps = opened
             .game
             .moves()
             .iter()
             .filter(|&&m| m == Move::Swap)
             .count();
-        self.seats.opened_with_swaps(swaps as u32);
-        self.seats.set_names_by_side(opened.table.x, opened.table.o);
-        if let Some((outcome, _)) = over {
-            // A finished game from a file is history, not a new result at this table.
-            self.seats.unscore(outcome);
-        }
-        Ok(reply)
+        self.pie = opened.table.pie;
+        // The seats take the record's marks and names before the computer
+        // may move; a finished game from a file is not scored here.
+        self.start_seated(opened.game, false, |seats| {
+            seats.opened_with_swaps(swaps as u32);
+            seats.set_names_by_side(opened.table.x, opened.table.o);
+        })
     }
 
     pub(super) fn record(&self, path: &Path) -> Result<Reply, CommandError> {

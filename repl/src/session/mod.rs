@@ -186,6 +186,9 @@ pub struct Session {
     /// Whether `again` swaps the marks, as chosen at the table (`alternate`);
     /// `None`: as the rulebook says.
     alternate: Option<bool>,
+    /// The pie rule as chosen at the table (`pie`), for records; `None`: as
+    /// the rulebook says.
+    pie: Option<bool>,
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -249,6 +252,7 @@ impl Session {
             rng: Rng::new(seed),
             pending: Vec::new(),
             alternate: None,
+            pie: None,
             transcript,
         }
     }
@@ -414,14 +418,32 @@ impl Session {
     /// Starts `game` as the next one at the table: scores, offers and the
     /// clock start afresh; the computer moves first if it has X.
     fn start(&mut self, game: Game, swap: bool) -> Result<Reply, CommandError> {
+        self.start_seated(game, swap, |_| {})
+    }
+
+    /// [`Session::start`], with `seat` arranging the seats (a record's
+    /// names and swaps) before the computer makes any move, and a game that
+    /// was decided before it began left out of the score.
+    fn start_seated(
+        &mut self,
+        game: Game,
+        swap: bool,
+        seat: impl FnOnce(&mut crate::table::Seats),
+    ) -> Result<Reply, CommandError> {
+        let decided = game.ending();
         self.game = game;
         self.seats.next_game(swap);
+        seat(&mut self.seats);
         self.offer = None;
         self.last_offer = None;
         self.clock.restart();
         let mut played = Vec::new();
         self.computer_replies(&mut played)?;
         self.settle();
+        if let Some((outcome, _)) = decided {
+            // Set up or opened already decided: a study, not a result here.
+            self.seats.unscore(outcome);
+        }
         Ok(Reply::NewGame(played))
     }
 
@@ -442,6 +464,7 @@ impl Session {
                 let r = Arc::new(open_rulebook(n)?);
                 self.rulebook_name = rulebook_ref(Path::new(n));
                 self.clock.limit = self.clock_for(&r);
+                self.pie = None;
                 r
             }
         };
@@ -452,6 +475,7 @@ impl Session {
         let rulebook = Arc::new(Rulebook::from_file(path)?);
         self.rulebook_name = rulebook_ref(path);
         self.clock.limit = self.clock_for(&rulebook);
+        self.pie = None;
         self.start(Game::new(rulebook), false)
     }
 
@@ -647,13 +671,7 @@ impl Session {
             .parse_position(text)
             .map_err(CommandError::Setup)?;
         let game = Game::from_position(self.rulebook().clone(), pos);
-        let reply = self.start(game, false)?;
-        // A position set up already decided, like a finished game opened
-        // from a file, is a study, not a result at this table.
-        if let Some((outcome, _)) = self.game.ending() {
-            self.seats.unscore(outcome);
-        }
-        Ok(reply)
+        self.start(game, false)
     }
 }
 

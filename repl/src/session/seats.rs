@@ -180,7 +180,7 @@ impl Session {
     /// The pie rule at this table (PI1), for this game and the next on the
     /// same rulebook: chosen before the first move, like the clock.
     pub(super) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
-        if !self.game.moves().is_empty() {
+        if !self.game.moves().is_empty() || self.game.is_over() {
             return Err(refused("pie: the pie rule is chosen before the first move"));
         }
         let table = TableRules {
@@ -190,6 +190,7 @@ impl Session {
         let rulebook = Arc::new(self.rulebook().with_table(table));
         let start = *self.game.start();
         self.game = Game::from_position(rulebook, start);
+        self.pie = Some(on);
         Ok(Reply::Lines(vec![if on {
             "pie rule: on — after the first move, O may answer `swap` (PI1)".to_string()
         } else {
