@@ -656,16 +656,7 @@ impl Rulebook {
         let own = pos.marks(pos.mark_at(to)?);
         t.lines.iter().find_map(|line| {
             let i = line.iter().position(|&c| c == to)?;
-            let start = line[..i]
-                .iter()
-                .rev()
-                .take_while(|&&c| own.contains(c))
-                .count();
-            let end = line[i + 1..]
-                .iter()
-                .take_while(|&&c| own.contains(c))
-                .count();
-            let run = &line[i - start..=i + end];
+            let run = &line[crate::rulebook::tables::run_at(line, i, own)];
             t.wins_run(run.len()).then(|| run.to_vec())
         })
     }

@@ -109,6 +109,25 @@ fn words_for(n: usize) -> usize {
     }
 }
 
+/// The unbroken run of `own` marks along `line` through its `i`-th cell, as
+/// a range of places in the line (that cell is taken to hold a mark).
+pub(crate) fn run_at<const W: usize>(
+    line: &[Cell],
+    i: usize,
+    own: Bits<W>,
+) -> std::ops::Range<usize> {
+    let back = line[..i]
+        .iter()
+        .rev()
+        .take_while(|&&c| own.contains(c))
+        .count();
+    let ahead = line[i + 1..]
+        .iter()
+        .take_while(|&&c| own.contains(c))
+        .count();
+    i - back..i + ahead + 1
+}
+
 /// Where the windows through `cell` lie in a window table.
 #[inline(always)]
 fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
@@ -159,20 +178,9 @@ impl Tables {
         else {
             unreachable!("only called for run tables")
         };
-        through[cell.index()].iter().any(|&(l, i)| {
-            let line = &lines[l as usize];
-            let i = i as usize;
-            let back = line[..i]
-                .iter()
-                .rev()
-                .take_while(|&&c| own.contains(c))
-                .count();
-            let ahead = line[i + 1..]
-                .iter()
-                .take_while(|&&c| own.contains(c))
-                .count();
-            wins[back + ahead + 1]
-        })
+        through[cell.index()]
+            .iter()
+            .any(|&(l, i)| wins[run_at(&lines[l as usize], i as usize, own).len()])
     }
 
     /// The lines, as the `lines()` hook gave them.
