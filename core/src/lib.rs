@@ -26,6 +26,7 @@ pub mod check;
 pub mod error;
 pub mod game;
 pub mod geometry;
+pub mod interrupt;
 mod kernel;
 pub mod notation;
 pub mod perft;

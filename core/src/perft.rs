@@ -2,6 +2,7 @@
 
 use crate::error::ScriptError;
 use crate::game::Game;
+use crate::interrupt::Interrupt;
 use crate::position::{Move, MoveList, Outcome, Position};
 use crate::rulebook::Rulebook;
 
@@ -12,18 +13,45 @@ use crate::rulebook::Rulebook;
 /// # Errors
 /// A failing per-move hook.
 pub fn perft(game: &Game, depth: u32) -> Result<u64, ScriptError> {
+    let never = Interrupt::new();
+    Ok(perft_until(game, depth, &never)?.unwrap_or_default())
+}
+
+/// [`perft`], stopping early when `stop` is raised: `None` then.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn perft_until(game: &Game, depth: u32, stop: &Interrupt) -> Result<Option<u64>, ScriptError> {
     let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
     let mut line = Line {
         keys: game.keys().to_vec(),
         moves: game.moves().to_vec(),
+        stop,
     };
-    walk(game.rulebook(), game.position(), &mut lists, &mut line)
+    match walk(game.rulebook(), game.position(), &mut lists, &mut line) {
+        Ok(n) => Ok(Some(n)),
+        Err(Halt::Script(e)) => Err(e),
+        Err(Halt::Stopped) => Ok(None),
+    }
+}
+
+/// Why a walk ended early.
+enum Halt {
+    Script(ScriptError),
+    Stopped,
+}
+
+impl From<ScriptError> for Halt {
+    fn from(e: ScriptError) -> Halt {
+        Halt::Script(e)
+    }
 }
 
 /// The way from the game's start to the position being expanded.
-struct Line {
+struct Line<'s> {
     keys: Vec<u64>,
     moves: Vec<Move>,
+    stop: &'s Interrupt,
 }
 
 fn walk(
@@ -31,13 +59,17 @@ fn walk(
     pos: &Position,
     lists: &mut [MoveList],
     line: &mut Line,
-) -> Result<u64, ScriptError> {
+) -> Result<u64, Halt> {
     let Some((list, rest)) = lists.split_first_mut() else {
         return Ok(1);
     };
     rules.legal_moves(pos, &line.moves, list)?;
     if rest.is_empty() {
         return Ok(list.len() as u64);
+    }
+    // Read at each inner node only: the leaves' parents do most of the work.
+    if line.stop.is_raised() {
+        return Err(Halt::Stopped);
     }
     let mut total = 0;
     for &mv in list.iter() {

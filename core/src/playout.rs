@@ -2,6 +2,7 @@
 //! of positions.
 
 use crate::error::ScriptError;
+use crate::interrupt::Interrupt;
 use crate::position::{Move, MoveList, Outcome, Position};
 use crate::rulebook::Rulebook;
 use std::time::{Duration, Instant};
@@ -130,11 +131,17 @@ impl BenchResult {
 }
 
 /// Plays random games from the initial position for about `duration`,
-/// single-threaded.
+/// single-threaded, or until `stop` is raised (the figures then cover the
+/// time it ran).
 ///
 /// # Errors
 /// A failing per-move hook.
-pub fn bench(rules: &Rulebook, duration: Duration, seed: u64) -> Result<BenchResult, ScriptError> {
+pub fn bench(
+    rules: &Rulebook,
+    duration: Duration,
+    seed: u64,
+    stop: &Interrupt,
+) -> Result<BenchResult, ScriptError> {
     let start = rules.initial();
     let mut rng = Rng::new(seed);
     let mut playout = Playout::new();
@@ -149,7 +156,7 @@ pub fn bench(rules: &Rulebook, duration: Duration, seed: u64) -> Result<BenchRes
             plies += playout.plies as u64;
         }
         let elapsed = began.elapsed();
-        if elapsed >= duration {
+        if elapsed >= duration || stop.is_raised() {
             return Ok(BenchResult {
                 playouts,
                 plies,

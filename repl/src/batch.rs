@@ -41,7 +41,7 @@ pub struct Step {
 /// Runs one line against the session.
 pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     let result = match parse(line) {
-        Ok(cmd) => session.execute(cmd),
+        Ok(inv) => session.execute(&inv),
         Err(e) => {
             session.note_unparsed(line);
             Err(crate::session::CommandError::Parse(e))
@@ -52,25 +52,53 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
         text.push_str(&printed);
         text.push('\n');
     }
-    text.push_str(&render::played(&session.take_pending()));
+    let pending = session.take_pending();
+    text.push_str(&render::played(&pending));
+    for notice in session.take_notices() {
+        text.push_str(&notice);
+        text.push('\n');
+    }
+    // A move the clock made shows on the board even when the command that
+    // noticed it drew none (it was refused as too late, or only printed).
+    let redraw = !pending.is_empty()
+        && !matches!(
+            result,
+            Ok(Reply::Played(..) | Reply::Board | Reply::NewGame(_))
+        );
+    let board = |session: &Session| {
+        if redraw && style.boards {
+            render::board(session, style)
+        } else {
+            String::new()
+        }
+    };
     match result {
         Ok(reply) => {
             text.push_str(&render::reply(&reply, session, style));
+            text.push_str(&board(session));
             let quit = matches!(reply, Reply::Quit);
             Step {
-                text,
+                text: fitted(text, style),
                 quit,
                 failed: false,
             }
         }
         Err(e) => {
             text.push_str(&render::error(&e));
+            text.push_str(&board(session));
             Step {
-                text,
+                text: fitted(text, style),
                 quit: false,
                 failed: true,
             }
         }
+    }
+}
+
+fn fitted(text: String, style: Style) -> String {
+    match style.width {
+        Some(w) => render::fit(&text, w),
+        None => text,
     }
 }
 

@@ -1,90 +1,12 @@
-//! The commands: one table drives parsing, `help` and completion, and each
-//! command prints back (`Display`) as the line that parses to it.
+//! The command registry: one entry per command drives parsing, running,
+//! `help`, completion, hints and what goes into the transcript, so a new
+//! command is one entry in [`COMMANDS`] and the session method it calls.
 
+use crate::session::{CommandError, Reply, Session};
 use gridrules_core::Side;
 use gridrules_core::search::Level;
 use std::fmt;
 use std::path::PathBuf;
-
-/// What `draw` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrawAction {
-    /// Offer a draw.
-    Offer,
-    /// Accept the pending offer.
-    Accept,
-    /// Decline the pending offer.
-    Decline,
-}
-
-/// A parsed command line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// `help [command]`
-    Help(Option<String>),
-    /// `variants`
-    Variants,
-    /// `new [rulebook]`
-    New(Option<String>),
-    /// `load <file.toml>`
-    Load(PathBuf),
-    /// `rules`
-    Rules,
-    /// `show`
-    Show,
-    /// `play <move>` or a bare move; the text is kept for messages.
-    Play(String),
-    /// `legal`
-    Legal,
-    /// `undo`
-    Undo,
-    /// `status`
-    Status,
-    /// `history`
-    History,
-    /// `ai [level]`
-    Ai(Option<Level>),
-    /// `vs <level|off> [X|O]`: `None` hands both seats back to people.
-    Vs(Option<Level>, Option<Side>),
-    /// `resign [X|O]`
-    Resign(Option<Side>),
-    /// `draw offer|accept|decline`
-    Draw(DrawAction),
-    /// `again`
-    Again,
-    /// `score`
-    Score,
-    /// `name <1|2> <name>`
-    Name(usize, String),
-    /// `clock <seconds>|off`
-    Clock(Option<u32>),
-    /// `pie on|off`
-    Pie(bool),
-    /// `alternate on|off`
-    Alternate(bool),
-    /// `wait <seconds>`
-    Wait(u32),
-    /// `seed <number>`
-    Seed(u64),
-    /// `save <file>`
-    Save(PathBuf),
-    /// `open <file>`
-    Open(PathBuf),
-    /// `record <file>`
-    Record(PathBuf),
-    /// `position`
-    Position,
-    /// `setup <text>`
-    Setup(String),
-    /// `perft <depth>`
-    Perft(u32),
-    /// `bench [rulebook] [seconds]`
-    Bench(Option<String>, Option<f64>),
-    /// `check [rulebook|file|all]`
-    Check(Option<String>),
-    /// `quit`
-    Quit,
-}
 
 /// What a command's argument is, for completion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,22 +25,62 @@ pub enum Arg {
     Word(&'static [&'static str]),
 }
 
-/// One command's entry in the table.
-#[derive(Debug, PartialEq, Eq)]
+/// Whether a command goes into the session's transcript, which batch mode
+/// replays exactly: everything that plays, or shows or refuses something
+/// about the game, refused lines included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Log {
+    /// Always.
+    Always,
+    /// Never: it writes files, measures, or leaves.
+    Never,
+    /// Only where batch mode's clock runs (`wait`): at the REPL it is
+    /// refused, and the real time that passed is logged as a `wait` instead.
+    VirtualClock,
+}
+
+/// Runs a command: the session, and the words after the command's name.
+pub type Run = fn(&mut Session, &Args<'_>) -> Result<Reply, CommandError>;
+
+/// One command's entry in the registry.
 pub struct CommandSpec {
     /// The name typed.
     pub name: &'static str,
     /// Other names that work too.
     pub aliases: &'static [&'static str],
-    /// Arguments, as shown in `help`.
+    /// Arguments, as shown in `help` and as the hint after the name.
     pub args: &'static str,
     /// What it does, in a line.
     pub summary: &'static str,
+    /// More for `help <command>`: what happens in the cases that surprise.
+    pub more: &'static [&'static str],
     /// An example line.
     pub example: &'static str,
     /// What its first argument is, for completion.
     pub arg: Arg,
+    /// Whether it goes into the transcript.
+    pub log: Log,
+    /// It plays for the side to move, so it is refused as too late once
+    /// that side's time has run out.
+    pub plays: bool,
+    /// What it does.
+    pub run: Run,
 }
+
+impl fmt::Debug for CommandSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CommandSpec({})", self.name)
+    }
+}
+
+/// Entries are one per name.
+impl PartialEq for CommandSpec {
+    fn eq(&self, other: &CommandSpec) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for CommandSpec {}
 
 impl CommandSpec {
     /// `name args`, as in usage messages.
@@ -129,71 +91,496 @@ impl CommandSpec {
             format!("{} {}", self.name, self.args)
         }
     }
-}
 
-const fn spec_of(
-    name: &'static str,
-    aliases: &'static [&'static str],
-    args: &'static str,
-    summary: &'static str,
-    example: &'static str,
-) -> CommandSpec {
-    CommandSpec {
-        name,
-        aliases,
-        args,
-        summary,
-        example,
-        arg: Arg::Nothing,
+    const fn aka(mut self, aliases: &'static [&'static str]) -> CommandSpec {
+        self.aliases = aliases;
+        self
     }
-}
 
-impl CommandSpec {
+    const fn example(mut self, example: &'static str) -> CommandSpec {
+        self.example = example;
+        self
+    }
+
     const fn completing(mut self, arg: Arg) -> CommandSpec {
         self.arg = arg;
         self
     }
+
+    const fn more(mut self, more: &'static [&'static str]) -> CommandSpec {
+        self.more = more;
+        self
+    }
+
+    const fn unlogged(mut self) -> CommandSpec {
+        self.log = Log::Never;
+        self
+    }
+
+    const fn virtual_clock(mut self) -> CommandSpec {
+        self.log = Log::VirtualClock;
+        self
+    }
+
+    const fn plays(mut self) -> CommandSpec {
+        self.plays = true;
+        self
+    }
+}
+
+/// An entry: `name`, its `args` and `summary`, and what it runs. The
+/// example is the bare name until [`CommandSpec::example`] says otherwise.
+const fn cmd(
+    name: &'static str,
+    args: &'static str,
+    summary: &'static str,
+    run: Run,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases: &[],
+        args,
+        summary,
+        more: &[],
+        example: name,
+        arg: Arg::Nothing,
+        log: Log::Always,
+        plays: false,
+        run,
+    }
 }
 
 const LEVELS: &[&str] = &["easy", "medium", "hard", "off"];
+const ON_OFF: &[&str] = &["on", "off"];
 
 /// Every command, in the order `help` lists them.
-#[rustfmt::skip]
-pub const COMMANDS: &[CommandSpec] = &[
-    spec_of("help", &["?"], "[command]", "list the commands, or explain one", "help setup").completing(Arg::Command),
-    spec_of("variants", &["rulebooks"], "", "list the built-in rulebooks", "variants"),
-    spec_of("new", &[], "[rulebook]", "start a new game, on a built-in rulebook (or .toml file) or the current one", "new ultimate").completing(Arg::Rulebook),
-    spec_of("load", &[], "<file.toml>", "load a rulebook from a file and start a game on it", "load my-variant.toml").completing(Arg::File),
-    spec_of("rules", &[], "", "the rules of the loaded rulebook, in words", "rules"),
-    spec_of("show", &["board"], "", "draw the board", "show"),
-    spec_of("play", &["move"], "<move>", "play a move (a bare move works too): b2 places, b2=O chooses the mark, d drops into a column, b2-c2 moves a piece", "play b2").completing(Arg::Move),
-    spec_of("swap", &[], "", "under the pie rule, answer the first move by taking its side: the seats exchange marks (PI1)", "swap"),
-    spec_of("legal", &["moves"], "", "every legal move, on one line", "legal"),
-    spec_of("undo", &["takeback"], "", "take back the last move (against the computer, the last move of each side)", "undo"),
-    spec_of("status", &[], "", "who is to move, or the result", "status"),
-    spec_of("history", &[], "", "the moves played so far", "history"),
-    spec_of("ai", &["hint"], "[easy|medium|hard]", "the computer makes one move for the side to move", "ai hard").completing(Arg::Word(LEVELS)),
-    spec_of("vs", &["computer"], "<easy|medium|hard|off> [X|O]", "play against the computer; X or O is your mark (chosen before the first move)", "vs hard O").completing(Arg::Word(LEVELS)),
-    spec_of("resign", &[], "[X|O]", "resign the game (the side to move, or your side against the computer)", "resign").completing(Arg::Word(&["X", "O"])),
-    spec_of("draw", &[], "offer|accept|decline", "offer a draw, or answer an offer (a move instead declines it)", "draw offer").completing(Arg::Word(&["offer", "accept", "decline"])),
-    spec_of("again", &["rematch"], "", "the next game on the same rulebook; keeps the score, swaps marks", "again"),
-    spec_of("score", &[], "", "the score by seat; a draw counts half", "score"),
-    spec_of("name", &["seat"], "<1|2> <name>", "name a seat", "name 1 Alice"),
-    spec_of("clock", &[], "<seconds>|off", "the time per move, before your first move or after the result; it holds for later games", "clock 30").completing(Arg::Word(&["off"])),
-    spec_of("alternate", &[], "on|off", "whether `again` passes X and the first move to the other seat (G5); the rulebook's setting until you choose", "alternate off").completing(Arg::Word(&["on", "off"])),
-    spec_of("pie", &[], "on|off", "the pie rule at this table, before the first move: O may answer it with `swap` (PI1)", "pie on").completing(Arg::Word(&["on", "off"])),
-    spec_of("wait", &[], "<seconds>", "let time pass on batch mode's clock (for testing the clock)", "wait 16"),
-    spec_of("seed", &[], "<number>", "seed the randomness (computer moves, timed-out moves) to repeat a session", "seed 42"),
-    spec_of("save", &[], "<file>", "save the game as a record that `open` reads", "save game.toml").completing(Arg::File),
-    spec_of("open", &[], "<file>", "open a saved game record", "open game.toml").completing(Arg::File),
-    spec_of("record", &[], "<file>", "save this session as a transcript that batch mode replays", "record session.txt").completing(Arg::File),
-    spec_of("position", &["fen"], "", "the position as one line of text that `setup` accepts", "position"),
-    spec_of("setup", &[], "<position>", "start a game from a position text (see `position`)", "setup X2/1O1/3 X"),
-    spec_of("perft", &[], "<depth>", "count the move sequences of that length from here", "perft 4"),
-    spec_of("bench", &[], "[rulebook] [seconds]", "random games for a while; prints playouts per second", "bench gomoku 2").completing(Arg::Rulebook),
-    spec_of("check", &[], "[rulebook|file|all]", "run a rulebook's documented examples; fails if any does", "check ultimate").completing(Arg::Rulebook),
-    spec_of("quit", &["exit", "q"], "", "leave", "quit"),
+pub static COMMANDS: &[CommandSpec] = &[
+    cmd(
+        "help",
+        "[command]",
+        "list the commands, or explain one",
+        |_, a| crate::session::help(a.optional("one command at a time")?),
+    )
+    .aka(&["?"])
+    .example("help vs")
+    .completing(Arg::Command)
+    .unlogged(),
+    cmd("variants", "", "list the built-in rulebooks", |_, a| {
+        a.none()?;
+        Ok(crate::session::variants())
+    })
+    .aka(&["rulebooks"]),
+    cmd(
+        "new",
+        "[rulebook]",
+        "a new game: on a built-in rulebook or a .toml file, or the same one",
+        |s, a| s.new_game(a.optional("one rulebook at a time")?),
+    )
+    .example("new ultimate")
+    .completing(Arg::Rulebook),
+    cmd(
+        "load",
+        "<file.toml>",
+        "load a rulebook from a file and start a game on it",
+        |s, a| s.load(&a.path()?),
+    )
+    .example("load my-variant.toml")
+    .completing(Arg::File),
+    cmd(
+        "rules",
+        "",
+        "the rules of the loaded rulebook, in words",
+        |s, a| {
+            a.none()?;
+            Ok(s.rules())
+        },
+    ),
+    cmd("show", "", "draw the board", |_, a| {
+        a.none()?;
+        Ok(Reply::Board)
+    })
+    .aka(&["board"]),
+    cmd(
+        "play",
+        "<move>",
+        "play a move; a bare move works too (see `help play`)",
+        |s, a| s.play(&normal_move(a.one("which move?", "one move at a time")?)),
+    )
+    .aka(&["move"])
+    .example("play b2")
+    .completing(Arg::Move)
+    .plays()
+    .more(&[
+        "b2 places a mark, b2=O chooses the mark (where the rulebook lets you),",
+        "d drops into column d, b2-c2 moves a piece; upper case reads the same.",
+    ]),
+    cmd(
+        "swap",
+        "",
+        "under the pie rule, take the first move's side: the seats exchange marks",
+        |s, a| {
+            a.none()?;
+            s.play("swap")
+        },
+    )
+    .plays()
+    .more(&["Only as O's first move, and only with `pie on` (PI1)."]),
+    cmd("legal", "", "every legal move", |s, a| {
+        a.none()?;
+        s.legal()
+    })
+    .aka(&["moves"]),
+    cmd(
+        "undo",
+        "",
+        "take back the last move (against the computer, one of each side)",
+        |s, a| {
+            a.none()?;
+            s.undo()
+        },
+    )
+    .aka(&["takeback"]),
+    cmd("status", "", "who is to move, or the result", |s, a| {
+        a.none()?;
+        Ok(s.status())
+    }),
+    cmd("history", "", "the moves played so far", |s, a| {
+        a.none()?;
+        Ok(s.history())
+    }),
+    cmd(
+        "ai",
+        "[easy|medium|hard]",
+        "the computer makes one move for the side to move",
+        |s, a| {
+            let level = match a.optional("one level")? {
+                Some(l) => l.parse::<Level>().map_err(|e| a.usage(e))?,
+                None => Level::Hard,
+            };
+            s.ai(level)
+        },
+    )
+    .aka(&["hint"])
+    .example("ai hard")
+    .completing(Arg::Word(LEVELS))
+    .plays(),
+    cmd(
+        "vs",
+        "<easy|medium|hard|off> [X|O]",
+        "play against the computer (see `help vs`)",
+        |s, a| {
+            let (level, mark) = match a.words()[..] {
+                [l] => (l, None),
+                [l, m] => (l, Some(side(a, m)?)),
+                _ => return Err(a.usage("which level?")),
+            };
+            match level {
+                "off" if mark.is_some() => Err(a.usage("`vs off` takes no mark")),
+                "off" => s.vs(None, None),
+                l => s.vs(Some(l.parse().map_err(|e| a.usage(e))?), mark),
+            }
+        },
+    )
+    .aka(&["computer"])
+    .example("vs hard O")
+    .completing(Arg::Word(LEVELS))
+    .more(&[
+        "Before the first move, X or O is your mark, and seat 1 (yours) plays it;",
+        "the computer opens at once if it has X.",
+        "In mid-game, `vs hard` leaves you the side to move and gives the computer",
+        "the other; `vs hard X` gives you X, and the computer moves at once if it",
+        "is O's turn. The score stays with the seats: the computer plays under",
+        "its seat's name. `vs off` hands both seats back to people.",
+    ]),
+    cmd(
+        "first",
+        "<1|2|name>",
+        "who plays X, and so moves first, in this game: before its first move",
+        |s, a| s.first(a.rest("which seat: 1, 2 or a name?")?),
+    )
+    .example("first 2")
+    .completing(Arg::Word(&["1", "2"]))
+    .more(&[
+        "Two people choose who is X before the first game; `again` then passes",
+        "X to the other seat while `alternate` is on.",
+    ]),
+    cmd(
+        "resign",
+        "[X|O]",
+        "resign the game (the side to move, or your side against the computer)",
+        |s, a| {
+            let by = match a.optional("one side")? {
+                Some(w) => Some(side(a, w)?),
+                None => None,
+            };
+            s.resign(by)
+        },
+    )
+    .completing(Arg::Word(&["X", "O"])),
+    cmd(
+        "draw",
+        "offer|accept|decline",
+        "offer a draw, or answer one (a move declines it)",
+        |s, a| {
+            let action = match a.words()[..] {
+                ["offer"] => DrawAction::Offer,
+                ["accept"] => DrawAction::Accept,
+                ["decline"] => DrawAction::Decline,
+                _ => return Err(a.usage("offer, accept or decline?")),
+            };
+            s.draw(action)
+        },
+    )
+    .example("draw offer")
+    .completing(Arg::Word(&["offer", "accept", "decline"])),
+    cmd(
+        "again",
+        "",
+        "the next game on the same rulebook; keeps the score",
+        |s, a| {
+            a.none()?;
+            s.again()
+        },
+    )
+    .aka(&["rematch"]),
+    cmd(
+        "score",
+        "",
+        "the score by seat; a draw counts half",
+        |s, a| {
+            a.none()?;
+            Ok(Reply::Lines(vec![s.seats().score_line()]))
+        },
+    ),
+    cmd("name", "<1|2> <name>", "name a seat", |s, a| {
+        let Some((seat, name)) = a
+            .rest("which seat (1 or 2), and what name?")?
+            .split_once(' ')
+        else {
+            return Err(a.usage("which seat (1 or 2), and what name?"));
+        };
+        let seat = match seat {
+            "1" => 0,
+            "2" => 1,
+            _ => return Err(a.usage("which seat (1 or 2), and what name?")),
+        };
+        let name = name.trim();
+        if name.chars().count() > MAX_NAME {
+            return Err(a.usage(format!("a name has at most {MAX_NAME} characters")));
+        }
+        Ok(s.name_seat(seat, name))
+    })
+    .aka(&["seat"])
+    .example("name 1 Alice")
+    .completing(Arg::Word(&["1", "2"])),
+    cmd(
+        "clock",
+        "<seconds>|off",
+        "the time per move (see `help clock`)",
+        |s, a| match a.one("how many seconds?", "one number, or off")? {
+            "off" => s.set_clock(None),
+            n => match n.parse::<u32>() {
+                Ok(n) if n > 0 => s.set_clock(Some(n)),
+                _ => Err(a.usage(format!("`{n}`: expected seconds per move, or off"))),
+            },
+        },
+    )
+    .example("clock 30")
+    .completing(Arg::Word(&["off"]))
+    .more(&[
+        "Set before any person has moved, or after the result for the next game;",
+        "it holds for later games. The clock starts at the first move (or at",
+        "`ready`); `pause` and `resume` hold it. A side whose time runs out gets",
+        "a random legal move (T2).",
+    ]),
+    cmd(
+        "ready",
+        "",
+        "start the clock now, before the first move",
+        |s, a| {
+            a.none()?;
+            s.ready()
+        },
+    )
+    .aka(&["start"]),
+    cmd(
+        "pause",
+        "",
+        "hold the clock (a player is away); `resume` runs it again",
+        |s, a| {
+            a.none()?;
+            s.pause()
+        },
+    ),
+    cmd(
+        "resume",
+        "",
+        "run the held clock again, with the time that was left",
+        |s, a| {
+            a.none()?;
+            s.resume()
+        },
+    ),
+    cmd(
+        "alternate",
+        "on|off",
+        "whether `again` passes X and the first move to the other seat (G5)",
+        |s, a| Ok(s.set_alternate(a.switch()?)),
+    )
+    .example("alternate off")
+    .completing(Arg::Word(ON_OFF)),
+    cmd(
+        "pie",
+        "on|off",
+        "the pie rule, before the first move: O may answer it with `swap` (PI1)",
+        |s, a| s.set_pie(a.switch()?),
+    )
+    .example("pie on")
+    .completing(Arg::Word(ON_OFF)),
+    cmd(
+        "wait",
+        "<seconds>",
+        "let time pass on batch mode's clock (for testing the clock)",
+        |s, a| {
+            let n = a.one("how many seconds?", "one number")?;
+            s.wait(
+                n.parse()
+                    .map_err(|_| a.usage(format!("`{n}`: expected whole seconds")))?,
+            )
+        },
+    )
+    .example("wait 16")
+    .virtual_clock(),
+    cmd(
+        "seed",
+        "<number>",
+        "seed the randomness (computer moves, timed-out moves)",
+        |s, a| {
+            let n = a.one("which seed?", "one number")?;
+            Ok(s.seed(
+                n.parse()
+                    .map_err(|_| a.usage(format!("`{n}`: expected a whole number")))?,
+            ))
+        },
+    )
+    .example("seed 42"),
+    cmd(
+        "save",
+        "<file>",
+        "save the game as a record that `open` reads",
+        |s, a| s.save(&a.path()?),
+    )
+    .example("save game.toml")
+    .completing(Arg::File)
+    .unlogged(),
+    cmd("open", "<file>", "open a saved game record", |s, a| {
+        s.open(&a.path()?)
+    })
+    .example("open game.toml")
+    .completing(Arg::File),
+    cmd(
+        "record",
+        "<file>|off",
+        "record this session as a transcript that batch mode replays",
+        |s, a| match a.rest("which file?")? {
+            "off" => s.record_off(),
+            path => s.record(&PathBuf::from(path)),
+        },
+    )
+    .example("record session.txt")
+    .completing(Arg::File)
+    .unlogged()
+    .more(&[
+        "Writes the session so far, and keeps the file up to date after every",
+        "command until `record off`.",
+    ]),
+    cmd(
+        "position",
+        "",
+        "the position as one line of text that `setup` accepts",
+        |s, a| {
+            a.none()?;
+            Ok(s.position())
+        },
+    )
+    .aka(&["fen"]),
+    cmd(
+        "setup",
+        "<position>",
+        "start a game from a position text (see `position`)",
+        |s, a| s.setup(a.rest("which position?")?),
+    )
+    .example("setup X2/1O1/3 X"),
+    cmd(
+        "perft",
+        "<depth>",
+        "count the move sequences of that length from here",
+        |s, a| {
+            let d = a.one("which depth?", "one depth")?;
+            match d.parse::<u32>() {
+                Ok(d) if d <= 20 => s.perft(d),
+                _ => Err(a.usage(format!("depth `{d}`: expected a number from 0 to 20"))),
+            }
+        },
+    )
+    .example("perft 4")
+    .more(&["Ctrl-C stops it."]),
+    cmd(
+        "bench",
+        "[rulebook] [seconds]",
+        "random games for a while; prints playouts per second",
+        |s, a| {
+            let mut rulebook = None;
+            let mut seconds = None;
+            for w in a.words() {
+                match w.parse::<f64>() {
+                    Ok(x) if seconds.is_none() && x > 0.0 && x <= 3600.0 => seconds = Some(x),
+                    Ok(_) => {
+                        return Err(
+                            a.usage(format!("seconds `{w}`: expected more than 0, at most 3600"))
+                        );
+                    }
+                    Err(_) if rulebook.is_none() => rulebook = Some(w),
+                    Err(_) => return Err(a.usage(format!("unexpected `{w}`"))),
+                }
+            }
+            s.bench(rulebook, seconds)
+        },
+    )
+    .example("bench gomoku 2")
+    .completing(Arg::Rulebook)
+    .unlogged()
+    .more(&["Ctrl-C stops it and reports what it measured."]),
+    cmd(
+        "check",
+        "[rulebook|file|all]",
+        "run a rulebook's documented examples; fails if any does",
+        |s, a| s.check(a.optional("one rulebook at a time")?),
+    )
+    .example("check ultimate")
+    .completing(Arg::Rulebook)
+    .unlogged(),
+    cmd("quit", "", "leave", |_, a| {
+        a.none()?;
+        Ok(Reply::Quit)
+    })
+    .aka(&["exit", "q"])
+    .unlogged(),
 ];
+
+/// The longest seat name: it must fit the score line on a terminal.
+const MAX_NAME: usize = 24;
+
+/// What `draw` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawAction {
+    /// Offer a draw.
+    Offer,
+    /// Accept the pending offer.
+    Accept,
+    /// Decline the pending offer.
+    Decline,
+}
 
 /// The command called `word` (or one of its aliases).
 pub fn spec(word: &str) -> Option<&'static CommandSpec> {
@@ -220,273 +607,202 @@ impl fmt::Display for ParseError {
     }
 }
 
-fn side_arg(word: &str) -> Option<Side> {
-    match word {
-        "X" | "x" => Some(Side::X),
-        "O" | "o" => Some(Side::O),
-        _ => None,
+/// The words after a command's name, with readers that refuse what does
+/// not fit with the command's usage.
+#[derive(Debug)]
+pub struct Args<'a> {
+    spec: &'static CommandSpec,
+    rest: &'a str,
+}
+
+impl<'a> Args<'a> {
+    /// The words after `spec`'s name.
+    pub fn new(spec: &'static CommandSpec, rest: &'a str) -> Args<'a> {
+        Args {
+            spec,
+            rest: rest.trim(),
+        }
+    }
+
+    /// The command's usage error: `why`, then how it is used.
+    pub fn usage(&self, why: impl Into<String>) -> CommandError {
+        CommandError::Parse(ParseError::Usage(self.spec, why.into()))
+    }
+
+    /// The words, split at white space.
+    pub fn words(&self) -> Vec<&'a str> {
+        self.rest.split_whitespace().collect()
+    }
+
+    /// No argument.
+    pub fn none(&self) -> Result<(), CommandError> {
+        if self.rest.is_empty() {
+            Ok(())
+        } else {
+            Err(self.usage(format!("`{}` takes no argument", self.spec.name)))
+        }
+    }
+
+    /// At most one word; `many` says why more are refused.
+    pub fn optional(&self, many: &str) -> Result<Option<&'a str>, CommandError> {
+        match self.words()[..] {
+            [] => Ok(None),
+            [w] => Ok(Some(w)),
+            _ => Err(self.usage(many)),
+        }
+    }
+
+    /// Exactly one word; `missing` and `many` say what is wrong otherwise.
+    pub fn one(&self, missing: &str, many: &str) -> Result<&'a str, CommandError> {
+        match self.words()[..] {
+            [] => Err(self.usage(missing)),
+            [w] => Ok(w),
+            _ => Err(self.usage(many)),
+        }
+    }
+
+    /// Everything after the name, spaces kept (a name, a path, a position).
+    pub fn rest(&self, missing: &str) -> Result<&'a str, CommandError> {
+        if self.rest.is_empty() {
+            Err(self.usage(missing))
+        } else {
+            Ok(self.rest)
+        }
+    }
+
+    /// A file path: everything after the name.
+    pub fn path(&self) -> Result<PathBuf, CommandError> {
+        self.rest("which file?").map(PathBuf::from)
+    }
+
+    /// `on` or `off`.
+    pub fn switch(&self) -> Result<bool, CommandError> {
+        match self.words()[..] {
+            ["on"] => Ok(true),
+            ["off"] => Ok(false),
+            _ => Err(self.usage("on or off?")),
+        }
     }
 }
 
-/// The longest seat name: it must fit the score line on a terminal.
-const MAX_NAME: usize = 24;
+/// `X` or `O`, either case.
+fn side(a: &Args<'_>, word: &str) -> Result<Side, CommandError> {
+    match word {
+        "X" | "x" => Ok(Side::X),
+        "O" | "o" => Ok(Side::O),
+        _ => Err(a.usage(format!("`{word}`: expected X or O"))),
+    }
+}
 
-/// Parses one command line (comments already removed, not empty).
+/// A move as notation writes it: cells in lower case, a chosen mark in
+/// upper case (`B2=o` is `b2=O`).
+fn normal_move(text: &str) -> String {
+    match text.split_once('=') {
+        Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
+        None => text.to_lowercase(),
+    }
+}
+
+/// A parsed line: the command, its arguments, and the line as the
+/// transcript keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invocation {
+    /// The command.
+    pub spec: &'static CommandSpec,
+    /// The words after its name.
+    pub args: String,
+    /// The line in its usual form: the command's name (not an alias) in
+    /// lower case, or a bare move as notation writes it.
+    pub text: String,
+}
+
+/// Parses one command line (comments already removed, not empty): the
+/// first word names a command, or the whole line is a move.
 ///
 /// # Errors
-/// An unknown command, or arguments that do not fit.
-pub fn parse(line: &str) -> Result<Command, ParseError> {
+/// The first word is neither a command nor a move.
+pub fn parse(line: &str) -> Result<Invocation, ParseError> {
     let line = line.trim();
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     // Commands and moves are written in lower case; upper case is read the
     // same (`STATUS`, `A1-A2`). Arguments keep their case (names, files).
-    let lower = word.to_lowercase();
-    let Some(spec) = spec(&lower) else {
-        // Cells in lower case, a chosen mark in upper case: `B2=o` is `b2=O`.
-        let mv = match word.split_once('=') {
-            Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
-            None => lower,
+    if let Some(spec) = spec(&word.to_lowercase()) {
+        let text = if rest.is_empty() {
+            spec.name.to_string()
+        } else {
+            format!("{} {rest}", spec.name)
         };
-        if gridrules_core::notation::looks_like_move(&mv) && rest.is_empty() {
-            return Ok(Command::Play(mv));
-        }
-        return Err(ParseError::Unknown(word.to_string()));
-    };
-    let usage = |why: &str| Err(ParseError::Usage(spec, why.to_string()));
-    let args: Vec<&str> = rest.split_whitespace().collect();
-    let none = |cmd: Command| {
-        if args.is_empty() {
-            Ok(cmd)
-        } else {
-            Err(ParseError::Usage(
-                spec,
-                format!("`{}` takes no argument", spec.name),
-            ))
-        }
-    };
-    let path = |make: fn(PathBuf) -> Command| {
-        if rest.is_empty() {
-            Err(ParseError::Usage(spec, "which file?".to_string()))
-        } else {
-            Ok(make(PathBuf::from(rest)))
-        }
-    };
-    let level = |w: &str| w.parse::<Level>();
-    match spec.name {
-        "help" => match args[..] {
-            [] => Ok(Command::Help(None)),
-            [c] => Ok(Command::Help(Some(c.to_string()))),
-            _ => usage("one command at a time"),
-        },
-        "variants" => none(Command::Variants),
-        "new" => match args[..] {
-            [] => Ok(Command::New(None)),
-            [r] => Ok(Command::New(Some(r.to_string()))),
-            _ => usage("one rulebook at a time"),
-        },
-        "load" => path(Command::Load),
-        "rules" => none(Command::Rules),
-        "show" => none(Command::Show),
-        "play" => match args[..] {
-            [m] => Ok(Command::Play(m.to_string())),
-            [] => usage("which move?"),
-            _ => usage("one move at a time"),
-        },
-        "swap" => none(Command::Play("swap".to_string())),
-        "legal" => none(Command::Legal),
-        "undo" => none(Command::Undo),
-        "status" => none(Command::Status),
-        "history" => none(Command::History),
-        "ai" => match args[..] {
-            [] => Ok(Command::Ai(None)),
-            [l] => level(l)
-                .map(|l| Command::Ai(Some(l)))
-                .or_else(|e| usage(&e)),
-            _ => usage("one level"),
-        },
-        "vs" => {
-            let (lvl, mark) = match args[..] {
-                [l] => (l, None),
-                [l, m] => match side_arg(m) {
-                    Some(s) => (l, Some(s)),
-                    None => return usage(&format!("mark `{m}`: expected X or O")),
-                },
-                _ => return usage("which level?"),
-            };
-            match lvl {
-                "off" if mark.is_none() => Ok(Command::Vs(None, None)),
-                "off" => usage("`vs off` takes no mark"),
-                l => level(l)
-                    .map(|l| Command::Vs(Some(l), mark))
-                    .or_else(|e| usage(&e)),
-            }
-        }
-        "resign" => match args[..] {
-            [] => Ok(Command::Resign(None)),
-            [s] => side_arg(s)
-                .map(|s| Command::Resign(Some(s)))
-                .ok_or(())
-                .or_else(|()| usage(&format!("`{s}`: expected X or O"))),
-            _ => usage("one side"),
-        },
-        "draw" => match args[..] {
-            ["offer"] => Ok(Command::Draw(DrawAction::Offer)),
-            ["accept"] => Ok(Command::Draw(DrawAction::Accept)),
-            ["decline"] => Ok(Command::Draw(DrawAction::Decline)),
-            _ => usage("offer, accept or decline?"),
-        },
-        "again" => none(Command::Again),
-        "score" => none(Command::Score),
-        "name" => match rest.split_once(char::is_whitespace) {
-            Some((_, n)) if n.trim().chars().count() > MAX_NAME => {
-                usage(&format!("a name has at most {MAX_NAME} characters"))
-            }
-            Some(("1", n)) if !n.trim().is_empty() => Ok(Command::Name(1, n.trim().to_string())),
-            Some(("2", n)) if !n.trim().is_empty() => Ok(Command::Name(2, n.trim().to_string())),
-            _ => usage("which seat (1 or 2), and what name?"),
-        },
-        "clock" => match args[..] {
-            ["off"] => Ok(Command::Clock(None)),
-            [s] => match s.parse::<u32>() {
-                Ok(n) if n > 0 => Ok(Command::Clock(Some(n))),
-                _ => usage(&format!("`{s}`: expected seconds per move, or off")),
-            },
-            _ => usage("how many seconds?"),
-        },
-        "alternate" => match args[..] {
-            ["on"] => Ok(Command::Alternate(true)),
-            ["off"] => Ok(Command::Alternate(false)),
-            _ => usage("on or off?"),
-        },
-        "pie" => match args[..] {
-            ["on"] => Ok(Command::Pie(true)),
-            ["off"] => Ok(Command::Pie(false)),
-            _ => usage("on or off?"),
-        },
-        "wait" => match args[..] {
-            [s] => s
-                .parse()
-                .map(Command::Wait)
-                .or_else(|_| usage(&format!("`{s}`: expected whole seconds"))),
-            _ => usage("how many seconds?"),
-        },
-        "seed" => match args[..] {
-            [n] => n
-                .parse()
-                .map(Command::Seed)
-                .or_else(|_| usage(&format!("`{n}`: expected a whole number"))),
-            _ => usage("which seed?"),
-        },
-        "save" => path(Command::Save),
-        "open" => path(Command::Open),
-        "record" => path(Command::Record),
-        "position" => none(Command::Position),
-        "setup" if rest.is_empty() => usage("which position?"),
-        "setup" => Ok(Command::Setup(rest.to_string())),
-        "perft" => match args[..] {
-            [d] => match d.parse::<u32>() {
-                Ok(d) if d <= 20 => Ok(Command::Perft(d)),
-                _ => usage(&format!("depth `{d}`: expected a number from 0 to 20")),
-            },
-            _ => usage("which depth?"),
-        },
-        "bench" => {
-            let mut rulebook = None;
-            let mut seconds = None;
-            for a in &args {
-                match a.parse::<f64>() {
-                    Ok(s) if seconds.is_none() && s > 0.0 && s <= 3600.0 => seconds = Some(s),
-                    Ok(_) => {
-                        return usage(&format!(
-                            "seconds `{a}`: expected more than 0, at most 3600"
-                        ));
-                    }
-                    Err(_) if rulebook.is_none() => rulebook = Some(a.to_string()),
-                    Err(_) => return usage(&format!("unexpected `{a}`")),
-                }
-            }
-            Ok(Command::Bench(rulebook, seconds))
-        }
-        "check" => match args[..] {
-            [] => Ok(Command::Check(None)),
-            [r] => Ok(Command::Check(Some(r.to_string()))),
-            _ => usage("one rulebook at a time"),
-        },
-        "quit" => none(Command::Quit),
-        _ => unreachable!("every command in COMMANDS is parsed above"),
+        return Ok(Invocation {
+            spec,
+            args: rest.to_string(),
+            text,
+        });
     }
-}
-
-impl fmt::Display for Command {
-    /// The line that parses back to this command.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let opt = |o: &Option<String>| o.as_ref().map_or(String::new(), |s| format!(" {s}"));
-        match self {
-            Command::Help(t) => write!(f, "help{}", opt(t)),
-            Command::Variants => f.write_str("variants"),
-            Command::New(r) => write!(f, "new{}", opt(r)),
-            Command::Load(p) => write!(f, "load {}", p.display()),
-            Command::Rules => f.write_str("rules"),
-            Command::Show => f.write_str("show"),
-            Command::Play(m) => f.write_str(m),
-            Command::Legal => f.write_str("legal"),
-            Command::Undo => f.write_str("undo"),
-            Command::Status => f.write_str("status"),
-            Command::History => f.write_str("history"),
-            Command::Ai(l) => write!(f, "ai{}", opt(&l.map(|l| l.to_string()))),
-            Command::Vs(None, _) => f.write_str("vs off"),
-            Command::Vs(Some(l), m) => write!(f, "vs {l}{}", opt(&m.map(|m| m.to_string()))),
-            Command::Resign(s) => write!(f, "resign{}", opt(&s.map(|s| s.to_string()))),
-            Command::Draw(DrawAction::Offer) => f.write_str("draw offer"),
-            Command::Draw(DrawAction::Accept) => f.write_str("draw accept"),
-            Command::Draw(DrawAction::Decline) => f.write_str("draw decline"),
-            Command::Again => f.write_str("again"),
-            Command::Score => f.write_str("score"),
-            Command::Name(seat, n) => write!(f, "name {seat} {n}"),
-            Command::Clock(None) => f.write_str("clock off"),
-            Command::Clock(Some(s)) => write!(f, "clock {s}"),
-            Command::Pie(on) => write!(f, "pie {}", if *on { "on" } else { "off" }),
-            Command::Alternate(on) => write!(f, "alternate {}", if *on { "on" } else { "off" }),
-            Command::Wait(s) => write!(f, "wait {s}"),
-            Command::Seed(n) => write!(f, "seed {n}"),
-            Command::Save(p) => write!(f, "save {}", p.display()),
-            Command::Open(p) => write!(f, "open {}", p.display()),
-            Command::Record(p) => write!(f, "record {}", p.display()),
-            Command::Position => f.write_str("position"),
-            Command::Setup(t) => write!(f, "setup {t}"),
-            Command::Perft(d) => write!(f, "perft {d}"),
-            Command::Bench(r, s) => write!(f, "bench{}{}", opt(r), opt(&s.map(|s| s.to_string()))),
-            Command::Check(r) => write!(f, "check{}", opt(r)),
-            Command::Quit => f.write_str("quit"),
-        }
+    let mv = normal_move(word);
+    if rest.is_empty() && gridrules_core::notation::looks_like_move(&mv) {
+        let play = spec("play").expect("`play` is in the registry");
+        return Ok(Invocation {
+            spec: play,
+            args: mv.clone(),
+            text: mv,
+        });
     }
+    Err(ParseError::Unknown(word.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Setting;
+    use gridrules_core::Rulebook;
+
+    fn session() -> Session {
+        Session::new(
+            Rulebook::builtin("classic").unwrap(),
+            "classic",
+            Setting::Batch,
+        )
+    }
+
+    /// Runs `line` in a fresh batch session; `Err` only for a usage error.
+    fn usage_of(line: &str) -> Result<(), String> {
+        let inv = parse(line).map_err(|e| e.to_string())?;
+        match session().execute(&inv) {
+            Err(e @ CommandError::Parse(_)) => Err(e.to_string()),
+            _ => Ok(()),
+        }
+    }
 
     #[test]
-    fn every_command_parses_its_example_and_prints_it_back() {
-        for spec in COMMANDS {
-            let cmd = parse(spec.example).unwrap_or_else(|e| panic!("{}: {e}", spec.example));
-            // Moves print bare (`b2`), the form transcripts use.
-            assert_eq!(cmd.to_string(), spec.example.trim_start_matches("play "));
-            assert_eq!(parse(&cmd.to_string()), Ok(cmd));
+    fn names_and_aliases_are_unique_and_every_example_is_its_own_command() {
+        let mut seen = std::collections::HashSet::new();
+        for c in COMMANDS {
+            for n in std::iter::once(&c.name).chain(c.aliases) {
+                assert!(seen.insert(*n), "`{n}` names two commands");
+            }
+            let inv = parse(c.example).unwrap_or_else(|e| panic!("{}: {e}", c.example));
+            assert_eq!(inv.spec.name, c.name, "{}", c.example);
+            assert_eq!(parse(&inv.text), Ok(inv.clone()), "{}", c.example);
+            // Examples that touch no file run without a usage error.
+            if c.arg != Arg::File && c.name != "bench" {
+                assert_eq!(usage_of(c.example), Ok(()), "{}", c.example);
+            }
         }
     }
 
     #[test]
     fn bare_moves_and_errors() {
-        assert_eq!(parse("b2"), Ok(Command::Play("b2".into())));
-        assert_eq!(parse("b2-c2"), Ok(Command::Play("b2-c2".into())));
-        assert_eq!(parse("b2=O"), Ok(Command::Play("b2=O".into())));
-        assert_eq!(parse("B2=o"), Ok(Command::Play("b2=O".into())));
-        assert_eq!(parse("A1-B2"), Ok(Command::Play("a1-b2".into())));
-        assert_eq!(parse("d"), Ok(Command::Play("d".into())));
+        let text = |l: &str| parse(l).map(|i| (i.spec.name, i.text));
+        assert_eq!(text("b2"), Ok(("play", "b2".into())));
+        assert_eq!(text("b2-c2"), Ok(("play", "b2-c2".into())));
+        assert_eq!(text("B2=o"), Ok(("play", "b2=O".into())));
+        assert_eq!(text("A1-B2"), Ok(("play", "a1-b2".into())));
+        assert_eq!(text("d"), Ok(("play", "d".into())));
+        assert_eq!(text("STATUS"), Ok(("status", "status".into())));
+        assert_eq!(text("computer hard"), Ok(("vs", "vs hard".into())));
         // A command or alias wins over a column of the same letter.
-        assert_eq!(parse("q"), Ok(Command::Quit));
+        assert_eq!(text("q"), Ok(("quit", "quit".into())));
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))
@@ -496,21 +812,22 @@ mod tests {
             "legal now",
             "vs expert",
             "vs hard Z",
+            "vs off X",
             "draw maybe",
             "clock 0",
             "name 3 Zed",
+            "name 1 Abcdefghijklmnopqrstuvwxyz",
             "resign Q",
+            "bench 0",
+            "bench a b",
+            "pie maybe",
+            "seed -1",
+            "wait x",
         ] {
-            assert!(matches!(parse(bad), Err(ParseError::Usage(..))), "{bad}");
+            assert!(usage_of(bad).is_err(), "{bad}");
         }
-        assert_eq!(
-            parse("bench gomoku 2"),
-            Ok(Command::Bench(Some("gomoku".into()), Some(2.0)))
-        );
-        assert_eq!(parse("vs off"), Ok(Command::Vs(None, None)));
-        assert_eq!(
-            parse("name 2 Ada Lovelace"),
-            Ok(Command::Name(2, "Ada Lovelace".into()))
-        );
+        for good in ["vs off", "name 2 Ada Lovelace", "bench classic 0.01", "ai"] {
+            assert_eq!(usage_of(good), Ok(()), "{good}");
+        }
     }
 }

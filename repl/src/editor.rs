@@ -5,6 +5,7 @@ use crate::batch::{step, strip_comment};
 use crate::command::{Arg, COMMANDS, spec};
 use crate::render::{self, Style};
 use crate::session::Session;
+use crate::table::ClockRun;
 use gridrules_core::{MoveList, Rulebook};
 use rustyline::ExternalPrinter;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -13,17 +14,56 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{Context, Editor, Helper};
+use rustyline::{ColorMode, Config, Context, Editor, Helper};
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What the completer needs from the session: the legal moves of the position.
+/// What the line editor needs from the session while a line is typed: the
+/// legal moves to complete, and the prompt's clock to count down.
 #[derive(Default)]
 struct Words {
     moves: Vec<String>,
+    prompt: Prompt,
+}
+
+/// The prompt: `classic X 12s> `: the rulebook, the side to move, and the
+/// time it has left, which counts down while the clock runs.
+#[derive(Debug, Clone, Default)]
+struct Prompt {
+    /// Up to the time: `classic X `.
+    head: String,
+    /// The time shown, if the clock is on for the side to move.
+    clock: Option<PromptClock>,
+}
+
+#[derive(Debug, Clone)]
+struct PromptClock {
+    /// Seconds left when the prompt was made.
+    left: Duration,
+    /// When the time runs out, if the clock runs (else the time stands).
+    deadline: Option<Instant>,
+    /// Digits of the limit: the prompt keeps one width as it counts down.
+    width: usize,
+    /// After the time: ` paused`, or nothing.
+    tail: &'static str,
+}
+
+impl Prompt {
+    /// The prompt as it reads now.
+    fn text(&self) -> String {
+        let Some(c) = &self.clock else {
+            return format!("{}> ", self.head.trim_end());
+        };
+        let left = c
+            .deadline
+            .map_or(c.left, |d| d.saturating_duration_since(Instant::now()));
+        // Rounded up: it reads 0 only when the time has run out.
+        let secs = left.as_millis().div_ceil(1000);
+        format!("{}{secs:>w$}s{}> ", self.head, c.tail, w = c.width)
+    }
 }
 
 struct ReplHelper {
@@ -96,6 +136,19 @@ impl Hinter for ReplHelper {
 }
 
 impl Highlighter for ReplHelper {
+    /// The prompt as it reads at each redraw, so its clock counts down (the
+    /// alarm thread redraws it every second). Same width as the raw prompt,
+    /// as the line editor requires.
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(&'s self, _: &'p str, _: bool) -> Cow<'b, str> {
+        Cow::Owned(
+            self.words
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .prompt
+                .text(),
+        )
+    }
+
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
         if self.color {
             Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
@@ -115,18 +168,23 @@ fn history_path() -> Option<PathBuf> {
     Some(base.join("gridrules").join("history"))
 }
 
-fn refresh(words: &Mutex<Words>, session: &Session) {
+fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     let mut list = MoveList::new();
     let r = session.rulebook();
     let moves = match r.legal_moves(session.game().position(), session.game().moves(), &mut list) {
         Ok(()) => list.iter().map(|&m| r.move_text(m)).collect(),
         Err(_) => Vec::new(),
     };
-    words.lock().unwrap_or_else(|e| e.into_inner()).moves = moves;
+    let prompt = prompt(session);
+    let text = prompt.text();
+    let mut words = words.lock().unwrap_or_else(|e| e.into_inner());
+    words.moves = moves;
+    words.prompt = prompt;
+    text
 }
 
-/// `classic X 12s> `: the rulebook, the side to move, and its time left.
-fn prompt(session: &Session) -> String {
+/// The prompt for the session as it stands.
+fn prompt(session: &Session) -> Prompt {
     let game = session.game();
     let turn = if game.is_over() {
         "over".to_string()
@@ -150,28 +208,56 @@ fn prompt(session: &Session) -> String {
             name
         }
     };
-    match session.time_left() {
-        Some(left) => format!("{} {turn} {}s> ", session.rulebook().name(), left.as_secs()),
-        None => format!("{} {turn}> ", session.rulebook().name()),
+    let clock = session.time_left().map(|left| {
+        let run = session.clock_run();
+        PromptClock {
+            left,
+            deadline: (run == ClockRun::Running).then(|| Instant::now() + left),
+            width: session.clock_limit().unwrap_or(0).to_string().len(),
+            tail: if run == ClockRun::Paused {
+                " paused"
+            } else {
+                ""
+            },
+        }
+    });
+    Prompt {
+        head: format!("{} {turn} ", session.rulebook().name()),
+        clock,
     }
 }
 
-/// An alarm for the move clock. The line editor cannot be interrupted, so
-/// when the time of the side to move runs out this thread prints a notice
-/// above the prompt; the clock's move is made at the next Enter.
-fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Option<(Instant, String)>> {
-    let (tx, rx): (Sender<Option<(Instant, String)>>, Receiver<_>) = channel();
+/// What the alarm thread is told before each line: when the time of the
+/// side to move runs out, and what to say then.
+type Alarm = Option<(Instant, String)>;
+
+/// The clock's helper thread. The line editor cannot be interrupted, so
+/// while the clock runs this thread redraws the prompt every second (its
+/// time counts down) and, when the time runs out, prints a notice above
+/// it; the clock's move is made and shown at the next Enter, and only then
+/// does the other side's time begin.
+fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Alarm> {
+    let (tx, rx): (Sender<Alarm>, Receiver<Alarm>) = channel();
     std::thread::spawn(move || {
-        let mut armed: Option<(Instant, String)> = None;
+        let mut armed: Alarm = None;
         loop {
             let wait = armed.as_ref().map_or(Duration::from_secs(3600), |(at, _)| {
                 at.saturating_duration_since(Instant::now())
+                    .min(Duration::from_secs(1))
             });
             match rx.recv_timeout(wait) {
                 Ok(next) => armed = next,
                 Err(RecvTimeoutError::Timeout) => {
-                    if let Some((_, msg)) = armed.take() {
-                        let _ = printer.print(msg);
+                    let Some((at, _)) = &armed else { continue };
+                    if Instant::now() >= *at {
+                        if let Some((_, msg)) = armed.take() {
+                            let _ = printer.print(msg);
+                        }
+                    } else {
+                        // Printing redraws the prompt below what is printed;
+                        // up a row, then the editor's own newline, prints
+                        // nothing and leaves the prompt where it was.
+                        let _ = printer.print("\x1b[A".to_string());
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => return,
@@ -181,6 +267,22 @@ fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Option<(I
     tx
 }
 
+/// Ctrl-C while a command runs stops it (the long ones read the session's
+/// interrupt flag) and the prompt comes back with the game as it was; a
+/// second Ctrl-C before the command ends leaves the program, for a command
+/// that does not stop. While a line is being typed the line editor reads
+/// Ctrl-C itself, as a key that abandons the line.
+fn stop_commands_on_ctrl_c(session: &Session) {
+    let flag = session.interrupt().clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.raise() {
+            eprintln!("\ninterrupted again: leaving");
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping… (Ctrl-C again leaves gridrules)");
+    });
+}
+
 /// Runs the REPL on the terminal until `quit` or Ctrl-D.
 ///
 /// # Errors
@@ -188,7 +290,10 @@ fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Option<(I
 pub fn run(mut session: Session) -> rustyline::Result<()> {
     let words = Arc::new(Mutex::new(Words::default()));
     let style = Style::interactive();
-    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::new()?;
+    // Highlighting always on: the countdown is drawn through it (the helper
+    // itself adds colour only where `style` allows).
+    let config = Config::builder().color_mode(ColorMode::Forced).build();
+    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(ReplHelper {
         words: words.clone(),
         files: FilenameCompleter::new(),
@@ -197,16 +302,20 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
     let history = history_path();
     if let Some(h) = &history {
         let _ = editor.load_history(h);
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
     }
     let alarm = editor.create_external_printer().ok().map(alarm);
+    stop_commands_on_ctrl_c(&session);
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
     print!("{}", render::board(&session, style));
     loop {
-        refresh(&words, &session);
-        let prompt = prompt(&session);
+        let prompt = refresh(&words, &session);
         if let Some(alarm) = &alarm {
             let side = session.game().position().turn();
-            let _ = alarm.send(session.time_left().map(|left| {
+            let running = session.clock_run() == ClockRun::Running;
+            let _ = alarm.send(session.time_left().filter(|_| running).map(|left| {
                 let msg =
                     format!("time is up for {side}: press Enter to see the move the clock made");
                 (Instant::now() + left, msg)
@@ -228,6 +337,11 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                     continue;
                 }
                 let _ = editor.add_history_entry(code);
+                // Written at once: the history survives a kill or a crash.
+                if let Some(h) = &history {
+                    let _ = editor.append_history(h);
+                }
+                session.interrupt().clear();
                 let step = step(&mut session, code, style);
                 print!("{}", step.text);
                 if step.quit {
@@ -245,12 +359,6 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
             }
             Err(e) => return Err(e),
         }
-    }
-    if let Some(h) = &history {
-        if let Some(dir) = h.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = editor.save_history(h);
     }
     Ok(())
 }

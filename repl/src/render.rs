@@ -14,6 +14,9 @@ pub struct Style {
     pub boards: bool,
     /// ANSI colour: only on a terminal, and never with `NO_COLOR` set.
     pub color: bool,
+    /// Wrap long lines to this many columns (the REPL); batch mode keeps
+    /// each reply on its line, as its contract says.
+    pub width: Option<usize>,
 }
 
 impl Style {
@@ -21,6 +24,7 @@ impl Style {
     pub const BATCH: Style = Style {
         boards: false,
         color: false,
+        width: None,
     };
 
     /// The REPL's style; colour when stdout is a terminal and `NO_COLOR` is unset.
@@ -30,8 +34,45 @@ impl Style {
         Style {
             boards: true,
             color: !no_color && std::io::stdout().is_terminal(),
+            width: Some(80),
         }
     }
+}
+
+/// `text` with every line longer than `width` wrapped at spaces, so a list
+/// of moves breaks between moves, never inside one; continuation lines are
+/// indented two spaces. Boards (drawn in colour) and source lines quoted
+/// under an error (`12 | …`) are left as they are.
+pub fn fit(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let quoted = body
+            .trim_start()
+            .split_once(" | ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
+        if body.chars().count() <= width || body.contains('\x1b') || quoted {
+            out.push_str(line);
+            continue;
+        }
+        let mut len = 0;
+        for word in body.split(' ') {
+            let w = word.chars().count();
+            if len > 0 && len + 1 + w > width {
+                out.push_str("\n  ");
+                len = 2;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(word);
+            len += w;
+        }
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
 }
 
 const RESET: &str = "\x1b[0m";
@@ -128,6 +169,7 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             rulebook,
             per_move_hooks,
             rounds,
+            stopped,
         } => {
             let speed =
                 |r: &gridrules_core::playout::BenchResult| r.playouts_per_second().round() as u64;
@@ -144,8 +186,13 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             .unwrap();
             writeln!(
                 out,
-                "median of {} rounds; slowest {}, fastest {}",
+                "median of {} rounds{}; slowest {}, fastest {}",
                 rounds.len(),
+                if *stopped {
+                    " (Ctrl-C stopped the rest)"
+                } else {
+                    ""
+                },
                 speed(&rounds[0]),
                 speed(&rounds[rounds.len() - 1])
             )

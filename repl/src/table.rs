@@ -150,6 +150,11 @@ impl Seats {
         }
     }
 
+    /// The seat (0 or 1) named `name`, ignoring case.
+    pub fn seat_named(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n.eq_ignore_ascii_case(name))
+    }
+
     /// Makes seat `seat` play `side` (before a game's first move).
     pub fn give_mark(&mut self, seat: usize, side: Side) {
         self.x_seat = if side == Side::X { seat } else { 1 - seat };
@@ -258,6 +263,18 @@ impl TimeSource {
     }
 }
 
+/// Whether the clock runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockRun {
+    /// A new game's clock waits for its first move, or for `ready`: no
+    /// time counts before both players are there.
+    Waiting,
+    /// Held by `pause`: the side to move keeps the time it had.
+    Paused,
+    /// The side to move's time is passing.
+    Running,
+}
+
 /// The per-move clock (T2, U9).
 #[derive(Debug, Clone)]
 pub struct Clock {
@@ -266,21 +283,102 @@ pub struct Clock {
     /// What the players chose with `clock`, kept for later games and other
     /// rulebooks (where the rulebook allows it); `None` until they choose.
     pub chosen: Option<Option<u32>>,
-    /// When the side to move began its move.
-    pub turn_began: Duration,
     /// Where the time comes from.
     pub source: TimeSource,
+    run: ClockRun,
+    /// When the side to move began its move, while the clock runs.
+    turn_began: Duration,
+    /// The time the side to move has used, while the clock is held.
+    spent: Duration,
 }
 
 impl Clock {
-    /// Restarts the move timer: a new turn begins now.
-    pub fn restart(&mut self) {
+    /// A clock of `limit` seconds per move, waiting for a game's first move.
+    pub fn new(limit: Option<u32>, source: TimeSource) -> Clock {
+        Clock {
+            limit,
+            chosen: None,
+            source,
+            run: ClockRun::Waiting,
+            turn_began: Duration::ZERO,
+            spent: Duration::ZERO,
+        }
+    }
+
+    /// Whether it runs, waits or is paused.
+    pub fn run(&self) -> ClockRun {
+        self.run
+    }
+
+    /// A new game: the clock waits for its first move.
+    pub fn new_game(&mut self) {
+        self.run = ClockRun::Waiting;
+        self.spent = Duration::ZERO;
+    }
+
+    /// A move was made: the next side's time begins now. The first move
+    /// starts a waiting clock; a paused one stays paused.
+    pub fn next_turn(&mut self) {
+        if self.run == ClockRun::Waiting {
+            self.run = ClockRun::Running;
+        }
+        self.restart_turn();
+    }
+
+    /// The side to move starts its time afresh (after `undo`, or a new
+    /// limit), running or not as before.
+    pub fn restart_turn(&mut self) {
+        self.spent = Duration::ZERO;
         self.turn_began = self.source.now();
+    }
+
+    /// Starts a waiting clock (`ready`). False if it was not waiting.
+    pub fn start(&mut self) -> bool {
+        if self.run != ClockRun::Waiting {
+            return false;
+        }
+        self.run = ClockRun::Running;
+        self.turn_began = self.source.now().saturating_sub(self.spent);
+        true
+    }
+
+    /// Holds a running clock. False if it was not running.
+    pub fn pause(&mut self) -> bool {
+        if self.run != ClockRun::Running {
+            return false;
+        }
+        self.spent = self.used();
+        self.run = ClockRun::Paused;
+        true
+    }
+
+    /// Runs a paused clock again, with the time that was left. False if it
+    /// was not paused.
+    pub fn resume(&mut self) -> bool {
+        if self.run != ClockRun::Paused {
+            return false;
+        }
+        self.run = ClockRun::Running;
+        self.turn_began = self.source.now().saturating_sub(self.spent);
+        true
+    }
+
+    /// The time the side to move has used.
+    pub fn used(&self) -> Duration {
+        match self.run {
+            ClockRun::Running => self.source.now().saturating_sub(self.turn_began),
+            ClockRun::Waiting | ClockRun::Paused => self.spent,
+        }
     }
 
     /// Time left for the side to move, if the clock is on.
     pub fn left(&self) -> Option<Duration> {
         let limit = Duration::from_secs(u64::from(self.limit?));
-        Some(limit.saturating_sub(self.source.now().saturating_sub(self.turn_began)))
+        Some(limit.saturating_sub(self.used()))
+    }
+
+    /// Whether the side to move has used all its time (and the clock runs).
+    pub fn ran_out(&self) -> bool {
+        self.run == ClockRun::Running && self.left() == Some(Duration::ZERO)
     }
 }

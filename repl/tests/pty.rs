@@ -187,22 +187,76 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
     p.exp_eof().unwrap();
 }
 
+/// Issue 9, defect 12: the prompt's time counts down; every timeout shows
+/// its notice; the other side's time starts when Enter shows the move; a
+/// move typed too late is refused with the board drawn again.
 #[test]
-fn the_clock_warns_at_the_prompt_and_plays_on_enter() {
+fn the_clock_counts_down_warns_each_time_and_plays_on_enter() {
     let (mut p, _dir) = repl(&[]);
     ready(&mut p, r"classic X \d+s> ");
-    p.send_line("clock 1").unwrap();
-    p.exp_string("clock: 1 s per move").unwrap();
-    // No key pressed: after a second the notice appears above the prompt.
+    p.send_line("clock 3").unwrap();
+    p.exp_string("clock: 3 s per move").unwrap();
+    // The clock waits for the first move, or for `ready`.
+    p.send_line("ready").unwrap();
+    p.exp_string("X has 3 s left").unwrap();
+    // No key pressed: the prompt counts down, then the notice appears.
+    p.exp_string("classic X 2s> ").unwrap();
+    p.exp_string("classic X 1s> ").unwrap();
     p.exp_string("time is up for X").unwrap();
     p.send_line("").unwrap();
     p.exp_regex(r"time ran out: X plays [a-c][1-3]").unwrap();
     p.exp_string("last move: X").unwrap();
+    // O's time began at the Enter, not while the notice waited: it has all
+    // of it, and its timeout gets a notice of its own.
+    p.exp_string("classic O 3s> ").unwrap();
+    p.exp_string("time is up for O").unwrap();
+    // A move typed after the time ran out is refused, and the board shows
+    // the move the clock made instead.
+    p.send_line("ai").unwrap();
+    p.exp_regex(r"time ran out: O plays [a-c][1-3]").unwrap();
+    p.exp_string("error: ai: too late").unwrap();
+    p.exp_string("last move: O").unwrap();
+    p.send_line("pause").unwrap();
+    p.exp_string("paused").unwrap();
+    ready(&mut p, r"classic X [ 0-9]+s paused> ");
     p.send_line("clock off").unwrap();
     p.exp_string("error: clock: the clock is set before the first move")
         .unwrap();
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
+}
+
+/// Issue 9, defect 1: Ctrl-C stops a long command and the prompt comes
+/// back with the game as it was; the history survives a kill.
+#[test]
+fn ctrl_c_stops_a_long_command_and_the_history_survives_a_kill() {
+    let (mut p, dir) = repl(&["--rules", "gomoku"]);
+    ready(&mut p, r"gomoku X \d+s> ");
+    p.send_line("h8").unwrap();
+    ready(&mut p, r"gomoku O \d+s> ");
+    // Hours of work: 224 × 223 × 222 × 221 × 220 sequences.
+    p.send_line("perft 5").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    p.send_control('c').unwrap();
+    p.exp_string("error: perft 5: stopped (Ctrl-C)").unwrap();
+    ready(&mut p, r"gomoku O \d+s> ");
+    p.send_line("bench classic 600").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    p.send_control('c').unwrap();
+    p.exp_string("Ctrl-C stopped the rest").unwrap();
+    p.exp_string("playouts/s:").unwrap();
+    ready(&mut p, r"gomoku O \d+s> ");
+    p.send_line("history").unwrap();
+    p.exp_string("1. h8").unwrap();
+    ready(&mut p, r"gomoku O \d+s> ");
+    // Killed, not quit: the lines typed are in the history all the same.
+    p.process_mut()
+        .kill(nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    let history = std::fs::read_to_string(dir.path().join("gridrules/history")).unwrap();
+    for line in ["h8", "perft 5", "bench classic 600", "history"] {
+        assert!(history.contains(line), "{line} not in {history}");
+    }
 }
 
 #[test]
@@ -216,7 +270,7 @@ fn a_recorded_repl_session_replays_in_batch_mode() {
     ready(&mut p, r"ultimate X> ");
     let file = dir.path().join("session.txt");
     p.send_line(&format!("record {}", file.display())).unwrap();
-    p.exp_string("recorded:").unwrap();
+    p.exp_string("recording:").unwrap();
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
     // The REPL's seed is in the transcript, so the computer answers the same.

@@ -385,3 +385,32 @@ fn opening_seats_before_the_computer_moves() {
         "{record}"
     );
 }
+
+/// Issue 9: `record` says what it does and keeps recording until `record
+/// off`: the file follows every later command, the one that stops it aside.
+#[test]
+fn record_keeps_the_file_up_to_date_until_record_off() {
+    let dir = Scratch::new("record-off");
+    let out = batch(
+        &dir.0,
+        "b2\nrecord live.txt\na1\nstatus\nrecord off\nc3\nrecord off\n",
+    );
+    assert!(
+        out.contains(
+            "recording: live.txt (3 lines so far); every command is added until `record off`"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("recorded: live.txt (5 lines); recording stopped"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("error: record off: nothing is being recorded\n"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.path("live.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines[1..], ["new classic", "b2", "a1", "status"], "{text}");
+    assert!(lines[0].starts_with("seed "), "{text}");
+}

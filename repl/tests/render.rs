@@ -10,6 +10,7 @@ use gridrules_core::Rulebook;
 const PLAIN: Style = Style {
     boards: true,
     color: false,
+    width: Some(80),
 };
 
 fn after(rulebook: &str, commands: &[&str]) -> Session {
@@ -68,8 +69,8 @@ fn colour_marks_the_sides_and_the_last_move() {
     let coloured = board(
         &session,
         Style {
-            boards: true,
             color: true,
+            ..PLAIN
         },
     );
     assert!(
@@ -148,12 +149,53 @@ fn ultimate_both_does_not_show_a_drawn_board_as_won_by_x() {
 #[test]
 fn the_winning_line_is_marked() {
     let color = Style {
-        boards: true,
         color: true,
+        ..PLAIN
     };
     let drawn = board(&after("classic", &["a1", "b1", "b2", "c1", "c3"]), color);
     let marked = drawn.matches("\x1b[1m\x1b[4m").count();
     assert_eq!(marked, 3, "{drawn:?}");
     let plain = board(&after("classic", &["a1", "b1", "b2", "c1", "c3"]), PLAIN);
     assert!(plain.contains("result: X wins — a1 b2 c3"), "{plain}");
+}
+
+/// Issue 9: at the terminal every line fits 80 columns; `legal` and
+/// `history` wrap between moves, never inside one, and batch mode keeps
+/// each on its one line.
+#[test]
+fn terminal_lines_fit_80_columns_and_wrap_between_moves() {
+    let mut session = after("gomoku", &[]);
+    let moves = [
+        "h8", "a1", "h9", "b1", "h10", "c1", "o15", "d1", "n15", "a2", "m15", "b2", "l15", "c2",
+        "e15", "d2", "j15", "a3", "i15", "b3",
+    ];
+    for mv in moves {
+        step(&mut session, mv, Style::BATCH);
+    }
+    for line in [
+        "help",
+        "help vs",
+        "help clock",
+        "rules",
+        "legal",
+        "history",
+        "name 1 Abcdefghijklmnopqrstuvwx",
+        "name 2 Zyxwvutsrqponmlkjihgfedc",
+        "vs hard",
+        "score",
+        "undo 1",
+    ] {
+        let text = step(&mut session, line, PLAIN).text;
+        for l in text.lines() {
+            assert!(l.chars().count() <= 80, "`{line}` prints {l:?}");
+        }
+    }
+    for command in ["legal", "history"] {
+        let wrapped = step(&mut session, command, PLAIN).text;
+        let one = step(&mut session, command, Style::BATCH).text;
+        assert!(wrapped.lines().count() > 1, "{wrapped}");
+        assert_eq!(one.lines().count(), 1, "{one}");
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(&one));
+    }
 }

@@ -24,7 +24,7 @@ impl Session {
             .unwrap_or_else(|| name.clone())
     }
 
-    pub(super) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(crate) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let table = record::Table {
             x: Some(self.seats.person_name(Side::X).to_string()),
             o: Some(self.seats.person_name(Side::O).to_string()),
@@ -36,7 +36,7 @@ impl Session {
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
-    pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(crate) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let opened = record::open(path)?;
         // The record names a rulebook file from its own directory.
         self.rulebook_name = if Rulebook::is_builtin(&opened.rulebook) {
@@ -61,21 +61,44 @@ impl Session {
         })
     }
 
-    pub(super) fn record(&self, path: &Path) -> Result<Reply, CommandError> {
-        let mut text = String::from(
-            "# gridrules session transcript: replay it with `gridrules --batch < FILE`\n",
-        );
-        for line in &self.transcript {
-            text.push_str(line);
-            text.push('\n');
+    /// Writes the transcript so far to `path`, and keeps it up to date
+    /// after every command until `record off`.
+    pub(crate) fn record(&mut self, path: &Path) -> Result<Reply, CommandError> {
+        write_transcript(path, &self.transcript)?;
+        let was = self.recording.replace(path.to_path_buf());
+        let mut lines = vec![format!(
+            "recording: {} ({} lines so far); every command is added until `record off`",
+            path.display(),
+            self.transcript.len()
+        )];
+        if let Some(was) = was.filter(|w| w != path) {
+            lines.push(format!("({} is no longer recorded)", was.display()));
         }
-        record::write_atomic(path, &text)?;
+        Ok(Reply::Lines(lines))
+    }
+
+    pub(crate) fn record_off(&mut self) -> Result<Reply, CommandError> {
+        let Some(path) = self.recording.take() else {
+            return Err(super::refused("record off: nothing is being recorded"));
+        };
         Ok(Reply::Lines(vec![format!(
-            "recorded: {} ({} lines)",
+            "recorded: {} ({} lines); recording stopped",
             path.display(),
             self.transcript.len()
         )]))
     }
+}
+
+/// Writes a session transcript, with the header that says how to replay it.
+pub(super) fn write_transcript(path: &Path, transcript: &[String]) -> Result<(), CommandError> {
+    let mut text =
+        String::from("# gridrules session transcript: replay it with `gridrules --batch < FILE`\n");
+    for line in transcript {
+        text.push_str(line);
+        text.push('\n');
+    }
+    record::write_atomic(path, &text)?;
+    Ok(())
 }
 
 /// `path` as seen from `dir` (both absolute): up to their common part, then down.

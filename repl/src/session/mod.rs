@@ -4,8 +4,11 @@ mod files;
 mod seats;
 mod tools;
 
-use crate::command::{Command, ParseError};
-use crate::table::{Clock, Offer, Seats, TimeSource};
+pub(crate) use tools::{help, variants};
+
+use crate::command::{Args, Invocation, Log, ParseError};
+use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
+use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::{BenchResult, Rng};
 use gridrules_core::record::RecordError;
 use gridrules_core::search::{self, Budget, Level};
@@ -15,7 +18,7 @@ use gridrules_core::{
     ScriptError, Side,
 };
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,6 +85,8 @@ pub enum Reply {
         per_move_hooks: bool,
         /// Each round's figures, sorted by speed.
         rounds: Vec<BenchResult>,
+        /// Ctrl-C stopped it before every round ran.
+        stopped: bool,
     },
     /// Leave the REPL.
     Quit,
@@ -189,6 +194,12 @@ pub struct Session {
     /// The pie rule as chosen at the table (`pie`), for records; `None`: as
     /// the rulebook says.
     pie: Option<bool>,
+    /// The file `record` keeps up to date, until `record off`.
+    recording: Option<PathBuf>,
+    /// Lines about what happened besides the command, for the front end.
+    notices: Vec<String>,
+    /// Raised by the front end (Ctrl-C) to stop a long command.
+    interrupt: Interrupt,
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -227,12 +238,7 @@ impl Session {
             }
             Setting::Batch => (TimeSource::Virtual(Duration::ZERO), BATCH_SEED),
         };
-        let clock = Clock {
-            limit: rulebook.table().clock,
-            chosen: None,
-            turn_began: Duration::ZERO,
-            source,
-        };
+        let clock = Clock::new(rulebook.table().clock, source);
         let first = if Rulebook::is_builtin(name) {
             "new"
         } else {
@@ -254,6 +260,9 @@ impl Session {
             alternate: None,
             pie: None,
             transcript,
+            recording: None,
+            notices: Vec::new(),
+            interrupt: Interrupt::new(),
         }
     }
 
@@ -291,6 +300,11 @@ impl Session {
         self.clock.left()
     }
 
+    /// Whether the clock runs, waits for the first move, or is paused.
+    pub fn clock_run(&self) -> ClockRun {
+        self.clock.run()
+    }
+
     /// Lines the rulebook's script printed since the last call.
     pub fn take_script_output(&self) -> Vec<String> {
         self.rulebook().script().take_output()
@@ -310,51 +324,54 @@ impl Session {
         self.run_clock()
     }
 
-    /// Runs one command. On error the game is unchanged (the clock may have
-    /// made a move for a player whose time ran out first: see `take_pending`).
+    /// Runs one parsed line. On error the game is unchanged (the clock may
+    /// have made a move for a player whose time ran out first: see
+    /// `take_pending`).
     ///
     /// # Errors
     /// Why the command was refused.
-    pub fn execute(&mut self, cmd: Command) -> Result<Reply, CommandError> {
+    pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
         let ran_out = self.run_clock()?;
-        // Every command that plays, or shows or refuses something about the
-        // game, goes into the transcript, refused ones too: with the seed and
-        // the clock's waits, batch mode replays it exactly, errors included.
-        let logged = !matches!(
-            cmd,
-            Command::Record(_)
-                | Command::Save(_)
-                | Command::Bench(..)
-                | Command::Check(_)
-                | Command::Quit
-                | Command::Help(_)
-        ) && !self.refused_here_only(&cmd);
-        if ran_out && matches!(cmd, Command::Play(_) | Command::Ai(_)) {
+        if ran_out && inv.spec.plays {
             // In a replay the `wait` before it already made the clock's move,
             // so this line would play for the other side: keep it as a note.
-            self.transcript
-                .push(format!("# {cmd}  (typed after the time ran out, refused)"));
+            self.log(format!(
+                "# {}  (typed after the time ran out, refused)",
+                inv.text
+            ));
             return Err(refused(format!(
-                "{cmd}: too late: the time for the move ran out"
+                "{}: too late: the time for the move ran out",
+                inv.text
             )));
         }
+        let logged = match inv.spec.log {
+            Log::Always => true,
+            Log::Never => false,
+            Log::VirtualClock => matches!(self.clock.source, TimeSource::Virtual(_)),
+        };
         if logged {
-            self.transcript.push(cmd.to_string());
+            self.log(inv.text.clone());
         }
-        self.dispatch(cmd)
-    }
-
-    /// A command refused at the REPL that batch mode would carry out (`wait`
-    /// moves only batch mode's clock): kept out of the transcript, where the
-    /// real time passed is already a `wait` of its own.
-    fn refused_here_only(&self, cmd: &Command) -> bool {
-        matches!(cmd, Command::Wait(_)) && !matches!(self.clock.source, TimeSource::Virtual(_))
+        (inv.spec.run)(self, &Args::new(inv.spec, &inv.args))
     }
 
     /// A line that is not a command, refused before it ran: it goes into the
     /// transcript all the same, so the replay refuses it too.
     pub fn note_unparsed(&mut self, line: &str) {
-        self.transcript.push(line.to_string());
+        self.log(line.to_string());
+    }
+
+    /// Adds a line to the transcript, and to the file being recorded.
+    fn log(&mut self, line: String) {
+        self.transcript.push(line);
+        if let Some(path) = &self.recording
+            && let Err(e) = files::write_transcript(path, &self.transcript)
+        {
+            self.notices.push(format!(
+                "error: {e}: recording stopped (`record <file>` starts it again)"
+            ));
+            self.recording = None;
+        }
     }
 
     /// The transcript so far, as `record` writes it (without its header).
@@ -362,57 +379,44 @@ impl Session {
         &self.transcript
     }
 
-    fn dispatch(&mut self, cmd: Command) -> Result<Reply, CommandError> {
-        match cmd {
-            Command::Help(topic) => tools::help(topic.as_deref()),
-            Command::Variants => Ok(tools::variants()),
-            Command::New(name) => self.new_game(name.as_deref()),
-            Command::Load(path) => self.load(&path),
-            Command::Rules => Ok(self.rules()),
-            Command::Show => Ok(Reply::Board),
-            Command::Play(text) => self.play(&text),
-            Command::Legal => self.legal(),
-            Command::Undo => self.undo(),
-            Command::Status => Ok(Reply::Lines(vec![self.game.status_line()])),
-            Command::History => Ok(self.history()),
-            Command::Ai(level) => self.ai(level.unwrap_or(Level::Hard)),
-            Command::Vs(level, mark) => self.vs(level, mark),
-            Command::Resign(side) => self.resign(side),
-            Command::Draw(action) => self.draw(action),
-            Command::Again => self.again(),
-            Command::Score => Ok(Reply::Lines(vec![self.seats.score_line()])),
-            Command::Name(seat, name) => {
-                self.seats.set_name(seat - 1, name);
-                Ok(Reply::Lines(vec![self.seats.score_line()]))
-            }
-            Command::Clock(limit) => self.set_clock(limit),
-            Command::Pie(on) => self.set_pie(on),
-            Command::Alternate(on) => {
-                self.alternate = Some(on);
-                Ok(Reply::Lines(vec![if on {
-                    "alternate: on — `again` passes X and the first move to the other seat"
-                        .to_string()
-                } else {
-                    "alternate: off — `again` keeps the marks where they are".to_string()
-                }]))
-            }
-            Command::Wait(seconds) => self.wait(seconds),
-            Command::Seed(seed) => {
-                self.rng = Rng::new(seed);
-                Ok(Reply::Nothing)
-            }
-            Command::Save(path) => self.save(&path),
-            Command::Open(path) => self.open(&path),
-            Command::Record(path) => self.record(&path),
-            Command::Position => Ok(Reply::Lines(vec![
-                self.rulebook().position_text(self.game.position()),
-            ])),
-            Command::Setup(text) => self.setup(&text),
-            Command::Perft(depth) => self.perft(depth),
-            Command::Bench(name, seconds) => self.bench(name.as_deref(), seconds),
-            Command::Check(name) => self.check(name.as_deref()),
-            Command::Quit => Ok(Reply::Quit),
-        }
+    /// Lines for the front end about what happened besides the command
+    /// (a recording that stopped).
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// The flag the front end raises to stop a long command (Ctrl-C).
+    pub fn interrupt(&self) -> &Interrupt {
+        &self.interrupt
+    }
+
+    pub(crate) fn status(&self) -> Reply {
+        Reply::Lines(vec![self.game.status_line()])
+    }
+
+    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Reply {
+        self.seats.set_name(seat, name.to_string());
+        Reply::Lines(vec![self.seats.score_line()])
+    }
+
+    pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
+        self.alternate = Some(on);
+        Reply::Lines(vec![if on {
+            "alternate: on — `again` passes X and the first move to the other seat".to_string()
+        } else {
+            "alternate: off — `again` keeps the marks where they are".to_string()
+        }])
+    }
+
+    pub(crate) fn seed(&mut self, seed: u64) -> Reply {
+        self.rng = Rng::new(seed);
+        Reply::Lines(vec![format!(
+            "seed: {seed} — the same commands now give the same computer and clock moves"
+        )])
+    }
+
+    pub(crate) fn position(&self) -> Reply {
+        Reply::Lines(vec![self.rulebook().position_text(self.game.position())])
     }
 
     /// Starts `game` as the next one at the table: scores, offers and the
@@ -436,7 +440,7 @@ impl Session {
         seat(&mut self.seats);
         self.offer = None;
         self.last_offer = None;
-        self.clock.restart();
+        self.clock.new_game();
         let mut played = Vec::new();
         self.computer_replies(&mut played)?;
         self.settle();
@@ -457,7 +461,7 @@ impl Session {
         }
     }
 
-    fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
+    pub(crate) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebook = match name {
             None => self.rulebook().clone(),
             Some(n) => {
@@ -471,7 +475,7 @@ impl Session {
         self.start(Game::new(rulebook), false)
     }
 
-    fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(crate) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let rulebook = Arc::new(Rulebook::from_file(path)?);
         self.rulebook_name = rulebook_ref(path);
         self.clock.limit = self.clock_for(&rulebook);
@@ -480,12 +484,12 @@ impl Session {
     }
 
     /// After any move: an offer the mover did not make is declined (T3); a
-    /// finished game is scored; the clock restarts.
+    /// finished game is scored; the next side's time begins.
     fn after_move(&mut self, mover: Side) {
         if self.offer.is_some_and(|o| o.by != mover) {
             self.offer = None;
         }
-        self.clock.restart();
+        self.clock.next_turn();
         self.settle();
     }
 
@@ -548,7 +552,7 @@ impl Session {
         Ok(())
     }
 
-    fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
+    pub(crate) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
         let mv = self.game.parse_move(text).map_err(|e| match e {
             PlayError::Notation(e) => CommandError::Move(e),
             e => CommandError::Play(text.to_string(), e),
@@ -564,7 +568,7 @@ impl Session {
         Ok(Reply::Played(Vec::new(), played))
     }
 
-    fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         if let Some((o, _)) = self.game.ending() {
             return Err(refused(format!(
                 "ai: {}",
@@ -579,7 +583,7 @@ impl Session {
         Ok(Reply::Played(Vec::new(), played))
     }
 
-    fn legal(&self) -> Result<Reply, CommandError> {
+    pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
         r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
@@ -587,7 +591,7 @@ impl Session {
         Ok(Reply::Lines(vec![moves.join(" ")]))
     }
 
-    fn undo(&mut self) -> Result<Reply, CommandError> {
+    pub(crate) fn undo(&mut self) -> Result<Reply, CommandError> {
         if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
             let what = if ending == Ending::Agreed {
                 "an agreed draw"
@@ -628,11 +632,11 @@ impl Session {
             self.seats.unscore(o);
         }
         self.offer = None;
-        self.clock.restart();
+        self.clock.restart_turn();
         Ok(Reply::Undone(undone))
     }
 
-    fn history(&self) -> Reply {
+    pub(crate) fn history(&self) -> Reply {
         let r = self.rulebook();
         if self.game.moves().is_empty() {
             return Reply::Lines(vec!["no moves yet".into()]);
@@ -665,7 +669,7 @@ impl Session {
         Reply::Lines(vec![text])
     }
 
-    fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
+    pub(crate) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
         let pos = self
             .rulebook()
             .parse_position(text)

@@ -3,7 +3,7 @@
 
 use super::{By, CommandError, Reply, Session, clock_line, refused};
 use crate::command::DrawAction;
-use crate::table::{Offer, TimeSource};
+use crate::table::{ClockRun, Offer, TimeSource};
 use gridrules_core::search::{self, Level};
 use gridrules_core::table::TableRules;
 use gridrules_core::{Game, Refusal, Side};
@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 impl Session {
-    pub(super) fn vs(
+    pub(crate) fn vs(
         &mut self,
         level: Option<Level>,
         mark: Option<Side>,
@@ -38,7 +38,7 @@ impl Session {
         Ok(Reply::Played(lines, played))
     }
 
-    pub(super) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
+    pub(crate) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
         let side = side
             .or(self.seats.human_side())
             .unwrap_or(self.game.position().turn());
@@ -49,7 +49,7 @@ impl Session {
         Ok(Reply::Lines(vec![self.game.status_line()]))
     }
 
-    pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
+    pub(crate) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
         if let Some((o, _)) = self.game.ending() {
             return Err(refused(format!(
                 "draw: {}",
@@ -81,7 +81,7 @@ impl Session {
         }
     }
 
-    pub(super) fn offer_draw(&mut self) -> Result<Reply, CommandError> {
+    pub(crate) fn offer_draw(&mut self) -> Result<Reply, CommandError> {
         let by = self
             .seats
             .human_side()
@@ -121,7 +121,7 @@ impl Session {
 
     /// The computer takes a draw unless it expects to do better than one:
     /// exactly when the game can be solved, else by its search's estimate.
-    pub(super) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
+    pub(crate) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
         Ok(search::accepts_draw(
             &rules,
@@ -133,7 +133,7 @@ impl Session {
         )?)
     }
 
-    pub(super) fn again(&mut self) -> Result<Reply, CommandError> {
+    pub(crate) fn again(&mut self) -> Result<Reply, CommandError> {
         if !self.game.is_over() {
             return Err(refused(
                 "again: the game is still on: finish it, resign or agree a draw first (`new` abandons it)",
@@ -144,7 +144,7 @@ impl Session {
         self.start(Game::new(rulebook), swap)
     }
 
-    pub(super) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
+    pub(crate) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
         // Before any person has moved (the computer may have opened), or
         // once the game is over, for the next.
         let positions = self.game.positions();
@@ -173,13 +173,13 @@ impl Session {
         }
         self.clock.limit = limit;
         self.clock.chosen = Some(limit);
-        self.clock.restart();
+        self.clock.restart_turn();
         Ok(Reply::Lines(vec![clock_line(limit)]))
     }
 
     /// The pie rule at this table (PI1), for this game and the next on the
     /// same rulebook: chosen before the first move, like the clock.
-    pub(super) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
+    pub(crate) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
         if !self.game.moves().is_empty() || self.game.is_over() {
             return Err(refused("pie: the pie rule is chosen before the first move"));
         }
@@ -198,7 +198,7 @@ impl Session {
         }]))
     }
 
-    pub(super) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
+    pub(crate) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
         let TimeSource::Virtual(now) = &mut self.clock.source else {
             return Err(refused(
                 "wait: only batch mode's clock can be moved; at the REPL time is real",
@@ -209,50 +209,129 @@ impl Session {
         Ok(Reply::Nothing)
     }
 
-    /// Makes the moves of players whose time ran out (T2): a random move, and
-    /// the computer's reply. Returns whether any was made.
-    pub(super) fn run_clock(&mut self) -> Result<bool, CommandError> {
-        let Some(limit) = self.clock.limit.map(|s| Duration::from_secs(u64::from(s))) else {
+    /// Makes the move of a player whose time ran out (T2), a random legal
+    /// one, and the computer's reply. The next side's time begins now, when
+    /// the move is shown (at the REPL, when Enter is pressed): never while
+    /// the notice waits. Returns whether a move was made.
+    pub(crate) fn run_clock(&mut self) -> Result<bool, CommandError> {
+        if self.game.is_over()
+            || self.seats.computer(self.game.position().turn()).is_some()
+            || !self.clock.ran_out()
+        {
+            return Ok(false);
+        }
+        let rules = self.game.rulebook().clone();
+        let Some(mv) =
+            rules.timeout_move(self.game.position(), self.game.moves(), &mut self.rng)?
+        else {
             return Ok(false);
         };
-        let mut ran_out = false;
-        let waited = self
-            .clock
-            .source
-            .now()
-            .saturating_sub(self.clock.turn_began);
-        while !self.game.is_over()
-            && self.seats.computer(self.game.position().turn()).is_none()
-            && self
-                .clock
-                .source
-                .now()
-                .saturating_sub(self.clock.turn_began)
-                >= limit
-        {
-            let rules = self.game.rulebook().clone();
-            let Some(mv) =
-                rules.timeout_move(self.game.position(), self.game.moves(), &mut self.rng)?
-            else {
-                break;
-            };
-            if !ran_out && matches!(self.clock.source, TimeSource::Real(_)) {
-                // Whole seconds, rounded down, time out as often as the real wait did.
-                self.transcript.push(format!("wait {}", waited.as_secs()));
-            }
-            let deadline = self.clock.turn_began + limit;
-            let p = self.make_move(mv, By::Clock)?;
-            // The next move's time began when this one's ran out.
-            self.clock.turn_began = deadline;
-            self.pending.push(p);
-            let mut replies = Vec::new();
-            self.computer_replies(&mut replies)?;
-            if !replies.is_empty() {
-                self.clock.turn_began = deadline;
-            }
-            self.pending.extend(replies);
-            ran_out = true;
+        if matches!(self.clock.source, TimeSource::Real(_)) {
+            // Whole seconds, rounded down: still at least the limit, so the
+            // replay times out here too, once.
+            let used = self.clock.used().as_secs();
+            self.log(format!("wait {used}"));
         }
-        Ok(ran_out)
+        let p = self.make_move(mv, By::Clock)?;
+        self.pending.push(p);
+        let mut replies = Vec::new();
+        self.computer_replies(&mut replies)?;
+        self.pending.extend(replies);
+        Ok(true)
+    }
+
+    /// Starts the clock before the first move (`ready`).
+    pub(crate) fn ready(&mut self) -> Result<Reply, CommandError> {
+        self.clock_usable("ready")?;
+        if !self.clock.start() {
+            return Err(refused("ready: the clock is already running"));
+        }
+        Ok(Reply::Lines(vec![self.clock_state()]))
+    }
+
+    /// Holds the clock (`pause`).
+    pub(crate) fn pause(&mut self) -> Result<Reply, CommandError> {
+        self.clock_usable("pause")?;
+        if !self.clock.pause() {
+            return Err(refused(match self.clock.run() {
+                ClockRun::Paused => "pause: the clock is paused already",
+                _ => "pause: the clock has not started: it starts at the first move, or at `ready`",
+            }));
+        }
+        Ok(Reply::Lines(vec![self.clock_state()]))
+    }
+
+    /// Runs the held clock again (`resume`).
+    pub(crate) fn resume(&mut self) -> Result<Reply, CommandError> {
+        self.clock_usable("resume")?;
+        if !self.clock.resume() {
+            return Err(refused("resume: the clock is not paused"));
+        }
+        Ok(Reply::Lines(vec![self.clock_state()]))
+    }
+
+    /// Refuses `what` where there is no clock to hold or start.
+    fn clock_usable(&self, what: &str) -> Result<(), CommandError> {
+        if self.clock.limit.is_none() {
+            return Err(refused(format!(
+                "{what}: the clock is off (`clock <seconds>` sets it)"
+            )));
+        }
+        if self.game.is_over() {
+            return Err(refused(format!("{what}: the game is over")));
+        }
+        Ok(())
+    }
+
+    /// `clock: running — X has 12 s left`, and the like.
+    pub(crate) fn clock_state(&self) -> String {
+        let side = self.game.position().turn();
+        // Rounded up, as the prompt shows it: 0 only when the time is up.
+        let left = self
+            .clock
+            .left()
+            .map_or(0, |d| d.as_millis().div_ceil(1000));
+        match self.clock.run() {
+            ClockRun::Running => format!("clock: running — {side} has {left} s left"),
+            ClockRun::Paused => {
+                format!("clock: paused — {side} has {left} s left; `resume` runs it again")
+            }
+            ClockRun::Waiting => {
+                "clock: waiting — it starts at the first move, or at `ready`".to_string()
+            }
+        }
+    }
+
+    /// Who plays X in this game, before its first move: seat 1 or 2, or a
+    /// seat's name. The computer opens if its seat now has X.
+    pub(crate) fn first(&mut self, who: &str) -> Result<Reply, CommandError> {
+        if !self.game.moves().is_empty() || self.game.is_over() {
+            return Err(refused(
+                "first: who plays X is chosen before the first move (`again` alternates it)",
+            ));
+        }
+        let seat = match who {
+            "1" => 0,
+            "2" => 1,
+            name => self.seats.seat_named(name).ok_or_else(|| {
+                refused(format!(
+                    "first: no seat is called `{name}`: 1, 2, `{}` or `{}`",
+                    self.seats.person_name(self.seats.side_of(0)),
+                    self.seats.person_name(self.seats.side_of(1))
+                ))
+            })?,
+        };
+        self.seats.give_mark(seat, Side::X);
+        let lines = vec![
+            format!(
+                "{} plays X and moves first; {} plays O",
+                self.seats.name(Side::X),
+                self.seats.name(Side::O)
+            ),
+            self.seats.score_line(),
+        ];
+        let mut played = Vec::new();
+        self.computer_replies(&mut played)?;
+        Ok(Reply::Played(lines, played))
     }
 }

@@ -31,7 +31,7 @@ fn no_moves_text(rule: NoMoves) -> String {
 }
 
 impl Session {
-    pub(super) fn rules(&self) -> Reply {
+    pub(crate) fn rules(&self) -> Reply {
         let r = self.rulebook();
         let mut lines = vec![format!("{} — {}", r.name(), r.title())];
         if let Some(d) = r.description() {
@@ -110,13 +110,15 @@ impl Session {
         Reply::Lines(lines)
     }
 
-    pub(super) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
-        let n = gridrules_core::perft::perft(&self.game, depth)?;
-        Ok(Reply::Lines(vec![format!("perft {depth}: {n}")]))
+    pub(crate) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
+        match gridrules_core::perft::perft_until(&self.game, depth, &self.interrupt)? {
+            Some(n) => Ok(Reply::Lines(vec![format!("perft {depth}: {n}")])),
+            None => Err(super::refused(format!("perft {depth}: stopped (Ctrl-C)"))),
+        }
     }
 
     /// Runs the documented examples of one rulebook, or of every built-in.
-    pub(super) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
+    pub(crate) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebooks = match name {
             None => vec![self.rulebook().clone()],
             Some("all") => Rulebook::builtin_names()
@@ -163,7 +165,7 @@ impl Session {
         Ok(Reply::Lines(lines))
     }
 
-    pub(super) fn bench(
+    pub(crate) fn bench(
         &self,
         name: Option<&str>,
         seconds: Option<f64>,
@@ -174,19 +176,31 @@ impl Session {
         };
         let round =
             Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
-        let mut rounds = (0..BENCH_ROUNDS)
-            .map(|i| bench(&rulebook, round, 0x5eed + u64::from(i)))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Ctrl-C ends the round it interrupts, which still counts: it
+        // measured the time it ran.
+        let mut rounds = Vec::new();
+        for i in 0..BENCH_ROUNDS {
+            rounds.push(bench(
+                &rulebook,
+                round,
+                0x5eed + u64::from(i),
+                &self.interrupt,
+            )?);
+            if self.interrupt.is_raised() {
+                break;
+            }
+        }
         rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
         Ok(Reply::Bench {
             rulebook: rulebook.name().to_string(),
             per_move_hooks: rulebook.has_per_move_hooks(),
+            stopped: rounds.len() < BENCH_ROUNDS as usize,
             rounds,
         })
     }
 }
 
-pub(super) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
+pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     let Some(topic) = topic else {
         let mut lines: Vec<String> = COMMANDS
             .iter()
@@ -206,11 +220,12 @@ pub(super) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     if !c.aliases.is_empty() {
         lines.push(format!("also: {}", c.aliases.join(", ")));
     }
+    lines.extend(c.more.iter().map(|l| l.to_string()));
     lines.push(format!("example: {}", c.example));
     Ok(Reply::Lines(lines))
 }
 
-pub(super) fn variants() -> Reply {
+pub(crate) fn variants() -> Reply {
     let width = Rulebook::builtin_names().map(str::len).max().unwrap_or(0);
     let lines = Rulebook::builtin_names()
         .map(|n| match Rulebook::builtin(n) {
