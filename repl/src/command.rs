@@ -285,11 +285,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("vs hard O")
     .completing(Arg::Word(LEVELS))
     .more(&[
-        "Before the first move, X or O is your mark, and seat 1 (yours) plays it;",
-        "the computer opens at once if it has X.",
-        "In mid-game, `vs hard` leaves you the side to move and gives the computer",
-        "the other; `vs hard X` gives you X, and the computer moves at once if it",
-        "is O's turn. The score stays with the seats: the computer plays under",
+        "Before the first move, X or O is your mark (X if you leave it out), and",
+        "seat 1 (yours) plays it; the computer opens at once if it has X.",
+        "In mid-game between two people, say which mark you keep: `vs hard X`;",
+        "the computer takes the other seat and moves at once if it is to move.",
+        "Against the computer, `vs medium` changes its level and you keep your",
+        "side. The score stays with the seats: the computer plays under",
         "its seat's name. `vs off` hands both seats back to people.",
     ]),
     cmd(

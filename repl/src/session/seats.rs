@@ -16,11 +16,24 @@ impl Session {
         level: Option<Level>,
         mark: Option<Side>,
     ) -> Result<Reply, CommandError> {
-        self.seats.clear_computers();
         let Some(level) = level else {
+            self.seats.clear_computers();
             return Ok(Reply::Lines(vec!["both seats are played by people".into()]));
         };
-        let human = mark.unwrap_or(self.game.position().turn());
+        let underway = !self.game.moves().is_empty() && !self.game.is_over();
+        let human = match (mark, self.seats.human_side()) {
+            (Some(m), _) => m,
+            // A new level against the computer: you keep your side.
+            (None, Some(h)) => h,
+            // Two people in mid-game: which one leaves is theirs to say.
+            (None, None) if underway => {
+                return Err(refused(format!(
+                    "vs {level}: in mid-game, say which mark you keep: `vs {level} X` or `vs {level} O`"
+                )));
+            }
+            (None, None) => self.game.position().turn(),
+        };
+        self.seats.clear_computers();
         if mark.is_some() && self.game.moves().is_empty() {
             // Marks are chosen before the game (G6): the person keeps seat 1.
             self.seats.give_mark(0, human);
