@@ -254,3 +254,37 @@ fn failing_per_move_hooks() {
         });
     });
 }
+
+/// Issue 10: listing the moves stops at the first failing `refuse`, instead
+/// of running every candidate to the operations limit.
+#[test]
+fn listing_moves_stops_at_the_first_failing_refuse() {
+    let rules = Rulebook::from_file(Path::new("rulebooks/run_loop_refuse_wide.toml")).unwrap();
+    let mut list = MoveList::new();
+    let listed = rules.legal_moves(&rules.initial(), &[], &mut list);
+    assert!(listed.is_err(), "the looping hook must fail");
+    assert!(list.is_empty(), "a failed listing lists nothing");
+    let calls = rules.script().take_output();
+    assert_eq!(calls, ["refuse called"], "one candidate tried");
+}
+
+/// Issue 10: what a script prints is bounded, however long it loops.
+#[test]
+fn a_flood_of_prints_is_cut_short() {
+    let rules = Rulebook::from_file(Path::new("rulebooks/run_print_each_move.toml")).unwrap();
+    let mut game = Game::new(Arc::new(rules));
+    let mv = game.parse_move("a1").unwrap();
+    assert!(game.play(mv).is_err());
+    let printed = game.rulebook().script().take_output();
+    assert_eq!(printed.len(), 201, "200 lines and a note");
+    assert!(
+        printed[0].ends_with(" …"),
+        "long lines are cut: {}",
+        printed[0]
+    );
+    assert!(
+        printed[200].contains("more than 200 lines"),
+        "{}",
+        printed[200]
+    );
+}

@@ -16,7 +16,12 @@ pub struct Location {
 impl Location {
     /// The location of byte `offset` in `source`, which was read from `path`.
     pub fn from_offset(path: &str, source: &str, offset: usize) -> Location {
-        let before = &source[..offset.min(source.len())];
+        // An offset inside a character counts as that character's start.
+        let mut end = offset.min(source.len());
+        while !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        let before = &source[..end];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         Location {

@@ -22,6 +22,11 @@ pub fn perft(game: &Game, depth: u32) -> Result<u64, ScriptError> {
 /// # Errors
 /// A failing per-move hook.
 pub fn perft_until(game: &Game, depth: u32, stop: &Interrupt) -> Result<Option<u64>, ScriptError> {
+    // A game decided off the board (a resignation, an agreed draw) has no
+    // moves, though its position would.
+    if game.is_over() && depth > 0 {
+        return Ok(Some(0));
+    }
     let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
     let mut line = Line {
         keys: game.keys().to_vec(),

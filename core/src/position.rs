@@ -411,9 +411,29 @@ impl MoveList {
         self.0.push(mv);
     }
 
-    /// Keeps only the moves for which `f` holds.
-    pub fn retain(&mut self, f: impl FnMut(&Move) -> bool) {
-        self.0.retain(f);
+    /// Keeps only the moves for which `keep` says yes, in order; the first
+    /// error ends the walk, leaves the list empty, and is returned.
+    pub fn try_retain<E>(
+        &mut self,
+        mut keep: impl FnMut(Move) -> Result<bool, E>,
+    ) -> Result<(), E> {
+        let mut kept = 0;
+        for i in 0..self.0.len() {
+            let mv = self.0[i];
+            match keep(mv) {
+                Ok(true) => {
+                    self.0[kept] = mv;
+                    kept += 1;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    self.0.clear();
+                    return Err(e);
+                }
+            }
+        }
+        self.0.truncate(kept);
+        Ok(())
     }
 }
 

@@ -237,19 +237,24 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         }
     };
     if let Some(moves) = &raw.moves {
-        // Offsets inside the string are exact for plain move text (no escapes).
-        let base = moves.span().start + 1;
         let list = moves.get_ref();
+        // Each move's own column where the string is written plainly; with
+        // escapes in it (`\t`, `\u00a0`) the decoded text no longer lines
+        // up with the file, so problems point at the string's start.
+        let start = moves.span().start;
+        let plain = text.get(start + 1..start + 1 + list.len()) == Some(list.as_str());
         let mut offset = 0;
         for (i, word) in list.split_whitespace().enumerate() {
-            let pos_in = list[offset..].find(word).map_or(0, |p| p + offset);
+            let pos_in = list[offset..].find(word).map_or(offset, |p| p + offset);
             offset = pos_in + word.len();
-            let loc = at(base + pos_in);
+            // Located only on error: finding a line and column reads the
+            // text up to it, which for every move would be quadratic.
+            let loc = || at(if plain { start + 1 + pos_in } else { start });
             let mv = game
                 .parse_move(word)
-                .map_err(|e| Problem::at(loc.clone(), format!("move {} `{word}`: {e}", i + 1)))?;
+                .map_err(|e| Problem::at(loc(), format!("move {} `{word}`: {e}", i + 1)))?;
             game.play(mv)
-                .map_err(|e| Problem::at(loc, format!("move {} `{word}`: {e}", i + 1)))?;
+                .map_err(|e| Problem::at(loc(), format!("move {} `{word}`: {e}", i + 1)))?;
         }
     }
     settle_result(&mut game, &raw, &at)?;

@@ -322,17 +322,9 @@ impl Rulebook {
         self.board_moves(pos, out);
         if self.refuse_hook {
             let history = History::new(history, pos, &self.tables.turns);
-            let mut failure = None;
-            out.retain(|&mv| match self.script_refusal(pos, &history, mv) {
-                Ok(refusal) => refusal.is_none(),
-                Err(e) => {
-                    failure.get_or_insert(e);
-                    false
-                }
-            });
-            if let Some(e) = failure {
-                return Err(e);
-            }
+            // The first failure ends the list: a hook that loops to its
+            // limit would otherwise do so once per candidate.
+            out.try_retain(|mv| Ok(self.script_refusal(pos, &history, mv)?.is_none()))?;
         }
         Ok(())
     }

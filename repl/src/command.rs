@@ -63,6 +63,9 @@ pub struct CommandSpec {
     /// It plays for the side to move, so it is refused as too late once
     /// that side's time has run out.
     pub plays: bool,
+    /// It may run long by design (Ctrl-C stops it), so the scripts it runs
+    /// have no time budget for the whole command, only per hook call.
+    pub long: bool,
     /// What it does.
     pub run: Run,
 }
@@ -122,6 +125,11 @@ impl CommandSpec {
         self
     }
 
+    const fn long(mut self) -> CommandSpec {
+        self.long = true;
+        self
+    }
+
     const fn plays(mut self) -> CommandSpec {
         self.plays = true;
         self
@@ -146,6 +154,7 @@ const fn cmd(
         arg: Arg::Nothing,
         log: Log::Always,
         plays: false,
+        long: false,
         run,
     }
 }
@@ -285,8 +294,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("vs hard O")
     .completing(Arg::Word(LEVELS))
     .more(&[
-        "Before the first move, X or O is your mark (X if you leave it out), and",
-        "seat 1 (yours) plays it; the computer opens at once if it has X.",
+        "Before the first move you are seat 1: X or O is your mark, else the",
+        "one seat 1 has in this game; the computer opens at once if it has X.",
         "In mid-game between two people, say which mark you keep: `vs hard X`;",
         "the computer takes the other seat and moves at once if it is to move.",
         "Against the computer, `vs medium` changes its level and you keep your",
@@ -369,7 +378,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         if name.chars().count() > MAX_NAME {
             return Err(a.usage(format!("a name has at most {MAX_NAME} characters")));
         }
-        Ok(s.name_seat(seat, name))
+        if name == "1" || name == "2" {
+            return Err(a.usage("`1` and `2` name the seats already"));
+        }
+        s.name_seat(seat, name)
     })
     .aka(&["seat"])
     .example("name 1 Alice")
@@ -525,6 +537,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("perft 4")
+    .long()
     .more(&["Ctrl-C stops it."]),
     cmd(
         "bench",
@@ -551,6 +564,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("bench gomoku 2")
     .completing(Arg::Rulebook)
     .unlogged()
+    .long()
     .more(&["Ctrl-C stops it and reports what it measured."]),
     cmd(
         "check",
@@ -560,7 +574,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("check ultimate")
     .completing(Arg::Rulebook)
-    .unlogged(),
+    .unlogged()
+    .long(),
     cmd("quit", "", "leave", |_, a| {
         a.none()?;
         Ok(Reply::Quit)

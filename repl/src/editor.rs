@@ -171,9 +171,15 @@ fn history_path() -> Option<PathBuf> {
 fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     let mut list = MoveList::new();
     let r = session.rulebook();
-    let moves = match r.legal_moves(session.game().position(), session.game().moves(), &mut list) {
-        Ok(()) => list.iter().map(|&m| r.move_text(m)).collect(),
-        Err(_) => Vec::new(),
+    // Completion never runs a script: a slow or failing one would stall
+    // every prompt. Rulebooks with per-move hooks complete commands only.
+    let moves = if r.has_per_move_hooks() {
+        Vec::new()
+    } else {
+        match r.legal_moves(session.game().position(), session.game().moves(), &mut list) {
+            Ok(()) => list.iter().map(|&m| r.move_text(m)).collect(),
+            Err(_) => Vec::new(),
+        }
     };
     let prompt = prompt(session);
     let text = prompt.text();
@@ -232,11 +238,15 @@ fn prompt(session: &Session) -> Prompt {
 type Alarm = Option<(Instant, String)>;
 
 /// The clock's helper thread. The line editor cannot be interrupted, so
-/// while the clock runs this thread redraws the prompt every second (its
-/// time counts down) and, when the time runs out, prints a notice above
-/// it; the clock's move is made and shown at the next Enter, and only then
-/// does the other side's time begin.
-fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Alarm> {
+/// while a line is being typed and the clock runs, this thread redraws the
+/// prompt every second (its time counts down) and, when the time runs out,
+/// prints a notice above it; the clock's move is made and shown at the next
+/// Enter, and only then does the other side's time begin. It prints only
+/// while the prompt is up (`at_prompt`): never into a command's output.
+fn alarm(
+    mut printer: impl ExternalPrinter + Send + 'static,
+    at_prompt: Arc<Mutex<bool>>,
+) -> Sender<Alarm> {
     let (tx, rx): (Sender<Alarm>, Receiver<Alarm>) = channel();
     std::thread::spawn(move || {
         let mut armed: Alarm = None;
@@ -249,6 +259,10 @@ fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Alarm> {
                 Ok(next) => armed = next,
                 Err(RecvTimeoutError::Timeout) => {
                     let Some((at, _)) = &armed else { continue };
+                    let up = at_prompt.lock().unwrap_or_else(|e| e.into_inner());
+                    if !*up {
+                        continue;
+                    }
                     if Instant::now() >= *at {
                         if let Some((_, msg)) = armed.take() {
                             let _ = printer.print(msg);
@@ -265,6 +279,11 @@ fn alarm(mut printer: impl ExternalPrinter + Send + 'static) -> Sender<Alarm> {
         }
     });
     tx
+}
+
+/// Says whether the prompt is up; waits while the alarm thread prints.
+fn set_at_prompt(at_prompt: &Mutex<bool>, up: bool) {
+    *at_prompt.lock().unwrap_or_else(|e| e.into_inner()) = up;
 }
 
 /// Ctrl-C while a command runs stops it (the long ones read the session's
@@ -306,7 +325,11 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
             let _ = std::fs::create_dir_all(dir);
         }
     }
-    let alarm = editor.create_external_printer().ok().map(alarm);
+    let at_prompt = Arc::new(Mutex::new(false));
+    let alarm = editor
+        .create_external_printer()
+        .ok()
+        .map(|printer| alarm(printer, at_prompt.clone()));
     stop_commands_on_ctrl_c(&session);
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
     print!("{}", render::board(&session, style));
@@ -321,18 +344,21 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 (Instant::now() + left, msg)
             }));
         }
-        match editor.readline(&prompt) {
+        set_at_prompt(&at_prompt, true);
+        let read = editor.readline(&prompt);
+        set_at_prompt(&at_prompt, false);
+        match read {
             Ok(line) => {
                 let code = strip_comment(&line);
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
-                    match session.tick() {
-                        Ok(true) => {
-                            print!("{}", render::played(&session.take_pending()));
-                            print!("{}", render::board(&session, style));
-                        }
-                        Ok(false) => {}
-                        Err(e) => print!("{}", render::error(&e)),
+                    let moved = session.tick();
+                    for notice in session.take_notices() {
+                        println!("{notice}");
+                    }
+                    if moved {
+                        print!("{}", render::played(&session.take_pending()));
+                        print!("{}", render::board(&session, style));
                     }
                     continue;
                 }

@@ -102,6 +102,12 @@ fn played_line(p: &Played) -> Option<String> {
 
 /// Moves made, then the result line if one of them ended the game.
 pub fn played(moves: &[Played]) -> String {
+    played_with(moves, true)
+}
+
+/// [`played`]; `results: false` leaves out the result line, for a reply
+/// whose board ends with it.
+fn played_with(moves: &[Played], results: bool) -> String {
     let mut out = String::new();
     for p in moves {
         if let Some(line) = played_line(p) {
@@ -110,7 +116,7 @@ pub fn played(moves: &[Played]) -> String {
         if let Some(note) = &p.note {
             writeln!(out, "{note}").unwrap();
         }
-        if let Some(e) = p.ending {
+        if let Some(e) = p.ending.filter(|_| results) {
             let line = p.result.clone().unwrap_or_else(|| result_line(e));
             writeln!(out, "{line}").unwrap();
         }
@@ -139,7 +145,8 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             for l in lines {
                 writeln!(out, "{l}").unwrap();
             }
-            out.push_str(&played(moves));
+            // The board ends with the result: say it once.
+            out.push_str(&played_with(moves, !style.boards));
             board_now(&mut out);
         }
         Reply::NewGame(moves) => {
@@ -186,8 +193,9 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             .unwrap();
             writeln!(
                 out,
-                "median of {} rounds{}; slowest {}, fastest {}",
+                "median of {} round{}{}; slowest {}, fastest {}",
                 rounds.len(),
+                if rounds.len() == 1 { "" } else { "s" },
                 if *stopped {
                     " (Ctrl-C stopped the rest)"
                 } else {

@@ -13,11 +13,11 @@ use std::path::Path;
 #[test]
 fn piped_stdin_is_batch_mode_with_classic_loaded() {
     // G1 C3: X moves first; a completed column wins at once, and the result
-    // names its cells; G3: nothing after.
+    // names its cells; G3: nothing after, not even a list of moves.
     let (out, err, code) = run(&[], "status\na1\nb1\na2\nb2\na3\nstatus\nb3\nlegal\n");
     assert_eq!(
         out,
-        "to move: X\nresult: X wins — a1 a2 a3\nresult: X wins — a1 a2 a3\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\n\n"
+        "to move: X\nresult: X wins — a1 a2 a3\nresult: X wins — a1 a2 a3\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\nerror: legal: the game is over (X wins): no move is accepted after the result (G3)\n"
     );
     assert_eq!((err.as_str(), code), ("", 0));
 }
@@ -464,4 +464,38 @@ fn a_swapped_connect6_position_reads_back() {
         &format!("new connect6\npie on\nsetup {text}\nposition\n"),
     );
     assert_eq!(out.lines().last(), Some(text.as_str()), "{out}");
+}
+
+/// A game decided off the board (resigned, agreed) has no legal moves
+/// either: `legal` is refused and `perft` counts nothing, as after a line.
+#[test]
+fn a_decided_game_has_no_moves_to_list_or_count() {
+    for decide in ["resign", "draw offer\ndraw accept"] {
+        let (out, _, _) = run(&["--batch"], &format!("b2\n{decide}\nlegal\nperft 2\n"));
+        let tail: Vec<&str> = out.lines().rev().take(2).collect();
+        assert!(
+            tail[1].starts_with("error: legal: the game is over"),
+            "{out}"
+        );
+        assert_eq!(tail[0], "perft 2: 0", "{out}");
+    }
+}
+
+/// Before the first move, `vs` without a mark leaves the person seat 1 with
+/// the mark it has in this game (after `again`, O): the score stays put.
+#[test]
+fn vs_before_the_first_move_keeps_the_person_in_seat_one() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "name 1 Ada\nname 2 Bob\nb2\nresign\nagain\nvs hard\nname 1 Bob\nname 2 1\n",
+    );
+    assert!(
+        out.contains("you play O; the computer (hard) plays X\nscore: Ada (O) 1, Bob (computer, hard) (X) 0 (1 game)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: name: the other seat is called `Bob` already"),
+        "{out}"
+    );
+    assert!(out.contains("`1` and `2` name the seats already"), "{out}");
 }

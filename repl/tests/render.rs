@@ -190,6 +190,13 @@ fn terminal_lines_fit_80_columns_and_wrap_between_moves() {
             assert!(l.chars().count() <= 80, "`{line}` prints {l:?}");
         }
     }
+    // `help` fits without the terminal's wrapping too.
+    for topic in ["help", "help vs", "help clock", "help play"] {
+        let text = step(&mut session, topic, Style::BATCH).text;
+        for l in text.lines() {
+            assert!(l.chars().count() <= 80, "batch `{topic}` prints {l:?}");
+        }
+    }
     for command in ["legal", "history"] {
         let wrapped = step(&mut session, command, PLAIN).text;
         let one = step(&mut session, command, Style::BATCH).text;

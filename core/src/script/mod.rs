@@ -15,6 +15,7 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Sh
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Sandbox limits. A load-time hook may build a few thousand cells' worth of
 /// tables; anything far beyond that is a runaway loop.
@@ -24,6 +25,53 @@ const MAX_EXPR_DEPTH: usize = 64;
 const MAX_STRING_SIZE: usize = 64 * 1024;
 const MAX_ARRAY_SIZE: usize = 100_000;
 const MAX_MAP_SIZE: usize = 10_000;
+/// How long one hook call may run. Operations are counted too, but one
+/// operation on a large value can take long.
+pub const HOOK_SECONDS: u64 = 2;
+/// How long the scripts may run in all for one command, where the front end
+/// sets a budget (see [`budget_scripts`]).
+pub const COMMAND_SCRIPT_SECONDS: u64 = 10;
+/// Lines a script may print between two commands, and characters per line:
+/// output waits for the command to end, so it must not grow without bound.
+const MAX_OUTPUT_LINES: usize = 200;
+const MAX_OUTPUT_LINE: usize = 500;
+/// How often (in operations) the deadline is read: reading the clock costs
+/// as much as a few dozen operations.
+const DEADLINE_EVERY: u64 = 64;
+
+thread_local! {
+    /// When the running command's time for scripts ends, if it has a budget.
+    static COMMAND_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+    /// When the hook call running on this thread must stop.
+    static HOOK_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Gives the commands that follow on this thread at most `budget` of
+/// script time in all (the REPL sets it before each command); `None` lifts it.
+pub fn budget_scripts(budget: Option<Duration>) {
+    COMMAND_DEADLINE.with(|d| d.set(budget.map(|b| Instant::now() + b)));
+}
+
+/// Runs `call` with this thread's hook deadline set: the sooner of
+/// [`HOOK_SECONDS`] from now and the command's deadline. Nested calls keep
+/// the outer deadline.
+fn with_deadline<T>(call: impl FnOnce() -> T) -> T {
+    let outer = HOOK_DEADLINE.with(std::cell::Cell::get);
+    if outer.is_some() {
+        return call();
+    }
+    let own = Instant::now() + Duration::from_secs(HOOK_SECONDS);
+    let deadline = COMMAND_DEADLINE
+        .with(std::cell::Cell::get)
+        .map_or(own, |c| c.min(own));
+    HOOK_DEADLINE.with(|d| d.set(Some(deadline)));
+    let result = call();
+    HOOK_DEADLINE.with(|d| d.set(None));
+    result
+}
+
+/// What `on_progress` returns to stop a script that ran out of time.
+const OUT_OF_TIME: &str = "out of time";
 
 /// Where a script came from.
 #[derive(Debug, Clone)]
@@ -34,6 +82,45 @@ pub struct ScriptSource {
     pub text: String,
     /// Directory that `import "file"` resolves against; `None` for built-ins.
     pub dir: Option<PathBuf>,
+}
+
+/// An engine with the language and the libraries rulebook scripts use, and
+/// nothing that reaches outside the script: Rhai's `LanguageCorePackage`
+/// (`sleep`, `exit`, `parse_json`, function metadata) and
+/// `BasicTimePackage` (`timestamp`) are left out, and `curry`, whose
+/// arguments escape the size limits, is disabled.
+fn sandboxed_engine() -> Engine {
+    use rhai::packages::{
+        ArithmeticPackage, BasicArrayPackage, BasicBlobPackage, BasicFnPackage,
+        BasicIteratorPackage, BasicMapPackage, BasicMathPackage, BasicStringPackage,
+        BitFieldPackage, LogicPackage, MoreStringPackage, Package,
+    };
+    let mut engine = Engine::new_raw();
+    for package in [
+        ArithmeticPackage::new().as_shared_module(),
+        BasicStringPackage::new().as_shared_module(),
+        BasicIteratorPackage::new().as_shared_module(),
+        BasicFnPackage::new().as_shared_module(),
+        LogicPackage::new().as_shared_module(),
+        BasicMathPackage::new().as_shared_module(),
+        BitFieldPackage::new().as_shared_module(),
+        BasicArrayPackage::new().as_shared_module(),
+        BasicBlobPackage::new().as_shared_module(),
+        BasicMapPackage::new().as_shared_module(),
+        MoreStringPackage::new().as_shared_module(),
+    ] {
+        engine.register_global_module(package);
+    }
+    engine.disable_symbol("curry");
+    set_limits(&mut engine);
+    engine.on_progress(|ops| {
+        if ops % DEADLINE_EVERY != 0 {
+            return None;
+        }
+        let late = HOOK_DEADLINE.with(|d| d.get().is_some_and(|d| Instant::now() >= d));
+        late.then(|| Dynamic::from(OUT_OF_TIME))
+    });
+    engine
 }
 
 /// The sandbox, set in one place for every engine that compiles or runs scripts.
@@ -106,25 +193,16 @@ impl ScriptHost {
         params: &[(String, Dynamic)],
         source: ScriptSource,
     ) -> Result<ScriptHost, RulebookError> {
-        let mut engine = Engine::new();
-        set_limits(&mut engine);
+        let mut engine = sandboxed_engine();
         engine.set_strict_variables(true);
         api::register_board(&mut engine, grid);
         let history_read = Arc::new(AtomicBool::new(false));
         api::register_types(&mut engine, history_read.clone());
         let output = Arc::new(Mutex::new(Vec::new()));
         let sink = output.clone();
-        engine.on_print(move |s| {
-            sink.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(s.into())
-        });
+        engine.on_print(move |s| keep_output(&sink, s));
         let sink = output.clone();
-        engine.on_debug(move |s, _, _| {
-            sink.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(s.into())
-        });
+        engine.on_debug(move |s, _, _| keep_output(&sink, s));
 
         let mut statics = StaticModuleResolver::new();
         for (name, module) in builtin_modules() {
@@ -152,11 +230,15 @@ impl ScriptHost {
                     line,
                     col,
                 });
+                let mut message = e.0.to_string().to_lowercase_first();
+                if disabled_at(&source.text, loc.as_ref()) {
+                    message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
+                }
                 ScriptError {
                     kind: ScriptErrorKind::Syntax,
                     hook: None,
                     location: loc,
-                    message: e.0.to_string().to_lowercase_first(),
+                    message,
                 }
             })?;
         let functions = ast.clone_functions_only();
@@ -281,9 +363,16 @@ impl ScriptHost {
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(true);
-        self.engine
-            .call_fn_with_options(options, &mut Scope::new(), &self.ast, hook.name(), args)
-            .map_err(|e| self.script_error(hook.name(), *e))
+        with_deadline(|| {
+            self.engine.call_fn_with_options(
+                options,
+                &mut Scope::new(),
+                &self.ast,
+                hook.name(),
+                args,
+            )
+        })
+        .map_err(|e| self.script_error(hook.name(), *e))
     }
 
     /// Calls a per-move hook with the state (and the move, for `refuse`);
@@ -309,7 +398,7 @@ impl ScriptHost {
             grid,
             explicit_mark,
         });
-        let result = match mv {
+        let result = with_deadline(|| match mv {
             Some(mv) => self.engine.call_fn_with_options(
                 options,
                 &mut Scope::new(),
@@ -332,7 +421,7 @@ impl ScriptHost {
                 hook.name(),
                 (state,),
             ),
-        };
+        });
         result.map_err(|e| self.script_error(hook.name(), *e))
     }
 
@@ -374,13 +463,17 @@ impl ScriptHost {
             }
         }
         let kind = match err {
-            EvalAltResult::ErrorTooManyOperations(_)
+            EvalAltResult::ErrorTerminated(..)
+            | EvalAltResult::ErrorTooManyOperations(_)
             | EvalAltResult::ErrorStackOverflow(_)
             | EvalAltResult::ErrorDataTooLarge(..)
             | EvalAltResult::ErrorTooManyModules(_) => ScriptErrorKind::Limit,
             _ => ScriptErrorKind::Runtime,
         };
         let message = match err {
+            EvalAltResult::ErrorTerminated(..) => format!(
+                "ran out of time: a hook may run {HOOK_SECONDS} s, and a command's scripts {COMMAND_SCRIPT_SECONDS} s in all"
+            ),
             EvalAltResult::ErrorTooManyOperations(_) => {
                 format!("ran more than {MAX_OPERATIONS} operations (an endless loop?)")
             }
@@ -420,6 +513,38 @@ impl ScriptHost {
     }
 }
 
+/// Whether a syntax error at `loc` stands on the disabled `curry`: Rhai
+/// then only says it expected something else.
+fn disabled_at(text: &str, loc: Option<&Location>) -> bool {
+    let Some(loc) = loc else { return false };
+    let Some(line) = text.lines().nth(loc.line.saturating_sub(1)) else {
+        return false;
+    };
+    let from: String = line.chars().skip(loc.col.saturating_sub(1)).collect();
+    from.starts_with("curry")
+}
+
+/// Keeps a line a script printed, within the output's bounds: past them
+/// the rest is dropped, with one line that says so.
+fn keep_output(sink: &Mutex<Vec<String>>, text: &str) {
+    let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
+    match out.len() {
+        n if n < MAX_OUTPUT_LINES => {
+            let mut line: String = text.chars().take(MAX_OUTPUT_LINE).collect();
+            if line.len() < text.len() {
+                line.push_str(" …");
+            }
+            out.push(line);
+        }
+        MAX_OUTPUT_LINES => {
+            out.push(format!(
+                "(the script printed more than {MAX_OUTPUT_LINES} lines: the rest is not shown)"
+            ));
+        }
+        _ => {}
+    }
+}
+
 /// A value as shown in messages: its type and, when short, the value.
 pub(crate) fn describe(v: &Dynamic) -> String {
     if v.is_unit() {
@@ -453,8 +578,7 @@ mod tests {
 
     #[test]
     fn builtin_scripts_compile() {
-        let mut engine = Engine::new();
-        set_limits(&mut engine);
+        let engine = sandboxed_engine();
         for (name, text) in builtin::SCRIPTS {
             if let Err(e) = engine.compile(text) {
                 panic!("scripts/{name}.rhai: {e}");

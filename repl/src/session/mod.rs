@@ -320,8 +320,27 @@ impl Session {
     ///
     /// # Errors
     /// A failing per-move hook.
-    pub fn tick(&mut self) -> Result<bool, CommandError> {
-        self.run_clock()
+    pub fn tick(&mut self) -> bool {
+        self.clock_moves()
+    }
+
+    /// Lets the clock move for a player whose time ran out. A script that
+    /// fails on that move must not block the table: the failure is shown,
+    /// the clock is paused (`resume` tries again), and every command still
+    /// works.
+    fn clock_moves(&mut self) -> bool {
+        match self.run_clock() {
+            Ok(moved) => moved,
+            Err(e) => {
+                self.clock.pause();
+                self.notices.push(format!(
+                    "error: the clock could not move for the side whose time ran out: {e}"
+                ));
+                self.notices
+                    .push("the clock is paused; `resume` runs it again".to_string());
+                false
+            }
+        }
     }
 
     /// Runs one parsed line. On error the game is unchanged (the clock may
@@ -331,7 +350,10 @@ impl Session {
     /// # Errors
     /// Why the command was refused.
     pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
-        let ran_out = self.run_clock()?;
+        // However a script misbehaves, a command spends a bounded time in it.
+        let budget = Duration::from_secs(gridrules_core::script::COMMAND_SCRIPT_SECONDS);
+        gridrules_core::script::budget_scripts((!inv.spec.long).then_some(budget));
+        let ran_out = self.clock_moves();
         if ran_out && inv.spec.plays {
             // In a replay the `wait` before it already made the clock's move,
             // so this line would play for the other side: keep it as a note.
@@ -394,9 +416,15 @@ impl Session {
         Reply::Lines(vec![self.game.status_line()])
     }
 
-    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Reply {
+    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
+        // Names pick seats (`first Ada`), so two seats never share one.
+        if self.seats.seat_named(name).is_some_and(|s| s != seat) {
+            return Err(refused(format!(
+                "name: the other seat is called `{name}` already"
+            )));
+        }
         self.seats.set_name(seat, name.to_string());
-        Reply::Lines(vec![self.seats.score_line()])
+        Ok(Reply::Lines(vec![self.seats.score_line()]))
     }
 
     pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
@@ -584,6 +612,12 @@ impl Session {
     }
 
     pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
+        if let Some((o, _)) = self.game.ending() {
+            return Err(refused(format!(
+                "legal: {}",
+                self.rulebook().explain(&Refusal::GameOver(o))
+            )));
+        }
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
         r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;

@@ -31,7 +31,9 @@ impl Session {
                     "vs {level}: in mid-game, say which mark you keep: `vs {level} X` or `vs {level} O`"
                 )));
             }
-            (None, None) => self.game.position().turn(),
+            // Before the first move: the person is seat 1, with the mark it
+            // holds in this game (X at first; `again` may have passed it).
+            (None, None) => self.seats.side_of(0),
         };
         self.seats.clear_computers();
         if mark.is_some() && self.game.moves().is_empty() {
