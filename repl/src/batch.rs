@@ -95,7 +95,10 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     }
 }
 
+/// The text as it goes out: safe for a terminal, and wrapped where the
+/// style says.
 fn fitted(text: String, style: Style) -> String {
+    let text = render::sanitize(&text);
     match style.width {
         Some(w) => render::fit(&text, w),
         None => text,

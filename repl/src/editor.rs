@@ -228,7 +228,7 @@ fn prompt(session: &Session) -> Prompt {
         }
     });
     Prompt {
-        head: format!("{} {turn} ", session.rulebook().name()),
+        head: render::sanitize(&format!("{} {turn} ", session.rulebook().name())),
         clock,
     }
 }
@@ -332,7 +332,7 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         .map(|printer| alarm(printer, at_prompt.clone()));
     stop_commands_on_ctrl_c(&session);
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
-    print!("{}", render::board(&session, style));
+    print!("{}", render::sanitize(&render::board(&session, style)));
     loop {
         let prompt = refresh(&words, &session);
         if let Some(alarm) = &alarm {
@@ -353,13 +353,16 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
                     let moved = session.tick();
-                    for notice in session.take_notices() {
-                        println!("{notice}");
-                    }
+                    let mut text: String = session
+                        .take_notices()
+                        .iter()
+                        .map(|n| format!("{n}\n"))
+                        .collect();
                     if moved {
-                        print!("{}", render::played(&session.take_pending()));
-                        print!("{}", render::board(&session, style));
+                        text.push_str(&render::played(&session.take_pending()));
+                        text.push_str(&render::board(&session, style));
                     }
+                    print!("{}", render::sanitize(&text));
                     continue;
                 }
                 let _ = editor.add_history_entry(code);

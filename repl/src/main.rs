@@ -13,13 +13,9 @@ fn main() -> ExitCode {
             rules,
             command,
         }) => (batch, rules, command),
-        Ok(Cli::Help) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+        Ok(Cli::Help) => return emit(&format!("{USAGE}\n")),
         Ok(Cli::Version) => {
-            println!("gridrules {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
+            return emit(&format!("gridrules {}\n", env!("CARGO_PKG_VERSION")));
         }
         Err(msg) => {
             eprintln!("error: {msg}\n{USAGE}");
@@ -29,7 +25,7 @@ fn main() -> ExitCode {
     let rulebook = match open_rulebook(&rules) {
         Ok(r) => r,
         Err(e) => {
-            eprint!("{}", render::error(&e.into()));
+            eprint!("{}", render::sanitize(&render::error(&e.into())));
             return ExitCode::FAILURE;
         }
     };
@@ -47,8 +43,7 @@ fn main() -> ExitCode {
             eprint!("{}", step.text);
             return ExitCode::FAILURE;
         }
-        print!("{}", step.text);
-        return ExitCode::SUCCESS;
+        return emit(&step.text);
     }
     let result = if batch_mode {
         let options = batch::Options::default();
@@ -59,14 +54,30 @@ fn main() -> ExitCode {
             options,
         )
         .map(|_| ())
-        .map_err(|e| e.to_string())
     } else {
-        editor::run(session).map_err(|e| e.to_string())
+        editor::run(session).map_err(std::io::Error::other)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // Whoever read the output stopped reading: nothing to say to them.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes `text` to stdout. A reader that went away (a closed pipe) ends
+/// the program quietly, as for any command-line tool.
+fn emit(text: &str) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
             ExitCode::FAILURE
         }
     }

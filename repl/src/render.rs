@@ -39,6 +39,41 @@ impl Style {
     }
 }
 
+/// `text` made safe for a terminal: every control character but newline
+/// and tab is shown as an escape (`\u{1b}`), so a rulebook's, script's or
+/// record's text cannot clear the screen, retitle the window or write the
+/// clipboard. gridrules' own colours (SGR sequences, `ESC [ … m`) pass.
+pub fn sanitize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\x1b'
+            && let Some(len) = sgr_len(rest)
+        {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// The length of the colour sequence `ESC [ digits/semicolons m` that
+/// `text` starts with, if it does.
+fn sgr_len(text: &str) -> Option<usize> {
+    let body = text.strip_prefix("\x1b[")?;
+    let params = body
+        .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+        .filter(|&i| body[i..].starts_with('m'))?;
+    Some(2 + params + 1)
+}
+
 /// `text` with every line longer than `width` wrapped at spaces, so a list
 /// of moves breaks between moves, never inside one; continuation lines are
 /// indented two spaces. Boards (drawn in colour) and source lines quoted

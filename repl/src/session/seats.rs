@@ -189,7 +189,12 @@ impl Session {
         self.clock.limit = limit;
         self.clock.chosen = Some(limit);
         self.clock.restart_turn();
-        Ok(Reply::Lines(vec![clock_line(limit)]))
+        let mut lines = vec![clock_line(limit)];
+        // Already started (`ready`): say so, it counts from now.
+        if limit.is_some() && self.clock.run() != ClockRun::Waiting && !self.game.is_over() {
+            lines.push(self.clock_state());
+        }
+        Ok(Reply::Lines(lines))
     }
 
     /// The pie rule at this table (PI1), for this game and the next on the

@@ -106,7 +106,9 @@ impl Session {
         } else {
             "the seats keep their marks"
         };
-        lines.push(format!("clock: {clock}; in a rematch {swap}"));
+        lines.push(format!(
+            "the rulebook's clock: {clock}; in a rematch {swap}"
+        ));
         Reply::Lines(lines)
     }
 
