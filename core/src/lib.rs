@@ -24,6 +24,7 @@ pub mod bits;
 pub mod builtin;
 pub mod check;
 pub mod error;
+pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod interrupt;

@@ -19,7 +19,7 @@ use crate::position::{Ending, Outcome, Side};
 use crate::rulebook::Rulebook;
 use serde::Deserialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -116,7 +116,7 @@ fn quote(s: &str) -> String {
 /// built-in name, or a path (best relative to where the record is saved).
 pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
     let r = game.rulebook();
-    let mut out = String::from("# gridrules game record: edit it freely, then `open` it\n");
+    let mut out = format!("{HEADER}: edit it freely, then `open` it\n");
     writeln!(out, "rulebook = {}", quote(rulebook)).unwrap();
     for (key, name) in [("x", &table.x), ("o", &table.o)] {
         if let Some(name) = name {
@@ -139,30 +139,18 @@ pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
     out
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it, then a
-/// rename, so a crash never leaves half a record.
+/// The first line of every record `save` writes: a record may be saved
+/// over a file that starts with it.
+pub const HEADER: &str = "# gridrules game record";
+
+/// Writes `text` to `path` as a whole (see [`crate::files::write_replacing`]):
+/// over an earlier record, or anything else with `force`.
 ///
 /// # Errors
-/// When the file cannot be written.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), RecordError> {
-    let shown = path.display();
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Problem::bare(format!("{shown}: not a file name")))?;
-    let tmp: PathBuf = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Problem::bare(format!("{shown}: cannot write: {e}")).into()
-    })
+/// When the file cannot be written, or another kind of file is there.
+pub fn write(path: &Path, text: &str, header: &str, force: bool) -> Result<(), RecordError> {
+    crate::files::write_replacing(path, text, header, force)
+        .map_err(|e| Problem::bare(format!("{}: cannot write: {e}", path.display())).into())
 }
 
 /// Reads a record from `path` and replays it. Nothing outside is touched.
@@ -172,7 +160,7 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), RecordError> {
 /// holds a move or result the rules refuse; located at `file:line:col`.
 pub fn open(path: &Path) -> Result<Opened, RecordError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read(path, crate::files::RECORD)
         .map_err(|e| Problem::bare(format!("{shown}: cannot read: {e}")))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &shown, &dir)
@@ -191,6 +179,14 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     let name = raw.rulebook.get_ref();
     let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
+    } else if Path::new(name).is_absolute() {
+        // A record names what it needs beside it, so that a folder of games
+        // can be shared: never a file anywhere on the reader's machine.
+        return Err(Problem::at(
+            at(raw.rulebook.span().start),
+            format!("rulebook `{name}`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder"),
+        )
+        .into());
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
             let mut problems = vec![Problem::at(

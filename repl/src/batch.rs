@@ -4,7 +4,7 @@
 use crate::command::parse;
 use crate::render::{self, Style};
 use crate::session::{Reply, Session, Setting};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 /// How a batch run shows its input.
 #[derive(Debug, Clone, Copy, Default)]
@@ -122,10 +122,14 @@ fn not_text(n: usize, bytes: &[u8]) -> String {
     )
 }
 
+/// The longest input line batch mode reads; a position text for the
+/// largest board is a few KiB.
+pub const MAX_LINE: usize = 64 * 1024;
+
 /// Reads commands from `input` until it ends or `quit`, writing replies to `output`.
 ///
 /// # Errors
-/// Only failures to read or write.
+/// Failures to read or write, and a line longer than [`MAX_LINE`].
 pub fn run(
     session: &mut Session,
     input: impl BufRead,
@@ -133,9 +137,30 @@ pub fn run(
     options: Options,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    for (n, bytes) in input.split(b'\n').enumerate() {
-        let bytes = bytes?;
-        let bytes = bytes.strip_suffix(b"\r").unwrap_or(&bytes);
+    let mut input = input;
+    let mut buf = Vec::new();
+    for n in 0.. {
+        buf.clear();
+        // Bounded: one endless line (`< /dev/zero`) must not take the memory.
+        let read = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)?;
+        if read == 0 {
+            break;
+        }
+        if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+            output.flush()?;
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "line {} is longer than {} KiB: the rest of the input is not read",
+                    n + 1,
+                    MAX_LINE / 1024
+                ),
+            ));
+        }
+        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         // A line that is not text is refused like any bad command.
         let Ok(line) = std::str::from_utf8(bytes) else {
             writeln!(output, "{}", not_text(n + 1, bytes))?;

@@ -479,9 +479,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("seed 42"),
     cmd(
         "save",
-        "<file>",
+        "[--force] <file>",
         "save the game as a record that `open` reads",
-        |s, a| s.save(&a.path()?),
+        |s, a| {
+            let (path, force) = a.forced_path()?;
+            s.save(&path, force)
+        },
     )
     .example("save game.toml")
     .completing(Arg::File)
@@ -493,11 +496,14 @@ pub static COMMANDS: &[CommandSpec] = &[
     .completing(Arg::File),
     cmd(
         "record",
-        "<file>|off",
+        "[--force] <file>|off",
         "record this session as a transcript that batch mode replays",
         |s, a| match a.rest("which file?")? {
             "off" => s.record_off(),
-            path => s.record(&PathBuf::from(path)),
+            _ => {
+                let (path, force) = a.forced_path()?;
+                s.record(&path, force)
+            }
         },
     )
     .example("record session.txt")
@@ -689,6 +695,19 @@ impl<'a> Args<'a> {
     /// A file path: everything after the name.
     pub fn path(&self) -> Result<PathBuf, CommandError> {
         self.rest("which file?").map(PathBuf::from)
+    }
+
+    /// A file to write, after an optional `--force` (to replace a file
+    /// that gridrules did not write).
+    pub fn forced_path(&self) -> Result<(PathBuf, bool), CommandError> {
+        let rest = self.rest("which file?")?;
+        match rest.strip_prefix("--force") {
+            Some(path) if path.starts_with(char::is_whitespace) => {
+                Ok((PathBuf::from(path.trim()), true))
+            }
+            Some("") => Err(self.usage("which file?")),
+            _ => Ok((PathBuf::from(rest), false)),
+        }
     }
 
     /// `on` or `off`.

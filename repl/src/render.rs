@@ -546,19 +546,37 @@ pub fn error(err: &CommandError) -> String {
 
 /// The lines of `loc`'s file around it, with a caret, or nothing if unreadable.
 pub fn snippet(loc: &Location) -> String {
+    let kind = if loc.path.ends_with(".rhai") {
+        gridrules_core::files::SCRIPT
+    } else {
+        gridrules_core::files::RULEBOOK
+    };
     let source = builtin_source(&loc.path)
         .map(str::to_string)
-        .or_else(|| std::fs::read_to_string(&loc.path).ok());
+        .or_else(|| gridrules_core::files::read(std::path::Path::new(&loc.path), kind).ok());
     let Some(line) = source
         .as_deref()
         .and_then(|s| s.lines().nth(loc.line.saturating_sub(1)))
     else {
         return String::new();
     };
+    // A long line is shown around the column, within the terminal.
+    const SHOWN: usize = 72;
+    let col = loc.col.saturating_sub(1);
+    let skip = col
+        .saturating_sub(SHOWN / 2)
+        .min(line.chars().count().saturating_sub(SHOWN));
+    let mut shown: String = line.chars().skip(skip).take(SHOWN).collect();
+    if skip > 0 {
+        shown.insert(0, '…');
+    }
+    if line.chars().count() > skip + SHOWN {
+        shown.push('…');
+    }
     let n = loc.line.to_string();
     let pad = " ".repeat(n.len());
-    let caret = " ".repeat(loc.col.saturating_sub(1));
-    format!("{pad} |\n{n} | {line}\n{pad} | {caret}^\n")
+    let caret = " ".repeat(col - skip + usize::from(skip > 0));
+    format!("{pad} |\n{n} | {shown}\n{pad} | {caret}^\n")
 }
 
 fn builtin_source(path: &str) -> Option<&'static str> {

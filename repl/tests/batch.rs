@@ -311,8 +311,10 @@ fn the_clock_is_the_players_choice() {
     assert_eq!(
         lines,
         // (After `vs hard O`, player 1 keeps O for the games that follow.)
+        // (The computer's opening move started the clock for O.)
         [
             "clock: 30 s per move",
+            "clock: running — O has 30 s left",
             "X: player 2, O: player 1; clock: 30 s per move",
             "clock: off",
             "X: player 2, O: player 1; clock: off",

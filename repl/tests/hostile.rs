@@ -87,3 +87,120 @@ fn a_reader_that_goes_away_ends_the_program_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Runs batch `input` in `dir`.
+fn batch_in(dir: &Path, input: &str) -> common::Run {
+    common::run_in(dir, &["--batch"], input)
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+#[test]
+fn only_regular_files_of_the_right_kind_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    mkfifo(&dir.path().join("fifo.toml"));
+    std::fs::create_dir(dir.path().join("folder.toml")).unwrap();
+    // Over a megabyte of rulebook.
+    std::fs::write(dir.path().join("huge.toml"), "# x\n".repeat(300_000)).unwrap();
+    let r = batch_in(
+        dir.path(),
+        &format!(
+            "b2\nload fifo.toml\nopen fifo.toml\nload folder.toml\nload /dev/zero\nload huge.toml\nload {}\nopen {}\nhistory\n",
+            fixture("environ.toml").display(),
+            fixture("record-absolute.toml").display(),
+        ),
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let errors: Vec<&str> = r.out.lines().filter(|l| l.starts_with("error:")).collect();
+    let expected = [
+        "fifo.toml: cannot read the rulebook: not a regular file",
+        "fifo.toml: cannot read: not a regular file",
+        "folder.toml: cannot read the rulebook: not a regular file",
+        "/dev/zero: cannot read the rulebook: a rulebook is a .toml file",
+        "huge.toml: cannot read the rulebook: too large for a rulebook (at most 1024 KiB)",
+        "cannot read it: a script is a .rhai file",
+        "rulebook `/etc/gridrules/classic.toml`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{}", r.out);
+    for (error, part) in errors.iter().zip(expected) {
+        assert!(error.contains(part), "{error}\n  should say: {part}");
+    }
+    // Nothing of the environment was shown, and the game is still there.
+    assert!(!r.out.contains("PATH="), "{}", r.out);
+    assert!(r.out.ends_with("1. b2\n"), "{}", r.out);
+}
+
+#[test]
+fn one_endless_line_of_input_ends_the_run_with_an_error() {
+    let input = std::fs::File::open("/dev/zero").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .arg("--batch")
+        .stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: line 1 is longer than 64 KiB: the rest of the input is not read\n"
+    );
+}
+
+#[test]
+fn saving_never_destroys_what_is_not_a_record() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    mkfifo(&at("fifo.toml"));
+    std::fs::create_dir(at("folder.toml")).unwrap();
+    std::fs::write(at("notes.toml"), "my notes\n").unwrap();
+    // A victim behind a link planted where the old temporary file went.
+    std::fs::write(at("victim"), "precious\n").unwrap();
+    let pid_guess = ".game.toml.tmp";
+    for pid in 0..64 {
+        let _ = symlink(at("victim"), at(&format!("{pid_guess}{pid}")));
+    }
+    // An earlier record, readable by its owner only: it keeps its mode.
+    std::fs::write(
+        at("game.toml"),
+        "# gridrules game record\nrulebook = \"classic\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(at("game.toml"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let r = batch_in(
+        dir.path(),
+        "b2\nsave fifo.toml\nsave folder.toml\nsave notes.toml\nsave /dev/null\nrecord notes.toml\nrecord game.toml\nsave game.toml\nsave --force notes.toml\n",
+    );
+    let errors: Vec<&str> = r.out.lines().filter(|l| l.starts_with("error:")).collect();
+    let expected = [
+        "fifo.toml: cannot write: not a regular file",
+        "folder.toml: cannot write: not a regular file",
+        "notes.toml: cannot write: the file exists and gridrules did not write it",
+        "save: /dev/null: a record is a .toml file",
+        "notes.toml: cannot write: the file exists and gridrules did not write it",
+        "game.toml: cannot write: the file exists and gridrules did not write it",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{}", r.out);
+    for (error, part) in errors.iter().zip(expected) {
+        assert!(error.contains(part), "{error}\n  should say: {part}");
+    }
+    assert_eq!(std::fs::read_to_string(at("victim")).unwrap(), "precious\n");
+    let game = std::fs::read_to_string(at("game.toml")).unwrap();
+    assert!(game.contains("moves = \"b2\""), "{game}");
+    let mode = std::fs::metadata(at("game.toml"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    // Forced, the notes were replaced; and no temporary file is left.
+    let notes = std::fs::read_to_string(at("notes.toml")).unwrap();
+    assert!(notes.starts_with("# gridrules game record"), "{notes}");
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

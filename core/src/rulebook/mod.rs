@@ -79,7 +79,7 @@ impl Rulebook {
     /// Every problem found, each with `file:line:col` where there is one.
     pub fn from_file(path: &Path) -> Result<Rulebook, RulebookError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::files::read(path, crate::files::RULEBOOK).map_err(|e| {
             Problem::bare(format!(
                 "{shown}: cannot read the rulebook: {}",
                 io_reason(&e)
@@ -345,7 +345,7 @@ fn io_reason(e: &std::io::Error) -> String {
 fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String> {
     if let Some(dir) = dir {
         let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
+        match crate::files::read(&path, crate::files::SCRIPT) {
             Ok(text) => {
                 return Ok(ScriptSource {
                     path: path.display().to_string(),
@@ -353,6 +353,8 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
                     dir: Some(dir.to_path_buf()),
                 });
             }
+            // A bare built-in name (`lines`) is no file name, and fine.
+            Err(_) if builtin::script(name).is_some() && !name.ends_with(".rhai") => {}
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(format!(
                     "script `{}`: cannot read it: {}",

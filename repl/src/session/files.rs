@@ -24,7 +24,14 @@ impl Session {
             .unwrap_or_else(|| name.clone())
     }
 
-    pub(crate) fn save(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(crate) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+        // What `open` reads back.
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            return Err(super::refused(format!(
+                "save: {}: a record is a .toml file",
+                path.display()
+            )));
+        }
         let table = record::Table {
             x: Some(self.seats.person_name(Side::X).to_string()),
             o: Some(self.seats.person_name(Side::O).to_string()),
@@ -32,7 +39,7 @@ impl Session {
             clock: self.clock.limit,
         };
         let text = record::to_text(&self.game, &self.rulebook_for(path), &table);
-        record::write_atomic(path, &text)?;
+        record::write(path, &text, record::HEADER, force)?;
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
@@ -63,8 +70,8 @@ impl Session {
 
     /// Writes the transcript so far to `path`, and keeps it up to date
     /// after every command until `record off`.
-    pub(crate) fn record(&mut self, path: &Path) -> Result<Reply, CommandError> {
-        write_transcript(path, &self.transcript)?;
+    pub(crate) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+        write_transcript(path, &self.transcript, force)?;
         let was = self.recording.replace(path.to_path_buf());
         let mut lines = vec![format!(
             "recording: {} ({} lines so far); every command is added until `record off`",
@@ -89,15 +96,21 @@ impl Session {
     }
 }
 
+/// The first line of every transcript `record` writes.
+const TRANSCRIPT: &str = "# gridrules session transcript";
+
 /// Writes a session transcript, with the header that says how to replay it.
-pub(super) fn write_transcript(path: &Path, transcript: &[String]) -> Result<(), CommandError> {
-    let mut text =
-        String::from("# gridrules session transcript: replay it with `gridrules --batch < FILE`\n");
+pub(super) fn write_transcript(
+    path: &Path,
+    transcript: &[String],
+    force: bool,
+) -> Result<(), CommandError> {
+    let mut text = format!("{TRANSCRIPT}: replay it with `gridrules --batch < FILE`\n");
     for line in transcript {
         text.push_str(line);
         text.push('\n');
     }
-    record::write_atomic(path, &text)?;
+    record::write(path, &text, TRANSCRIPT, force)?;
     Ok(())
 }
 

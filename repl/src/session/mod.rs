@@ -387,7 +387,7 @@ impl Session {
     fn log(&mut self, line: String) {
         self.transcript.push(line);
         if let Some(path) = &self.recording
-            && let Err(e) = files::write_transcript(path, &self.transcript)
+            && let Err(e) = files::write_transcript(path, &self.transcript, true)
         {
             self.notices.push(format!(
                 "error: {e}: recording stopped (`record <file>` starts it again)"

@@ -1,0 +1,208 @@
+//! The files gridrules reads and writes, and the rules it keeps with them:
+//! it reads only regular files of a bounded size with the expected
+//! extension, and it writes only over regular files of the same kind,
+//! through a fresh temporary file that it creates itself.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// A kind of file gridrules reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    /// What it is called in messages.
+    pub what: &'static str,
+    /// Its extension, without the dot.
+    pub extension: &'static str,
+    /// The most bytes it may hold.
+    pub max_bytes: u64,
+}
+
+/// A rulebook: TOML, well under a megabyte.
+pub const RULEBOOK: Kind = Kind {
+    what: "rulebook",
+    extension: "toml",
+    max_bytes: 1 << 20,
+};
+
+/// A Rhai script, or a module a script imports.
+pub const SCRIPT: Kind = Kind {
+    what: "script",
+    extension: "rhai",
+    max_bytes: 1 << 20,
+};
+
+/// A game record: TOML, with room for very long games.
+pub const RECORD: Kind = Kind {
+    what: "record",
+    extension: "toml",
+    max_bytes: 16 << 20,
+};
+
+fn refused(why: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, why)
+}
+
+/// Reads `path` as a file of `kind`. Nothing is opened that is not a
+/// regular file (a device, a FIFO or a directory would hang or never end),
+/// and no more than `kind.max_bytes` are read.
+///
+/// # Errors
+/// Why it cannot be read; `NotFound` when there is no such file.
+pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
+    if path.extension().and_then(|e| e.to_str()) != Some(kind.extension) {
+        return Err(refused(format!(
+            "a {} is a .{} file",
+            kind.what, kind.extension
+        )));
+    }
+    // `metadata` does not open the file, so a FIFO cannot block it.
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(refused("not a regular file".to_string()));
+    }
+    if meta.len() > kind.max_bytes {
+        return Err(too_large(kind));
+    }
+    let mut bytes = Vec::new();
+    // Bounded again while reading: the file may grow, or report no size.
+    fs::File::open(path)?
+        .take(kind.max_bytes + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > kind.max_bytes {
+        return Err(too_large(kind));
+    }
+    String::from_utf8(bytes).map_err(|_| refused("not UTF-8 text".to_string()))
+}
+
+fn too_large(kind: Kind) -> io::Error {
+    refused(format!(
+        "too large for a {} (at most {} KiB)",
+        kind.what,
+        kind.max_bytes / 1024
+    ))
+}
+
+/// Why a file was not written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// Something else is at the path: writing would destroy it. Holds what.
+    NotOurs(String),
+    /// The system refused.
+    Io(io::Error),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::NotOurs(why) => f.write_str(why),
+            WriteError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> WriteError {
+        WriteError::Io(e)
+    }
+}
+
+/// Writes `text` to `path` as a whole: into a temporary file beside it,
+/// then renamed over it, so a crash never leaves half a file. An existing
+/// file is replaced only if it is a regular file that starts with `header`
+/// (one gridrules wrote, of the same kind) or `force` is given; it keeps its
+/// permissions. A symbolic link is followed to the file it names.
+///
+/// # Errors
+/// Something other than such a file is at the path, or the system refused.
+pub fn write_replacing(
+    path: &Path,
+    text: &str,
+    header: &str,
+    force: bool,
+) -> Result<(), WriteError> {
+    let target = match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(WriteError::NotOurs(
+                "not a regular file: gridrules writes only to files".to_string(),
+            ));
+        }
+        Ok(meta) => {
+            if !force && !starts_with(path, header)? {
+                return Err(WriteError::NotOurs(
+                    "the file exists and gridrules did not write it: choose another name, or add `--force` to replace it".to_string(),
+                ));
+            }
+            Some((fs::canonicalize(path)?, meta.permissions()))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e.into()),
+    };
+    let (path, permissions) = match target {
+        Some((real, p)) => (real, Some(p)),
+        None => (path.to_path_buf(), None),
+    };
+    let (tmp, mut file) = create_temporary(&path)?;
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| match permissions {
+            Some(p) => fs::set_permissions(&tmp, p),
+            None => Ok(()),
+        })
+        .and_then(|()| fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+/// Whether the file at `path` begins with `header`.
+fn starts_with(path: &Path, header: &str) -> io::Result<bool> {
+    let mut start = vec![0; header.len()];
+    let mut file = fs::File::open(path)?;
+    let mut read = 0;
+    while read < start.len() {
+        match file.read(&mut start[read..])? {
+            0 => break,
+            n => read += n,
+        }
+    }
+    // An empty file holds nothing to lose.
+    Ok(read == 0 || start[..read] == *header.as_bytes())
+}
+
+/// A new file beside `path` with a name no one can guess, created by this
+/// call (never one that was there, nor through a link planted there).
+fn create_temporary(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+    use std::hash::{BuildHasher, Hasher};
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| refused("not a file name".to_string()))?
+        .to_string_lossy();
+    for attempt in 0u32..16 {
+        // RandomState is seeded from the system's randomness per process.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(attempt);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        let tmp = dir.join(format!(".{name}.{:016x}.tmp", h.finish()));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free name for a temporary file",
+    ))
+}
