@@ -204,3 +204,40 @@ fn saving_never_destroys_what_is_not_a_record() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// A script that fails on the clock's move does not block the table: the
+/// failure is said once, the clock pauses, and every command still works.
+#[test]
+fn a_failing_hook_on_the_clocks_move_leaves_the_table_usable() {
+    let r = batch(&format!(
+        "load {}\nb2\nwait 16\nstatus\nnew classic\nstatus\nquit\n",
+        fixture("clock-failing.toml").display()
+    ));
+    assert_eq!(r.code, 0, "{}", r.err);
+    let lines: Vec<&str> = r.out.lines().collect();
+    let failed = lines
+        .iter()
+        .filter(|l| l.starts_with("error: the clock could not move"))
+        .count();
+    assert_eq!(failed, 1, "{}", r.out);
+    assert!(lines.contains(&"the clock is paused; `resume` runs it again"), "{}", r.out);
+    assert!(lines.contains(&"to move: O"), "{}", r.out);
+    assert!(r.out.contains("new game: classic"), "{}", r.out);
+    assert_eq!(lines.last(), Some(&"to move: X"), "{}", r.out);
+}
+
+/// A rulebook file named like a built-in is saved under its own path, so
+/// the record opens that file again, not the built-in.
+#[test]
+fn a_rulebook_file_named_like_a_built_in_stays_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let classic = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/classic.toml");
+    let text = std::fs::read_to_string(classic)
+        .unwrap()
+        .replace("script = \"k_in_a_row.rhai\"", "script = \"k_in_a_row\"");
+    std::fs::write(dir.path().join("classic.toml"), text).unwrap();
+    let r = batch_in(dir.path(), "load classic.toml\nb2\nsave g.toml\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let record = std::fs::read_to_string(dir.path().join("g.toml")).unwrap();
+    assert!(record.contains("rulebook = \"classic.toml\""), "{record}");
+}
