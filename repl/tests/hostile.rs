@@ -220,7 +220,11 @@ fn a_failing_hook_on_the_clocks_move_leaves_the_table_usable() {
         .filter(|l| l.starts_with("error: the clock could not move"))
         .count();
     assert_eq!(failed, 1, "{}", r.out);
-    assert!(lines.contains(&"the clock is paused; `resume` runs it again"), "{}", r.out);
+    assert!(
+        lines.contains(&"the clock is paused; `resume` runs it again"),
+        "{}",
+        r.out
+    );
     assert!(lines.contains(&"to move: O"), "{}", r.out);
     assert!(r.out.contains("new game: classic"), "{}", r.out);
     assert_eq!(lines.last(), Some(&"to move: X"), "{}", r.out);
@@ -240,4 +244,19 @@ fn a_rulebook_file_named_like_a_built_in_stays_that_file() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     let record = std::fs::read_to_string(dir.path().join("g.toml")).unwrap();
     assert!(record.contains("rulebook = \"classic.toml\""), "{record}");
+}
+
+/// A script's top-level code runs once, at load, however many load-time
+/// hook calls follow (one per cell here), and the modules it imports are
+/// there for the per-move hooks too.
+#[test]
+fn top_level_code_runs_once_and_its_imports_serve_every_hook() {
+    let r = batch(&format!(
+        "load {}\nb2\nlegal\n",
+        fixture("top-level.toml").display()
+    ));
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out.matches("top-level code ran").count(), 1, "{}", r.out);
+    assert!(!r.out.contains("error"), "{}", r.out);
+    assert!(r.out.ends_with("a1 b1 c1 a2 c2 a3 b3 c3\n"), "{}", r.out);
 }

@@ -159,7 +159,8 @@ fn builtin_modules() -> &'static [(&'static str, Shared<Module>)] {
 pub struct ScriptHost {
     engine: Engine,
     ast: AST,
-    /// The script's functions only: per-move hooks run without re-running top-level code.
+    /// The script's functions, without its top-level code (run once, at
+    /// load): every hook is called here.
     functions: AST,
     source: ScriptSource,
     output: Arc<Mutex<Vec<String>>>,
@@ -254,7 +255,21 @@ impl ScriptHost {
             explicit_mark: false,
         };
         host.check_hooks()?;
+        host.run_top_level(scope)?;
         Ok(host)
+    }
+
+    /// Runs the script's top-level code, once, at load (it used to run again
+    /// before every load-time hook call). The modules it imports are kept
+    /// for every hook, the per-move ones included, as the built-in modules
+    /// are.
+    fn run_top_level(&mut self, scope: Scope<'static>) -> Result<(), ScriptError> {
+        let module = with_deadline(|| Module::eval_ast_as_new(scope, &self.ast, &self.engine))
+            .map_err(|e| self.script_error("", *e))?;
+        for (alias, imported) in module.iter_sub_modules() {
+            self.engine.register_static_module(alias, imported.clone());
+        }
+        Ok(())
     }
 
     /// Checks every defined hook's arity and that the required ones exist.
@@ -353,7 +368,7 @@ impl ScriptHost {
         (!lines.is_empty()).then(|| lines.join(" "))
     }
 
-    /// Calls a load-time hook (top-level code, `import`s included, runs first).
+    /// Calls a load-time hook (the top-level code has run, once, at load).
     ///
     /// # Errors
     /// The script's error or a tripped limit, located in the script.
@@ -362,12 +377,12 @@ impl ScriptHost {
         hook: HookId,
         args: impl rhai::FuncArgs,
     ) -> Result<Dynamic, ScriptError> {
-        let options = CallFnOptions::new().eval_ast(true);
+        let options = CallFnOptions::new().eval_ast(false);
         with_deadline(|| {
             self.engine.call_fn_with_options(
                 options,
                 &mut Scope::new(),
-                &self.ast,
+                &self.functions,
                 hook.name(),
                 args,
             )
