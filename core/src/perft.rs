@@ -22,6 +22,20 @@ pub fn perft(game: &Game, depth: u32) -> Result<u64, ScriptError> {
 /// # Errors
 /// A failing per-move hook.
 pub fn perft_until(game: &Game, depth: u32, stop: &Interrupt) -> Result<Option<u64>, ScriptError> {
+    perft_watched(game, depth, stop, &mut |_, _| {})
+}
+
+/// [`perft_until`], telling `progress` after each first move how many of
+/// them are counted, of how many (for a progress bar).
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn perft_watched(
+    game: &Game,
+    depth: u32,
+    stop: &Interrupt,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Option<u64>, ScriptError> {
     // A game decided off the board (a resignation, an agreed draw) has no
     // moves, though its position would.
     if game.is_over() && depth > 0 {
@@ -32,6 +46,8 @@ pub fn perft_until(game: &Game, depth: u32, stop: &Interrupt) -> Result<Option<u
         keys: game.keys().to_vec(),
         moves: game.moves().to_vec(),
         stop,
+        depth: lists.len(),
+        progress,
     };
     match walk(game.rulebook(), game.position(), &mut lists, &mut line) {
         Ok(n) => Ok(Some(n)),
@@ -57,6 +73,9 @@ struct Line<'s> {
     keys: Vec<u64>,
     moves: Vec<Move>,
     stop: &'s Interrupt,
+    /// The depth asked for: a walk this deep is at the first moves.
+    depth: usize,
+    progress: &'s mut dyn FnMut(usize, usize),
 }
 
 fn walk(
@@ -65,6 +84,7 @@ fn walk(
     lists: &mut [MoveList],
     line: &mut Line,
 ) -> Result<u64, Halt> {
+    let lists_len = lists.len();
     let Some((list, rest)) = lists.split_first_mut() else {
         return Ok(1);
     };
@@ -77,7 +97,8 @@ fn walk(
         return Err(Halt::Stopped);
     }
     let mut total = 0;
-    for &mv in list.iter() {
+    let root = lists_len == line.depth;
+    for (i, &mv) in list.iter().enumerate() {
         let mut next = rules.play_unchecked(pos, &line.moves, mv)?;
         rules.settle_repetition(&mut next, &line.keys);
         if next.is_over() {
@@ -88,6 +109,9 @@ fn walk(
         total += walk(rules, &next, rest, line)?;
         line.keys.pop();
         line.moves.pop();
+        if root {
+            (line.progress)(i + 1, list.len());
+        }
     }
     Ok(total)
 }

@@ -200,6 +200,8 @@ pub struct Session {
     notices: Vec<String>,
     /// Raised by the front end (Ctrl-C) to stop a long command.
     interrupt: Interrupt,
+    /// Where the session runs: a terminal shows progress for long commands.
+    setting: Setting,
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -263,6 +265,7 @@ impl Session {
             recording: None,
             notices: Vec::new(),
             interrupt: Interrupt::new(),
+            setting,
         }
     }
 

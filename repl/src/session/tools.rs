@@ -113,7 +113,35 @@ impl Session {
     }
 
     pub(crate) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
-        match gridrules_core::perft::perft_until(&self.game, depth, &self.interrupt)? {
+        // At a terminal, a bar over the first moves: a deep count can take
+        // minutes. (indicatif draws on stderr, and only on a terminal.)
+        let bar = (self.setting == super::Setting::Interactive).then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (Ctrl-C stops it)",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.set_message(depth.to_string());
+            bar
+        });
+        let counted = gridrules_core::perft::perft_watched(
+            &self.game,
+            depth,
+            &self.interrupt,
+            &mut |done, of| {
+                if let Some(bar) = &bar {
+                    bar.set_length(of as u64);
+                    bar.set_position(done as u64);
+                }
+            },
+        );
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        match counted? {
             Some(n) => Ok(Reply::Lines(vec![format!("perft {depth}: {n}")])),
             None => Err(super::refused(format!("perft {depth}: stopped (Ctrl-C)"))),
         }
