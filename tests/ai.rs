@@ -2,9 +2,12 @@
 //! plays (checked against every opponent line); every level takes a win it
 //! sees; medium blocks an immediate threat.
 
+use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
-use gridrules_core::search::{Budget, Level, choose};
-use gridrules_core::{Move, MoveList, Outcome, Position, Rulebook, Side};
+use gridrules_core::search::{Budget, Level, Solved, Value, choose, solve};
+use gridrules_core::{Game, Move, MoveList, Outcome, Position, Rulebook, Side};
+use std::sync::Arc;
+use std::time::Duration;
 
 const BUDGET: Budget = Budget::Playouts(2000);
 
@@ -48,6 +51,214 @@ fn hard_never_loses_at_classic_as_x_or_o() {
         let games = never_loses(&rules, &rules.initial(), side, &mut Vec::new());
         assert!(games > 50, "{side}: only {games} games explored");
     }
+}
+
+#[test]
+fn hard_never_loses_at_misere_as_x_or_o() {
+    let rules = Rulebook::builtin("misere").unwrap();
+    for side in Side::ALL {
+        let games = never_loses(&rules, &rules.initial(), side, &mut Vec::new());
+        assert!(games > 50, "{side}: only {games} games explored");
+    }
+}
+
+/// Plays hard on `hard` against seeded random opponents; panics on a loss.
+fn never_loses_to_random(rules: &Rulebook, hard: Side, games: u64) {
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let mut pos = rules.initial();
+        let mut path = Vec::new();
+        while !pos.is_over() {
+            let moves = legal(rules, &pos);
+            let mv = if pos.turn() == hard {
+                choose(rules, &pos, &[], Level::Hard, &mut rng, BUDGET)
+                    .unwrap()
+                    .unwrap()
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            path.push(rules.move_text(mv));
+            pos = rules.play(&pos, &[], mv).unwrap();
+        }
+        assert_ne!(
+            pos.outcome(),
+            Some(Outcome::Win(hard.other())),
+            "{}: hard ({hard}) lost after {}",
+            rules.name(),
+            path.join(" ")
+        );
+    }
+}
+
+#[test]
+fn hard_never_loses_at_four_to_random_defences() {
+    // 4×4 has too many lines to walk them all; the solver's value is
+    // checked move by move in `hard_keeps_the_value_it_solves`.
+    let rules = Rulebook::builtin("four").unwrap();
+    for side in Side::ALL {
+        never_loses_to_random(&rules, side, 6);
+    }
+}
+
+/// Walks every defence against hard on `hard` through a [`Game`], so the
+/// repetition rule applies; panics unless hard wins each. Returns the games.
+fn always_wins(game: &mut Game, hard: Side, path: &mut Vec<String>) -> u64 {
+    let rules = game.rulebook().clone();
+    if let Some(o) = game.outcome() {
+        assert_eq!(
+            o,
+            Outcome::Win(hard),
+            "{}: hard ({hard}) did not win after {}",
+            rules.name(),
+            path.join(" ")
+        );
+        return 1;
+    }
+    let moves = if game.position().turn() == hard {
+        let mv = choose(
+            &rules,
+            game.position(),
+            game.moves(),
+            Level::Hard,
+            &mut Rng::new(1),
+            BUDGET,
+        )
+        .unwrap()
+        .expect("a move");
+        vec![mv]
+    } else {
+        legal(&rules, game.position())
+    };
+    let mut games = 0;
+    for mv in moves {
+        path.push(rules.move_text(mv));
+        game.play(mv).unwrap();
+        games += always_wins(game, hard, path);
+        game.undo();
+        path.pop();
+    }
+    games
+}
+
+#[test]
+fn hard_as_x_wins_the_moving_games_against_every_defence() {
+    for name in ["moving", "moving-jumps", "three-mens-morris"] {
+        let rules = Arc::new(Rulebook::builtin(name).unwrap());
+        let games = always_wins(&mut Game::new(rules), Side::X, &mut Vec::new());
+        assert!(games > 50, "{name}: only {games} games explored");
+    }
+}
+
+/// The exact value of `pos`, which must be small enough to solve.
+fn value(rules: &Rulebook, pos: &Position) -> Value {
+    match solve(rules, pos, &[], Duration::from_secs(600), &Interrupt::new()).unwrap() {
+        Solved::Exact(s) => s.value,
+        other => panic!("{}: {other:?}", rules.position_text(pos)),
+    }
+}
+
+/// Who wins a value, if anyone.
+fn winner(v: Value) -> Option<Side> {
+    match v {
+        Value::Draw => None,
+        Value::Win { side, .. } => Some(side),
+    }
+}
+
+#[test]
+fn hard_keeps_the_value_it_solves() {
+    // Every position of the small games with cycles, and positions along
+    // random games of four: hard's move never turns a win into less, nor a
+    // draw into a loss, for either side.
+    for name in ["moving", "moving-jumps", "three-mens-morris", "four"] {
+        let rules = Rulebook::builtin(name).unwrap();
+        let positions: Vec<Position> = if name == "four" {
+            sample_positions(&rules)
+                .into_iter()
+                .map(|(_, p)| p)
+                .collect()
+        } else {
+            reachable(&rules)
+        };
+        for pos in positions.iter().filter(|p| !p.is_over()) {
+            let before = winner(value(&rules, pos));
+            let mv = choose(&rules, pos, &[], Level::Hard, &mut Rng::new(5), BUDGET)
+                .unwrap()
+                .unwrap();
+            let after = winner(value(&rules, &rules.play(pos, &[], mv).unwrap()));
+            let me = pos.turn();
+            let ok = match before {
+                Some(s) if s == me => after == Some(me),
+                Some(_) => true,
+                None => after != Some(me.other()),
+            };
+            assert!(
+                ok,
+                "{name}: {} {:?} -> {} {:?}",
+                rules.position_text(pos),
+                before,
+                rules.move_text(mv),
+                after
+            );
+        }
+    }
+}
+
+/// Every position reachable from the initial one.
+fn reachable(rules: &Rulebook) -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    let mut all = vec![rules.initial()];
+    seen.insert(all[0].key());
+    let mut i = 0;
+    while i < all.len() {
+        let pos = all[i];
+        i += 1;
+        if pos.is_over() {
+            continue;
+        }
+        for mv in legal(rules, &pos) {
+            let next = rules.play_unchecked(&pos, &[], mv).unwrap();
+            if seen.insert(next.key()) {
+                all.push(next);
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn solve_gives_the_known_values() {
+    let start = |name: &str| {
+        let rules = Rulebook::builtin(name).unwrap();
+        value(&rules, &rules.initial())
+    };
+    assert_eq!(start("classic"), Value::Draw, "C6");
+    assert_eq!(start("four"), Value::Draw);
+    assert_eq!(start("misere"), Value::Draw);
+    assert_eq!(winner(start("notakto")), Some(Side::X), "the first player");
+    assert_eq!(winner(start("moving")), Some(Side::X));
+    assert_eq!(winner(start("moving-jumps")), Some(Side::X));
+    // Too large: said, never a wrong value.
+    let rules = Rulebook::builtin("connect-four").unwrap();
+    let solved = solve(
+        &rules,
+        &rules.initial(),
+        &[],
+        Duration::from_millis(200),
+        &Interrupt::new(),
+    )
+    .unwrap();
+    assert_eq!(solved, Solved::OutOfTime);
+    let rules = Rulebook::builtin("teeko").unwrap();
+    let solved = solve(
+        &rules,
+        &rules.initial(),
+        &[],
+        Duration::from_secs(600),
+        &Interrupt::new(),
+    )
+    .unwrap();
+    assert_eq!(solved, Solved::TooLarge);
 }
 
 #[test]

@@ -136,6 +136,9 @@ impl CommandSpec {
     }
 }
 
+/// Seconds `solve` may take unless told.
+const SOLVE_SECONDS: u64 = 10;
+
 /// An entry: `name`, its `args` and `summary`, and what it runs. The
 /// example is the bare name until [`CommandSpec::example`] says otherwise.
 const fn cmd(
@@ -545,6 +548,29 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("perft 4")
     .long()
     .more(&["Ctrl-C stops it."]),
+    cmd(
+        "solve",
+        "[seconds]",
+        "the value under perfect play, and the moves that keep it",
+        |s, a| {
+            let seconds = match a.optional("one number of seconds")? {
+                None => SOLVE_SECONDS,
+                Some(w) => match w.parse::<u64>() {
+                    Ok(n) if (1..=3600).contains(&n) => n,
+                    _ => return Err(a.usage(format!("seconds `{w}`: expected 1 to 3600"))),
+                },
+            };
+            s.solve(std::time::Duration::from_secs(seconds))
+        },
+    )
+    .example("solve 5")
+    .long()
+    .more(&[
+        "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, then",
+        "the moves that keep the win), `solve: draw — ...`, or `too large`.",
+        "Games with a repetition rule are solved over every reachable",
+        "position; others by alpha-beta. Default: 10 s. Ctrl-C stops it.",
+    ]),
     cmd(
         "bench",
         "[rulebook] [seconds]",

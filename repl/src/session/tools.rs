@@ -147,6 +147,40 @@ impl Session {
         }
     }
 
+    /// The exact value of the position, within `within`.
+    pub(crate) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
+        use gridrules_core::search::{self, Solved, Value};
+        let rules = self.game.rulebook();
+        let solved = search::solve(
+            rules,
+            self.game.position(),
+            self.game.moves(),
+            within,
+            &self.interrupt,
+        )?;
+        let line = match solved {
+            Solved::Exact(solution) => {
+                let value = match solution.value {
+                    Value::Draw => "draw".to_string(),
+                    Value::Win { side, plies } => format!("{side} wins in {plies}"),
+                };
+                let moves: Vec<String> =
+                    solution.moves.iter().map(|&m| rules.move_text(m)).collect();
+                if moves.is_empty() {
+                    format!("solve: {value}")
+                } else {
+                    format!("solve: {value} — {}", moves.join(" "))
+                }
+            }
+            Solved::TooLarge => "solve: too large to solve exactly".to_string(),
+            Solved::OutOfTime if self.interrupt.is_raised() => {
+                return Err(super::refused("solve: stopped (Ctrl-C)"));
+            }
+            Solved::OutOfTime => format!("solve: too large to solve within {} s", within.as_secs()),
+        };
+        Ok(Reply::Lines(vec![line]))
+    }
+
     /// Runs the documented examples of one rulebook, or of every built-in.
     pub(crate) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebooks = match name {

@@ -1,0 +1,122 @@
+//! Play by line threats, for wide boards where each side only places its own
+//! marks: random playouts say little there, so every empty cell is weighed
+//! by the lines it builds and blocks.
+
+use crate::geometry::CellSet;
+use crate::playout::Rng;
+use crate::position::{Move, Position, Side};
+use crate::rulebook::{LineResult, Marks, Rulebook};
+
+/// Boards of this many cells or more, with unlimited marks and no regions,
+/// are played by line threats rather than by random playouts.
+const WIDE_BOARD: usize = 100;
+
+/// Whether `pos` is played by line threats: a wide board without regions,
+/// where each side places its own marks without limit, and a line wins for
+/// its owner.
+pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
+    let t = rules.tables();
+    // The threat weights read a side's own marks as its attack: only true
+    // where each side places its own mark and a line wins for its owner.
+    rules.grid().len() >= WIDE_BOARD
+        && t.regions().is_empty()
+        && pos.in_hand(pos.turn()).is_none()
+        && t.marks() == Marks::Own
+        && t.line_result() == LineResult::OwnerWins
+        && !t.has_gravity()
+}
+
+/// The candidate that builds and blocks the most: every window of `k` cells
+/// along a line that holds marks of one side only is worth more the fuller it
+/// is, to the cells still empty in it — attacking a little more than
+/// defending. Ties are broken at random.
+pub(super) fn threat_move(
+    rules: &Rulebook,
+    pos: &Position,
+    candidates: &[Move],
+    rng: &mut Rng,
+) -> Move {
+    let k = rules.tables().min_run();
+    let me = pos.turn();
+    let (mine, theirs) = (pos.marks(me), pos.marks(me.other()));
+    let mut score = vec![0i64; rules.grid().len()];
+    // Ten times more per mark; a window one short of a line outweighs any sum of lesser ones.
+    let weight = |n: u32| 10i64.pow(n.min(9));
+    for line in rules.tables().lines() {
+        for window in line.windows(k) {
+            let cells: CellSet = window.iter().copied().collect();
+            let (m, t) = ((cells & mine).count(), (cells & theirs).count());
+            let value = match (m, t) {
+                (0, 0) => 1,
+                (m, 0) => 11 * weight(m),
+                (0, t) => 10 * weight(t),
+                _ => continue,
+            };
+            for &c in window {
+                score[c.index()] += value;
+            }
+        }
+    }
+    let value = |m: &Move| m.to().map_or(i64::MIN, |c| score[c.index()]);
+    let best = candidates.iter().map(value).max().unwrap_or(0);
+    let top: Vec<Move> = candidates
+        .iter()
+        .copied()
+        .filter(|m| value(m) == best)
+        .collect();
+    top[rng.below(top.len())]
+}
+
+/// What the side to move (the second player) can expect after the first
+/// mark on a wide board: less the nearer the mark is to the centre.
+pub(super) fn first_mark_value(rules: &Rulebook, pos: &Position) -> f64 {
+    let g = rules.grid();
+    let Some(mark) = pos.marks(pos.turn().other()).first() else {
+        return 0.5;
+    };
+    let (w, h) = (f64::from(g.width()), f64::from(g.height()));
+    let dx = (f64::from(g.col(mark)) - (w - 1.0) / 2.0).abs() / (w / 2.0);
+    let dy = (f64::from(g.row(mark)) - (h - 1.0) / 2.0).abs() / (h / 2.0);
+    // Within the central third either way the first mark is worth taking.
+    if dx.max(dy) < 1.0 / 3.0 { 0.4 } else { 0.6 }
+}
+
+/// Whether `side` does as well taking a draw as playing on, by the lines: it
+/// declines while it can still make one and is not about to lose, and takes
+/// the draw when it is.
+pub(super) fn accepts_draw(rules: &Rulebook, pos: &Position, side: Side) -> bool {
+    let (mine, theirs) = (
+        winning_cells(rules, pos, side),
+        winning_cells(rules, pos, side.other()),
+    );
+    let my_move = pos.turn() == side;
+    if mine > 0 && (my_move || mine >= 2) {
+        return false;
+    }
+    if theirs > 0 && (!my_move || theirs >= 2) {
+        return true;
+    }
+    !has_open_window(rules, pos, side)
+}
+
+/// The empty cells where a mark of `side` would complete a line.
+fn winning_cells(rules: &Rulebook, pos: &Position, side: Side) -> usize {
+    let own = pos.marks(side);
+    let t = rules.tables();
+    rules
+        .fillable(pos)
+        .into_iter()
+        .filter(|&c| t.wins_through(c, own.with(c)))
+        .count()
+}
+
+/// Whether some window of a line's length holds no mark of `side`'s
+/// opponent: a line `side` could still complete.
+fn has_open_window(rules: &Rulebook, pos: &Position, side: Side) -> bool {
+    let k = rules.tables().min_run();
+    let theirs = pos.marks(side.other());
+    rules.tables().lines().iter().any(|line| {
+        line.windows(k)
+            .any(|w| w.iter().all(|&c| !theirs.contains(c)))
+    })
+}

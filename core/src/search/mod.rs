@@ -1,0 +1,762 @@
+//! Computer players, for every rulebook, driven only by the engine API.
+//!
+//! Every level takes a win it sees. `easy` otherwise plays at random;
+//! `medium` avoids moves that let the opponent win at once and now and then
+//! plays a random move; `hard` asks the methods that suit the rulebook's
+//! shape, in order, until one answers:
+//!
+//! | shape | methods | module |
+//! |---|---|---|
+//! | wide board, own marks placed, a line wins | line threats | `lines` |
+//! | a repetition rule (games with cycles) | retrograde analysis, then MCTS | `retrograde`, `mcts` |
+//! | anything else | alpha-beta, then MCTS | `exact`, `mcts` |
+//!
+//! The exact methods give up beyond their limits and the next method
+//! answers. [`solve`] reports an exact value, or that the game is too large.
+//!
+//! ```
+//! use gridrules_core::Rulebook;
+//! use gridrules_core::interrupt::Interrupt;
+//! use gridrules_core::search::{Solved, Value, solve};
+//! use std::time::Duration;
+//!
+//! let rules = Rulebook::builtin("classic").unwrap();
+//! let solved = solve(&rules, &rules.initial(), &[], Duration::from_secs(5), &Interrupt::new()).unwrap();
+//! let Solved::Exact(solution) = solved else { panic!("classic is small") };
+//! assert_eq!(solution.value, Value::Draw);
+//! assert_eq!(solution.moves.len(), 9); // every first move keeps the draw
+//! ```
+
+mod exact;
+mod lines;
+mod mcts;
+mod retrograde;
+mod tactics;
+
+pub(crate) use retrograde::GraphCache;
+pub use retrograde::Value;
+
+use crate::error::ScriptError;
+use crate::interrupt::Interrupt;
+use crate::playout::Rng;
+use crate::position::{Move, MoveList, Outcome, Position, Side};
+use crate::rulebook::Rulebook;
+use exact::{Solver, WIN};
+use retrograde::{Graph, Unbuilt};
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// How well the computer plays (T4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Wins when it sees a win; otherwise careless.
+    Easy,
+    /// Wins, blocks, but now and then plays a weaker move.
+    Medium,
+    /// Full strength within its time.
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        })
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.to_string() == s)
+            .ok_or_else(|| format!("level `{s}`: expected easy, medium or hard"))
+    }
+}
+
+/// How long the computer may think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock time, for people waiting at the REPL.
+    Time(Duration),
+    /// A fixed number of search playouts: the same seed gives the same move,
+    /// for batch mode and tests.
+    Playouts(u32),
+}
+
+impl Budget {
+    fn scaled_down(self, by: u32) -> Budget {
+        match self {
+            Budget::Time(d) => Budget::Time(d / by),
+            Budget::Playouts(n) => Budget::Playouts((n / by).max(1)),
+        }
+    }
+}
+
+/// How often `medium` ignores its search and plays any safe move.
+const MEDIUM_SLIP: usize = 4;
+/// Nodes the alpha-beta solver may visit for a move before it gives up.
+const SOLVE_NODES: u64 = 400_000;
+
+/// When an exact method gives up: after so many nodes, at a deadline, or
+/// when interrupted.
+pub(crate) struct Limit<'a> {
+    nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<&'a Interrupt>,
+}
+
+impl<'a> Limit<'a> {
+    /// A count of nodes: the same answer on every machine.
+    fn nodes(nodes: u64) -> Limit<'a> {
+        Limit {
+            nodes,
+            deadline: None,
+            stop: None,
+        }
+    }
+
+    /// No limit but the methods' own.
+    fn unbounded() -> Limit<'a> {
+        Limit::nodes(u64::MAX)
+    }
+
+    /// A time, cut short by `stop`.
+    fn time(within: Duration, stop: &'a Interrupt) -> Limit<'a> {
+        Limit {
+            nodes: u64::MAX,
+            deadline: Some(Instant::now() + within),
+            stop: Some(stop),
+        }
+    }
+
+    /// Whether a method that has visited `nodes` should stop; the clock and
+    /// the flag are read every 1024 nodes.
+    fn reached(&self, nodes: u64) -> bool {
+        nodes > self.nodes
+            || (nodes.is_multiple_of(1024)
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.stop.is_some_and(Interrupt::is_raised)))
+    }
+}
+
+/// A position and the moves that led to it (per-move hooks read them).
+pub(crate) struct At<'a> {
+    rules: &'a Rulebook,
+    pos: &'a Position,
+    history: &'a [Move],
+}
+
+/// A way of choosing moves and valuing positions. Each lives in its own
+/// module; [`methods`] picks them by the rulebook's shape.
+trait Method {
+    /// The best of `candidates` (legal moves of `at`) for the side to move,
+    /// or `None` when the method cannot tell within its limits.
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<Move>, ScriptError>;
+
+    /// What the side to move can expect (1 a win, ½ a draw, 0 a loss), or
+    /// `None` when the method cannot tell.
+    fn expected(
+        &self,
+        at: &At<'_>,
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<f64>, ScriptError>;
+}
+
+/// Line threats (module `lines`).
+struct Lines;
+/// Retrograde analysis over every reachable position (module `retrograde`).
+struct Retrograde;
+/// Alpha-beta to the end of the game (module `exact`).
+struct Exact;
+/// Monte Carlo tree search (module `mcts`).
+struct Mcts;
+
+impl Method for Lines {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        _: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        Ok(Some(lines::threat_move(at.rules, at.pos, candidates, rng)))
+    }
+
+    fn expected(&self, _: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        Ok(None)
+    }
+}
+
+impl Method for Retrograde {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        _: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        let Some(graph) = Graph::of_rulebook(at.rules)? else {
+            return Ok(None);
+        };
+        let Some(ranked) = rank(&graph, at, candidates)? else {
+            return Ok(None);
+        };
+        let best = ranked.iter().map(|&(_, r)| r).max();
+        let top: Vec<Move> = ranked
+            .iter()
+            .filter(|&&(_, r)| Some(r) == best)
+            .map(|&(m, _)| m)
+            .collect();
+        Ok(top.get(rng.below(top.len().max(1))).copied())
+    }
+
+    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let Some(graph) = Graph::of_rulebook(at.rules)? else {
+            return Ok(None);
+        };
+        Ok(graph.value(at.pos).map(|v| score_of(v, at.pos.turn())))
+    }
+}
+
+impl Method for Exact {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        _: &mut Rng,
+        _: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        Solver::new(at.rules, at.history, Limit::nodes(SOLVE_NODES)).best(at.pos, candidates)
+    }
+
+    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let value =
+            Solver::new(at.rules, at.history, Limit::nodes(SOLVE_NODES)).value_of(at.pos)?;
+        Ok(value.map(|v| match v.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        }))
+    }
+}
+
+impl Method for Mcts {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        Ok(Some(
+            mcts::mcts(at.rules, at.pos, at.history, candidates, rng, budget)?.0,
+        ))
+    }
+
+    fn expected(
+        &self,
+        at: &At<'_>,
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<f64>, ScriptError> {
+        let mut list = MoveList::new();
+        at.rules.legal_moves(at.pos, at.history, &mut list)?;
+        Ok(Some(
+            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget)?.1,
+        ))
+    }
+}
+
+/// The methods for `level` on `pos`, by the rulebook's shape (never its
+/// name), most exact first.
+fn methods(rules: &Rulebook, pos: &Position, level: Level) -> &'static [&'static dyn Method] {
+    if lines::suits(rules, pos) {
+        return &[&Lines];
+    }
+    if level != Level::Hard {
+        return &[&Mcts];
+    }
+    if rules.tables().repetition().is_some() {
+        if Graph::applies(rules) {
+            &[&Retrograde, &Mcts]
+        } else {
+            &[&Mcts]
+        }
+    } else if Solver::applies(rules) {
+        &[&Exact, &Mcts]
+    } else {
+        &[&Mcts]
+    }
+}
+
+/// The value of each of `candidates` from the mover's side, from `graph`
+/// (a win sooner is better, a loss later is less bad), or `None` if the
+/// graph lacks one of the positions they lead to.
+fn rank(
+    graph: &Graph,
+    at: &At<'_>,
+    candidates: &[Move],
+) -> Result<Option<Vec<(Move, i64)>>, ScriptError> {
+    let me = at.pos.turn();
+    let mut ranked = Vec::with_capacity(candidates.len());
+    for &mv in candidates {
+        let next = at.rules.play_unchecked(at.pos, at.history, mv)?;
+        let Some(v) = graph.value(&next) else {
+            return Ok(None);
+        };
+        ranked.push((mv, rank_of(v, me)));
+    }
+    Ok(Some(ranked))
+}
+
+/// A value as a number for `side`: higher is better.
+fn rank_of(v: Value, side: Side) -> i64 {
+    match v {
+        Value::Draw => 0,
+        Value::Win { side: s, plies } if s == side => i64::from(u32::MAX - plies),
+        Value::Win { plies, .. } => -i64::from(u32::MAX - plies),
+    }
+}
+
+/// A value as an expected score for `side`.
+fn score_of(v: Value, side: Side) -> f64 {
+    match v {
+        Value::Draw => 0.5,
+        Value::Win { side: s, .. } if s == side => 1.0,
+        Value::Win { .. } => 0.0,
+    }
+}
+
+/// Chooses a move for the side to move of `pos`, reached by `history` (see
+/// [`Rulebook::legal_moves`]), within about `budget`. `None` when the game
+/// is over.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn choose(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    let moves: Vec<Move> = list.to_vec();
+    choose_among(
+        &At {
+            rules,
+            pos,
+            history,
+        },
+        moves,
+        level,
+        rng,
+        budget,
+    )
+}
+
+/// [`choose`] among `moves`, the legal moves of `pos` or some of them.
+fn choose_among(
+    at: &At<'_>,
+    moves: Vec<Move>,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    if moves.len() <= 1 {
+        return Ok(moves.first().copied());
+    }
+    if let Some(mv) = tactics::winning_move(at.rules, at.pos, at.history, &moves)? {
+        return Ok(Some(mv));
+    }
+    if level == Level::Easy {
+        return Ok(Some(moves[rng.below(moves.len())]));
+    }
+    if moves.contains(&Move::Swap) {
+        return choose_swap(at, moves, level, rng, budget);
+    }
+    let safe = tactics::safe_moves(at.rules, at.pos, at.history, &moves)?;
+    let candidates = if safe.is_empty() { moves } else { safe };
+    if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
+        return Ok(Some(candidates[rng.below(candidates.len())]));
+    }
+    let budget = if level == Level::Hard {
+        budget
+    } else {
+        budget.scaled_down(5)
+    };
+    for method in methods(at.rules, at.pos, level) {
+        if let Some(mv) = method.best(at, &candidates, rng, budget)? {
+            return Ok(Some(mv));
+        }
+    }
+    Ok(candidates.first().copied())
+}
+
+/// The answer to the first move under the pie rule: `swap` when the side to
+/// move expects less than half from the position as it is (then the other
+/// side, which it takes, expects more), else the best move without it.
+fn choose_swap(
+    at: &At<'_>,
+    moves: Vec<Move>,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let swapped = at.rules.play_unchecked(at.pos, at.history, Move::Swap)?;
+    let mut line = at.history.to_vec();
+    line.push(Move::Swap);
+    // The same board with the same side to move, and no swap left: what
+    // playing on is worth to the side to move.
+    let half = budget.scaled_down(2);
+    let stay = if lines::suits(at.rules, at.pos) {
+        // No search to ask on a wide board: the first mark's pull, by its
+        // distance from the centre (a central first mark favours X).
+        lines::first_mark_value(at.rules, at.pos)
+    } else {
+        expected_score(at.rules, &swapped, &line, rng, half)?
+    };
+    if stay < 0.5 {
+        return Ok(Some(Move::Swap));
+    }
+    let others = moves.into_iter().filter(|&m| m != Move::Swap).collect();
+    choose_among(at, others, level, rng, half)
+}
+
+/// What the side to move of `pos` (reached by `history`) can expect from it:
+/// 1 for a win, ½ for a draw, 0 for a loss. Exact when the game can be
+/// solved, else the search's estimate for its best move.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn expected_score(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<f64, ScriptError> {
+    if let Some(o) = pos.outcome() {
+        return Ok(match o {
+            Outcome::Draw => 0.5,
+            Outcome::Win(s) if s == pos.turn() => 1.0,
+            Outcome::Win(_) => 0.0,
+        });
+    }
+    let at = At {
+        rules,
+        pos,
+        history,
+    };
+    for method in methods(rules, pos, Level::Hard) {
+        if let Some(v) = method.expected(&at, rng, budget)? {
+            return Ok(v);
+        }
+    }
+    Ok(0.5)
+}
+
+/// Whether `side` does as well taking a draw as playing on from `pos`
+/// (reached by `history`), judged as the computer judges its moves: exactly
+/// where the game can be solved; on wide placement boards by the lines (it
+/// declines while it can still make one and is not about to lose, and takes
+/// the draw when it is); elsewhere by the search's estimate.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn accepts_draw(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    side: Side,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<bool, ScriptError> {
+    if !pos.is_over() && lines::suits(rules, pos) {
+        return Ok(lines::accepts_draw(rules, pos, side));
+    }
+    let expected = expected_score(rules, pos, history, rng, budget)?;
+    // `expected` is for the side to move; `side` may be the other one.
+    let mine = if pos.turn() == side {
+        expected
+    } else {
+        1.0 - expected
+    };
+    Ok(mine <= 0.5)
+}
+
+/// A position's value under perfect play and the moves that keep it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// The value, with the plies to the end when a side wins.
+    pub value: Value,
+    /// The legal moves that keep the value (a win still a win, a draw still
+    /// at least a draw), best first; a lost position's moves all lose, and
+    /// those that hold out longest are listed.
+    pub moves: Vec<Move>,
+}
+
+/// What [`solve`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Solved {
+    /// The exact value.
+    Exact(Solution),
+    /// More positions than the exact methods hold, whatever the time.
+    TooLarge,
+    /// The time ran out (or the solve was interrupted) first.
+    OutOfTime,
+}
+
+/// The exact value of `pos` (reached by `history`) within `within` of
+/// computing, or why there is none. Games with a repetition rule are
+/// solved over their graph of positions, others by alpha-beta.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn solve(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    within: Duration,
+    stop: &Interrupt,
+) -> Result<Solved, ScriptError> {
+    if let Some(o) = pos.outcome() {
+        let value = match o {
+            Outcome::Draw => Value::Draw,
+            Outcome::Win(side) => Value::Win { side, plies: 0 },
+        };
+        return Ok(Solved::Exact(Solution {
+            value,
+            moves: Vec::new(),
+        }));
+    }
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    let moves = list.to_vec();
+    let at = At {
+        rules,
+        pos,
+        history,
+    };
+    let started = Instant::now();
+    let limit = Limit::time(within, stop);
+    let me = pos.turn();
+    let ranked = if rules.tables().repetition().is_some() || !Solver::applies(rules) {
+        if !Graph::applies(rules) {
+            return Ok(Solved::TooLarge);
+        }
+        let kept = Graph::of_rulebook(rules)?;
+        let graph = match kept {
+            Some(g) if g.value(pos).is_some() => g,
+            _ => match Graph::build(rules, pos, &limit)? {
+                Ok(g) => std::sync::Arc::new(g),
+                Err(Unbuilt::TooLarge) => return Ok(Solved::TooLarge),
+                Err(Unbuilt::OutOfTime) => return Ok(Solved::OutOfTime),
+            },
+        };
+        match rank(&graph, &at, &moves)? {
+            Some(r) => r,
+            None => return Ok(Solved::TooLarge),
+        }
+    } else {
+        let Some(values) = Solver::new(rules, history, limit).values(pos, &moves)? else {
+            return Ok(if limit_expired(within, started, stop) {
+                Solved::OutOfTime
+            } else {
+                Solved::TooLarge
+            });
+        };
+        let to_value = |v: i32| match v.signum() {
+            0 => Value::Draw,
+            // Plies from the position the move leads to, as the graph counts.
+            1 => Value::Win {
+                side: me,
+                plies: (WIN - v) as u32 - 1,
+            },
+            _ => Value::Win {
+                side: me.other(),
+                plies: (WIN + v) as u32 - 1,
+            },
+        };
+        moves
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| (m, rank_of(to_value(v), me)))
+            .collect()
+    };
+    Ok(Solved::Exact(solution(me, ranked)))
+}
+
+/// Whether a solve started at `started` stopped for time or Ctrl-C rather
+/// than for size.
+fn limit_expired(within: Duration, started: Instant, stop: &Interrupt) -> bool {
+    stop.is_raised() || started.elapsed() >= within
+}
+
+/// The solution from each move's rank for `me`.
+fn solution(me: Side, mut ranked: Vec<(Move, i64)>) -> Solution {
+    ranked.sort_by_key(|&(_, r)| std::cmp::Reverse(r));
+    let best = ranked[0].1;
+    let value = match best.signum() {
+        0 => Value::Draw,
+        1 => Value::Win {
+            side: me,
+            plies: (u64::from(u32::MAX) - best as u64) as u32 + 1,
+        },
+        _ => Value::Win {
+            side: me.other(),
+            plies: (u64::from(u32::MAX) - (-best) as u64) as u32 + 1,
+        },
+    };
+    let moves = ranked
+        .into_iter()
+        .filter(|&(_, r)| r.signum() == best.signum() && (best >= 0 || r == best))
+        .map(|(m, _)| m)
+        .collect();
+    Solution { value, moves }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_print() {
+        for l in Level::ALL {
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+        }
+        assert!("expert".parse::<Level>().is_err());
+    }
+
+    /// Every position reachable from the initial one, found by the engine.
+    fn reachable(rules: &Rulebook) -> Vec<Position> {
+        let mut seen = std::collections::HashSet::new();
+        let mut all = vec![rules.initial()];
+        seen.insert(all[0].key());
+        let mut list = MoveList::new();
+        let mut i = 0;
+        while i < all.len() {
+            let pos = all[i];
+            i += 1;
+            if pos.is_over() {
+                continue;
+            }
+            rules.legal_moves(&pos, &[], &mut list).unwrap();
+            for &mv in list.iter() {
+                let next = rules.play_unchecked(&pos, &[], mv).unwrap();
+                if seen.insert(next.key()) {
+                    all.push(next);
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn retrograde_agrees_with_alpha_beta_where_there_are_no_cycles() {
+        for name in ["classic", "misere", "notakto", "wild"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let graph = Graph::of_rulebook(&rules).unwrap().expect("small");
+            for pos in reachable(&rules) {
+                let exact = Solver::new(&rules, &[], Limit::unbounded())
+                    .value_of(&pos)
+                    .unwrap()
+                    .unwrap();
+                let me = pos.turn();
+                let expected = match exact.signum() {
+                    0 => Value::Draw,
+                    1 => Value::Win {
+                        side: me,
+                        plies: (WIN - exact) as u32,
+                    },
+                    _ => Value::Win {
+                        side: me.other(),
+                        plies: (WIN + exact) as u32,
+                    },
+                };
+                let text = rules.position_text(&pos);
+                assert_eq!(graph.value(&pos), Some(expected), "{name}: {text}");
+            }
+        }
+    }
+
+    /// The retrograde values of games with cycles, checked move by move: a
+    /// win in `d` has a move to a win in `d - 1` (and none quicker); a loss
+    /// in `d` has only moves to wins for the other side, the longest in
+    /// `d - 1`; a draw has no winning move and some move that does not lose.
+    /// Together with finite distances this proves every value.
+    #[test]
+    fn retrograde_values_hold_move_by_move_in_games_with_cycles() {
+        for name in ["moving", "moving-jumps", "three-mens-morris"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let graph = Graph::of_rulebook(&rules).unwrap().expect("small");
+            let mut list = MoveList::new();
+            let mut drawn = 0;
+            for pos in reachable(&rules) {
+                let text = rules.position_text(&pos);
+                let value = graph.value(&pos).unwrap();
+                if let Some(o) = pos.outcome() {
+                    let expected = match o {
+                        Outcome::Draw => Value::Draw,
+                        Outcome::Win(side) => Value::Win { side, plies: 0 },
+                    };
+                    assert_eq!(value, expected, "{name}: {text}");
+                    continue;
+                }
+                let me = pos.turn();
+                rules.legal_moves(&pos, &[], &mut list).unwrap();
+                let children: Vec<Value> = list
+                    .iter()
+                    .map(|&m| {
+                        graph
+                            .value(&rules.play_unchecked(&pos, &[], m).unwrap())
+                            .unwrap()
+                    })
+                    .collect();
+                let wins = |side: Side| {
+                    children.iter().filter_map(move |&v| match v {
+                        Value::Win { side: s, plies } if s == side => Some(plies),
+                        _ => None,
+                    })
+                };
+                match value {
+                    Value::Win { side, plies } if side == me => {
+                        assert_eq!(wins(me).min(), Some(plies - 1), "{name}: {text}");
+                    }
+                    Value::Win { side, plies } => {
+                        assert_eq!(wins(side).count(), children.len(), "{name}: {text}");
+                        assert_eq!(wins(side).max(), Some(plies - 1), "{name}: {text}");
+                    }
+                    Value::Draw => {
+                        drawn += 1;
+                        assert_eq!(wins(me).count(), 0, "{name}: {text}");
+                        assert!(children.contains(&Value::Draw), "{name}: {text}");
+                    }
+                }
+            }
+            assert!(
+                drawn > 0,
+                "{name}: no drawn position: the cycles go untested"
+            );
+        }
+    }
+}
