@@ -545,3 +545,23 @@ fn hard_swaps_a_strong_first_move_only() {
         );
     }
 }
+
+#[test]
+fn an_arena_match_repeats_whatever_the_number_of_threads() {
+    use gridrules_core::arena::{Match, Player};
+    let rules = Rulebook::builtin("moving").unwrap();
+    let players = [Player::Computer(Level::Medium), Player::Random];
+    let tally = |threads| {
+        let m = Match {
+            games: 12,
+            seed: 9,
+            budget: Budget::Playouts(300),
+            threads,
+        };
+        m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap()
+    };
+    let one = tally(1);
+    assert_eq!(one.games(), 12);
+    assert_eq!(one, tally(2));
+    assert_eq!(one, tally(3));
+}

@@ -20,6 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod arena;
 pub mod bits;
 pub mod builtin;
 pub mod check;

@@ -31,7 +31,7 @@ pub const BENCH_ROUNDS: u32 = 5;
 /// that the same seed and commands give the same moves at the REPL and in
 /// batch mode (and `record` replays exactly); on 15×15 it stays well under
 /// a second.
-const THINK: Budget = Budget::Playouts(20_000);
+pub(crate) const THINK: Budget = Budget::Playouts(20_000);
 
 /// Who made a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -181,6 +181,92 @@ impl Session {
         Ok(Reply::Lines(vec![line]))
     }
 
+    /// A match between two players on a rulebook (a name or a file).
+    pub(crate) fn arena(
+        &self,
+        rulebook: &str,
+        players: [gridrules_core::arena::Player; 2],
+        games: u32,
+        seed: u64,
+    ) -> Result<Reply, CommandError> {
+        use gridrules_core::arena::Match;
+        let rules = open_rulebook(rulebook)?;
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let bar = (self.setting == super::Setting::Interactive).then(|| {
+            let bar = indicatif::ProgressBar::new(u64::from(games));
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        let m = Match {
+            games,
+            seed,
+            budget: super::THINK,
+            threads,
+        };
+        let tally = m.run(&rules, players, &self.interrupt, &|done| {
+            if let Some(bar) = &bar {
+                bar.set_position(u64::from(done));
+            }
+        });
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let t = tally?;
+        let [p, q] = players;
+        let plural =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let elo = t.elo();
+        let signed = |x: f64| {
+            if x.is_infinite() {
+                if x > 0.0 {
+                    "+inf".to_string()
+                } else {
+                    "-inf".to_string()
+                }
+            } else {
+                format!("{:+}", x.round() as i64)
+            }
+        };
+        let mut lines = vec![
+            format!(
+                "arena {}: {p} vs {q}, {}{}, sides alternating, seed {seed}",
+                rules.name(),
+                plural(t.games(), "game", "games"),
+                if t.stopped {
+                    " (Ctrl-C stopped the rest)"
+                } else {
+                    ""
+                },
+            ),
+            format!(
+                "{p}: {}, {}, {} (score {:.1} %)",
+                plural(t.wins, "win", "wins"),
+                plural(t.draws, "draw", "draws"),
+                plural(t.losses, "loss", "losses"),
+                100.0 * t.score()
+            ),
+            format!(
+                "first mover (X): {:.1} % of the points",
+                100.0 * t.first_mover_share()
+            ),
+        ];
+        if t.games() > 0 {
+            lines.push(format!(
+                "Elo difference: {} (95 %: {} to {})",
+                signed(elo.difference),
+                signed(elo.low),
+                signed(elo.high)
+            ));
+        }
+        Ok(Reply::Lines(lines))
+    }
+
     /// Runs the documented examples of one rulebook, or of every built-in.
     pub(crate) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebooks = match name {
