@@ -318,6 +318,61 @@ fn on_gomoku_hard_blocks_an_open_three() {
     }
 }
 
+/// Gomoku after the moves `text`, X and O in turn.
+fn gomoku_after(rules: &Rulebook, text: &str) -> (Position, Vec<Move>) {
+    let mut pos = rules.initial();
+    let mut moves = Vec::new();
+    for t in text.split_whitespace() {
+        let mv = rules.parse_move(&pos, &moves, t).unwrap();
+        pos = rules.play(&pos, &moves, mv).unwrap();
+        moves.push(mv);
+    }
+    assert!(!pos.is_over(), "{text}");
+    (pos, moves)
+}
+
+#[test]
+fn on_gomoku_hard_wins_by_continuous_fours() {
+    let rules = Rulebook::builtin("gomoku").unwrap();
+    // X: c8 d8 e8 and c7 d7 e7 (each closed on the left by O), f9 f10 under
+    // O's f11. No line in one and no open four, but a win by fours: f7
+    // (row 7 four, O must take g7), then f8 makes two fours (g8 and f6).
+    let (pos, moves) = gomoku_after(
+        &rules,
+        "c8 b8 d8 b7 e8 f11 c7 o1 d7 m2 e7 a15 f9 k15 f10 o13",
+    );
+    for (defender, seeds) in [
+        (Level::Hard, 0..2),
+        (Level::Medium, 0..4),
+        (Level::Easy, 0..4),
+    ] {
+        for seed in seeds {
+            let mut rng = Rng::new(seed);
+            let (mut pos, mut moves) = (pos, moves.clone());
+            let mut line = Vec::new();
+            while !pos.is_over() && line.len() < 7 {
+                let level = if pos.turn() == Side::X {
+                    Level::Hard
+                } else {
+                    defender
+                };
+                let mv = choose(&rules, &pos, &moves, level, &mut rng, BUDGET)
+                    .unwrap()
+                    .unwrap();
+                line.push(rules.move_text(mv));
+                pos = rules.play(&pos, &moves, mv).unwrap();
+                moves.push(mv);
+            }
+            assert_eq!(
+                pos.outcome(),
+                Some(Outcome::Win(Side::X)),
+                "against {defender} (seed {seed}): {}",
+                line.join(" ")
+            );
+        }
+    }
+}
+
 #[test]
 fn on_gomoku_hard_wins_against_easy() {
     // Line threats beat careless play: in ten games on each side, hard

@@ -238,7 +238,11 @@ impl Match {
     /// Game `i`: the first player has X when `i` is even.
     fn game(&self, rules: &Rulebook, players: [Player; 2], i: u32) -> Result<Ended, ScriptError> {
         let mut rng = Rng::new(self.seed ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut first_player_side = if i.is_multiple_of(2) { Side::X } else { Side::O };
+        let mut first_player_side = if i.is_multiple_of(2) {
+            Side::X
+        } else {
+            Side::O
+        };
         let mut pos = rules.initial();
         let mut moves: Vec<Move> = Vec::new();
         let mut keys = vec![pos.key()];

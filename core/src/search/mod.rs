@@ -7,7 +7,7 @@
 //!
 //! | shape | methods | module |
 //! |---|---|---|
-//! | wide board, own marks placed, a line wins | line threats | `lines` |
+//! | wide board, own marks placed, a line wins | threat-space search (hard), line threats | `threats`, `lines` |
 //! | a repetition rule (games with cycles) | retrograde analysis, then MCTS | `retrograde`, `mcts` |
 //! | anything else | alpha-beta, then MCTS | `exact`, `mcts` |
 //!
@@ -32,6 +32,7 @@ mod lines;
 mod mcts;
 mod retrograde;
 mod tactics;
+mod threats;
 
 pub(crate) use retrograde::GraphCache;
 pub use retrograde::Value;
@@ -179,8 +180,11 @@ trait Method {
     ) -> Result<Option<f64>, ScriptError>;
 }
 
-/// Line threats (module `lines`).
+/// Line threats, one move deep (module `lines`).
 struct Lines;
+/// Threat-space search: continuous fours, then alpha-beta over the cells
+/// that build and block the most (module `threats`).
+struct ThreatSpace;
 /// Retrograde analysis over every reachable position (module `retrograde`).
 struct Retrograde;
 /// Alpha-beta to the end of the game (module `exact`).
@@ -197,6 +201,22 @@ impl Method for Lines {
         _: Budget,
     ) -> Result<Option<Move>, ScriptError> {
         Ok(Some(lines::threat_move(at.rules, at.pos, candidates, rng)))
+    }
+
+    fn expected(&self, _: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        Ok(None)
+    }
+}
+
+impl Method for ThreatSpace {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        _: &mut Rng,
+        _: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        threats::Threats::new(at.rules).best(at.pos, at.history, candidates)
     }
 
     fn expected(&self, _: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
@@ -288,7 +308,11 @@ impl Method for Mcts {
 /// name), most exact first.
 fn methods(rules: &Rulebook, pos: &Position, level: Level) -> &'static [&'static dyn Method] {
     if lines::suits(rules, pos) {
-        return &[&Lines];
+        return if level == Level::Hard && threats::Threats::applies(rules) {
+            &[&ThreatSpace, &Lines]
+        } else {
+            &[&Lines]
+        };
     }
     if level != Level::Hard {
         return &[&Mcts];

@@ -1,0 +1,500 @@
+//! Threat-space search for k-in-a-row games on wide boards, where each side
+//! places its own mark and a line wins for its owner.
+//!
+//! A threat is a window of `k` cells along a line that holds only one
+//! side's marks: with `k - 1` of them its last cell wins (a four, in
+//! five-in-a-row), and a side with two such cells at once cannot be
+//! stopped. The search looks for a win by continuous fours (each forces
+//! the one reply that blocks it) for both sides, then runs alpha-beta over
+//! the few cells that build and block the most, reading a position with a
+//! win in one or an unstoppable double threat as decided. Its size is
+//! counted in nodes, so a seed gives the same move on every machine.
+
+use super::exact::WIN;
+use crate::error::ScriptError;
+use crate::geometry::Cell;
+use crate::position::{Move, Outcome, Position, Side};
+use crate::rulebook::Rulebook;
+
+/// Cells alpha-beta tries at each node, the most promising first.
+const WIDTH: usize = 10;
+/// Plies alpha-beta looks ahead, at most (even: the opponent answers last).
+const DEPTH: u32 = 4;
+/// Fours in a row the continuous-four search follows, at most.
+const VCF_DEPTH: u32 = 12;
+/// A capture's weight in the evaluation, times the captures made.
+const CAPTURE: i64 = 300;
+/// Nodes one move's search may visit before it settles for what it has.
+const NODES: u64 = 60_000;
+/// Nodes one continuous-four search may visit; beyond them it reports
+/// that it does not know, which is not read as "no win".
+const VCF_NODES: u64 = 20_000;
+
+/// The windows of the board, and which hold each cell.
+pub(super) struct Threats<'a> {
+    rules: &'a Rulebook,
+    k: usize,
+    windows: Vec<Vec<u16>>,
+    nodes: u64,
+    /// Nodes of the continuous-four search under way.
+    vcf_nodes: u64,
+}
+
+/// A search that ran out of nodes before it knew.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Unknown;
+
+/// A board as signed cells: 1 for `side`'s marks, -1 for the other's.
+struct Board {
+    cells: Vec<i8>,
+    open: Vec<bool>,
+}
+
+impl<'a> Threats<'a> {
+    /// Whether the search applies: one mark a turn (a turn of several
+    /// marks makes a single threat unstoppable, which this reading of
+    /// threats does not know).
+    pub(super) fn applies(rules: &Rulebook) -> bool {
+        rules.tables().turns().is_alternating()
+    }
+
+    pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
+        let k = rules.tables().min_run();
+        let windows = rules
+            .tables()
+            .lines()
+            .iter()
+            .flat_map(|line| line.windows(k))
+            .map(|w| w.iter().map(|c| c.0).collect())
+            .collect();
+        Threats {
+            rules,
+            k,
+            windows,
+            nodes: 0,
+            vcf_nodes: 0,
+        }
+    }
+
+    fn board(&self, pos: &Position, side: Side) -> Board {
+        let n = self.rules.grid().len();
+        let mut cells = vec![0i8; n];
+        for c in pos.marks(side) {
+            cells[c.index()] = 1;
+        }
+        for c in pos.marks(side.other()) {
+            cells[c.index()] = -1;
+        }
+        let mut open = vec![false; n];
+        for c in self.rules.fillable(pos) {
+            open[c.index()] = true;
+        }
+        Board { cells, open }
+    }
+
+    /// The counts of (own, other) marks in window `w`.
+    fn counts(&self, b: &Board, w: usize) -> (usize, usize) {
+        let (mut m, mut t) = (0, 0);
+        for &c in &self.windows[w] {
+            match b.cells[c as usize] {
+                1 => m += 1,
+                -1 => t += 1,
+                _ => {}
+            }
+        }
+        (m, t)
+    }
+
+    /// The open cells that complete a window for the board's side (`sign`
+    /// 1) or the other (-1), without repeats.
+    fn winning_cells(&self, b: &Board, sign: i8) -> Vec<u16> {
+        let mut out: Vec<u16> = Vec::new();
+        for (w, cells) in self.windows.iter().enumerate() {
+            let (m, t) = self.counts(b, w);
+            let (own, other) = if sign == 1 { (m, t) } else { (t, m) };
+            if own == self.k - 1 && other == 0 {
+                for &c in cells {
+                    if b.cells[c as usize] == 0 && b.open[c as usize] && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every open cell's worth to the board's side: windows it would
+    /// extend for either side, fuller ones worth far more, attack a little
+    /// above defence.
+    fn cell_scores(&self, b: &Board) -> Vec<i64> {
+        let mut score = vec![0i64; b.cells.len()];
+        for (w, cells) in self.windows.iter().enumerate() {
+            let value = match self.counts(b, w) {
+                (0, 0) => 1,
+                (m, 0) => 11 * weight(m),
+                (0, t) => 10 * weight(t),
+                _ => continue,
+            };
+            for &c in cells {
+                score[c as usize] += value;
+            }
+        }
+        for (i, s) in score.iter_mut().enumerate() {
+            if b.cells[i] != 0 || !b.open[i] {
+                *s = i64::MIN;
+            }
+        }
+        score
+    }
+
+    /// The position's worth to its side to move, by its windows: each
+    /// holding only one side's marks counts for that side, fuller ones far
+    /// more, and the side to move a little more (it moves first).
+    fn eval(&self, pos: &Position, b: &Board) -> i32 {
+        // Captures that count towards a win (a rulebook without them has
+        // none): each pair taken weighs more the nearer the count is to it.
+        let me = pos.turn();
+        let (cm, ct) = (
+            i64::from(pos.captures(me)),
+            i64::from(pos.captures(me.other())),
+        );
+        let mut total = CAPTURE * (cm * cm - ct * ct);
+        for w in 0..self.windows.len() {
+            total += match self.counts(b, w) {
+                (m, 0) if m > 0 => 12 * weight(m),
+                (0, t) if t > 0 => -10 * weight(t),
+                _ => 0,
+            };
+        }
+        // Far below a win: a won position must outrank any count.
+        (total / 10).clamp(-i64::from(WIN / 2 - 1), i64::from(WIN / 2 - 1)) as i32
+    }
+
+    /// The best of `candidates` for the side to move of `pos`.
+    pub(super) fn best(
+        &mut self,
+        pos: &Position,
+        history: &[Move],
+        candidates: &[Move],
+    ) -> Result<Option<Move>, ScriptError> {
+        let me = pos.turn();
+        // A win by continuous fours.
+        if let Ok(Some(mv)) = self.vcf(pos, history, VCF_DEPTH)?
+            && candidates.contains(&mv)
+        {
+            return Ok(Some(mv));
+        }
+        let b = self.board(pos, me);
+        let scores = self.cell_scores(&b);
+        let mut ordered: Vec<Move> = candidates.to_vec();
+        ordered.sort_by_key(|m| std::cmp::Reverse(m.to().map_or(i64::MIN, |c| scores[c.index()])));
+        // Moves that leave the opponent a win by continuous fours lose;
+        // look at the most promising ones, as many as alpha-beta will.
+        let mut sound = Vec::new();
+        for &mv in ordered.iter().take(WIDTH * 2) {
+            let next = self.rules.play_unchecked(pos, history, mv)?;
+            let mut line = history.to_vec();
+            line.push(mv);
+            // A search that ran out of nodes proves nothing either way:
+            // only a move after which the opponent surely has none is sound.
+            if next.is_over() || self.vcf(&next, &line, VCF_DEPTH)? == Ok(None) {
+                sound.push(mv);
+            }
+            if sound.len() == WIDTH {
+                break;
+            }
+        }
+        if sound.is_empty() {
+            sound = ordered.into_iter().take(WIDTH).collect();
+        }
+        // Iterative deepening, keeping the deepest complete answer.
+        let mut best = sound[0];
+        let mut depth = 2;
+        while depth <= DEPTH {
+            let mut alpha = -i32::MAX;
+            let mut chosen = None;
+            let mut complete = true;
+            let mut line = history.to_vec();
+            for &mv in &sound {
+                let next = self.rules.play_unchecked(pos, history, mv)?;
+                line.truncate(history.len());
+                line.push(mv);
+                let Some(v) = self.negamax(&next, &mut line, depth - 1, 1, -i32::MAX, -alpha)?
+                else {
+                    complete = false;
+                    break;
+                };
+                let v = -v;
+                if v > alpha {
+                    alpha = v;
+                    chosen = Some(mv);
+                }
+            }
+            if !complete {
+                break;
+            }
+            if let Some(mv) = chosen {
+                best = mv;
+            }
+            if alpha >= WIN / 2 {
+                break;
+            }
+            depth += 2;
+        }
+        Ok(Some(best))
+    }
+
+    /// Alpha-beta for the side to move of `pos`; `None` when the node
+    /// budget ran out.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        line: &mut Vec<Move>,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<Option<i32>, ScriptError> {
+        self.nodes += 1;
+        if self.nodes > NODES {
+            return Ok(None);
+        }
+        let me = pos.turn();
+        if let Some(o) = pos.outcome() {
+            return Ok(Some(match o {
+                Outcome::Draw => 0,
+                Outcome::Win(s) if s == me => WIN - ply,
+                Outcome::Win(_) => ply - WIN,
+            }));
+        }
+        let b = self.board(pos, me);
+        if !self.winning_cells(&b, 1).is_empty() {
+            return Ok(Some(WIN - ply - 1));
+        }
+        let theirs = self.winning_cells(&b, -1);
+        if theirs.len() >= 2 {
+            return Ok(Some(ply + 2 - WIN));
+        }
+        if depth == 0 {
+            return Ok(Some(self.eval(pos, &b)));
+        }
+        let moves: Vec<Move> = if let Some(&c) = theirs.first() {
+            vec![Move::Place {
+                to: Cell(c),
+                mark: me,
+            }]
+        } else {
+            let scores = self.cell_scores(&b);
+            let mut cells: Vec<usize> = (0..scores.len())
+                .filter(|&i| scores[i] > i64::MIN)
+                .collect();
+            cells.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+            cells
+                .into_iter()
+                .take(WIDTH)
+                .map(|i| Move::Place {
+                    to: Cell(i as u16),
+                    mark: me,
+                })
+                .collect()
+        };
+        let mut best = -i32::MAX;
+        for mv in moves {
+            let next = self.rules.play_unchecked(pos, line, mv)?;
+            line.push(mv);
+            let v = self.negamax(&next, line, depth - 1, ply + 1, -beta, -alpha);
+            line.pop();
+            let Some(v) = v? else { return Ok(None) };
+            best = best.max(-v);
+            alpha = alpha.max(-v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(Some(best))
+    }
+
+    /// A first move of a win by continuous fours for the side to move: a
+    /// sequence of moves each making a four, the opponent's only answer
+    /// blocking it, until a move makes two fours at once or a line.
+    /// `Err(Unknown)` inside the result when its node budget ran out.
+    pub(super) fn vcf(
+        &mut self,
+        pos: &Position,
+        history: &[Move],
+        depth: u32,
+    ) -> Result<Result<Option<Move>, Unknown>, ScriptError> {
+        let mut line = history.to_vec();
+        self.vcf_nodes = 0;
+        self.vcf_from(pos, &mut line, depth)
+    }
+
+    fn vcf_from(
+        &mut self,
+        pos: &Position,
+        line: &mut Vec<Move>,
+        depth: u32,
+    ) -> Result<Result<Option<Move>, Unknown>, ScriptError> {
+        if depth == 0 || pos.is_over() {
+            return Ok(Ok(None));
+        }
+        let me = pos.turn();
+        let b = self.board(pos, me);
+        // The opponent's four must be answered first: no continuous fours then.
+        if !self.winning_cells(&b, -1).is_empty() {
+            return Ok(Ok(None));
+        }
+        for cell in self.four_cells(&b) {
+            self.vcf_nodes += 1;
+            if self.vcf_nodes > VCF_NODES {
+                return Ok(Err(Unknown));
+            }
+            let mv = Move::Place {
+                to: Cell(cell),
+                mark: me,
+            };
+            let next = self.rules.play_unchecked(pos, line, mv)?;
+            if next.outcome() == Some(Outcome::Win(me)) {
+                return Ok(Ok(Some(mv)));
+            }
+            if next.is_over() {
+                continue;
+            }
+            let after = self.board(&next, me);
+            let mine = self.winning_cells(&after, 1);
+            if !self.winning_cells(&after, -1).is_empty() {
+                continue;
+            }
+            if mine.len() >= 2 {
+                return Ok(Ok(Some(mv)));
+            }
+            let Some(&block) = mine.first() else { continue };
+            line.push(mv);
+            let reply = Move::Place {
+                to: Cell(block),
+                mark: me.other(),
+            };
+            let blocked = self.rules.play_unchecked(&next, line, reply)?;
+            line.push(reply);
+            let found = if blocked.is_over() {
+                Ok(None)
+            } else {
+                self.vcf_from(&blocked, line, depth - 1)?
+            };
+            line.truncate(line.len() - 2);
+            match found {
+                Ok(Some(_)) => return Ok(Ok(Some(mv))),
+                Ok(None) => {}
+                Err(Unknown) => return Ok(Err(Unknown)),
+            }
+        }
+        Ok(Ok(None))
+    }
+
+    /// Open cells where the board's side would make a four: complete a
+    /// window to one short of a line, with no mark of the other side in it.
+    fn four_cells(&self, b: &Board) -> Vec<u16> {
+        let mut out: Vec<u16> = Vec::new();
+        for (w, cells) in self.windows.iter().enumerate() {
+            let (m, t) = self.counts(b, w);
+            if m == self.k - 2 && t == 0 {
+                for &c in cells {
+                    if b.cells[c as usize] == 0 && b.open[c as usize] && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Ten times more per mark: a window one short of a line outweighs any sum
+/// of lesser ones.
+fn weight(n: usize) -> i64 {
+    10i64.pow(n.min(9) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::Rng;
+    use crate::search::{Budget, Level, choose};
+
+    /// Gomoku after the moves `text`, X and O in turn.
+    fn after(rules: &Rulebook, text: &str) -> (Position, Vec<Move>) {
+        let mut pos = rules.initial();
+        let mut moves = Vec::new();
+        for t in text.split_whitespace() {
+            let mv = rules.parse_move(&pos, &moves, t).unwrap();
+            pos = rules.play(&pos, &moves, mv).unwrap();
+            moves.push(mv);
+        }
+        (pos, moves)
+    }
+
+    // X: c8 d8 e8 and c7 d7 e7, each closed on the left by O, and f9 f10
+    // under O's f11: fours at f7 then f8 win, though no line is one move
+    // away.
+    const FOURS: &str = "c8 b8 d8 b7 e8 f11 c7 o1 d7 m2 e7 a15 f9 k15 f10 o13";
+
+    #[test]
+    fn continuous_fours_are_found_and_only_where_they_exist() {
+        let rules = Rulebook::builtin("gomoku").unwrap();
+        let (pos, moves) = after(&rules, FOURS);
+        let mut t = Threats::new(&rules);
+        let mv = t
+            .vcf(&pos, &moves, VCF_DEPTH)
+            .unwrap()
+            .unwrap()
+            .expect("a win by fours");
+        let next = rules.play(&pos, &moves, mv).unwrap();
+        let b = t.board(&next, Side::X);
+        assert!(
+            !t.winning_cells(&b, 1).is_empty(),
+            "{} is not a four",
+            rules.move_text(mv)
+        );
+        // O to move (after a quiet X move far away) has none.
+        let (quiet, line) = after(&rules, &format!("{FOURS} a1"));
+        assert_eq!(t.vcf(&quiet, &line, VCF_DEPTH).unwrap(), Ok(None));
+    }
+
+    #[test]
+    fn hard_leaves_no_win_by_continuous_fours() {
+        let rules = Rulebook::builtin("gomoku").unwrap();
+        // O: c8 d8 e8 (X holds b8) and f5 f6 f7 (X holds f4): f8 would make
+        // two fours at once. Every win by fours goes through f8 or its
+        // lines; hard must break them.
+        let (pos, moves) = after(&rules, "b8 c8 f4 d8 a15 e8 o15 f5 o1 f6 k15 f7");
+        assert_eq!(pos.turn(), Side::X);
+        let mut t = Threats::new(&rules);
+        let mut skip = pos;
+        skip.turn = Side::O;
+        assert!(
+            matches!(t.vcf(&skip, &moves, VCF_DEPTH).unwrap(), Ok(Some(_))),
+            "O threatens fours"
+        );
+        for seed in 0..4 {
+            let mv = choose(
+                &rules,
+                &pos,
+                &moves,
+                Level::Hard,
+                &mut Rng::new(seed),
+                Budget::Playouts(2000),
+            )
+            .unwrap()
+            .unwrap();
+            let next = rules.play(&pos, &moves, mv).unwrap();
+            let mut line = moves.clone();
+            line.push(mv);
+            assert_eq!(
+                Threats::new(&rules).vcf(&next, &line, VCF_DEPTH).unwrap(),
+                Ok(None),
+                "seed {seed}: after {} O still wins by fours",
+                rules.move_text(mv)
+            );
+        }
+    }
+}
