@@ -36,12 +36,16 @@ pub enum Player {
     Random,
     /// The computer at a level.
     Computer(Level),
+    /// Plain UCT with uniform random playouts and the same budget: the
+    /// yardstick for hard's search.
+    Uct,
 }
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Random => f.write_str("random"),
+            Player::Uct => f.write_str("uct"),
             Player::Computer(level) => level.fmt(f),
         }
     }
@@ -50,12 +54,14 @@ impl fmt::Display for Player {
 impl FromStr for Player {
     type Err = String;
     fn from_str(s: &str) -> Result<Player, String> {
-        if s == "random" {
-            return Ok(Player::Random);
+        match s {
+            "random" => return Ok(Player::Random),
+            "uct" => return Ok(Player::Uct),
+            _ => {}
         }
         s.parse::<Level>()
             .map(Player::Computer)
-            .map_err(|_| format!("player `{s}`: expected random, easy, medium or hard"))
+            .map_err(|_| format!("player `{s}`: expected random, uct, easy, medium or hard"))
     }
 }
 
@@ -256,6 +262,7 @@ impl Match {
             };
             let mv = match player {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
+                Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, self.budget)?,
                 Player::Computer(level) => {
                     search::choose(rules, &pos, &moves, level, &mut rng, self.budget)?
                 }
@@ -311,7 +318,7 @@ mod tests {
 
     #[test]
     fn players_parse_and_print() {
-        for p in [Player::Random, Player::Computer(Level::Medium)] {
+        for p in [Player::Random, Player::Uct, Player::Computer(Level::Medium)] {
             assert_eq!(p.to_string().parse::<Player>(), Ok(p));
         }
         assert!("expert".parse::<Player>().is_err());

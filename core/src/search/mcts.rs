@@ -1,5 +1,12 @@
-//! Monte Carlo tree search (UCT) with random playouts, for games too large
-//! to solve and without a line structure to weigh.
+//! Monte Carlo tree search with random playouts, for games too large to
+//! solve and without a line structure to weigh.
+//!
+//! Hard's search is UCT with two additions the field uses: proven values
+//! (an MCTS-Solver: a position whose result is known — the game over, a
+//! move that wins, every move lost — is scored exactly and never sampled
+//! again), and one tree per core, grown from its own seed and merged at
+//! the root. Plain UCT, one tree and no proofs, is kept as the yardstick
+//! `arena` measures it against.
 
 use super::Budget;
 use crate::error::ScriptError;
@@ -8,21 +15,73 @@ use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 use std::time::Instant;
 
+/// Which search to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Config {
+    /// Keep proven values in the tree.
+    pub(crate) solver: bool,
+    /// Trees grown at once, each with the whole budget.
+    pub(crate) threads: usize,
+}
+
+impl Config {
+    /// UCT as textbooks give it: one tree, sampled values only.
+    pub(crate) const PLAIN: Config = Config {
+        solver: false,
+        threads: 1,
+    };
+
+    /// Hard's search: proven values, and a tree per core (one where
+    /// per-move hooks run: their time limits are kept per thread).
+    pub(crate) fn strong(rules: &Rulebook) -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Config {
+            solver: true,
+            threads: if rules.has_per_move_hooks() {
+                1
+            } else {
+                cores.min(MAX_THREADS)
+            },
+        }
+    }
+}
+
+/// Hard's exploration constant. The textbook √2 spreads the playouts too
+/// thin on wide games: measured with `arena ultimate hard uct 20`, 0.5
+/// scored 82.5 % against plain UCT, 1.0 77.5 %, 0.3 70 %, and √2 55 %.
+const EXPLORATION: f64 = 0.5;
+
+/// Trees grown at once, at most.
+const MAX_THREADS: usize = 8;
+
 /// One node of the search tree.
 struct Node {
     mv: Option<Move>,
     /// The side that made `mv` (within a turn of several marks, the side
     /// that moves next may be the same).
     mover: Side,
+    /// The side to move in the node's position.
+    to_move: Side,
     children: Vec<usize>,
     untried: Vec<Move>,
     visits: u32,
     /// Sum of results for the side that moved into this node (1 win, ½ draw).
     score: f64,
+    /// The result under perfect play from here, once known.
+    proven: Option<Outcome>,
 }
 
-/// Monte Carlo tree search (UCT) from `pos`, over `root_moves`, within
-/// `budget`: the most visited move and its average score for the mover.
+/// What one tree says of a root move.
+#[derive(Debug, Clone, Copy)]
+struct RootChild {
+    mv: Move,
+    visits: u32,
+    score: f64,
+    proven: Option<Outcome>,
+}
+
+/// Monte Carlo tree search from `pos`, over `root_moves`, within `budget`:
+/// the chosen move and its average score for the mover.
 pub(super) fn mcts(
     rules: &Rulebook,
     pos: &Position,
@@ -30,7 +89,85 @@ pub(super) fn mcts(
     root_moves: &[Move],
     rng: &mut Rng,
     budget: Budget,
+    config: Config,
 ) -> Result<(Move, f64), ScriptError> {
+    let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
+    let trees: Vec<Result<Vec<RootChild>, ScriptError>> = if seeds.len() == 1 {
+        vec![grow(
+            rules,
+            pos,
+            history,
+            root_moves,
+            seeds[0],
+            budget,
+            config.solver,
+        )]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = seeds
+                .iter()
+                .map(|&seed| {
+                    scope.spawn(move || {
+                        grow(rules, pos, history, root_moves, seed, budget, config.solver)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    let me = pos.turn();
+    let mut merged: Vec<RootChild> = Vec::new();
+    for tree in trees {
+        for c in tree? {
+            match merged.iter_mut().find(|m| m.mv == c.mv) {
+                Some(m) => {
+                    m.visits += c.visits;
+                    m.score += c.score;
+                    m.proven = m.proven.or(c.proven);
+                }
+                None => merged.push(c),
+            }
+        }
+    }
+    let mover_of = |mv: Move| if mv == Move::Swap { me.other() } else { me };
+    // A proven win is played at once; proven losses only when all are.
+    if let Some(win) = merged
+        .iter()
+        .find(|c| c.proven == Some(Outcome::Win(mover_of(c.mv))))
+    {
+        return Ok((win.mv, 1.0));
+    }
+    let lost = |c: &RootChild| matches!(c.proven, Some(Outcome::Win(s)) if s != mover_of(c.mv));
+    let best = merged
+        .iter()
+        .filter(|c| !lost(c))
+        .max_by_key(|c| c.visits)
+        .or_else(|| merged.iter().max_by_key(|c| c.visits));
+    Ok(match best {
+        Some(c) => (c.mv, c.score / f64::from(c.visits.max(1))),
+        None => (root_moves[0], 0.5),
+    })
+}
+
+/// One tree, from its own seed: what it says of each root move.
+fn grow(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    root_moves: &[Move],
+    seed: u64,
+    budget: Budget,
+    solver: bool,
+) -> Result<Vec<RootChild>, ScriptError> {
+    let mut rng = Rng::new(seed);
+    let c = if solver {
+        EXPLORATION
+    } else {
+        std::f64::consts::SQRT_2
+    };
     let started = Instant::now();
     let done = |iterations: u32| match budget {
         // Reading the clock costs about a 3×3 playout: look every 64 iterations.
@@ -42,10 +179,12 @@ pub(super) fn mcts(
     let mut nodes = vec![Node {
         mv: None,
         mover: pos.turn().other(),
+        to_move: pos.turn(),
         children: Vec::new(),
         untried: root_moves.to_vec(),
         visits: 0,
         score: 0.0,
+        proven: None,
     }];
     let mut playout = Playout::new();
     let mut list = MoveList::new();
@@ -54,10 +193,7 @@ pub(super) fn mcts(
     let hooks = rules.has_per_move_hooks();
     let mut line = Vec::new();
     let mut iterations = 0u32;
-    loop {
-        if done(iterations) {
-            break;
-        }
+    while !done(iterations) && nodes[0].proven.is_none() {
         iterations += 1;
         path.clear();
         path.push(0);
@@ -67,13 +203,16 @@ pub(super) fn mcts(
             line.extend_from_slice(history);
         }
         let mut node = 0;
-        // Select.
-        while nodes[node].untried.is_empty() && !nodes[node].children.is_empty() {
+        // Select, stopping at a node whose value is known.
+        while nodes[node].untried.is_empty()
+            && !nodes[node].children.is_empty()
+            && nodes[node].proven.is_none()
+        {
             let log_n = f64::from(nodes[node].visits).ln();
             node = *nodes[node]
                 .children
                 .iter()
-                .max_by(|&&a, &&b| uct(&nodes[a], log_n).total_cmp(&uct(&nodes[b], log_n)))
+                .max_by(|&&a, &&b| uct(&nodes[a], log_n, c).total_cmp(&uct(&nodes[b], log_n, c)))
                 .expect("children is not empty");
             let mv = nodes[node].mv.expect("non-root nodes have a move");
             rules.apply(&mut state, &line, mv)?;
@@ -83,7 +222,7 @@ pub(super) fn mcts(
             path.push(node);
         }
         // Expand.
-        if !nodes[node].untried.is_empty() && !state.is_over() {
+        if !nodes[node].untried.is_empty() && nodes[node].proven.is_none() && !state.is_over() {
             let i = rng.below(nodes[node].untried.len());
             let mv = nodes[node].untried.swap_remove(i);
             // Whose result the node scores: the mover's, or after a swap
@@ -105,18 +244,28 @@ pub(super) fn mcts(
             nodes.push(Node {
                 mv: Some(mv),
                 mover,
+                to_move: state.turn(),
                 children: Vec::new(),
                 untried,
                 visits: 0,
                 score: 0.0,
+                proven: if solver { state.outcome() } else { None },
             });
             let child = nodes.len() - 1;
             nodes[node].children.push(child);
             path.push(child);
         }
-        // Simulate, then back up from the point of view of each node's mover.
-        let outcome = playout.run(rules, &state, &line, rng)?;
-        for &n in &path[1..] {
+        // Simulate (a proven node needs none), then back up from the point
+        // of view of each node's mover, proving what can be proven.
+        let leaf = *path.last().expect("the path holds the root");
+        let outcome = match nodes[leaf].proven {
+            Some(o) => o,
+            None => playout.run(rules, &state, &line, &mut rng)?,
+        };
+        for &n in path.iter().rev() {
+            if solver && nodes[n].proven.is_none() {
+                nodes[n].proven = prove(&nodes, n);
+            }
             let node = &mut nodes[n];
             node.visits += 1;
             node.score += match outcome {
@@ -125,26 +274,106 @@ pub(super) fn mcts(
                 Outcome::Win(_) => 0.0,
             };
         }
-        nodes[0].visits += 1;
     }
-    let best = nodes[0]
+    Ok(nodes[0]
         .children
         .iter()
-        .max_by_key(|&&c| nodes[c].visits)
-        .map(|&c| &nodes[c]);
-    Ok(match best {
-        Some(n) => (
-            n.mv.expect("children have moves"),
-            n.score / f64::from(n.visits.max(1)),
-        ),
-        None => (root_moves[0], 0.5),
+        .map(|&c| RootChild {
+            mv: nodes[c].mv.expect("children have moves"),
+            visits: nodes[c].visits,
+            score: nodes[c].score,
+            proven: nodes[c].proven,
+        })
+        .collect())
+}
+
+/// The value of node `n` if its children prove it: a child won for the
+/// side to move wins; once every move is tried and proven, the best of
+/// them for the side to move.
+fn prove(nodes: &[Node], n: usize) -> Option<Outcome> {
+    let node = &nodes[n];
+    // After a swap the players change sides, so "the side to move" does
+    // not say whose choice it is: such nodes stay unproven.
+    if node
+        .children
+        .iter()
+        .any(|&c| nodes[c].mv == Some(Move::Swap))
+    {
+        return None;
+    }
+    let s = node.to_move;
+    let mut all = node.untried.is_empty() && !node.children.is_empty();
+    let mut draw = false;
+    for &c in &node.children {
+        match nodes[c].proven {
+            Some(Outcome::Win(w)) if w == s => return Some(Outcome::Win(w)),
+            Some(Outcome::Draw) => draw = true,
+            Some(Outcome::Win(_)) => {}
+            None => all = false,
+        }
+    }
+    if !all {
+        return None;
+    }
+    Some(if draw {
+        Outcome::Draw
+    } else {
+        Outcome::Win(s.other())
     })
 }
 
-fn uct(node: &Node, log_parent: f64) -> f64 {
+/// The UCT value of a child for its mover; a proven child is worth its
+/// proof, without exploration.
+fn uct(node: &Node, log_parent: f64, c: f64) -> f64 {
+    match node.proven {
+        Some(Outcome::Win(s)) if s == node.mover => return f64::INFINITY,
+        Some(Outcome::Win(_)) => return f64::NEG_INFINITY,
+        Some(Outcome::Draw) => return 0.5,
+        None => {}
+    }
     if node.visits == 0 {
         return f64::INFINITY;
     }
     let n = f64::from(node.visits);
-    node.score / n + (2.0 * log_parent / n).sqrt()
+    node.score / n + c * (log_parent / n).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_solver_proves_a_double_threat_that_sampling_only_estimates() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        // X: b1 c1, O: b2 c2. X d1 threatens a1 and e1 at once: a win in 3.
+        let mut pos = rules.initial();
+        let mut line = Vec::new();
+        for t in ["b1", "b2", "c1", "c2"] {
+            let mv = rules.parse_move(&pos, &line, t).unwrap();
+            pos = rules.play(&pos, &line, mv).unwrap();
+            line.push(mv);
+        }
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &line, &mut list).unwrap();
+        let d1 = rules.parse_move(&pos, &line, "d1").unwrap();
+        let budget = Budget::Playouts(3000);
+        let strong = Config {
+            solver: true,
+            threads: 2,
+        };
+        let (mv, value) =
+            mcts(&rules, &pos, &line, &list, &mut Rng::new(1), budget, strong).unwrap();
+        assert_eq!((mv, value), (d1, 1.0), "proven: {}", rules.move_text(mv));
+        let (_, sampled) = mcts(
+            &rules,
+            &pos,
+            &line,
+            &list,
+            &mut Rng::new(1),
+            budget,
+            Config::PLAIN,
+        )
+        .unwrap();
+        assert!(sampled < 1.0, "plain UCT only estimates: {sampled}");
+    }
 }

@@ -189,8 +189,10 @@ struct ThreatSpace;
 struct Retrograde;
 /// Alpha-beta to the end of the game (module `exact`).
 struct Exact;
-/// Monte Carlo tree search (module `mcts`).
+/// Monte Carlo tree search with proven values, a tree per core (module `mcts`).
 struct Mcts;
+/// Plain UCT, medium's search (module `mcts`).
+struct PlainMcts;
 
 impl Method for Lines {
     fn best(
@@ -285,8 +287,12 @@ impl Method for Mcts {
         rng: &mut Rng,
         budget: Budget,
     ) -> Result<Option<Move>, ScriptError> {
+        let config = mcts::Config::strong(at.rules);
         Ok(Some(
-            mcts::mcts(at.rules, at.pos, at.history, candidates, rng, budget)?.0,
+            mcts::mcts(
+                at.rules, at.pos, at.history, candidates, rng, budget, config,
+            )?
+            .0,
         ))
     }
 
@@ -298,10 +304,67 @@ impl Method for Mcts {
     ) -> Result<Option<f64>, ScriptError> {
         let mut list = MoveList::new();
         at.rules.legal_moves(at.pos, at.history, &mut list)?;
+        let config = mcts::Config::strong(at.rules);
         Ok(Some(
-            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget)?.1,
+            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?.1,
         ))
     }
+}
+
+impl Method for PlainMcts {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<Move>, ScriptError> {
+        let config = mcts::Config::PLAIN;
+        Ok(Some(
+            mcts::mcts(
+                at.rules, at.pos, at.history, candidates, rng, budget, config,
+            )?
+            .0,
+        ))
+    }
+
+    fn expected(
+        &self,
+        at: &At<'_>,
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<f64>, ScriptError> {
+        let mut list = MoveList::new();
+        at.rules.legal_moves(at.pos, at.history, &mut list)?;
+        let config = mcts::Config::PLAIN;
+        Ok(Some(
+            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?.1,
+        ))
+    }
+}
+
+/// Plain UCT over every legal move, with uniform random playouts: no
+/// tactics, no proofs, one tree. The yardstick for hard's search (`arena`
+/// plays it as `uct`).
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn plain_uct(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    if list.is_empty() {
+        return Ok(None);
+    }
+    let config = mcts::Config::PLAIN;
+    Ok(Some(
+        mcts::mcts(rules, pos, history, &list, rng, budget, config)?.0,
+    ))
 }
 
 /// The methods for `level` on `pos`, by the rulebook's shape (never its
@@ -315,7 +378,7 @@ fn methods(rules: &Rulebook, pos: &Position, level: Level) -> &'static [&'static
         };
     }
     if level != Level::Hard {
-        return &[&Mcts];
+        return &[&PlainMcts];
     }
     if rules.tables().repetition().is_some() {
         if Graph::applies(rules) {
