@@ -4,7 +4,7 @@
 
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
-use gridrules_core::search::{Budget, Level, Solved, Value, choose, solve};
+use gridrules_core::search::{Budget, Level, Solved, Value, choose, continuous_fours, solve};
 use gridrules_core::{Game, Move, MoveList, Outcome, Position, Rulebook, Side};
 use std::sync::Arc;
 use std::time::Duration;
@@ -318,6 +318,11 @@ fn on_gomoku_hard_blocks_an_open_three() {
     }
 }
 
+/// X: c8 d8 e8 and c7 d7 e7 (each closed on the left by O), f9 f10 under
+/// O's f11. No line in one and no open four, but a win by fours: f7 (row 7
+/// four, O must take g7), then f8 makes two fours (g8 and f6).
+const FOURS: &str = "c8 b8 d8 b7 e8 f11 c7 o1 d7 m2 e7 a15 f9 k15 f10 o13";
+
 /// Gomoku after the moves `text`, X and O in turn.
 fn gomoku_after(rules: &Rulebook, text: &str) -> (Position, Vec<Move>) {
     let mut pos = rules.initial();
@@ -334,13 +339,7 @@ fn gomoku_after(rules: &Rulebook, text: &str) -> (Position, Vec<Move>) {
 #[test]
 fn on_gomoku_hard_wins_by_continuous_fours() {
     let rules = Rulebook::builtin("gomoku").unwrap();
-    // X: c8 d8 e8 and c7 d7 e7 (each closed on the left by O), f9 f10 under
-    // O's f11. No line in one and no open four, but a win by fours: f7
-    // (row 7 four, O must take g7), then f8 makes two fours (g8 and f6).
-    let (pos, moves) = gomoku_after(
-        &rules,
-        "c8 b8 d8 b7 e8 f11 c7 o1 d7 m2 e7 a15 f9 k15 f10 o13",
-    );
+    let (pos, moves) = gomoku_after(&rules, FOURS);
     for (defender, seeds) in [
         (Level::Hard, 0..2),
         (Level::Medium, 0..4),
@@ -370,6 +369,66 @@ fn on_gomoku_hard_wins_by_continuous_fours() {
                 line.join(" ")
             );
         }
+    }
+}
+
+#[test]
+fn continuous_fours_are_found_only_where_they_exist() {
+    let rules = Rulebook::builtin("gomoku").unwrap();
+    let (pos, moves) = gomoku_after(&rules, FOURS);
+    let mv = continuous_fours(&rules, &pos, &moves)
+        .unwrap()
+        .expect("a win by fours");
+    // The first move is a four: after a quiet O move far away, X has a
+    // line in one.
+    let mut line = moves.clone();
+    line.push(mv);
+    let next = rules.play(&pos, &moves, mv).unwrap();
+    let quiet = rules.parse_move(&next, &line, "h1").unwrap();
+    let after = rules.play(&next, &line, quiet).unwrap();
+    line.push(quiet);
+    let wins_next = legal(&rules, &after)
+        .into_iter()
+        .any(|m| rules.play(&after, &line, m).unwrap().outcome() == Some(Outcome::Win(Side::X)));
+    assert!(wins_next, "{} is not a four", rules.move_text(mv));
+    // O to move, after a quiet X move far away, has none.
+    let (quiet, line) = gomoku_after(&rules, &format!("{FOURS} a1"));
+    assert_eq!(continuous_fours(&rules, &quiet, &line).unwrap(), None);
+}
+
+#[test]
+fn on_gomoku_hard_leaves_no_win_by_continuous_fours() {
+    let rules = Rulebook::builtin("gomoku").unwrap();
+    // O: c8 d8 e8 (X holds b8) and f5 f6 f7 (X holds f4): f8 would make
+    // two fours at once. Every win by fours goes through f8 or its lines;
+    // hard must break them.
+    let (pos, moves) = gomoku_after(&rules, "b8 c8 f4 d8 a15 e8 o15 f5 o1 f6 k15 f7");
+    assert_eq!(pos.turn(), Side::X);
+    let (skip, skipped) = gomoku_after(&rules, "b8 c8 f4 d8 a15 e8 o15 f5 o1 f6 k15 f7 h1");
+    assert!(
+        continuous_fours(&rules, &skip, &skipped).unwrap().is_some(),
+        "O threatens fours"
+    );
+    for seed in 0..4 {
+        let mv = choose(
+            &rules,
+            &pos,
+            &moves,
+            Level::Hard,
+            &mut Rng::new(seed),
+            BUDGET,
+        )
+        .unwrap()
+        .unwrap();
+        let next = rules.play(&pos, &moves, mv).unwrap();
+        let mut line = moves.clone();
+        line.push(mv);
+        assert_eq!(
+            continuous_fours(&rules, &next, &line).unwrap(),
+            None,
+            "seed {seed}: after {} O still wins by fours",
+            rules.move_text(mv)
+        );
     }
 }
 

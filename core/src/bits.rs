@@ -2,7 +2,7 @@
 //! and its prefixes [`Bits<W>`] that the hot paths use on smaller boards.
 //!
 //! Implementation note: a board of up to 704 cells needs eleven words, but
-//! classic needs one and gomoku four. Every set is stored at full width, and
+//! a 3×3 board needs one and a 15×15 board four. Every set is stored at full width, and
 //! the move generator, `apply` and the playouts are compiled once per
 //! prefix width (1, 2, 4 or 11 words) and pick theirs by the board's size:
 //! a small board then reads, computes and writes only the words it has, and

@@ -131,7 +131,7 @@ impl Marks {
 /// Who holds a region filled without a line (`full_region()`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FullRegion {
-    /// Nobody: it blocks the lines of regions through it (ultimate, U6).
+    /// Nobody: it blocks the lines of regions through it (a board of regions, U6).
     Nobody,
     /// Both sides: it counts in either side's lines of regions.
     Both,

@@ -343,6 +343,26 @@ impl Method for PlainMcts {
     }
 }
 
+/// A first move of a win by continuous fours for the side to move of `pos`
+/// on a board played by line threats: each move makes a four, the only
+/// answer blocks it, until two fours at once or a line. `None` when there
+/// is none, or the search ran out of its nodes before it knew.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn continuous_fours(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+) -> Result<Option<Move>, ScriptError> {
+    if !lines::suits(rules, pos) || !threats::Threats::applies(rules) {
+        return Ok(None);
+    }
+    Ok(threats::Threats::new(rules)
+        .vcf(pos, history, threats::VCF_DEPTH)?
+        .unwrap_or(None))
+}
+
 /// Plain UCT over every legal move, with uniform random playouts: no
 /// tactics, no proofs, one tree. The yardstick for hard's search (`arena`
 /// plays it as `uct`).

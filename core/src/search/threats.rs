@@ -21,7 +21,7 @@ const WIDTH: usize = 10;
 /// Plies alpha-beta looks ahead, at most (even: the opponent answers last).
 const DEPTH: u32 = 4;
 /// Fours in a row the continuous-four search follows, at most.
-const VCF_DEPTH: u32 = 12;
+pub(super) const VCF_DEPTH: u32 = 12;
 /// A capture's weight in the evaluation, times the captures made.
 const CAPTURE: i64 = 300;
 /// Nodes one move's search may visit before it settles for what it has.
@@ -413,88 +413,4 @@ impl<'a> Threats<'a> {
 /// of lesser ones.
 fn weight(n: usize) -> i64 {
     10i64.pow(n.min(9) as u32)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::playout::Rng;
-    use crate::search::{Budget, Level, choose};
-
-    /// Gomoku after the moves `text`, X and O in turn.
-    fn after(rules: &Rulebook, text: &str) -> (Position, Vec<Move>) {
-        let mut pos = rules.initial();
-        let mut moves = Vec::new();
-        for t in text.split_whitespace() {
-            let mv = rules.parse_move(&pos, &moves, t).unwrap();
-            pos = rules.play(&pos, &moves, mv).unwrap();
-            moves.push(mv);
-        }
-        (pos, moves)
-    }
-
-    // X: c8 d8 e8 and c7 d7 e7, each closed on the left by O, and f9 f10
-    // under O's f11: fours at f7 then f8 win, though no line is one move
-    // away.
-    const FOURS: &str = "c8 b8 d8 b7 e8 f11 c7 o1 d7 m2 e7 a15 f9 k15 f10 o13";
-
-    #[test]
-    fn continuous_fours_are_found_and_only_where_they_exist() {
-        let rules = Rulebook::builtin("gomoku").unwrap();
-        let (pos, moves) = after(&rules, FOURS);
-        let mut t = Threats::new(&rules);
-        let mv = t
-            .vcf(&pos, &moves, VCF_DEPTH)
-            .unwrap()
-            .unwrap()
-            .expect("a win by fours");
-        let next = rules.play(&pos, &moves, mv).unwrap();
-        let b = t.board(&next, Side::X);
-        assert!(
-            !t.winning_cells(&b, 1).is_empty(),
-            "{} is not a four",
-            rules.move_text(mv)
-        );
-        // O to move (after a quiet X move far away) has none.
-        let (quiet, line) = after(&rules, &format!("{FOURS} a1"));
-        assert_eq!(t.vcf(&quiet, &line, VCF_DEPTH).unwrap(), Ok(None));
-    }
-
-    #[test]
-    fn hard_leaves_no_win_by_continuous_fours() {
-        let rules = Rulebook::builtin("gomoku").unwrap();
-        // O: c8 d8 e8 (X holds b8) and f5 f6 f7 (X holds f4): f8 would make
-        // two fours at once. Every win by fours goes through f8 or its
-        // lines; hard must break them.
-        let (pos, moves) = after(&rules, "b8 c8 f4 d8 a15 e8 o15 f5 o1 f6 k15 f7");
-        assert_eq!(pos.turn(), Side::X);
-        let mut t = Threats::new(&rules);
-        let mut skip = pos;
-        skip.turn = Side::O;
-        assert!(
-            matches!(t.vcf(&skip, &moves, VCF_DEPTH).unwrap(), Ok(Some(_))),
-            "O threatens fours"
-        );
-        for seed in 0..4 {
-            let mv = choose(
-                &rules,
-                &pos,
-                &moves,
-                Level::Hard,
-                &mut Rng::new(seed),
-                Budget::Playouts(2000),
-            )
-            .unwrap()
-            .unwrap();
-            let next = rules.play(&pos, &moves, mv).unwrap();
-            let mut line = moves.clone();
-            line.push(mv);
-            assert_eq!(
-                Threats::new(&rules).vcf(&next, &line, VCF_DEPTH).unwrap(),
-                Ok(None),
-                "seed {seed}: after {} O still wins by fours",
-                rules.move_text(mv)
-            );
-        }
-    }
 }
