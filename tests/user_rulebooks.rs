@@ -392,3 +392,25 @@ fn the_swap_waits_for_the_end_of_the_first_turn() {
         assert!(back.same_state(pos), "`{text}` reads back otherwise");
     }
 }
+
+#[test]
+fn hard_answers_on_a_slow_hook_rulebook_within_the_command_budget() {
+    // Two marks a turn on 9×9 with the pie rule and a printing `outcome`
+    // hook: every node of the search runs the hook. The search is capped
+    // as a whole, so hard plays instead of running out the command's 10 s
+    // of script time (which refused the move before).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("user");
+    let output = gridrules::batch::replay(&format!(
+        "load {}\nb2\nai hard\n",
+        dir.join("turns_watch.toml").display()
+    ));
+    let last = output
+        .lines()
+        .rfind(|l| !l.contains(" mark "))
+        .unwrap_or("");
+    assert!(
+        output.lines().any(|l| l.starts_with("O plays ")),
+        "no move: {last}"
+    );
+    assert!(!output.contains("ran out of time"), "{last}");
+}

@@ -54,16 +54,26 @@ pub fn budget_scripts(budget: Option<Duration>) {
 
 /// Runs `call` with this thread's hook deadline set: the sooner of
 /// [`HOOK_SECONDS`] from now and the command's deadline. Nested calls keep
-/// the outer deadline.
-fn with_deadline<T>(call: impl FnOnce() -> T) -> T {
+/// the outer deadline. A call that starts after the command's deadline is
+/// not made: a hook of a few operations never reaches the check in
+/// `on_progress`, and a search may call thousands of them.
+fn with_deadline<T>(
+    call: impl FnOnce() -> Result<T, Box<EvalAltResult>>,
+) -> Result<T, Box<EvalAltResult>> {
     let outer = HOOK_DEADLINE.with(std::cell::Cell::get);
     if outer.is_some() {
         return call();
     }
-    let own = Instant::now() + Duration::from_secs(HOOK_SECONDS);
-    let deadline = COMMAND_DEADLINE
-        .with(std::cell::Cell::get)
-        .map_or(own, |c| c.min(own));
+    let now = Instant::now();
+    let command = COMMAND_DEADLINE.with(std::cell::Cell::get);
+    if command.is_some_and(|c| now >= c) {
+        return Err(Box::new(EvalAltResult::ErrorTerminated(
+            Dynamic::from(OUT_OF_TIME),
+            rhai::Position::NONE,
+        )));
+    }
+    let own = now + Duration::from_secs(HOOK_SECONDS);
+    let deadline = command.map_or(own, |c| c.min(own));
     HOOK_DEADLINE.with(|d| d.set(Some(deadline)));
     let result = call();
     HOOK_DEADLINE.with(|d| d.set(None));

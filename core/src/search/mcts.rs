@@ -93,6 +93,7 @@ pub(super) fn mcts(
     config: Config,
 ) -> Result<(Move, f64), ScriptError> {
     let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
+    let deadline = super::deadline();
     let trees: Vec<Result<Vec<RootChild>, ScriptError>> = if seeds.len() == 1 {
         vec![grow(
             rules,
@@ -102,6 +103,7 @@ pub(super) fn mcts(
             seeds[0],
             budget,
             config.solver,
+            deadline,
         )]
     } else {
         std::thread::scope(|scope| {
@@ -109,7 +111,16 @@ pub(super) fn mcts(
                 .iter()
                 .map(|&seed| {
                     scope.spawn(move || {
-                        grow(rules, pos, history, root_moves, seed, budget, config.solver)
+                        grow(
+                            rules,
+                            pos,
+                            history,
+                            root_moves,
+                            seed,
+                            budget,
+                            config.solver,
+                            deadline,
+                        )
                     })
                 })
                 .collect();
@@ -153,7 +164,8 @@ pub(super) fn mcts(
     })
 }
 
-/// One tree, from its own seed: what it says of each root move.
+/// One tree, from its own seed: what it says of each root move. It stops
+/// at its budget or at `deadline`, whichever comes first.
 fn grow(
     rules: &Rulebook,
     pos: &Position,
@@ -162,6 +174,7 @@ fn grow(
     seed: u64,
     budget: Budget,
     solver: bool,
+    deadline: Option<Instant>,
 ) -> Result<Vec<RootChild>, ScriptError> {
     let mut rng = Rng::new(seed);
     let c = if solver {
@@ -175,7 +188,10 @@ fn grow(
         Budget::Time(d) => {
             iterations > 0 && iterations.is_multiple_of(64) && started.elapsed() >= d
         }
-        Budget::Playouts(n) => iterations >= n,
+        Budget::Playouts(n) => {
+            iterations >= n
+                || (iterations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d))
+        }
     };
     let mut nodes = vec![Node {
         mv: None,

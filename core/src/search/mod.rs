@@ -107,6 +107,36 @@ impl Budget {
 const MEDIUM_SLIP: usize = 4;
 /// Nodes the alpha-beta solver may visit for a move before it gives up.
 const SOLVE_NODES: u64 = 400_000;
+/// Wall-clock time any one search may take, whatever its budget in nodes or
+/// playouts says: slow per-move hooks must not stall the table. Within it a
+/// seed gives the same move on every machine; a search cut by it does not.
+pub const SEARCH_CAP: Duration = Duration::from_secs(3);
+thread_local! {
+    /// When the move being chosen on this thread must be ready.
+    static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `search` with this thread's deadline [`SEARCH_CAP`] from now, unless
+/// an outer search set one: the cap holds for a whole choice, however many
+/// methods it asks.
+fn capped<T>(search: impl FnOnce() -> T) -> T {
+    if DEADLINE.with(std::cell::Cell::get).is_some() {
+        return search();
+    }
+    DEADLINE.with(|d| d.set(Some(Instant::now() + SEARCH_CAP)));
+    let result = search();
+    DEADLINE.with(|d| d.set(None));
+    result
+}
+
+/// When the search under way must stop, if it is capped.
+fn deadline() -> Option<Instant> {
+    DEADLINE.with(std::cell::Cell::get)
+}
+
+/// Per-move hooks run in every node and playout: their searches get this
+/// fraction of the budget.
+const HOOK_SHARE: u32 = 10;
 
 /// When an exact method gives up: after so many nodes, at a deadline, or
 /// when interrupted.
@@ -117,18 +147,23 @@ pub(crate) struct Limit<'a> {
 }
 
 impl<'a> Limit<'a> {
-    /// A count of nodes: the same answer on every machine.
+    /// A count of nodes, within [`SEARCH_CAP`]: the same answer on every
+    /// machine unless the cap cuts it.
     fn nodes(nodes: u64) -> Limit<'a> {
         Limit {
             nodes,
-            deadline: None,
+            deadline: deadline(),
             stop: None,
         }
     }
 
     /// No limit but the methods' own.
     fn unbounded() -> Limit<'a> {
-        Limit::nodes(u64::MAX)
+        Limit {
+            nodes: u64::MAX,
+            deadline: None,
+            stop: None,
+        }
     }
 
     /// A time, cut short by `stop`.
@@ -465,20 +500,17 @@ pub fn choose(
     rng: &mut Rng,
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
-    let mut list = MoveList::new();
-    rules.legal_moves(pos, history, &mut list)?;
-    let moves: Vec<Move> = list.to_vec();
-    choose_among(
-        &At {
+    capped(|| {
+        let mut list = MoveList::new();
+        rules.legal_moves(pos, history, &mut list)?;
+        let moves: Vec<Move> = list.to_vec();
+        let at = At {
             rules,
             pos,
             history,
-        },
-        moves,
-        level,
-        rng,
-        budget,
-    )
+        };
+        choose_among(&at, moves, level, rng, budget)
+    })
 }
 
 /// [`choose`] among `moves`, the legal moves of `pos` or some of them.
@@ -510,6 +542,11 @@ fn choose_among(
         budget
     } else {
         budget.scaled_down(5)
+    };
+    let budget = if at.rules.has_per_move_hooks() {
+        budget.scaled_down(HOOK_SHARE)
+    } else {
+        budget
     };
     for method in methods(at.rules, at.pos, level) {
         if let Some(mv) = method.best(at, &candidates, rng, budget)? {
@@ -574,12 +611,14 @@ pub fn expected_score(
         pos,
         history,
     };
-    for method in methods(rules, pos, Level::Hard) {
-        if let Some(v) = method.expected(&at, rng, budget)? {
-            return Ok(v);
+    capped(|| {
+        for method in methods(rules, pos, Level::Hard) {
+            if let Some(v) = method.expected(&at, rng, budget)? {
+                return Ok(v);
+            }
         }
-    }
-    Ok(0.5)
+        Ok(0.5)
+    })
 }
 
 /// Whether `side` does as well taking a draw as playing on from `pos`
