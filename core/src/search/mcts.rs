@@ -93,35 +93,19 @@ pub(super) fn mcts(
     config: Config,
 ) -> Result<(Move, f64), ScriptError> {
     let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
-    let deadline = super::deadline();
+    let limits = Limits {
+        budget,
+        solver: config.solver,
+        deadline: super::deadline(),
+    };
     let trees: Vec<Result<Vec<RootChild>, ScriptError>> = if seeds.len() == 1 {
-        vec![grow(
-            rules,
-            pos,
-            history,
-            root_moves,
-            seeds[0],
-            budget,
-            config.solver,
-            deadline,
-        )]
+        vec![grow(rules, pos, history, root_moves, seeds[0], limits)]
     } else {
         std::thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
                 .map(|&seed| {
-                    scope.spawn(move || {
-                        grow(
-                            rules,
-                            pos,
-                            history,
-                            root_moves,
-                            seed,
-                            budget,
-                            config.solver,
-                            deadline,
-                        )
-                    })
+                    scope.spawn(move || grow(rules, pos, history, root_moves, seed, limits))
                 })
                 .collect();
             handles
@@ -164,6 +148,15 @@ pub(super) fn mcts(
     })
 }
 
+/// What bounds one tree: its budget, whether it keeps proofs, and when it
+/// must stop whatever the budget says.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    budget: Budget,
+    solver: bool,
+    deadline: Option<Instant>,
+}
+
 /// One tree, from its own seed: what it says of each root move. It stops
 /// at its budget or at `deadline`, whichever comes first.
 fn grow(
@@ -172,10 +165,13 @@ fn grow(
     history: &[Move],
     root_moves: &[Move],
     seed: u64,
-    budget: Budget,
-    solver: bool,
-    deadline: Option<Instant>,
+    limits: Limits,
 ) -> Result<Vec<RootChild>, ScriptError> {
+    let Limits {
+        budget,
+        solver,
+        deadline,
+    } = limits;
     let mut rng = Rng::new(seed);
     let c = if solver {
         EXPLORATION
