@@ -4,7 +4,9 @@
 
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
-use gridrules_core::search::{Budget, Level, Solved, Value, choose, continuous_fours, solve};
+use gridrules_core::search::{
+    Budget, Level, Solution, Solved, Value, choose, continuous_fours, solve,
+};
 use gridrules_core::{Game, Move, MoveList, Outcome, Position, Rulebook, Side};
 use std::sync::Arc;
 use std::time::Duration;
@@ -238,6 +240,29 @@ fn solve_gives_the_known_values() {
     assert_eq!(winner(start("notakto")), Some(Side::X), "the first player");
     assert_eq!(winner(start("moving")), Some(Side::X));
     assert_eq!(winner(start("moving-jumps")), Some(Side::X));
+    // Under the pie rule the swapper takes X: after X's first mark at two
+    // in a row, `swap` wins for X (now the second player), which solve
+    // must say, and not that O wins.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/two-pie.toml");
+    let two = Rulebook::from_file(&path).unwrap();
+    let b2 = two.parse_move(&two.initial(), &[], "b2").unwrap();
+    let pos = two.play(&two.initial(), &[], b2).unwrap();
+    let solved = solve(
+        &two,
+        &pos,
+        &[b2],
+        Duration::from_secs(60),
+        &Interrupt::new(),
+    )
+    .unwrap();
+    let expected = Solution {
+        value: Value::Win {
+            side: Side::X,
+            plies: 3,
+        },
+        moves: vec![Move::Swap],
+    };
+    assert_eq!(solved, Solved::Exact(expected));
     // Too large: said, never a wrong value.
     let rules = Rulebook::builtin("connect-four").unwrap();
     let solved = solve(
@@ -678,4 +703,64 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
     assert_eq!(one.games(), 12);
     assert_eq!(one, tally(2));
     assert_eq!(one, tally(3));
+}
+
+#[test]
+fn hard_never_wins_into_a_repetition_draw() {
+    // In a game, a winning move whose position has occurred twice before
+    // is a draw by the repetition rule (M7), whatever it is worth alone.
+    use gridrules_core::search::choose_after;
+    let rules = Rulebook::builtin("moving").unwrap();
+    let mut checked = 0;
+    for pos in reachable(&rules).iter().filter(|p| !p.is_over()) {
+        let Solved::Exact(s) =
+            solve(&rules, pos, &[], Duration::from_secs(60), &Interrupt::new()).unwrap()
+        else {
+            panic!("moving is small")
+        };
+        let winning = matches!(s.value, Value::Win { side, .. } if side == pos.turn());
+        if !winning || s.moves.len() < 2 {
+            continue;
+        }
+        // The quickest win's position, as if seen twice already (a win in
+        // one ends the game before any repetition).
+        let first = rules.play(pos, &[], s.moves[0]).unwrap();
+        if first.is_over() {
+            continue;
+        }
+        let keys = [first.key(), first.key(), pos.key()];
+        for seed in 0..3 {
+            let mv = choose_after(
+                &rules,
+                pos,
+                &[],
+                &keys,
+                Level::Hard,
+                &mut Rng::new(seed),
+                BUDGET,
+            )
+            .unwrap()
+            .unwrap();
+            assert_ne!(
+                mv,
+                s.moves[0],
+                "{}: {} repeats a position for the third time",
+                rules.position_text(pos),
+                rules.move_text(mv)
+            );
+            assert!(
+                s.moves.contains(&mv),
+                "{}: another win",
+                rules.position_text(pos)
+            );
+        }
+        checked += 1;
+        if checked == 40 {
+            break;
+        }
+    }
+    assert!(
+        checked >= 10,
+        "only {checked} positions with two winning moves"
+    );
 }

@@ -264,7 +264,7 @@ impl Match {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
                 Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, self.budget)?,
                 Player::Computer(level) => {
-                    search::choose(rules, &pos, &moves, level, &mut rng, self.budget)?
+                    search::choose_after(rules, &pos, &moves, &keys, level, &mut rng, self.budget)?
                 }
             };
             let Some(mv) = mv else { break };

@@ -31,17 +31,14 @@ impl Config {
         threads: 1,
     };
 
-    /// Hard's search: proven values, and a tree per core (one where
-    /// per-move hooks run: their time limits are kept per thread).
+    /// Hard's search: proven values, and [`TREES`] trees on as many
+    /// threads (one where per-move hooks run: their time limits are kept
+    /// per thread). The count is fixed, not the machine's cores, so that a
+    /// seed gives the same move on every machine.
     pub(crate) fn strong(rules: &Rulebook) -> Config {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Config {
             solver: true,
-            threads: if rules.has_per_move_hooks() {
-                1
-            } else {
-                cores.min(MAX_THREADS)
-            },
+            threads: if rules.has_per_move_hooks() { 1 } else { TREES },
         }
     }
 }
@@ -52,8 +49,9 @@ impl Config {
 /// scored 82.5 % against plain UCT, 1.0 77.5 %, 0.3 70 %, and √2 55 %.
 const EXPLORATION: f64 = 0.5;
 
-/// Trees grown at once, at most.
-const MAX_THREADS: usize = 8;
+/// Trees hard grows, each on its own thread: as many as this two-core
+/// machine has cores.
+const TREES: usize = 2;
 
 /// One node of the search tree.
 struct Node {
@@ -82,7 +80,8 @@ struct RootChild {
 }
 
 /// Monte Carlo tree search from `pos`, over `root_moves`, within `budget`:
-/// the chosen move and its average score for the mover.
+/// the chosen move and its average score for the mover; `None` without
+/// moves.
 pub(super) fn mcts(
     rules: &Rulebook,
     pos: &Position,
@@ -91,7 +90,7 @@ pub(super) fn mcts(
     rng: &mut Rng,
     budget: Budget,
     config: Config,
-) -> Result<(Move, f64), ScriptError> {
+) -> Result<Option<(Move, f64)>, ScriptError> {
     let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
     let limits = Limits {
         budget,
@@ -134,7 +133,7 @@ pub(super) fn mcts(
         .iter()
         .find(|c| c.proven == Some(Outcome::Win(mover_of(c.mv))))
     {
-        return Ok((win.mv, 1.0));
+        return Ok(Some((win.mv, 1.0)));
     }
     let lost = |c: &RootChild| matches!(c.proven, Some(Outcome::Win(s)) if s != mover_of(c.mv));
     let best = merged
@@ -142,9 +141,10 @@ pub(super) fn mcts(
         .filter(|c| !lost(c))
         .max_by_key(|c| c.visits)
         .or_else(|| merged.iter().max_by_key(|c| c.visits));
+    // No child at all (no budget): the first move, worth what nobody knows.
     Ok(match best {
-        Some(c) => (c.mv, c.score / f64::from(c.visits.max(1))),
-        None => (root_moves[0], 0.5),
+        Some(c) => Some((c.mv, c.score / f64::from(c.visits.max(1)))),
+        None => root_moves.first().map(|&m| (m, 0.5)),
     })
 }
 
@@ -374,8 +374,9 @@ mod tests {
             solver: true,
             threads: 2,
         };
-        let (mv, value) =
-            mcts(&rules, &pos, &line, &list, &mut Rng::new(1), budget, strong).unwrap();
+        let (mv, value) = mcts(&rules, &pos, &line, &list, &mut Rng::new(1), budget, strong)
+            .unwrap()
+            .unwrap();
         assert_eq!((mv, value), (d1, 1.0), "proven: {}", rules.move_text(mv));
         let (_, sampled) = mcts(
             &rules,
@@ -386,6 +387,7 @@ mod tests {
             budget,
             Config::PLAIN,
         )
+        .unwrap()
         .unwrap();
         assert!(sampled < 1.0, "plain UCT only estimates: {sampled}");
     }

@@ -38,6 +38,7 @@ pub(crate) use retrograde::GraphCache;
 pub use retrograde::Value;
 
 use crate::error::ScriptError;
+use crate::game::Game;
 use crate::interrupt::Interrupt;
 use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
@@ -158,6 +159,7 @@ impl<'a> Limit<'a> {
     }
 
     /// No limit but the methods' own.
+    #[cfg(test)]
     fn unbounded() -> Limit<'a> {
         Limit {
             nodes: u64::MAX,
@@ -190,6 +192,9 @@ pub(crate) struct At<'a> {
     rules: &'a Rulebook,
     pos: &'a Position,
     history: &'a [Move],
+    /// The keys of the game's positions up to `pos`, for its repetition
+    /// rule; empty when the position stands alone.
+    keys: &'a [u64],
 }
 
 /// A way of choosing moves and valuing positions. Each lives in its own
@@ -224,10 +229,15 @@ struct ThreatSpace;
 struct Retrograde;
 /// Alpha-beta to the end of the game (module `exact`).
 struct Exact;
-/// Monte Carlo tree search with proven values, a tree per core (module `mcts`).
-struct Mcts;
-/// Plain UCT, medium's search (module `mcts`).
-struct PlainMcts;
+/// Monte Carlo tree search (module `mcts`): hard's, with proven values and
+/// a tree per thread, or plain UCT for medium.
+struct Mcts {
+    plain: bool,
+}
+/// Hard's MCTS.
+const STRONG_MCTS: Mcts = Mcts { plain: false };
+/// Medium's MCTS.
+const PLAIN_MCTS: Mcts = Mcts { plain: true };
 
 impl Method for Lines {
     fn best(
@@ -269,23 +279,23 @@ impl Method for Retrograde {
         rng: &mut Rng,
         _: Budget,
     ) -> Result<Option<Move>, ScriptError> {
-        let Some(graph) = Graph::of_rulebook(at.rules)? else {
+        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
             return Ok(None);
         };
         let Some(ranked) = rank(&graph, at, candidates)? else {
             return Ok(None);
         };
-        let best = ranked.iter().map(|&(_, r)| r).max();
+        let best = ranked.iter().map(|&(_, r, _)| r).max();
         let top: Vec<Move> = ranked
             .iter()
-            .filter(|&&(_, r)| Some(r) == best)
-            .map(|&(m, _)| m)
+            .filter(|&&(_, r, _)| Some(r) == best)
+            .map(|&(m, _, _)| m)
             .collect();
         Ok(top.get(rng.below(top.len().max(1))).copied())
     }
 
     fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        let Some(graph) = Graph::of_rulebook(at.rules)? else {
+        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
             return Ok(None);
         };
         Ok(graph.value(at.pos).map(|v| score_of(v, at.pos.turn())))
@@ -314,6 +324,16 @@ impl Method for Exact {
     }
 }
 
+impl Mcts {
+    fn config(&self, rules: &Rulebook) -> mcts::Config {
+        if self.plain {
+            mcts::Config::PLAIN
+        } else {
+            mcts::Config::strong(rules)
+        }
+    }
+}
+
 impl Method for Mcts {
     fn best(
         &self,
@@ -322,13 +342,11 @@ impl Method for Mcts {
         rng: &mut Rng,
         budget: Budget,
     ) -> Result<Option<Move>, ScriptError> {
-        let config = mcts::Config::strong(at.rules);
-        Ok(Some(
-            mcts::mcts(
-                at.rules, at.pos, at.history, candidates, rng, budget, config,
-            )?
-            .0,
-        ))
+        let config = self.config(at.rules);
+        let found = mcts::mcts(
+            at.rules, at.pos, at.history, candidates, rng, budget, config,
+        )?;
+        Ok(found.map(|(mv, _)| mv))
     }
 
     fn expected(
@@ -339,42 +357,9 @@ impl Method for Mcts {
     ) -> Result<Option<f64>, ScriptError> {
         let mut list = MoveList::new();
         at.rules.legal_moves(at.pos, at.history, &mut list)?;
-        let config = mcts::Config::strong(at.rules);
-        Ok(Some(
-            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?.1,
-        ))
-    }
-}
-
-impl Method for PlainMcts {
-    fn best(
-        &self,
-        at: &At<'_>,
-        candidates: &[Move],
-        rng: &mut Rng,
-        budget: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
-        let config = mcts::Config::PLAIN;
-        Ok(Some(
-            mcts::mcts(
-                at.rules, at.pos, at.history, candidates, rng, budget, config,
-            )?
-            .0,
-        ))
-    }
-
-    fn expected(
-        &self,
-        at: &At<'_>,
-        rng: &mut Rng,
-        budget: Budget,
-    ) -> Result<Option<f64>, ScriptError> {
-        let mut list = MoveList::new();
-        at.rules.legal_moves(at.pos, at.history, &mut list)?;
-        let config = mcts::Config::PLAIN;
-        Ok(Some(
-            mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?.1,
-        ))
+        let config = self.config(at.rules);
+        let found = mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?;
+        Ok(found.map(|(_, value)| value))
     }
 }
 
@@ -413,13 +398,8 @@ pub fn plain_uct(
 ) -> Result<Option<Move>, ScriptError> {
     let mut list = MoveList::new();
     rules.legal_moves(pos, history, &mut list)?;
-    if list.is_empty() {
-        return Ok(None);
-    }
     let config = mcts::Config::PLAIN;
-    Ok(Some(
-        mcts::mcts(rules, pos, history, &list, rng, budget, config)?.0,
-    ))
+    Ok(mcts::mcts(rules, pos, history, &list, rng, budget, config)?.map(|(mv, _)| mv))
 }
 
 /// The methods for `level` on `pos`, by the rulebook's shape (never its
@@ -433,18 +413,18 @@ fn methods(rules: &Rulebook, pos: &Position, level: Level) -> &'static [&'static
         };
     }
     if level != Level::Hard {
-        return &[&PlainMcts];
+        return &[&PLAIN_MCTS];
     }
     if rules.tables().repetition().is_some() {
         if Graph::applies(rules) {
-            &[&Retrograde, &Mcts]
+            &[&Retrograde, &STRONG_MCTS]
         } else {
-            &[&Mcts]
+            &[&STRONG_MCTS]
         }
     } else if Solver::applies(rules) {
-        &[&Exact, &Mcts]
+        &[&Exact, &STRONG_MCTS]
     } else {
-        &[&Mcts]
+        &[&STRONG_MCTS]
     }
 }
 
@@ -455,18 +435,33 @@ fn rank(
     graph: &Graph,
     at: &At<'_>,
     candidates: &[Move],
-) -> Result<Option<Vec<(Move, i64)>>, ScriptError> {
+) -> Result<Option<Vec<Ranked>>, ScriptError> {
     let me = at.pos.turn();
     let mut ranked = Vec::with_capacity(candidates.len());
     for &mv in candidates {
-        let next = at.rules.play_unchecked(at.pos, at.history, mv)?;
-        let Some(v) = graph.value(&next) else {
-            return Ok(None);
+        let mut next = at.rules.play_unchecked(at.pos, at.history, mv)?;
+        // The graph values positions alone; the game's repetition rule may
+        // already make this one a draw.
+        at.rules.settle_repetition(&mut next, at.keys);
+        let v = if next.is_over() {
+            match next.outcome() {
+                Some(Outcome::Win(side)) => Value::Win { side, plies: 0 },
+                _ => Value::Draw,
+            }
+        } else {
+            match graph.value(&next) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
         };
-        ranked.push((mv, rank_of(v, me)));
+        ranked.push((mv, rank_of(v, me), v));
     }
     Ok(Some(ranked))
 }
+
+/// A move, its value as a number for its mover (higher is better), and the
+/// value of the position it leads to.
+type Ranked = (Move, i64, Value);
 
 /// A value as a number for `side`: higher is better.
 fn rank_of(v: Value, side: Side) -> i64 {
@@ -488,7 +483,8 @@ fn score_of(v: Value, side: Side) -> f64 {
 
 /// Chooses a move for the side to move of `pos`, reached by `history` (see
 /// [`Rulebook::legal_moves`]), within about `budget`. `None` when the game
-/// is over.
+/// is over. The position stands alone: a game's earlier positions, which
+/// its repetition rule counts, are [`choose_in`]'s to weigh.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -496,6 +492,47 @@ pub fn choose(
     rules: &Rulebook,
     pos: &Position,
     history: &[Move],
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    choose_after(rules, pos, history, &[], level, rng, budget)
+}
+
+/// [`choose`] in a game: a move that would repeat a position for the last
+/// time allowed is a draw, whatever the position is worth alone.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn choose_in(
+    game: &Game,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    let rules = game.rulebook();
+    choose_after(
+        rules,
+        game.position(),
+        game.moves(),
+        game.keys(),
+        level,
+        rng,
+        budget,
+    )
+}
+
+/// [`choose`] after the game's positions with `keys` (their
+/// [`Position::key`]s, the current one last), which its repetition rule
+/// counts.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn choose_after(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    keys: &[u64],
     level: Level,
     rng: &mut Rng,
     budget: Budget,
@@ -508,6 +545,7 @@ pub fn choose(
             rules,
             pos,
             history,
+            keys,
         };
         choose_among(&at, moves, level, rng, budget)
     })
@@ -610,6 +648,7 @@ pub fn expected_score(
         rules,
         pos,
         history,
+        keys: &[],
     };
     capped(|| {
         for method in methods(rules, pos, Level::Hard) {
@@ -670,11 +709,15 @@ pub enum Solved {
     TooLarge,
     /// The time ran out (or the solve was interrupted) first.
     OutOfTime,
+    /// No exact method applies: a repetition rule with per-move hooks (which
+    /// may read the path) or with the pie rule (which exchanges players).
+    Unsupported,
 }
 
 /// The exact value of `pos` (reached by `history`) within `within` of
 /// computing, or why there is none. Games with a repetition rule are
-/// solved over their graph of positions, others by alpha-beta.
+/// solved over their graph of positions, others by alpha-beta. The
+/// position stands alone; [`solve_in`] counts a game's repetitions.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -685,6 +728,32 @@ pub fn solve(
     within: Duration,
     stop: &Interrupt,
 ) -> Result<Solved, ScriptError> {
+    let at = At {
+        rules,
+        pos,
+        history,
+        keys: &[],
+    };
+    solve_at(&at, within, stop)
+}
+
+/// [`solve`] for a game's position: a move that would repeat a position
+/// for the last time allowed is a draw.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn solve_in(game: &Game, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
+    let at = At {
+        rules: game.rulebook(),
+        pos: game.position(),
+        history: game.moves(),
+        keys: game.keys(),
+    };
+    solve_at(&at, within, stop)
+}
+
+fn solve_at(at: &At<'_>, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
     if let Some(o) = pos.outcome() {
         let value = match o {
             Outcome::Draw => Value::Draw,
@@ -698,87 +767,78 @@ pub fn solve(
     let mut list = MoveList::new();
     rules.legal_moves(pos, history, &mut list)?;
     let moves = list.to_vec();
-    let at = At {
-        rules,
-        pos,
-        history,
-    };
     let started = Instant::now();
     let limit = Limit::time(within, stop);
+    let expired = || stop.is_raised() || started.elapsed() >= within;
     let me = pos.turn();
     let ranked = if rules.tables().repetition().is_some() || !Solver::applies(rules) {
         if !Graph::applies(rules) {
-            return Ok(Solved::TooLarge);
+            return Ok(Solved::Unsupported);
         }
-        let kept = Graph::of_rulebook(rules)?;
-        let graph = match kept {
+        let graph = match Graph::of_rulebook(rules, &limit)? {
             Some(g) if g.value(pos).is_some() => g,
+            _ if expired() => return Ok(Solved::OutOfTime),
             _ => match Graph::build(rules, pos, &limit)? {
                 Ok(g) => std::sync::Arc::new(g),
                 Err(Unbuilt::TooLarge) => return Ok(Solved::TooLarge),
                 Err(Unbuilt::OutOfTime) => return Ok(Solved::OutOfTime),
             },
         };
-        match rank(&graph, &at, &moves)? {
+        match rank(&graph, at, &moves)? {
             Some(r) => r,
             None => return Ok(Solved::TooLarge),
         }
     } else {
         let Some(values) = Solver::new(rules, history, limit).values(pos, &moves)? else {
-            return Ok(if limit_expired(within, started, stop) {
+            return Ok(if expired() {
                 Solved::OutOfTime
             } else {
                 Solved::TooLarge
             });
         };
-        let to_value = |v: i32| match v.signum() {
-            0 => Value::Draw,
-            // Plies from the position the move leads to, as the graph counts.
-            1 => Value::Win {
-                side: me,
-                plies: (WIN - v) as u32 - 1,
-            },
-            _ => Value::Win {
-                side: me.other(),
-                plies: (WIN + v) as u32 - 1,
-            },
-        };
         moves
             .iter()
             .zip(values)
-            .map(|(&m, v)| (m, rank_of(to_value(v), me)))
+            .map(|(&m, v)| {
+                // Values are the mover's, who after a swap plays the other side.
+                let mover = if m == Move::Swap { me.other() } else { me };
+                let value = match v.signum() {
+                    0 => Value::Draw,
+                    // Plies from the position the move leads to, as the graph counts.
+                    1 => Value::Win {
+                        side: mover,
+                        plies: (WIN - v) as u32 - 1,
+                    },
+                    _ => Value::Win {
+                        side: mover.other(),
+                        plies: (WIN + v) as u32 - 1,
+                    },
+                };
+                (m, rank_of(value, mover), value)
+            })
             .collect()
     };
-    Ok(Solved::Exact(solution(me, ranked)))
+    Ok(solution(ranked).map_or(Solved::TooLarge, Solved::Exact))
 }
 
-/// Whether a solve started at `started` stopped for time or Ctrl-C rather
-/// than for size.
-fn limit_expired(within: Duration, started: Instant, stop: &Interrupt) -> bool {
-    stop.is_raised() || started.elapsed() >= within
-}
-
-/// The solution from each move's rank for `me`.
-fn solution(me: Side, mut ranked: Vec<(Move, i64)>) -> Solution {
-    ranked.sort_by_key(|&(_, r)| std::cmp::Reverse(r));
-    let best = ranked[0].1;
-    let value = match best.signum() {
-        0 => Value::Draw,
-        1 => Value::Win {
-            side: me,
-            plies: (u64::from(u32::MAX) - best as u64) as u32 + 1,
-        },
-        _ => Value::Win {
-            side: me.other(),
-            plies: (u64::from(u32::MAX) - (-best) as u64) as u32 + 1,
+/// The solution from each move's rank for its mover: the best move's
+/// value one ply earlier, and the moves that keep it. `None` without moves.
+fn solution(mut ranked: Vec<Ranked>) -> Option<Solution> {
+    ranked.sort_by_key(|&(_, r, _)| std::cmp::Reverse(r));
+    let &(_, best, best_value) = ranked.first()?;
+    let value = match best_value {
+        Value::Draw => Value::Draw,
+        Value::Win { side, plies } => Value::Win {
+            side,
+            plies: plies + 1,
         },
     };
     let moves = ranked
         .into_iter()
-        .filter(|&(_, r)| r.signum() == best.signum() && (best >= 0 || r == best))
-        .map(|(m, _)| m)
+        .filter(|&(_, r, _)| r.signum() == best.signum() && (best >= 0 || r == best))
+        .map(|(m, _, _)| m)
         .collect();
-    Solution { value, moves }
+    Some(Solution { value, moves })
 }
 
 #[cfg(test)]
@@ -821,7 +881,9 @@ mod tests {
     fn retrograde_agrees_with_alpha_beta_where_there_are_no_cycles() {
         for name in ["classic", "misere", "notakto", "wild"] {
             let rules = Rulebook::builtin(name).unwrap();
-            let graph = Graph::of_rulebook(&rules).unwrap().expect("small");
+            let graph = Graph::of_rulebook(&rules, &Limit::unbounded())
+                .unwrap()
+                .expect("small");
             for pos in reachable(&rules) {
                 let exact = Solver::new(&rules, &[], Limit::unbounded())
                     .value_of(&pos)
@@ -854,7 +916,9 @@ mod tests {
     fn retrograde_values_hold_move_by_move_in_games_with_cycles() {
         for name in ["moving", "moving-jumps", "three-mens-morris"] {
             let rules = Rulebook::builtin(name).unwrap();
-            let graph = Graph::of_rulebook(&rules).unwrap().expect("small");
+            let graph = Graph::of_rulebook(&rules, &Limit::unbounded())
+                .unwrap()
+                .expect("small");
             let mut list = MoveList::new();
             let mut drawn = 0;
             for pos in reachable(&rules) {

@@ -103,15 +103,21 @@ impl Graph {
         Ok(Ok(Graph { index, values }))
     }
 
-    /// The graph from `rules`' initial position, built on first use and kept
-    /// with the rulebook (`None` when it is too large, which is kept too).
-    pub(super) fn of_rulebook(rules: &Rulebook) -> Result<Option<Arc<Graph>>, ScriptError> {
+    /// The graph from `rules`' initial position, built on first use within
+    /// `limit` and kept with the rulebook: `None` when it is too large
+    /// (which is kept too) or when `limit` ran out first (which is not: a
+    /// later call may have the time).
+    pub(super) fn of_rulebook(
+        rules: &Rulebook,
+        limit: &Limit<'_>,
+    ) -> Result<Option<Arc<Graph>>, ScriptError> {
         if let Some(kept) = rules.graph.0.get() {
             return Ok(kept.clone());
         }
-        let built = match Graph::build(rules, &rules.initial(), &Limit::unbounded())? {
+        let built = match Graph::build(rules, &rules.initial(), limit)? {
             Ok(g) => Some(Arc::new(g)),
-            Err(_) => None,
+            Err(Unbuilt::TooLarge) => None,
+            Err(Unbuilt::OutOfTime) => return Ok(None),
         };
         Ok(rules.graph.0.get_or_init(|| built).clone())
     }

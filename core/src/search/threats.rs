@@ -52,10 +52,11 @@ struct Board {
 
 impl<'a> Threats<'a> {
     /// Whether the search applies: one mark a turn (a turn of several
-    /// marks makes a single threat unstoppable, which this reading of
-    /// threats does not know).
+    /// marks makes a single threat unstoppable), and no captures (a
+    /// capture can answer a four without blocking it, and capturing can
+    /// win). This reading of threats knows neither.
     pub(super) fn applies(rules: &Rulebook) -> bool {
-        rules.tables().turns().is_alternating()
+        rules.tables().turns().is_alternating() && !rules.tables().has_captures()
     }
 
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {

@@ -559,15 +559,7 @@ impl Session {
     }
 
     fn think(&mut self, level: Level) -> Result<Option<Move>, CommandError> {
-        let rules = self.game.rulebook().clone();
-        Ok(search::choose(
-            &rules,
-            self.game.position(),
-            self.game.moves(),
-            level,
-            &mut self.rng,
-            THINK,
-        )?)
+        Ok(search::choose_in(&self.game, level, &mut self.rng, THINK)?)
     }
 
     /// The computer plays while its seat is to move.

@@ -151,13 +151,7 @@ impl Session {
     pub(crate) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
         use gridrules_core::search::{self, Solved, Value};
         let rules = self.game.rulebook();
-        let solved = search::solve(
-            rules,
-            self.game.position(),
-            self.game.moves(),
-            within,
-            &self.interrupt,
-        )?;
+        let solved = search::solve_in(&self.game, within, &self.interrupt)?;
         let line = match solved {
             Solved::Exact(solution) => {
                 let value = match solution.value {
@@ -173,6 +167,10 @@ impl Session {
                 }
             }
             Solved::TooLarge => "solve: too large to solve exactly".to_string(),
+            Solved::Unsupported => {
+                "solve: no exact method here (a repetition rule with per-move hooks or the pie rule)"
+                    .to_string()
+            }
             Solved::OutOfTime if self.interrupt.is_raised() => {
                 return Err(super::refused("solve: stopped (Ctrl-C)"));
             }
@@ -256,7 +254,10 @@ impl Session {
                 100.0 * t.first_mover_share()
             ),
         ];
-        if t.games() > 0 {
+        if t.games() == 0 {
+            lines.truncate(1);
+            lines.push("no game finished".to_string());
+        } else {
             lines.push(format!(
                 "Elo difference: {} (95 %: {} to {})",
                 signed(elo.difference),
