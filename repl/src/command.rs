@@ -267,9 +267,26 @@ pub static COMMANDS: &[CommandSpec] = &[
     }),
     cmd(
         "ai",
-        "[easy|medium|hard]",
+        "[easy|medium|hard] | time <seconds>|default",
         "the computer makes one move for the side to move",
         |s, a| {
+            if let ["time", rest @ ..] = &a.words()[..] {
+                return match rest {
+                    ["default"] => s.set_think(None),
+                    [t] => {
+                        let secs = t.strip_suffix('s').unwrap_or(t).parse::<f64>();
+                        match secs {
+                            Ok(x) if (0.1..=60.0).contains(&x) => {
+                                s.set_think(Some(std::time::Duration::from_secs_f64(x)))
+                            }
+                            _ => Err(a.usage(format!(
+                                "time `{t}`: expected 0.1 to 60 seconds, or default"
+                            ))),
+                        }
+                    }
+                    _ => Err(a.usage("ai time <seconds>|default")),
+                };
+            }
             let level = match a.optional("one level")? {
                 Some(l) => l.parse::<Level>().map_err(|e| a.usage(e))?,
                 None => Level::Hard,
@@ -279,6 +296,13 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .aka(&["hint"])
     .example("ai hard")
+    .more(&[
+        "`ai time 2s` lets the computer think two seconds a move, by the",
+        "clock, where its budget is a search (its moves then depend on the",
+        "machine); `ai time default` goes back to the budget in playouts,",
+        "under which a seed repeats every move. Exact methods and the",
+        "threat search count nodes either way.",
+    ])
     .completing(Arg::Word(LEVELS))
     .plays(),
     cmd(

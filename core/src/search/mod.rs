@@ -117,14 +117,18 @@ thread_local! {
     static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
 }
 
-/// Runs `search` with this thread's deadline [`SEARCH_CAP`] from now, unless
-/// an outer search set one: the cap holds for a whole choice, however many
-/// methods it asks.
-fn capped<T>(search: impl FnOnce() -> T) -> T {
+/// Runs `search` with this thread's deadline [`SEARCH_CAP`] from now (past
+/// a time budget's own end), unless an outer search set one: the cap holds
+/// for a whole choice, however many methods it asks.
+fn capped<T>(budget: Budget, search: impl FnOnce() -> T) -> T {
     if DEADLINE.with(std::cell::Cell::get).is_some() {
         return search();
     }
-    DEADLINE.with(|d| d.set(Some(Instant::now() + SEARCH_CAP)));
+    let cap = match budget {
+        Budget::Time(d) => d + SEARCH_CAP,
+        Budget::Playouts(_) => SEARCH_CAP,
+    };
+    DEADLINE.with(|d| d.set(Some(Instant::now() + cap)));
     let result = search();
     DEADLINE.with(|d| d.set(None));
     result
@@ -537,7 +541,7 @@ pub fn choose_after(
     rng: &mut Rng,
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
-    capped(|| {
+    capped(budget, || {
         let mut list = MoveList::new();
         rules.legal_moves(pos, history, &mut list)?;
         let moves: Vec<Move> = list.to_vec();
@@ -650,7 +654,7 @@ pub fn expected_score(
         history,
         keys: &[],
     };
-    capped(|| {
+    capped(budget, || {
         for method in methods(rules, pos, Level::Hard) {
             if let Some(v) = method.expected(&at, rng, budget)? {
                 return Ok(v);

@@ -184,6 +184,8 @@ pub struct Session {
     last_offer: Option<Offer>,
     clock: Clock,
     rng: Rng,
+    /// How long the computer thinks (`ai time`).
+    think: Budget,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
@@ -258,6 +260,7 @@ impl Session {
             last_offer: None,
             clock,
             rng: Rng::new(seed),
+            think: THINK,
             pending: Vec::new(),
             alternate: None,
             pie: None,
@@ -559,7 +562,12 @@ impl Session {
     }
 
     fn think(&mut self, level: Level) -> Result<Option<Move>, CommandError> {
-        Ok(search::choose_in(&self.game, level, &mut self.rng, THINK)?)
+        Ok(search::choose_in(
+            &self.game,
+            level,
+            &mut self.rng,
+            self.think,
+        )?)
     }
 
     /// The computer plays while its seat is to move.
@@ -589,6 +597,24 @@ impl Session {
         let mut played = vec![self.make_move(mv, By::Person)?];
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(Vec::new(), played))
+    }
+
+    /// Sets how long the computer thinks: `None` for the default budget in
+    /// playouts (moves repeat for a seed), else a time a move.
+    pub(crate) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
+        self.think = time.map_or(THINK, Budget::Time);
+        let Budget::Playouts(n) = THINK else {
+            unreachable!("the default budget is in playouts")
+        };
+        Ok(Reply::Lines(vec![match time {
+            Some(t) => format!(
+                "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
+                t.as_secs_f64()
+            ),
+            None => format!(
+                "the computer searches {n} playouts a tree again: its moves repeat for a seed"
+            ),
+        }]))
     }
 
     pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {

@@ -144,7 +144,7 @@ impl Session {
             self.game.moves(),
             side,
             &mut self.rng,
-            super::THINK,
+            self.think,
         )?)
     }
 

@@ -204,7 +204,7 @@ impl Session {
         let m = Match {
             games,
             seed,
-            budget: super::THINK,
+            budget: self.think,
             threads,
         };
         let tally = m.run(&rules, players, &self.interrupt, &|done| {
