@@ -764,3 +764,21 @@ fn hard_never_wins_into_a_repetition_draw() {
         "only {checked} positions with two winning moves"
     );
 }
+
+#[test]
+fn a_rulebook_sets_the_computers_budget() {
+    // `[table] ai_playouts` is the budget the table gives the computer.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../rules/classic.toml"
+    ))
+    .unwrap()
+    .replacen("[table]\n", "[table]\nai_playouts = 500\n", 1);
+    let rules = Rulebook::from_str_at(&text, "budget.toml", None).unwrap();
+    assert_eq!(rules.table().ai_playouts, 500);
+    let default = Rulebook::builtin("classic").unwrap();
+    assert_eq!(
+        default.table().ai_playouts,
+        gridrules_core::table::DEFAULT_AI_PLAYOUTS
+    );
+}

@@ -10,6 +10,12 @@ use crate::rulebook::Rulebook;
 /// Longest per-move limit a rulebook or player may set, in seconds.
 pub const MAX_CLOCK: u32 = 24 * 3600;
 
+/// The computer's budget, in playouts a search tree, unless a rulebook's
+/// `[table] ai_playouts` says otherwise.
+pub const DEFAULT_AI_PLAYOUTS: u32 = 20_000;
+/// The range `[table] ai_playouts` may take.
+pub const AI_PLAYOUTS: std::ops::RangeInclusive<u32> = 100..=10_000_000;
+
 /// Where a move made for a player whose time ran out goes (T2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeoutMove {
@@ -34,6 +40,8 @@ pub struct TableRules {
     /// The pie rule (PI1): the second player may answer the first move
     /// with `swap`, taking the first player's side.
     pub pie: bool,
+    /// The computer's budget in playouts a search tree (`ai_playouts`).
+    pub ai_playouts: u32,
 }
 
 impl Default for TableRules {
@@ -44,6 +52,7 @@ impl Default for TableRules {
             alternate: true,
             timeout_move: TimeoutMove::Random,
             pie: false,
+            ai_playouts: DEFAULT_AI_PLAYOUTS,
         }
     }
 }

@@ -49,6 +49,7 @@ pub(crate) struct RawTable {
     pub alternate: Option<bool>,
     pub pie: Option<bool>,
     pub timeout_move: Option<Spanned<String>>,
+    pub ai_playouts: Option<Spanned<i64>>,
 }
 
 /// `[board]`.

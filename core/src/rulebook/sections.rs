@@ -153,6 +153,20 @@ pub(super) fn table_rules(
     if let Some(p) = raw.pie {
         table.pie = p;
     }
+    if let Some(n) = &raw.ai_playouts {
+        match u32::try_from(*n.get_ref()) {
+            Ok(v) if crate::table::AI_PLAYOUTS.contains(&v) => table.ai_playouts = v,
+            _ => problems.push(Problem::at(
+                at(n.span().start),
+                format!(
+                    "ai_playouts {}: expected playouts a search tree, {} to {}",
+                    n.get_ref(),
+                    crate::table::AI_PLAYOUTS.start(),
+                    crate::table::AI_PLAYOUTS.end()
+                ),
+            )),
+        }
+    }
     if let Some(t) = &raw.timeout_move {
         match t.get_ref().as_str() {
             "random" => table.timeout_move = TimeoutMove::Random,

@@ -31,7 +31,6 @@ pub const BENCH_ROUNDS: u32 = 5;
 /// that the same seed and commands give the same moves at the REPL and in
 /// batch mode (and `record` replays exactly); on 15×15 it stays well under
 /// a second.
-pub(crate) const THINK: Budget = Budget::Playouts(20_000);
 
 /// Who made a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -184,8 +183,9 @@ pub struct Session {
     last_offer: Option<Offer>,
     clock: Clock,
     rng: Rng,
-    /// How long the computer thinks (`ai time`).
-    think: Budget,
+    /// How long the computer thinks, when `ai time` said so; else the
+    /// rulebook's budget in playouts.
+    think: Option<Budget>,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
@@ -260,7 +260,7 @@ impl Session {
             last_offer: None,
             clock,
             rng: Rng::new(seed),
-            think: THINK,
+            think: None,
             pending: Vec::new(),
             alternate: None,
             pie: None,
@@ -562,12 +562,8 @@ impl Session {
     }
 
     fn think(&mut self, level: Level) -> Result<Option<Move>, CommandError> {
-        Ok(search::choose_in(
-            &self.game,
-            level,
-            &mut self.rng,
-            self.think,
-        )?)
+        let budget = self.think_budget();
+        Ok(search::choose_in(&self.game, level, &mut self.rng, budget)?)
     }
 
     /// The computer plays while its seat is to move.
@@ -599,20 +595,24 @@ impl Session {
         Ok(Reply::Played(Vec::new(), played))
     }
 
-    /// Sets how long the computer thinks: `None` for the default budget in
-    /// playouts (moves repeat for a seed), else a time a move.
+    /// How long the computer thinks now.
+    pub(crate) fn think_budget(&self) -> Budget {
+        self.think
+            .unwrap_or(Budget::Playouts(self.rulebook().table().ai_playouts))
+    }
+
+    /// Sets how long the computer thinks: `None` for the rulebook's budget
+    /// in playouts (moves repeat for a seed), else a time a move.
     pub(crate) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
-        self.think = time.map_or(THINK, Budget::Time);
-        let Budget::Playouts(n) = THINK else {
-            unreachable!("the default budget is in playouts")
-        };
+        self.think = time.map(Budget::Time);
+        let n = self.rulebook().table().ai_playouts;
         Ok(Reply::Lines(vec![match time {
             Some(t) => format!(
                 "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
                 t.as_secs_f64()
             ),
             None => format!(
-                "the computer searches {n} playouts a tree again: its moves repeat for a seed"
+                "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
             ),
         }]))
     }

@@ -138,13 +138,14 @@ impl Session {
     /// exactly when the game can be solved, else by its search's estimate.
     pub(crate) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
+        let budget = self.think_budget();
         Ok(search::accepts_draw(
             &rules,
             self.game.position(),
             self.game.moves(),
             side,
             &mut self.rng,
-            self.think,
+            budget,
         )?)
     }
 

@@ -204,7 +204,7 @@ impl Session {
         let m = Match {
             games,
             seed,
-            budget: self.think,
+            budget: gridrules_core::search::Budget::Playouts(rules.table().ai_playouts),
             threads,
         };
         let tally = m.run(&rules, players, &self.interrupt, &|done| {
