@@ -27,11 +27,6 @@ pub const BENCH_SECONDS: f64 = 3.0;
 /// `bench` reports the median of this many rounds: one noisy slice of time
 /// on a shared machine does not move it.
 pub const BENCH_ROUNDS: u32 = 5;
-/// How much the computer searches for a hard move. A count, not a time, so
-/// that the same seed and commands give the same moves at the REPL and in
-/// batch mode (and `record` replays exactly); on 15×15 it stays well under
-/// a second.
-
 /// Who made a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum By {
