@@ -215,13 +215,15 @@ trait Method {
     ) -> Result<Option<Move>, ScriptError>;
 
     /// What the side to move can expect (1 a win, ½ a draw, 0 a loss), or
-    /// `None` when the method cannot tell.
+    /// `None` when the method cannot tell (a method that only picks moves).
     fn expected(
         &self,
-        at: &At<'_>,
-        rng: &mut Rng,
-        budget: Budget,
-    ) -> Result<Option<f64>, ScriptError>;
+        _at: &At<'_>,
+        _rng: &mut Rng,
+        _budget: Budget,
+    ) -> Result<Option<f64>, ScriptError> {
+        Ok(None)
+    }
 }
 
 /// Line threats, one move deep (module `lines`).
@@ -253,10 +255,6 @@ impl Method for Lines {
     ) -> Result<Option<Move>, ScriptError> {
         Ok(Some(lines::threat_move(at.rules, at.pos, candidates, rng)))
     }
-
-    fn expected(&self, _: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        Ok(None)
-    }
 }
 
 impl Method for ThreatSpace {
@@ -268,10 +266,6 @@ impl Method for ThreatSpace {
         _: Budget,
     ) -> Result<Option<Move>, ScriptError> {
         threats::Threats::new(at.rules).best(at.pos, at.history, candidates)
-    }
-
-    fn expected(&self, _: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        Ok(None)
     }
 }
 
