@@ -142,7 +142,7 @@ const ARENA_GAMES: u32 = 20;
 const ARENA_SEED: u64 = 1;
 
 /// Seconds `solve` may take unless told.
-const SOLVE_SECONDS: u64 = 10;
+const SOLVE_SECONDS: f64 = 10.0;
 
 /// An entry: `name`, its `args` and `summary`, and what it runs. The
 /// example is the bare name until [`CommandSpec::example`] says otherwise.
@@ -284,7 +284,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                             ))),
                         }
                     }
-                    _ => Err(a.usage("ai time <seconds>|default")),
+                    _ => Err(a.usage("ai time needs seconds (0.1 to 60) or `default`")),
                 };
             }
             let level = match a.optional("one level")? {
@@ -584,12 +584,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         |s, a| {
             let seconds = match a.optional("one number of seconds")? {
                 None => SOLVE_SECONDS,
-                Some(w) => match w.parse::<u64>() {
-                    Ok(n) if (1..=3600).contains(&n) => n,
-                    _ => return Err(a.usage(format!("seconds `{w}`: expected 1 to 3600"))),
+                Some(w) => match w.strip_suffix('s').unwrap_or(w).parse::<f64>() {
+                    Ok(n) if (0.1..=3600.0).contains(&n) => n,
+                    _ => {
+                        return Err(a.usage(format!("seconds `{w}`: expected 0.1 to 3600")));
+                    }
                 },
             };
-            s.solve(std::time::Duration::from_secs(seconds))
+            s.solve(std::time::Duration::from_secs_f64(seconds))
         },
     )
     .example("solve 5")
@@ -627,7 +629,9 @@ pub static COMMANDS: &[CommandSpec] = &[
                     Ok(n) if (1..=100_000).contains(&n) => (r, p, q, n),
                     _ => return Err(a.usage(format!("games `{g}`: expected 1 to 100000"))),
                 },
-                _ => return Err(a.usage("which rulebook, and which two players?")),
+                [] => return Err(a.usage("a match needs a rulebook and two players")),
+                [_] | [_, _] => return Err(a.usage("a match needs two players")),
+                _ => return Err(a.usage("too many words: at most the number of games follows")),
             };
             let player = |w: &str| {
                 w.parse::<gridrules_core::arena::Player>()
@@ -639,11 +643,13 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("arena classic hard random 10")
     .long()
     .more(&[
-        "Players: random, easy, medium, hard. The first player has X in odd",
-        "games, the second in even ones; games run on every core, each with",
-        "its own seed (default 1), so a match repeats exactly. Prints wins,",
+        "Players: random, uct (plain UCT, hard's yardstick), easy, medium,",
+        "hard. 20 games unless told. The first player has X in odd games,",
+        "the second in even ones; games run on every core, each with its",
+        "own seed (default 1), so a match repeats exactly. Prints wins,",
         "draws and losses of the first player, X's share of the points, and",
-        "the Elo difference with its 95 % interval. Ctrl-C stops it.",
+        "the Elo difference with its 95 % interval. Ctrl-C stops it after",
+        "the games under way.",
     ]),
     cmd(
         "bench",

@@ -174,7 +174,10 @@ impl Session {
             Solved::OutOfTime if self.interrupt.is_raised() => {
                 return Err(super::refused("solve: stopped (Ctrl-C)"));
             }
-            Solved::OutOfTime => format!("solve: too large to solve within {} s", within.as_secs()),
+            Solved::OutOfTime => format!(
+                "solve: too large to solve within {} s",
+                within.as_secs_f64()
+            ),
         };
         Ok(Reply::Lines(vec![line]))
     }
@@ -199,6 +202,8 @@ impl Session {
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
                 .progress_chars("=> "),
             );
+            // Games take seconds: keep the clock moving between them.
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
             bar
         });
         let m = Match {
