@@ -294,7 +294,6 @@ pub static COMMANDS: &[CommandSpec] = &[
             s.ai(level)
         },
     )
-    .aka(&["hint"])
     .example("ai hard")
     .more(&[
         "`ai time 2s` lets the computer think two seconds a move, by the",
@@ -305,6 +304,20 @@ pub static COMMANDS: &[CommandSpec] = &[
     ])
     .completing(Arg::Word(LEVELS))
     .plays(),
+    cmd(
+        "hint",
+        "[easy|medium|hard]",
+        "the move the computer would make here, without playing it",
+        |s, a| {
+            let level = match a.optional("one level")? {
+                Some(l) => l.parse::<Level>().map_err(|e| a.usage(e))?,
+                None => Level::Hard,
+            };
+            s.hint(level)
+        },
+    )
+    .example("hint")
+    .completing(Arg::Word(LEVELS)),
     cmd(
         "vs",
         "<easy|medium|hard|off> [X|O]",

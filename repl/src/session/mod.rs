@@ -612,6 +612,24 @@ impl Session {
         }]))
     }
 
+    /// The move the computer would make for the side to move, not played.
+    pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
+        if let Some((o, _)) = self.game.ending() {
+            return Err(refused(format!(
+                "hint: {}",
+                self.rulebook().explain(&Refusal::GameOver(o))
+            )));
+        }
+        let Some(mv) = self.think(level)? else {
+            return Err(refused("hint: there is no legal move"));
+        };
+        let side = self.game.position().turn();
+        Ok(Reply::Lines(vec![format!(
+            "hint: {side} could play {} ({level})",
+            self.rulebook().move_text(mv)
+        )]))
+    }
+
     pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         if let Some((o, _)) = self.game.ending() {
             return Err(refused(format!(
