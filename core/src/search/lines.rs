@@ -2,7 +2,6 @@
 //! marks: random playouts say little there, so every empty cell is weighed
 //! by the lines it builds and blocks.
 
-use crate::geometry::CellSet;
 use crate::playout::Rng;
 use crate::position::{Move, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
@@ -36,27 +35,7 @@ pub(super) fn threat_move(
     candidates: &[Move],
     rng: &mut Rng,
 ) -> Move {
-    let k = rules.tables().min_run();
-    let me = pos.turn();
-    let (mine, theirs) = (pos.marks(me), pos.marks(me.other()));
-    let mut score = vec![0i64; rules.grid().len()];
-    // Ten times more per mark; a window one short of a line outweighs any sum of lesser ones.
-    let weight = |n: u32| 10i64.pow(n.min(9));
-    for line in rules.tables().lines() {
-        for window in line.windows(k) {
-            let cells: CellSet = window.iter().copied().collect();
-            let (m, t) = ((cells & mine).count(), (cells & theirs).count());
-            let value = match (m, t) {
-                (0, 0) => 1,
-                (m, 0) => 11 * weight(m),
-                (0, t) => 10 * weight(t),
-                _ => continue,
-            };
-            for &c in window {
-                score[c.index()] += value;
-            }
-        }
-    }
+    let score = super::threats::Threats::new(rules).cell_scores_of(pos);
     let value = |m: &Move| m.to().map_or(i64::MIN, |c| score[c.index()]);
     let best = candidates.iter().map(value).max().unwrap_or(0);
     let top: Vec<Move> = candidates

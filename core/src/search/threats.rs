@@ -148,6 +148,12 @@ impl<'a> Threats<'a> {
         score
     }
 
+    /// [`Threats::cell_scores`] for the side to move of `pos`: the one-move
+    /// weights that medium and the line method play by.
+    pub(super) fn cell_scores_of(&self, pos: &Position) -> Vec<i64> {
+        self.cell_scores(&self.board(pos, pos.turn()))
+    }
+
     /// The position's worth to its side to move, by its windows: each
     /// holding only one side's marks counts for that side, fuller ones far
     /// more, and the side to move a little more (it moves first).
