@@ -614,15 +614,7 @@ impl Session {
 
     /// The move the computer would make for the side to move, not played.
     pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "hint: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
-        let Some(mv) = self.think(level)? else {
-            return Err(refused("hint: there is no legal move"));
-        };
+        let mv = self.computer_move(level, "hint")?;
         let side = self.game.position().turn();
         Ok(Reply::Lines(vec![format!(
             "hint: {side} could play {} ({level})",
@@ -630,16 +622,21 @@ impl Session {
         )]))
     }
 
-    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+    /// The move the computer chooses for the side to move; refused, in
+    /// `command`'s name, after the result or without a legal move.
+    fn computer_move(&mut self, level: Level, command: &str) -> Result<Move, CommandError> {
         if let Some((o, _)) = self.game.ending() {
             return Err(refused(format!(
-                "ai: {}",
+                "{command}: {}",
                 self.rulebook().explain(&Refusal::GameOver(o))
             )));
         }
-        let Some(mv) = self.think(level)? else {
-            return Err(refused("ai: there is no legal move"));
-        };
+        self.think(level)?
+            .ok_or_else(|| refused(format!("{command}: there is no legal move")))
+    }
+
+    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+        let mv = self.computer_move(level, "ai")?;
         let mut played = vec![self.make_move(mv, By::Computer)?];
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(Vec::new(), played))

@@ -112,21 +112,30 @@ impl Session {
         Reply::Lines(lines)
     }
 
+    /// A progress bar of `len` steps drawn by `template`, at a terminal only
+    /// (indicatif draws on stderr).
+    fn progress_bar(&self, len: u64, template: &str) -> Option<indicatif::ProgressBar> {
+        (self.setting == super::Setting::Interactive).then(|| {
+            let bar = indicatif::ProgressBar::new(len);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            bar
+        })
+    }
+
     pub(crate) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
         // At a terminal, a bar over the first moves: a deep count can take
-        // minutes. (indicatif draws on stderr, and only on a terminal.)
-        let bar = (self.setting == super::Setting::Interactive).then(|| {
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (Ctrl-C stops it)",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
+        // minutes.
+        let bar = self.progress_bar(
+            0,
+            "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (Ctrl-C stops it)",
+        );
+        if let Some(bar) = &bar {
             bar.set_message(depth.to_string());
-            bar
-        });
+        }
         let counted = gridrules_core::perft::perft_watched(
             &self.game,
             depth,
@@ -193,19 +202,14 @@ impl Session {
         use gridrules_core::arena::Match;
         let rules = open_rulebook(rulebook)?;
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        let bar = (self.setting == super::Setting::Interactive).then(|| {
-            let bar = indicatif::ProgressBar::new(u64::from(games));
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
+        let bar = self.progress_bar(
+            u64::from(games),
+            "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
+        );
+        if let Some(bar) = &bar {
             // Games take seconds: keep the clock moving between them.
             bar.enable_steady_tick(std::time::Duration::from_millis(500));
-            bar
-        });
+        }
         let m = Match {
             games,
             seed,
