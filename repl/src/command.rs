@@ -617,24 +617,50 @@ pub static COMMANDS: &[CommandSpec] = &[
     ]),
     cmd(
         "arena",
-        "<rulebook> <player> <player> [games] [--seed N]",
+        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S]",
         "a match between two players, sides alternating",
         |s, a| {
+            use gridrules_core::search::Budget;
             let words = a.words();
             let mut plain = Vec::new();
             let mut seed = ARENA_SEED;
+            let mut budget = None;
             let mut i = 0;
             while i < words.len() {
-                if words[i] == "--seed" {
-                    let Some(n) = words.get(i + 1).and_then(|w| w.parse::<u64>().ok()) else {
-                        return Err(a.usage("--seed needs a number"));
-                    };
-                    seed = n;
-                    i += 2;
-                } else {
-                    plain.push(words[i]);
-                    i += 1;
+                let value = words.get(i + 1).copied();
+                match words[i] {
+                    "--seed" => {
+                        let Some(n) = value.and_then(|w| w.parse::<u64>().ok()) else {
+                            return Err(a.usage("--seed needs a number"));
+                        };
+                        seed = n;
+                    }
+                    "--playouts" | "--time" if budget.is_some() => {
+                        return Err(a.usage("one budget: --playouts or --time"));
+                    }
+                    "--playouts" => match value.and_then(|w| w.parse::<u32>().ok()) {
+                        Some(n) if gridrules_core::table::AI_PLAYOUTS.contains(&n) => {
+                            budget = Some(Budget::Playouts(n));
+                        }
+                        _ => return Err(a.usage("--playouts needs 100 to 10000000")),
+                    },
+                    "--time" => {
+                        let seconds = value
+                            .and_then(|w| w.strip_suffix('s').unwrap_or(w).parse::<f64>().ok());
+                        match seconds {
+                            Some(t) if (0.01..=600.0).contains(&t) => {
+                                budget = Some(Budget::Time(std::time::Duration::from_secs_f64(t)));
+                            }
+                            _ => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
+                        }
+                    }
+                    w => {
+                        plain.push(w);
+                        i += 1;
+                        continue;
+                    }
                 }
+                i += 2;
             }
             let (rulebook, first, second, games) = match plain[..] {
                 [r, p, q] => (r, p, q, ARENA_GAMES),
@@ -650,7 +676,13 @@ pub static COMMANDS: &[CommandSpec] = &[
                 w.parse::<gridrules_core::arena::Player>()
                     .map_err(|e| a.usage(e))
             };
-            s.arena(rulebook, [player(first)?, player(second)?], games, seed)
+            s.arena(
+                rulebook,
+                [player(first)?, player(second)?],
+                games,
+                seed,
+                budget,
+            )
         },
     )
     .example("arena classic hard random 10")
@@ -662,7 +694,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         "own seed (default 1), so a match repeats exactly. Prints wins,",
         "draws and losses of the first player, X's share of the points, and",
         "the Elo difference with its 95 % interval. Ctrl-C stops it after",
-        "the games under way.",
+        "the games under way. Budget: the rulebook's playouts (`ai_playouts`)",
+        "unless --playouts N or --time S (seconds a move, by the clock: the",
+        "match then no longer repeats exactly) says otherwise.",
     ]),
     cmd(
         "bench",

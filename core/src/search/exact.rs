@@ -1,5 +1,14 @@
 //! Exact negamax with alpha-beta and a transposition table, for game trees
 //! without cycles; it gives up when the tree is larger than its limit.
+//!
+//! Where the whole tree is too large, [`Solver::deepen`] proves what it can
+//! by iterative deepening: positions past the horizon count as unknown
+//! (valued 0, like a draw), so a value beyond ±[`WIN`]/2 is still a proof.
+//! Each pass asks every root move the one question that matters — won,
+//! lost, or open — with the window (−WIN/2, WIN/2), which prunes like a
+//! null window. The table keeps what a pass proved for the next, and the
+//! best move it found to try first; cells on many lines and moves that cut
+//! off before come next.
 
 use super::Limit;
 use crate::error::ScriptError;
@@ -21,6 +30,24 @@ struct Entry {
     value: i32,
     bound: Bound,
     best: Option<Move>,
+    /// The plies below the position that the search saw; [`FULL`] when
+    /// it met no horizon, so the value holds at any depth.
+    depth: u32,
+}
+
+/// The depth of an entry that no horizon cut.
+const FULL: u32 = u32::MAX;
+
+impl Entry {
+    /// Whether the value holds however deep a later search looks: a won or
+    /// lost value is a proof, whatever the horizon it was found within.
+    fn proves(&self) -> bool {
+        match self.bound {
+            Bound::Exact => self.value.abs() > WIN / 2,
+            Bound::Lower => self.value > WIN / 2,
+            Bound::Upper => self.value < -WIN / 2,
+        }
+    }
 }
 
 /// Whether a stored value is exact or bounds the true one.
@@ -66,6 +93,21 @@ impl From<ScriptError> for Stop {
     }
 }
 
+/// What [`Solver::deepen`] proved of the root's moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Proof {
+    /// This move wins within so many plies (the first found in the first
+    /// pass that found one).
+    Win(Move, u32),
+    /// Every move is lost: this one holds out longest.
+    Lost(Move),
+    /// The whole tree was searched: these moves draw, the rest lose.
+    Draws(Vec<Move>),
+    /// The limit came first, or only one move is not lost: these moves are
+    /// not known to lose (all of them when nothing was proven).
+    Open(Vec<Move>),
+}
+
 /// One solve from one root: the table is valid only for that root, as values
 /// count plies from it.
 pub(super) struct Solver<'a> {
@@ -75,16 +117,99 @@ pub(super) struct Solver<'a> {
     table: HashMap<u64, Entry>,
     nodes: u64,
     limit: Limit<'a>,
+    /// Plies from the root at which a position counts as unknown; [`FULL`]
+    /// in a full solve.
+    horizon: u32,
+    /// Whether the subtree being searched met the horizon.
+    cut: bool,
+    /// Per cell, how early to try moves to it: the winning windows through
+    /// it, plus a bonus each time a move there cut a search off.
+    order: Vec<u32>,
 }
 
 impl<'a> Solver<'a> {
     pub(super) fn new(rules: &'a Rulebook, history: &[Move], limit: Limit<'a>) -> Solver<'a> {
+        let k = rules.tables().min_run().max(1);
+        let mut order = vec![0u32; rules.grid().len()];
+        for line in rules.tables().lines() {
+            for window in line.windows(k) {
+                for c in window {
+                    order[c.index()] += 1;
+                }
+            }
+        }
         Solver {
             rules,
             line: history.to_vec(),
             table: HashMap::new(),
             nodes: 0,
             limit,
+            horizon: FULL,
+            cut: false,
+            order,
+        }
+    }
+
+    /// What iterative deepening proves of `moves` from `pos` within the
+    /// limit: a win as soon as one is found, else the moves not known to
+    /// lose (exactly the drawing ones once a pass meets no horizon).
+    pub(super) fn deepen(&mut self, pos: &Position, moves: &[Move]) -> Result<Proof, ScriptError> {
+        // For each move, the pass that proved it lost: later is longer.
+        let mut lost: Vec<Option<u32>> = vec![None; moves.len()];
+        let open = |lost: &[Option<u32>]| -> Vec<Move> {
+            moves
+                .iter()
+                .zip(lost)
+                .filter(|(_, l)| l.is_none())
+                .map(|(&m, _)| m)
+                .collect()
+        };
+        for horizon in 1..=MAX_DEPTH {
+            self.horizon = horizon;
+            let mut met_horizon = false;
+            for (i, &mv) in moves.iter().enumerate() {
+                if lost[i].is_some() {
+                    continue;
+                }
+                self.cut = false;
+                match self.move_value(pos, mv, -WIN / 2, WIN / 2) {
+                    Ok(v) if v >= WIN / 2 => return Ok(Proof::Win(mv, horizon)),
+                    Ok(v) if v <= -WIN / 2 => lost[i] = Some(horizon),
+                    Ok(_) => met_horizon |= self.cut,
+                    Err(Stop::TooBig) => {
+                        self.horizon = FULL;
+                        return Ok(self.verdict(moves, &lost, open(&lost), false));
+                    }
+                    Err(Stop::Script(e)) => return Err(e),
+                }
+            }
+            let still = open(&lost);
+            if !met_horizon || still.len() <= 1 {
+                self.horizon = FULL;
+                return Ok(self.verdict(moves, &lost, still, !met_horizon));
+            }
+        }
+        self.horizon = FULL;
+        Ok(self.verdict(moves, &lost, open(&lost), false))
+    }
+
+    /// The proof from the moves still `open` after the passes, and whether
+    /// the last pass searched the whole tree.
+    fn verdict(&self, moves: &[Move], lost: &[Option<u32>], open: Vec<Move>, whole: bool) -> Proof {
+        if open.is_empty() {
+            let longest = moves
+                .iter()
+                .zip(lost)
+                .max_by_key(|(_, l)| *l)
+                .map(|(&m, _)| m);
+            if let Some(m) = longest {
+                return Proof::Lost(m);
+            }
+        }
+        if whole {
+            Proof::Draws(open)
+        } else {
+            Proof::Open(open)
         }
     }
 
@@ -92,30 +217,6 @@ impl<'a> Solver<'a> {
     /// the path, which a transposition table ignores.
     pub(super) fn applies(rules: &Rulebook) -> bool {
         rules.tables().repetition().is_none()
-    }
-
-    /// The best of `moves` by exact value, preferring quick wins and slow
-    /// losses; `None` when the tree is too big to solve.
-    pub(super) fn best(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-    ) -> Result<Option<Move>, ScriptError> {
-        let mut best = None;
-        let mut alpha = -i32::MAX;
-        for &mv in moves {
-            match self.move_value(pos, mv, alpha, i32::MAX) {
-                Ok(v) => {
-                    if v > alpha {
-                        alpha = v;
-                        best = Some(mv);
-                    }
-                }
-                Err(Stop::TooBig) => return Ok(None),
-                Err(Stop::Script(e)) => return Err(e),
-            }
-        }
-        Ok(best)
     }
 
     /// The exact value of each of `moves` for the side to move in `pos`
@@ -197,6 +298,15 @@ impl<'a> Solver<'a> {
                 Outcome::Win(_) => ply - WIN,
             });
         }
+        if ply >= self.horizon {
+            self.cut = true;
+            return Ok(0);
+        }
+        let remaining = if self.horizon == FULL {
+            FULL
+        } else {
+            self.horizon - ply
+        };
         // Per-move hooks may read the move count and the last move, which
         // the key leaves out; once one has read the whole history, a value
         // belongs to its path and no position is looked up or stored.
@@ -218,28 +328,44 @@ impl<'a> Solver<'a> {
         };
         let by_path = hooks && self.rules.script().has_read_history();
         let mut first = None;
+        // Whether a bound read from the table was itself cut by a horizon.
+        let mut limited = false;
         if by_path {
             self.table.clear();
         } else if let Some(&entry) = self.table.get(&key) {
-            let v = from_node(entry.value, ply);
-            match entry.bound {
-                Bound::Exact => return Ok(v),
-                Bound::Lower => alpha = alpha.max(v),
-                Bound::Upper => beta = beta.min(v),
-            }
-            if alpha >= beta {
-                return Ok(v);
+            // A value found within a shallower horizon says nothing here,
+            // unless it is a proof.
+            if entry.depth >= remaining || entry.proves() {
+                let v = from_node(entry.value, ply);
+                let settled = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => {
+                        alpha = alpha.max(v);
+                        alpha >= beta
+                    }
+                    Bound::Upper => {
+                        beta = beta.min(v);
+                        alpha >= beta
+                    }
+                };
+                // What a horizon limited stays limited up the tree.
+                limited = entry.depth != FULL && !entry.proves();
+                if settled {
+                    self.cut |= limited;
+                    return Ok(v);
+                }
             }
             first = entry.best;
         }
         let mut list = MoveList::new();
         self.rules.legal_moves(pos, &self.line, &mut list)?;
         let mut moves = list.to_vec();
-        // The move that was best here before is tried first: it is likely
-        // best again, and its value narrows the window for the rest.
-        if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
-            moves.swap(0, i);
-        }
+        // The move that was best here before first: it is likely best
+        // again, and its value narrows the window for the rest. Then the
+        // cells most likely to matter.
+        let weight = |m: &Move| m.to().map_or(0, |c| self.order[c.index()]);
+        moves.sort_by_key(|m| (Some(*m) != first, std::cmp::Reverse(weight(m))));
+        let outer_cut = std::mem::replace(&mut self.cut, limited);
         let mut best = -i32::MAX;
         let mut best_move = None;
         let window = (alpha, beta);
@@ -255,9 +381,15 @@ impl<'a> Solver<'a> {
             }
             alpha = alpha.max(v);
             if alpha >= beta {
+                if let Some(c) = mv.to() {
+                    let bonus = remaining.min(32);
+                    self.order[c.index()] = self.order[c.index()].saturating_add(bonus * bonus);
+                }
                 break;
             }
         }
+        let depth = if self.cut { remaining } else { FULL };
+        self.cut |= outer_cut;
         let by_path = by_path || (hooks && self.rules.script().has_read_history());
         if !by_path {
             let bound = if best <= window.0 {
@@ -271,9 +403,109 @@ impl<'a> Solver<'a> {
                 value: to_node(best, ply),
                 bound,
                 best: best_move,
+                depth,
             };
             self.table.insert(key, entry);
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::Rng;
+
+    /// `deepen` says what the full solve says of every move: a win is a
+    /// winning move, `Lost` only when every move loses (and the one it
+    /// names holds out longest), `Draws` exactly the drawing moves.
+    fn agrees_with_the_full_solve(rules: &Rulebook, pos: &Position) {
+        let mut list = MoveList::new();
+        rules.legal_moves(pos, &[], &mut list).unwrap();
+        let moves = list.to_vec();
+        let values = Solver::new(rules, &[], Limit::unbounded())
+            .values(pos, &moves)
+            .unwrap()
+            .unwrap();
+        let of = |m: Move| values[moves.iter().position(|&x| x == m).unwrap()];
+        let best = *values.iter().max().unwrap();
+        let text = rules.position_text(pos);
+        match Solver::new(rules, &[], Limit::unbounded())
+            .deepen(pos, &moves)
+            .unwrap()
+        {
+            Proof::Win(m, plies) => {
+                assert_eq!(of(m), best, "the quickest win: {text}");
+                assert_eq!(WIN - best, plies as i32, "{text}");
+            }
+            Proof::Lost(m) => assert_eq!(of(m), best, "all lose: {text}"),
+            Proof::Draws(draws) => {
+                let expected: Vec<Move> = moves.iter().copied().filter(|&m| of(m) == 0).collect();
+                assert_eq!(best, 0, "{text}");
+                assert_eq!(draws, expected, "{text}");
+            }
+            // Only one move not lost: nothing left to choose.
+            Proof::Open(open) if open.len() == 1 => assert_eq!(of(open[0]), best, "{text}"),
+            Proof::Open(_) => panic!("an unbounded search ends: {text}"),
+        }
+    }
+
+    #[test]
+    fn deepening_agrees_with_the_full_solve_on_every_position_of_small_games() {
+        for name in ["classic", "misere", "wild"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![rules.initial()];
+            let mut list = MoveList::new();
+            while let Some(pos) = stack.pop() {
+                if pos.is_over() || !seen.insert(pos.key()) {
+                    continue;
+                }
+                agrees_with_the_full_solve(&rules, &pos);
+                rules.legal_moves(&pos, &[], &mut list).unwrap();
+                for &mv in list.iter() {
+                    stack.push(rules.play_unchecked(&pos, &[], mv).unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deepening_agrees_with_the_full_solve_on_four_in_a_row() {
+        let rules = Rulebook::builtin("four").unwrap();
+        let mut rng = Rng::new(7);
+        let mut list = MoveList::new();
+        for _ in 0..40 {
+            // Six to nine marks in: small enough to solve fully here.
+            let mut pos = rules.initial();
+            for _ in 0..6 + rng.below(4) {
+                if pos.is_over() {
+                    break;
+                }
+                let mv = rules
+                    .random_move(&pos, &[], &mut rng, &mut list)
+                    .unwrap()
+                    .unwrap();
+                pos = rules.play_unchecked(&pos, &[], mv).unwrap();
+            }
+            if !pos.is_over() {
+                agrees_with_the_full_solve(&rules, &pos);
+            }
+        }
+    }
+
+    #[test]
+    fn deepening_stops_at_its_limit_with_the_moves_it_could_not_refute() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let pos = rules.initial();
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &[], &mut list).unwrap();
+        let limit = Limit {
+            nodes: 2_000,
+            deadline: None,
+            stop: None,
+        };
+        let proof = Solver::new(&rules, &[], limit).deepen(&pos, &list).unwrap();
+        assert_eq!(proof, Proof::Open(list.to_vec()));
     }
 }

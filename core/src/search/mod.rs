@@ -43,7 +43,7 @@ use crate::interrupt::Interrupt;
 use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
-use exact::{Solver, WIN};
+use exact::{Proof, Solver, WIN};
 use retrograde::{Graph, Unbuilt};
 use std::fmt;
 use std::str::FromStr;
@@ -106,8 +106,12 @@ impl Budget {
 
 /// How often `medium` ignores its search and plays any safe move.
 const MEDIUM_SLIP: usize = 4;
-/// Nodes the alpha-beta solver may visit for a move before it gives up.
+/// Nodes the alpha-beta solver may visit to value a position before it
+/// gives up.
 const SOLVE_NODES: u64 = 400_000;
+/// Alpha-beta nodes a proof search may visit per playout of the budget
+/// (20 000 playouts: 400 000 nodes).
+const NODES_PER_PLAYOUT: u64 = 20;
 /// Wall-clock time any one search may take, whatever its budget in nodes or
 /// playouts says: slow per-move hooks must not stall the table. Within it a
 /// seed gives the same move on every machine; a search cut by it does not.
@@ -162,6 +166,22 @@ impl<'a> Limit<'a> {
         }
     }
 
+    /// What `budget` allows a proof search before the next method: nodes
+    /// in proportion to playouts, or half of a time.
+    fn of_budget(budget: Budget) -> Limit<'a> {
+        match budget {
+            Budget::Playouts(n) => Limit::nodes(u64::from(n) * NODES_PER_PLAYOUT),
+            Budget::Time(d) => {
+                let half = Instant::now() + d / 2;
+                Limit {
+                    nodes: u64::MAX,
+                    deadline: Some(deadline().map_or(half, |cap| cap.min(half))),
+                    stop: None,
+                }
+            }
+        }
+    }
+
     /// No limit but the methods' own.
     #[cfg(test)]
     fn unbounded() -> Limit<'a> {
@@ -201,18 +221,36 @@ pub(crate) struct At<'a> {
     keys: &'a [u64],
 }
 
+/// What a method says of the candidate moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Answer {
+    /// Play this one.
+    Play(Move),
+    /// The next method should choose among these: the others are proven
+    /// worse.
+    Among(Vec<Move>),
+    /// The method cannot tell within its limits.
+    Pass,
+}
+
+impl From<Option<Move>> for Answer {
+    fn from(mv: Option<Move>) -> Answer {
+        mv.map_or(Answer::Pass, Answer::Play)
+    }
+}
+
 /// A way of choosing moves and valuing positions. Each lives in its own
 /// module; [`methods`] picks them by the rulebook's shape.
 trait Method {
-    /// The best of `candidates` (legal moves of `at`) for the side to move,
-    /// or `None` when the method cannot tell within its limits.
+    /// What the method makes of `candidates` (legal moves of `at`) for the
+    /// side to move.
     fn best(
         &self,
         at: &At<'_>,
         candidates: &[Move],
         rng: &mut Rng,
         budget: Budget,
-    ) -> Result<Option<Move>, ScriptError>;
+    ) -> Result<Answer, ScriptError>;
 
     /// What the side to move can expect (1 a win, ½ a draw, 0 a loss), or
     /// `None` when the method cannot tell (a method that only picks moves).
@@ -252,8 +290,10 @@ impl Method for Lines {
         candidates: &[Move],
         rng: &mut Rng,
         _: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
-        Ok(Some(lines::threat_move(at.rules, at.pos, candidates, rng)))
+    ) -> Result<Answer, ScriptError> {
+        Ok(Answer::Play(lines::threat_move(
+            at.rules, at.pos, candidates, rng,
+        )))
     }
 }
 
@@ -264,8 +304,10 @@ impl Method for ThreatSpace {
         candidates: &[Move],
         _: &mut Rng,
         _: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
-        threats::Threats::new(at.rules).best(at.pos, at.history, candidates)
+    ) -> Result<Answer, ScriptError> {
+        Ok(threats::Threats::new(at.rules)
+            .best(at.pos, at.history, candidates)?
+            .into())
     }
 }
 
@@ -276,12 +318,12 @@ impl Method for Retrograde {
         candidates: &[Move],
         rng: &mut Rng,
         _: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
+    ) -> Result<Answer, ScriptError> {
         let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
-            return Ok(None);
+            return Ok(Answer::Pass);
         };
         let Some(ranked) = rank(&graph, at, candidates)? else {
-            return Ok(None);
+            return Ok(Answer::Pass);
         };
         let best = ranked.iter().map(|&(_, r, _)| r).max();
         let top: Vec<Move> = ranked
@@ -289,7 +331,7 @@ impl Method for Retrograde {
             .filter(|&&(_, r, _)| Some(r) == best)
             .map(|&(m, _, _)| m)
             .collect();
-        Ok(top.get(rng.below(top.len().max(1))).copied())
+        Ok(top.get(rng.below(top.len().max(1))).copied().into())
     }
 
     fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
@@ -306,9 +348,18 @@ impl Method for Exact {
         at: &At<'_>,
         candidates: &[Move],
         _: &mut Rng,
-        _: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
-        Solver::new(at.rules, at.history, Limit::nodes(SOLVE_NODES)).best(at.pos, candidates)
+        budget: Budget,
+    ) -> Result<Answer, ScriptError> {
+        let limit = Limit::of_budget(budget);
+        Ok(
+            match Solver::new(at.rules, at.history, limit).deepen(at.pos, candidates)? {
+                Proof::Win(mv, _) | Proof::Lost(mv) => Answer::Play(mv),
+                Proof::Draws(draws) => draws.first().copied().into(),
+                Proof::Open(open) if open.len() == 1 => Answer::Play(open[0]),
+                Proof::Open(open) if open.len() == candidates.len() => Answer::Pass,
+                Proof::Open(open) => Answer::Among(open),
+            },
+        )
     }
 
     fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
@@ -339,12 +390,12 @@ impl Method for Mcts {
         candidates: &[Move],
         rng: &mut Rng,
         budget: Budget,
-    ) -> Result<Option<Move>, ScriptError> {
+    ) -> Result<Answer, ScriptError> {
         let config = self.config(at.rules);
         let found = mcts::mcts(
             at.rules, at.pos, at.history, candidates, rng, budget, config,
         )?;
-        Ok(found.map(|(mv, _)| mv))
+        Ok(found.map(|(mv, _)| mv).into())
     }
 
     fn expected(
@@ -584,9 +635,12 @@ fn choose_among(
     } else {
         budget
     };
+    let mut candidates = candidates;
     for method in methods(at.rules, at.pos, level) {
-        if let Some(mv) = method.best(at, &candidates, rng, budget)? {
-            return Ok(Some(mv));
+        match method.best(at, &candidates, rng, budget)? {
+            Answer::Play(mv) => return Ok(Some(mv)),
+            Answer::Among(fewer) if !fewer.is_empty() => candidates = fewer,
+            Answer::Among(_) | Answer::Pass => {}
         }
     }
     Ok(candidates.first().copied())
@@ -966,5 +1020,100 @@ mod tests {
                 "{name}: no drawn position: the cycles go untested"
             );
         }
+    }
+
+    /// Random connect-four positions where the side to move has a forced
+    /// win of at least `min_plies` that the proof search finds within
+    /// `nodes`: each with its history and the win's length.
+    fn provable_wins(min_plies: u32, nodes: u64, count: usize) -> Vec<(Position, Vec<Move>, u32)> {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let mut rng = Rng::new(11);
+        let mut list = MoveList::new();
+        let mut found = Vec::new();
+        while found.len() < count {
+            let mut pos = rules.initial();
+            let mut line = Vec::new();
+            for _ in 0..8 + rng.below(16) {
+                if pos.is_over() {
+                    break;
+                }
+                let mv = rules
+                    .random_move(&pos, &line, &mut rng, &mut list)
+                    .unwrap()
+                    .unwrap();
+                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
+                line.push(mv);
+            }
+            if pos.is_over() {
+                continue;
+            }
+            rules.legal_moves(&pos, &line, &mut list).unwrap();
+            let moves = list.to_vec();
+            let proof = Solver::new(&rules, &line, Limit::nodes(nodes))
+                .deepen(&pos, &moves)
+                .unwrap();
+            if let Proof::Win(_, plies) = proof
+                && plies >= min_plies
+            {
+                found.push((pos, line, plies));
+            }
+        }
+        found
+    }
+
+    /// Whether `mv` wins from `pos` (reached by `line`), as a proof search
+    /// within `nodes` shows: the game ends in a win, or every answer is
+    /// lost, or all but one are and that one leaves a win.
+    fn wins_by(rules: &Rulebook, pos: &Position, line: &[Move], mv: Move, nodes: u64) -> bool {
+        let me = pos.turn();
+        let next = rules.play_unchecked(pos, line, mv).unwrap();
+        if next.outcome() == Some(Outcome::Win(me)) {
+            return true;
+        }
+        let mut after = line.to_vec();
+        after.push(mv);
+        let mut list = MoveList::new();
+        rules.legal_moves(&next, &after, &mut list).unwrap();
+        match Solver::new(rules, &after, Limit::nodes(nodes))
+            .deepen(&next, &list)
+            .unwrap()
+        {
+            Proof::Lost(_) => true,
+            Proof::Open(only) if only.len() == 1 => {
+                let reply = rules.play_unchecked(&next, &after, only[0]).unwrap();
+                after.push(only[0]);
+                rules.legal_moves(&reply, &after, &mut list).unwrap();
+                reply.outcome() == Some(Outcome::Win(me))
+                    || matches!(
+                        Solver::new(rules, &after, Limit::nodes(nodes))
+                            .deepen(&reply, &list)
+                            .unwrap(),
+                        Proof::Win(..)
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// Hard's proof search runs before its sampling: a forced win that
+    /// its nodes can prove is played, however deep (MCTS alone, with the
+    /// same playouts, misses one of these ten).
+    #[test]
+    fn hard_plays_every_forced_win_its_budget_can_prove_at_connect_four() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let budget = Budget::Playouts(20_000);
+        let nodes = 20_000 * NODES_PER_PLAYOUT;
+        let mut missed = Vec::new();
+        let wins = provable_wins(7, nodes, 10);
+        for (pos, line, plies) in &wins {
+            let mut rng = Rng::new(1);
+            let mv = choose(&rules, pos, line, Level::Hard, &mut rng, budget)
+                .unwrap()
+                .unwrap();
+            if !wins_by(&rules, pos, line, mv, nodes * 4) {
+                missed.push(format!("a win in {plies}: {}", rules.position_text(pos)));
+            }
+        }
+        assert!(missed.is_empty(), "of {}: {missed:#?}", wins.len());
     }
 }

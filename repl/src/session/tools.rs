@@ -198,8 +198,10 @@ impl Session {
         players: [gridrules_core::arena::Player; 2],
         games: u32,
         seed: u64,
+        budget: Option<gridrules_core::search::Budget>,
     ) -> Result<Reply, CommandError> {
         use gridrules_core::arena::Match;
+        use gridrules_core::search::Budget;
         let rules = open_rulebook(rulebook)?;
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let bar = self.progress_bar(
@@ -213,7 +215,7 @@ impl Session {
         let m = Match {
             games,
             seed,
-            budget: gridrules_core::search::Budget::Playouts(rules.table().ai_playouts),
+            budget: budget.unwrap_or(Budget::Playouts(rules.table().ai_playouts)),
             threads,
         };
         let tally = m.run(&rules, players, &self.interrupt, &|done| {
@@ -242,13 +244,17 @@ impl Session {
         };
         let mut lines = vec![
             format!(
-                "arena {}: {p} vs {q}, {}{}, sides alternating, seed {seed}",
+                "arena {}: {p} vs {q}, {}{}, sides alternating, seed {seed}, {}",
                 rules.name(),
                 plural(t.games(), "game", "games"),
                 if t.stopped {
                     " (Ctrl-C stopped the rest)"
                 } else {
                     ""
+                },
+                match m.budget {
+                    Budget::Playouts(n) => format!("{n} playouts a tree"),
+                    Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
                 },
             ),
             format!(
