@@ -782,3 +782,28 @@ fn a_rulebook_sets_the_computers_budget() {
         gridrules_core::table::DEFAULT_AI_PLAYOUTS
     );
 }
+
+/// T4's strength claim for five-in-a-row games: hard beats medium in at
+/// least 95 % of games. A strength figure, so it runs only when asked:
+/// `cargo test --release -p gridrules-conformance --test ai -- --ignored`
+/// (about a minute).
+#[test]
+#[ignore]
+fn on_five_in_a_row_boards_hard_beats_medium_in_95_percent_of_games() {
+    use gridrules_core::arena::{Match, Player};
+    let players = [
+        Player::Computer(Level::Hard),
+        Player::Computer(Level::Medium),
+    ];
+    for name in ["gomoku", "gomoku-swap", "pente", "connect6"] {
+        let rules = Rulebook::builtin(name).unwrap();
+        let m = Match {
+            games: 40,
+            seed: 1,
+            budget: Budget::Playouts(rules.table().ai_playouts),
+            threads: 2,
+        };
+        let tally = m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap();
+        assert!(tally.score() >= 0.95, "{name}: {tally:?}");
+    }
+}

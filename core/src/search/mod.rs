@@ -424,7 +424,7 @@ pub fn continuous_fours(
     pos: &Position,
     history: &[Move],
 ) -> Result<Option<Move>, ScriptError> {
-    if !lines::suits(rules, pos) || !threats::Threats::applies(rules) {
+    if !lines::suits(rules, pos) || !threats::Threats::reads_fours(rules) {
         return Ok(None);
     }
     Ok(threats::Threats::new(rules)

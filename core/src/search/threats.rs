@@ -38,6 +38,9 @@ pub(super) struct Threats<'a> {
     nodes: u64,
     /// Nodes of the continuous-four search under way.
     vcf_nodes: u64,
+    /// Whether a four must be blocked on its cell and two fours cannot
+    /// both be: not where a capture can take marks out of a line.
+    sound: bool,
 }
 
 /// A search that ran out of nodes before it knew.
@@ -52,11 +55,16 @@ struct Board {
 
 impl<'a> Threats<'a> {
     /// Whether the search applies: one mark a turn (a turn of several
-    /// marks makes a single threat unstoppable), and no captures (a
-    /// capture can answer a four without blocking it, and capturing can
-    /// win). This reading of threats knows neither.
+    /// marks makes a single threat unstoppable).
     pub(super) fn applies(rules: &Rulebook) -> bool {
-        rules.tables().turns().is_alternating() && !rules.tables().has_captures()
+        rules.tables().turns().is_alternating()
+    }
+
+    /// Whether the continuous-four search applies: also no captures (a
+    /// capture can answer a four without blocking it, and capturing can
+    /// win); where they exist, alpha-beta plays them out instead.
+    pub(super) fn reads_fours(rules: &Rulebook) -> bool {
+        Threats::applies(rules) && !rules.tables().has_captures()
     }
 
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
@@ -74,6 +82,7 @@ impl<'a> Threats<'a> {
             windows,
             nodes: 0,
             vcf_nodes: 0,
+            sound: Threats::reads_fours(rules),
         }
     }
 
@@ -186,7 +195,8 @@ impl<'a> Threats<'a> {
     ) -> Result<Option<Move>, ScriptError> {
         let me = pos.turn();
         // A win by continuous fours.
-        if let Ok(Some(mv)) = self.vcf(pos, history, VCF_DEPTH)?
+        if self.sound
+            && let Ok(Some(mv)) = self.vcf(pos, history, VCF_DEPTH)?
             && candidates.contains(&mv)
         {
             return Ok(Some(mv));
@@ -204,7 +214,7 @@ impl<'a> Threats<'a> {
             line.push(mv);
             // A search that ran out of nodes proves nothing either way:
             // only a move after which the opponent surely has none is sound.
-            if next.is_over() || self.vcf(&next, &line, VCF_DEPTH)? == Ok(None) {
+            if !self.sound || next.is_over() || self.vcf(&next, &line, VCF_DEPTH)? == Ok(None) {
                 sound.push(mv);
             }
             if sound.len() == WIDTH {
@@ -279,13 +289,14 @@ impl<'a> Threats<'a> {
             return Ok(Some(WIN - ply - 1));
         }
         let theirs = self.winning_cells(&b, -1);
-        if theirs.len() >= 2 {
+        if self.sound && theirs.len() >= 2 {
             return Ok(Some(ply + 2 - WIN));
         }
         if depth == 0 {
             return Ok(Some(self.eval(pos, &b)));
         }
-        let moves: Vec<Move> = if let Some(&c) = theirs.first() {
+        let forced = theirs.first().filter(|_| self.sound);
+        let moves: Vec<Move> = if let Some(&c) = forced {
             vec![Move::Place {
                 to: Cell(c),
                 mark: me,
