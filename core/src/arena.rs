@@ -253,18 +253,19 @@ impl Match {
         let mut moves: Vec<Move> = Vec::new();
         let mut keys = vec![pos.key()];
         let mut list = MoveList::new();
+        // Each player grows its own trees from move to move.
+        let mut memories = [search::Memory::default(), search::Memory::default()];
         while !pos.is_over() && moves.len() < MAX_PLIES {
             let mover = pos.turn();
-            let player = if mover == first_player_side {
-                players[0]
-            } else {
-                players[1]
-            };
+            let seat = usize::from(mover != first_player_side);
+            let player = players[seat];
             let mv = match player {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
                 Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, self.budget)?,
                 Player::Computer(level) => {
-                    search::choose_after(rules, &pos, &moves, &keys, level, &mut rng, self.budget)?
+                    let at = search::At::new(rules, &pos, &moves, &keys);
+                    let memory = Some(&mut memories[seat]);
+                    search::choose_at(&at, memory, level, &mut rng, self.budget)?
                 }
             };
             let Some(mv) = mv else { break };

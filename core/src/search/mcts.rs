@@ -54,6 +54,7 @@ const EXPLORATION: f64 = 0.5;
 const TREES: usize = 2;
 
 /// One node of the search tree.
+#[derive(Debug, Clone)]
 struct Node {
     mv: Option<Move>,
     /// The side that made `mv` (within a turn of several marks, the side
@@ -79,9 +80,129 @@ struct RootChild {
     proven: Option<Outcome>,
 }
 
+/// The trees of a game's last search, kept for the next (tree reuse): once
+/// the moves since have been played, the subtree of the position they
+/// reach already holds the playouts spent on it, and the search goes on
+/// from there. Deterministic: the same calls give the same moves.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    /// The moves from the game's start to the trees' root.
+    line: Vec<Move>,
+    /// The trees' root position.
+    root: Option<Position>,
+    /// The rulebook's name and the search's settings the trees grew with.
+    grown_by: Option<(String, Config)>,
+    trees: Vec<Vec<Node>>,
+}
+
+impl Memory {
+    /// Playouts the kept trees hold at their roots, all trees together.
+    pub fn visits(&self) -> u64 {
+        self.trees
+            .iter()
+            .filter_map(|t| t.first())
+            .map(|root| u64::from(root.visits))
+            .sum()
+    }
+
+    /// The kept trees re-rooted at the position `history` reaches, with the
+    /// root's moves limited to `root_moves`; empty trees where nothing
+    /// matches (another rulebook or setting, a move undone, a move the
+    /// tree never tried).
+    fn take(
+        &mut self,
+        rules: &Rulebook,
+        pos: &Position,
+        history: &[Move],
+        root_moves: &[Move],
+        config: Config,
+    ) -> Result<Vec<Vec<Node>>, ScriptError> {
+        let trees = std::mem::take(&mut self.trees);
+        let same = self.grown_by.as_ref() == Some(&(rules.name().to_string(), config))
+            && history.starts_with(&self.line);
+        let Some(mut reached) = self.root.filter(|_| same) else {
+            return Ok(Vec::new());
+        };
+        let since = &history[self.line.len()..];
+        // The same moves from another start (a new game set up) reach
+        // another position: replay them to be sure.
+        let mut line = self.line.clone();
+        for &mv in since {
+            reached = rules.play_unchecked(&reached, &line, mv)?;
+            line.push(mv);
+        }
+        if reached.key() != pos.key() {
+            return Ok(Vec::new());
+        }
+        Ok(trees
+            .into_iter()
+            .filter_map(|nodes| reroot(&nodes, since, root_moves))
+            .collect())
+    }
+
+    fn keep(
+        &mut self,
+        rules: &Rulebook,
+        pos: &Position,
+        history: &[Move],
+        config: Config,
+        trees: Vec<Vec<Node>>,
+    ) {
+        self.line = history.to_vec();
+        self.root = Some(*pos);
+        self.grown_by = Some((rules.name().to_string(), config));
+        self.trees = trees;
+    }
+}
+
+/// The subtree of `nodes` reached by `since` from its root, copied so that
+/// its root is node 0, with the root's moves limited to `root_moves`.
+fn reroot(nodes: &[Node], since: &[Move], root_moves: &[Move]) -> Option<Vec<Node>> {
+    let mut at = 0;
+    for &mv in since {
+        at = *nodes[at]
+            .children
+            .iter()
+            .find(|&&c| nodes[c].mv == Some(mv))?;
+    }
+    let mut out: Vec<Node> = Vec::new();
+    // Breadth first, renumbering: a node's children are copied after it.
+    let mut queue = std::collections::VecDeque::from([(at, usize::MAX)]);
+    while let Some((old, parent)) = queue.pop_front() {
+        let mut node = nodes[old].clone();
+        let children = std::mem::take(&mut node.children);
+        let new = out.len();
+        out.push(node);
+        if parent != usize::MAX {
+            out[parent].children.push(new);
+        }
+        for c in children {
+            // The root keeps only the moves still asked about.
+            if parent != usize::MAX
+                || root_moves.contains(&nodes[c].mv.expect("a child has a move"))
+            {
+                queue.push_back((c, new));
+            }
+        }
+    }
+    let tried: Vec<Move> = out[0].children.iter().filter_map(|&c| out[c].mv).collect();
+    let root = &mut out[0];
+    root.mv = None;
+    root.untried = root_moves
+        .iter()
+        .copied()
+        .filter(|m| !tried.contains(m))
+        .collect();
+    // Proven from moves no longer all asked about: prove it again.
+    root.proven = None;
+    Some(out)
+}
+
 /// Monte Carlo tree search from `pos`, over `root_moves`, within `budget`:
 /// the chosen move and its average score for the mover; `None` without
-/// moves.
+/// moves. With a `memory`, the search starts from the trees kept there
+/// (where they match) and keeps its own for the next.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn mcts(
     rules: &Rulebook,
     pos: &Position,
@@ -90,6 +211,7 @@ pub(super) fn mcts(
     rng: &mut Rng,
     budget: Budget,
     config: Config,
+    memory: Option<&mut Memory>,
 ) -> Result<Option<(Move, f64)>, ScriptError> {
     let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
     let limits = Limits {
@@ -97,14 +219,24 @@ pub(super) fn mcts(
         solver: config.solver,
         deadline: super::deadline(),
     };
-    let trees: Vec<Result<Vec<RootChild>, ScriptError>> = if seeds.len() == 1 {
-        vec![grow(rules, pos, history, root_moves, seeds[0], limits)]
+    let mut memory = memory;
+    let mut kept = match memory.as_deref_mut() {
+        Some(m) => m.take(rules, pos, history, root_moves, config)?,
+        None => Vec::new(),
+    };
+    kept.resize_with(seeds.len(), Vec::new);
+    let grown: Vec<Result<Vec<Node>, ScriptError>> = if seeds.len() == 1 {
+        let tree = kept.pop().unwrap_or_default();
+        vec![grow(
+            rules, pos, history, root_moves, seeds[0], limits, tree,
+        )]
     } else {
         std::thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
-                .map(|&seed| {
-                    scope.spawn(move || grow(rules, pos, history, root_moves, seed, limits))
+                .zip(kept)
+                .map(|(&seed, tree)| {
+                    scope.spawn(move || grow(rules, pos, history, root_moves, seed, limits, tree))
                 })
                 .collect();
             handles
@@ -113,10 +245,15 @@ pub(super) fn mcts(
                 .collect()
         })
     };
+    let grown: Vec<Vec<Node>> = grown.into_iter().collect::<Result<_, _>>()?;
+    let trees: Vec<Vec<RootChild>> = grown.iter().map(|nodes| root_children(nodes)).collect();
+    if let Some(m) = memory {
+        m.keep(rules, pos, history, config, grown);
+    }
     let me = pos.turn();
     let mut merged: Vec<RootChild> = Vec::new();
     for tree in trees {
-        for c in tree? {
+        for c in tree {
             match merged.iter_mut().find(|m| m.mv == c.mv) {
                 Some(m) => {
                     m.visits += c.visits;
@@ -157,8 +294,8 @@ struct Limits {
     deadline: Option<Instant>,
 }
 
-/// One tree, from its own seed: what it says of each root move. It stops
-/// at its budget or at `deadline`, whichever comes first.
+/// One tree, from its own seed, grown from `tree` (empty: from the root
+/// alone). It stops at its budget or at `deadline`, whichever comes first.
 fn grow(
     rules: &Rulebook,
     pos: &Position,
@@ -166,7 +303,8 @@ fn grow(
     root_moves: &[Move],
     seed: u64,
     limits: Limits,
-) -> Result<Vec<RootChild>, ScriptError> {
+    tree: Vec<Node>,
+) -> Result<Vec<Node>, ScriptError> {
     let Limits {
         budget,
         solver,
@@ -189,16 +327,19 @@ fn grow(
                 || (iterations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d))
         }
     };
-    let mut nodes = vec![Node {
-        mv: None,
-        mover: pos.turn().other(),
-        to_move: pos.turn(),
-        children: Vec::new(),
-        untried: root_moves.to_vec(),
-        visits: 0,
-        score: 0.0,
-        proven: None,
-    }];
+    let mut nodes = tree;
+    if nodes.is_empty() {
+        nodes.push(Node {
+            mv: None,
+            mover: pos.turn().other(),
+            to_move: pos.turn(),
+            children: Vec::new(),
+            untried: root_moves.to_vec(),
+            visits: 0,
+            score: 0.0,
+            proven: None,
+        });
+    }
     let mut playout = Playout::new();
     let mut list = MoveList::new();
     let mut path = Vec::new();
@@ -288,7 +429,12 @@ fn grow(
             };
         }
     }
-    Ok(nodes[0]
+    Ok(nodes)
+}
+
+/// What a tree says of each of its root's moves.
+fn root_children(nodes: &[Node]) -> Vec<RootChild> {
+    nodes[0]
         .children
         .iter()
         .map(|&c| RootChild {
@@ -297,7 +443,7 @@ fn grow(
             score: nodes[c].score,
             proven: nodes[c].proven,
         })
-        .collect())
+        .collect()
 }
 
 /// The value of node `n` if its children prove it: a child won for the
@@ -374,9 +520,18 @@ mod tests {
             solver: true,
             threads: 2,
         };
-        let (mv, value) = mcts(&rules, &pos, &line, &list, &mut Rng::new(1), budget, strong)
-            .unwrap()
-            .unwrap();
+        let (mv, value) = mcts(
+            &rules,
+            &pos,
+            &line,
+            &list,
+            &mut Rng::new(1),
+            budget,
+            strong,
+            None,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!((mv, value), (d1, 1.0), "proven: {}", rules.move_text(mv));
         let (_, sampled) = mcts(
             &rules,
@@ -386,9 +541,83 @@ mod tests {
             &mut Rng::new(1),
             budget,
             Config::PLAIN,
+            None,
         )
         .unwrap()
         .unwrap();
         assert!(sampled < 1.0, "plain UCT only estimates: {sampled}");
+    }
+
+    /// The position `texts` reach from the start, with its history.
+    fn after(rules: &Rulebook, texts: &[&str]) -> (Position, Vec<Move>) {
+        let mut pos = rules.initial();
+        let mut line = Vec::new();
+        for t in texts {
+            let mv = rules.parse_move(&pos, &line, t).unwrap();
+            pos = rules.play(&pos, &line, mv).unwrap();
+            line.push(mv);
+        }
+        (pos, line)
+    }
+
+    fn search(
+        rules: &Rulebook,
+        texts: &[&str],
+        playouts: u32,
+        memory: Option<&mut Memory>,
+    ) -> Move {
+        let (pos, line) = after(rules, texts);
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &line, &mut list).unwrap();
+        let config = Config {
+            solver: true,
+            threads: 2,
+        };
+        let budget = Budget::Playouts(playouts);
+        mcts(
+            rules,
+            &pos,
+            &line,
+            &list,
+            &mut Rng::new(1),
+            budget,
+            config,
+            memory,
+        )
+        .unwrap()
+        .unwrap()
+        .0
+    }
+
+    #[test]
+    fn the_next_search_grows_the_subtree_of_the_moves_played_since() {
+        let rules = Rulebook::builtin("ultimate").unwrap();
+        let mut memory = Memory::default();
+        let first = search(&rules, &["e5"], 3000, Some(&mut memory));
+        assert_eq!(memory.visits(), 2 * 3000, "two trees of 3000 playouts");
+        // The computer's move and an answer: the answer's subtree already
+        // holds playouts, which the next search starts from.
+        let mv = rules.move_text(first);
+        let (pos, line) = after(&rules, &["e5", &mv]);
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &line, &mut list).unwrap();
+        let answer = rules.move_text(list[0]);
+        search(&rules, &["e5", &mv, &answer], 100, Some(&mut memory));
+        assert!(memory.visits() > 2 * 100, "reused: {}", memory.visits());
+        // Undone moves, or none kept: the search starts afresh.
+        search(&rules, &["e5"], 100, Some(&mut memory));
+        assert_eq!(memory.visits(), 2 * 100);
+    }
+
+    #[test]
+    fn trees_from_another_rulebook_are_not_grown_on() {
+        let ultimate = Rulebook::builtin("ultimate").unwrap();
+        let both = Rulebook::builtin("ultimate-both").unwrap();
+        let mut memory = Memory::default();
+        search(&ultimate, &[], 500, Some(&mut memory));
+        search(&both, &[], 100, Some(&mut memory));
+        assert_eq!(memory.visits(), 2 * 100, "another rulebook");
+        search(&both, &["e5"], 100, Some(&mut memory));
+        assert!(memory.visits() > 2 * 100, "the same rulebook, a move on");
     }
 }

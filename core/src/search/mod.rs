@@ -34,6 +34,7 @@ mod retrograde;
 mod tactics;
 mod threats;
 
+pub use mcts::Memory;
 pub(crate) use retrograde::GraphCache;
 pub use retrograde::Value;
 
@@ -45,6 +46,7 @@ use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 use exact::{Proof, Solver, WIN};
 use retrograde::{Graph, Unbuilt};
+use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -212,6 +214,7 @@ impl<'a> Limit<'a> {
 }
 
 /// A position and the moves that led to it (per-move hooks read them).
+#[derive(Clone, Copy)]
 pub(crate) struct At<'a> {
     rules: &'a Rulebook,
     pos: &'a Position,
@@ -219,6 +222,8 @@ pub(crate) struct At<'a> {
     /// The keys of the game's positions up to `pos`, for its repetition
     /// rule; empty when the position stands alone.
     keys: &'a [u64],
+    /// The game's last search trees, to grow on (MCTS only).
+    memory: Option<&'a RefCell<Memory>>,
 }
 
 /// What a method says of the candidate moves.
@@ -236,6 +241,24 @@ enum Answer {
 impl From<Option<Move>> for Answer {
     fn from(mv: Option<Move>) -> Answer {
         mv.map_or(Answer::Pass, Answer::Play)
+    }
+}
+
+impl<'a> At<'a> {
+    /// `pos`, reached by `history`, after the positions with `keys`.
+    pub(crate) fn new(
+        rules: &'a Rulebook,
+        pos: &'a Position,
+        history: &'a [Move],
+        keys: &'a [u64],
+    ) -> At<'a> {
+        At {
+            rules,
+            pos,
+            history,
+            keys,
+            memory: None,
+        }
     }
 }
 
@@ -392,8 +415,16 @@ impl Method for Mcts {
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
         let config = self.config(at.rules);
+        let mut memory = at.memory.map(RefCell::borrow_mut);
         let found = mcts::mcts(
-            at.rules, at.pos, at.history, candidates, rng, budget, config,
+            at.rules,
+            at.pos,
+            at.history,
+            candidates,
+            rng,
+            budget,
+            config,
+            memory.as_deref_mut(),
         )?;
         Ok(found.map(|(mv, _)| mv).into())
     }
@@ -407,7 +438,9 @@ impl Method for Mcts {
         let mut list = MoveList::new();
         at.rules.legal_moves(at.pos, at.history, &mut list)?;
         let config = self.config(at.rules);
-        let found = mcts::mcts(at.rules, at.pos, at.history, &list, rng, budget, config)?;
+        let found = mcts::mcts(
+            at.rules, at.pos, at.history, &list, rng, budget, config, None,
+        )?;
         Ok(found.map(|(_, value)| value))
     }
 }
@@ -448,7 +481,7 @@ pub fn plain_uct(
     let mut list = MoveList::new();
     rules.legal_moves(pos, history, &mut list)?;
     let config = mcts::Config::PLAIN;
-    Ok(mcts::mcts(rules, pos, history, &list, rng, budget, config)?.map(|(mv, _)| mv))
+    Ok(mcts::mcts(rules, pos, history, &list, rng, budget, config, None)?.map(|(mv, _)| mv))
 }
 
 /// The methods for `level` on `pos`, by the rulebook's shape (never its
@@ -549,7 +582,9 @@ pub fn choose(
 }
 
 /// [`choose`] in a game: a move that would repeat a position for the last
-/// time allowed is a draw, whatever the position is worth alone.
+/// time allowed is a draw, whatever the position is worth alone. With a
+/// `memory`, MCTS grows the trees of the game's last search (tree reuse)
+/// and keeps its own there for the next move.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -558,17 +593,10 @@ pub fn choose_in(
     level: Level,
     rng: &mut Rng,
     budget: Budget,
+    memory: Option<&mut Memory>,
 ) -> Result<Option<Move>, ScriptError> {
-    let rules = game.rulebook();
-    choose_after(
-        rules,
-        game.position(),
-        game.moves(),
-        game.keys(),
-        level,
-        rng,
-        budget,
-    )
+    let at = At::new(game.rulebook(), game.position(), game.moves(), game.keys());
+    choose_at(&at, memory, level, rng, budget)
 }
 
 /// [`choose`] after the game's positions with `keys` (their
@@ -586,18 +614,41 @@ pub fn choose_after(
     rng: &mut Rng,
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
-    capped(budget, || {
+    choose_at(
+        &At::new(rules, pos, history, keys),
+        None,
+        level,
+        rng,
+        budget,
+    )
+}
+
+/// [`choose`] at `at`, growing the trees in `memory` if there is one.
+pub(crate) fn choose_at(
+    at: &At<'_>,
+    memory: Option<&mut Memory>,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<Option<Move>, ScriptError> {
+    // The methods share `at`; the trees go in and out through a cell.
+    let mut memory = memory;
+    let cell = memory
+        .as_deref_mut()
+        .map(|m| RefCell::new(std::mem::take(m)));
+    let chosen = capped(budget, || {
         let mut list = MoveList::new();
-        rules.legal_moves(pos, history, &mut list)?;
-        let moves: Vec<Move> = list.to_vec();
+        at.rules.legal_moves(at.pos, at.history, &mut list)?;
         let at = At {
-            rules,
-            pos,
-            history,
-            keys,
+            memory: cell.as_ref(),
+            ..*at
         };
-        choose_among(&at, moves, level, rng, budget)
-    })
+        choose_among(&at, list.to_vec(), level, rng, budget)
+    });
+    if let (Some(m), Some(cell)) = (memory, cell) {
+        *m = cell.into_inner();
+    }
+    chosen
 }
 
 /// [`choose`] among `moves`, the legal moves of `pos` or some of them.
@@ -696,12 +747,7 @@ pub fn expected_score(
             Outcome::Win(_) => 0.0,
         });
     }
-    let at = At {
-        rules,
-        pos,
-        history,
-        keys: &[],
-    };
+    let at = At::new(rules, pos, history, &[]);
     capped(budget, || {
         for method in methods(rules, pos, Level::Hard) {
             if let Some(v) = method.expected(&at, rng, budget)? {
@@ -780,12 +826,7 @@ pub fn solve(
     within: Duration,
     stop: &Interrupt,
 ) -> Result<Solved, ScriptError> {
-    let at = At {
-        rules,
-        pos,
-        history,
-        keys: &[],
-    };
+    let at = At::new(rules, pos, history, &[]);
     solve_at(&at, within, stop)
 }
 
@@ -795,12 +836,7 @@ pub fn solve(
 /// # Errors
 /// A failing per-move hook.
 pub fn solve_in(game: &Game, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
-    let at = At {
-        rules: game.rulebook(),
-        pos: game.position(),
-        history: game.moves(),
-        keys: game.keys(),
-    };
+    let at = At::new(game.rulebook(), game.position(), game.moves(), game.keys());
     solve_at(&at, within, stop)
 }
 

@@ -181,6 +181,9 @@ pub struct Session {
     /// How long the computer thinks, when `ai time` said so; else the
     /// rulebook's budget in playouts.
     think: Option<Budget>,
+    /// The computer's search trees from its last move, grown on by the
+    /// next (tree reuse); `hint` neither reads nor changes them.
+    memory: search::Memory,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
@@ -256,6 +259,7 @@ impl Session {
             clock,
             rng: Rng::new(seed),
             think: None,
+            memory: search::Memory::default(),
             pending: Vec::new(),
             alternate: None,
             pie: None,
@@ -556,9 +560,18 @@ impl Session {
         })
     }
 
-    fn think(&mut self, level: Level) -> Result<Option<Move>, CommandError> {
+    /// The computer's move for the side to move; `remember`: grow on the
+    /// trees of its last move and keep these for the next.
+    fn think(&mut self, level: Level, remember: bool) -> Result<Option<Move>, CommandError> {
         let budget = self.think_budget();
-        Ok(search::choose_in(&self.game, level, &mut self.rng, budget)?)
+        let memory = remember.then_some(&mut self.memory);
+        Ok(search::choose_in(
+            &self.game,
+            level,
+            &mut self.rng,
+            budget,
+            memory,
+        )?)
     }
 
     /// The computer plays while its seat is to move.
@@ -568,7 +581,9 @@ impl Session {
             let Some(level) = self.seats.computer(side) else {
                 break;
             };
-            let Some(mv) = self.think(level)? else { break };
+            let Some(mv) = self.think(level, true)? else {
+                break;
+            };
             played.push(self.make_move(mv, By::Computer)?);
         }
         Ok(())
@@ -614,7 +629,7 @@ impl Session {
 
     /// The move the computer would make for the side to move, not played.
     pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "hint")?;
+        let mv = self.computer_move(level, "hint", false)?;
         let side = self.game.position().turn();
         Ok(Reply::Lines(vec![format!(
             "hint: {side} could play {} ({level})",
@@ -624,19 +639,24 @@ impl Session {
 
     /// The move the computer chooses for the side to move; refused, in
     /// `command`'s name, after the result or without a legal move.
-    fn computer_move(&mut self, level: Level, command: &str) -> Result<Move, CommandError> {
+    fn computer_move(
+        &mut self,
+        level: Level,
+        command: &str,
+        remember: bool,
+    ) -> Result<Move, CommandError> {
         if let Some((o, _)) = self.game.ending() {
             return Err(refused(format!(
                 "{command}: {}",
                 self.rulebook().explain(&Refusal::GameOver(o))
             )));
         }
-        self.think(level)?
+        self.think(level, remember)?
             .ok_or_else(|| refused(format!("{command}: there is no legal move")))
     }
 
     pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "ai")?;
+        let mv = self.computer_move(level, "ai", true)?;
         let mut played = vec![self.make_move(mv, By::Computer)?];
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(Vec::new(), played))
