@@ -12,7 +12,7 @@
 //!
 //! let rules = Rulebook::builtin("classic").unwrap();
 //! let players = [Player::Computer(Level::Hard), Player::Random];
-//! let m = Match { games: 4, seed: 1, budget: Budget::Playouts(200), threads: 2 };
+//! let m = Match { games: 4, seed: 1, budgets: [Budget::Playouts(200); 2], threads: 2 };
 //! let tally = m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap();
 //! assert_eq!(tally.games(), 4);
 //! assert_eq!(tally.losses, 0); // hard never loses at 3×3
@@ -72,8 +72,8 @@ pub struct Match {
     pub games: u32,
     /// Game `i` is seeded from `seed` and `i`.
     pub seed: u64,
-    /// Each computer move's budget.
-    pub budget: Budget,
+    /// Each player's budget for a move, in the order of the players.
+    pub budgets: [Budget; 2],
     /// Games played at once.
     pub threads: usize,
 }
@@ -258,14 +258,14 @@ impl Match {
         while !pos.is_over() && moves.len() < MAX_PLIES {
             let mover = pos.turn();
             let seat = usize::from(mover != first_player_side);
-            let player = players[seat];
+            let (player, budget) = (players[seat], self.budgets[seat]);
             let mv = match player {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
-                Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, self.budget)?,
+                Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, budget)?,
                 Player::Computer(level) => {
                     let at = search::At::new(rules, &pos, &moves, &keys);
                     let memory = Some(&mut memories[seat]);
-                    search::choose_at(&at, memory, level, &mut rng, self.budget)?
+                    search::choose_at(&at, memory, level, &mut rng, budget)?
                 }
             };
             let Some(mv) = mv else { break };

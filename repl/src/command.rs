@@ -138,6 +138,25 @@ impl CommandSpec {
 
 /// Games an `arena` match has unless told.
 const ARENA_GAMES: u32 = 20;
+/// A budget as a player's suffix gives it: playouts a tree (`500000`) or
+/// seconds a move by the clock (`2s`).
+fn budget_of(text: &str) -> Option<gridrules_core::search::Budget> {
+    use gridrules_core::search::Budget;
+    match text.strip_suffix('s') {
+        Some(t) => match t.parse::<f64>() {
+            Ok(t) if (0.01..=600.0).contains(&t) => {
+                Some(Budget::Time(std::time::Duration::from_secs_f64(t)))
+            }
+            _ => None,
+        },
+        None => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| gridrules_core::table::AI_PLAYOUTS.contains(n))
+            .map(Budget::Playouts),
+    }
+}
+
 /// The seed of an `arena` match unless told.
 const ARENA_SEED: u64 = 1;
 
@@ -672,9 +691,24 @@ pub static COMMANDS: &[CommandSpec] = &[
                 [_] | [_, _] => return Err(a.usage("a match needs two players")),
                 _ => return Err(a.usage("too many words: at most the number of games follows")),
             };
+            // `hard`, or with its own budget: `hard@500000`, `hard@2s`.
             let player = |w: &str| {
-                w.parse::<gridrules_core::arena::Player>()
-                    .map_err(|e| a.usage(e))
+                let (name, own) = match w.split_once('@') {
+                    Some((name, b)) => (name, Some(b)),
+                    None => (w, None),
+                };
+                let player = name
+                    .parse::<gridrules_core::arena::Player>()
+                    .map_err(|e| a.usage(e))?;
+                let own = match own {
+                    None => None,
+                    Some(b) => Some(budget_of(b).ok_or_else(|| {
+                        a.usage(format!(
+                            "budget `{b}` of `{w}`: expected 100 to 10000000 playouts or seconds (`2s`)"
+                        ))
+                    })?),
+                };
+                Ok::<_, CommandError>((player, own))
             };
             s.arena(
                 rulebook,
@@ -696,7 +730,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         "the Elo difference with its 95 % interval. Ctrl-C stops it after",
         "the games under way. Budget: the rulebook's playouts (`ai_playouts`)",
         "unless --playouts N or --time S (seconds a move, by the clock: the",
-        "match then no longer repeats exactly) says otherwise.",
+        "match then no longer repeats exactly) says otherwise; a player's",
+        "own follows an @: hard@500000 (playouts a tree), hard@2s.",
     ]),
     cmd(
         "bench",

@@ -117,7 +117,10 @@ const NODES_PER_PLAYOUT: u64 = 20;
 /// Wall-clock time any one search may take, whatever its budget in nodes or
 /// playouts says: slow per-move hooks must not stall the table. Within it a
 /// seed gives the same move on every machine; a search cut by it does not.
-pub const SEARCH_CAP: Duration = Duration::from_secs(3);
+/// Six times the built-in rulebooks' second, so that a loaded machine
+/// keeps their moves repeatable, and below the command's 10 s of script
+/// time, so that a slow hook rulebook still gets its move.
+pub const SEARCH_CAP: Duration = Duration::from_secs(6);
 thread_local! {
     /// When the move being chosen on this thread must be ready.
     static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
@@ -144,6 +147,10 @@ fn capped<T>(budget: Budget, search: impl FnOnce() -> T) -> T {
 fn deadline() -> Option<Instant> {
     DEADLINE.with(std::cell::Cell::get)
 }
+
+/// Threat-search nodes this two-core machine visits in a second, to turn
+/// a time budget into nodes.
+const THREAT_NODES_PER_SECOND: f64 = 200_000.0;
 
 /// Per-move hooks run in every node and playout: their searches get this
 /// fraction of the budget.
@@ -326,9 +333,15 @@ impl Method for ThreatSpace {
         at: &At<'_>,
         candidates: &[Move],
         _: &mut Rng,
-        _: Budget,
+        budget: Budget,
     ) -> Result<Answer, ScriptError> {
+        let nodes = match budget {
+            Budget::Playouts(n) => u64::from(n) * threats::NODES_PER_PLAYOUT,
+            // About what this machine visits in the time.
+            Budget::Time(d) => (d.as_secs_f64() * THREAT_NODES_PER_SECOND) as u64,
+        };
         Ok(threats::Threats::new(at.rules)
+            .with_nodes(nodes)
             .best(at.pos, at.history, candidates)?
             .into())
     }

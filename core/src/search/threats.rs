@@ -19,13 +19,14 @@ use crate::rulebook::Rulebook;
 /// Cells alpha-beta tries at each node, the most promising first.
 const WIDTH: usize = 10;
 /// Plies alpha-beta looks ahead, at most (even: the opponent answers last).
-const DEPTH: u32 = 4;
+const DEPTH: u32 = 10;
 /// Fours in a row the continuous-four search follows, at most.
 pub(super) const VCF_DEPTH: u32 = 12;
 /// A capture's weight in the evaluation, times the captures made.
 const CAPTURE: i64 = 300;
-/// Nodes one move's search may visit before it settles for what it has.
-const NODES: u64 = 60_000;
+/// Nodes one move's search may visit per playout of the budget, before it
+/// settles for the deepest answer it completed (20 000 playouts: 60 000).
+pub(super) const NODES_PER_PLAYOUT: u64 = 3;
 /// Nodes one continuous-four search may visit; beyond them it reports
 /// that it does not know, which is not read as "no win".
 const VCF_NODES: u64 = 20_000;
@@ -36,6 +37,8 @@ pub(super) struct Threats<'a> {
     k: usize,
     windows: Vec<Vec<u16>>,
     nodes: u64,
+    /// Nodes one move's alpha-beta may visit.
+    node_limit: u64,
     /// Nodes of the continuous-four search under way.
     vcf_nodes: u64,
     /// Whether a four must be blocked on its cell and two fours cannot
@@ -67,6 +70,14 @@ impl<'a> Threats<'a> {
         Threats::applies(rules) && !rules.tables().has_captures()
     }
 
+    /// Allows one move's alpha-beta `nodes` nodes.
+    pub(super) fn with_nodes(self, nodes: u64) -> Threats<'a> {
+        Threats {
+            node_limit: nodes,
+            ..self
+        }
+    }
+
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
         let k = rules.tables().min_run();
         let windows = rules
@@ -81,6 +92,7 @@ impl<'a> Threats<'a> {
             k,
             windows,
             nodes: 0,
+            node_limit: 20_000 * NODES_PER_PLAYOUT,
             vcf_nodes: 0,
             sound: Threats::reads_fours(rules),
         }
@@ -228,6 +240,7 @@ impl<'a> Threats<'a> {
         let mut best = sound[0];
         let mut depth = 2;
         while depth <= DEPTH {
+            let before = self.nodes;
             let mut alpha = -i32::MAX;
             let mut chosen = None;
             let mut complete = true;
@@ -256,6 +269,12 @@ impl<'a> Threats<'a> {
             if alpha >= WIN / 2 {
                 break;
             }
+            // Two plies more cost about `WIDTH` times this pass: a pass
+            // that cannot finish would only spend the nodes.
+            let pass = self.nodes - before;
+            if self.nodes + pass * WIDTH as u64 > self.node_limit {
+                break;
+            }
             depth += 2;
         }
         Ok(Some(best))
@@ -273,7 +292,9 @@ impl<'a> Threats<'a> {
         beta: i32,
     ) -> Result<Option<i32>, ScriptError> {
         self.nodes += 1;
-        if self.nodes > NODES {
+        // The clock is read every 1024 nodes: a choice's cap holds here too.
+        let late = || super::deadline().is_some_and(|d| std::time::Instant::now() >= d);
+        if self.nodes > self.node_limit || (self.nodes.is_multiple_of(1024) && late()) {
             return Ok(None);
         }
         let me = pos.turn();

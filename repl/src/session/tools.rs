@@ -195,7 +195,10 @@ impl Session {
     pub(crate) fn arena(
         &self,
         rulebook: &str,
-        players: [gridrules_core::arena::Player; 2],
+        seats: [(
+            gridrules_core::arena::Player,
+            Option<gridrules_core::search::Budget>,
+        ); 2],
         games: u32,
         seed: u64,
         budget: Option<gridrules_core::search::Budget>,
@@ -212,12 +215,14 @@ impl Session {
             // Games take seconds: keep the clock moving between them.
             bar.enable_steady_tick(std::time::Duration::from_millis(500));
         }
+        let budget = budget.unwrap_or(Budget::Playouts(rules.table().ai_playouts));
         let m = Match {
             games,
             seed,
-            budget: budget.unwrap_or(Budget::Playouts(rules.table().ai_playouts)),
+            budgets: seats.map(|(_, own)| own.unwrap_or(budget)),
             threads,
         };
+        let players = seats.map(|(player, _)| player);
         let tally = m.run(&rules, players, &self.interrupt, &|done| {
             if let Some(bar) = &bar {
                 bar.set_position(u64::from(done));
@@ -228,6 +233,20 @@ impl Session {
         }
         let t = tally?;
         let [p, q] = players;
+        let of = |b: Budget| match b {
+            Budget::Playouts(n) => format!("{n} playouts a tree"),
+            Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
+        };
+        // One budget for both, or each player's own after its name.
+        let [bp, bq] = m.budgets;
+        let (vs, budgets) = if bp == bq {
+            (format!("{p} vs {q}"), format!(", {}", of(bp)))
+        } else {
+            (
+                format!("{p} ({}) vs {q} ({})", of(bp), of(bq)),
+                String::new(),
+            )
+        };
         let plural =
             |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let elo = t.elo();
@@ -244,17 +263,13 @@ impl Session {
         };
         let mut lines = vec![
             format!(
-                "arena {}: {p} vs {q}, {}{}, sides alternating, seed {seed}, {}",
+                "arena {}: {vs}, {}{}, sides alternating, seed {seed}{budgets}",
                 rules.name(),
                 plural(t.games(), "game", "games"),
                 if t.stopped {
                     " (Ctrl-C stopped the rest)"
                 } else {
                     ""
-                },
-                match m.budget {
-                    Budget::Playouts(n) => format!("{n} playouts a tree"),
-                    Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
                 },
             ),
             format!(
