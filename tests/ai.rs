@@ -697,7 +697,7 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
             budgets: [Budget::Playouts(300); 2],
             threads,
         };
-        m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap()
+        m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap()
     };
     let one = tally(1);
     assert_eq!(one.games(), 12);
@@ -805,7 +805,68 @@ fn on_five_in_a_row_boards_hard_beats_medium_in_95_percent_of_games() {
             budgets: [Budget::Playouts(20_000); 2],
             threads: 2,
         };
-        let tally = m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap();
+        let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
         assert!(tally.score() >= 0.95, "{name}: {tally:?}");
+    }
+}
+
+/// A player program from `tests/players/`.
+fn program(name: &str) -> gridrules_core::arena::Player {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("players")
+        .join(name);
+    gridrules_core::arena::Player::Program(path)
+}
+
+#[test]
+fn a_program_plays_arena_games_over_the_line_protocol() {
+    use gridrules_core::arena::{Match, Player};
+    let rules = Rulebook::builtin("classic").unwrap();
+    let m = Match {
+        games: 4,
+        seed: 1,
+        budgets: [BUDGET; 2],
+        threads: 2,
+    };
+    let players = [Player::Computer(Level::Hard), program("first-legal.sh")];
+    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
+    // Hard never loses at 3×3, and the first legal move every time is no
+    // defence: hard wins every game.
+    assert_eq!((tally.wins, tally.draws, tally.losses), (4, 0, 0));
+}
+
+#[test]
+fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
+    use gridrules_core::arena::{Match, MatchError, Player};
+    let rules = Rulebook::builtin("classic").unwrap();
+    for (name, budget, expected) in [
+        (
+            "nonsense.sh",
+            BUDGET,
+            "answered `zz99`, which is not a legal move",
+        ),
+        (
+            "silent.sh",
+            Budget::Time(Duration::from_millis(300)),
+            "no answer within 0.3 s",
+        ),
+        ("missing.sh", BUDGET, "cannot start"),
+    ] {
+        let m = Match {
+            games: 2,
+            seed: 1,
+            budgets: [BUDGET, budget],
+            threads: 1,
+        };
+        let players = [Player::Random, program(name)];
+        match m.run(&rules, &players, &Interrupt::new(), &|_| {}) {
+            Err(MatchError::Program {
+                player, message, ..
+            }) => {
+                assert!(player.ends_with(name), "{player}");
+                assert!(message.contains(expected), "{name}: {message}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
     }
 }

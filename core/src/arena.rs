@@ -13,7 +13,7 @@
 //! let rules = Rulebook::builtin("classic").unwrap();
 //! let players = [Player::Computer(Level::Hard), Player::Random];
 //! let m = Match { games: 4, seed: 1, budgets: [Budget::Playouts(200); 2], threads: 2 };
-//! let tally = m.run(&rules, players, &Interrupt::new(), &|_| {}).unwrap();
+//! let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
 //! assert_eq!(tally.games(), 4);
 //! assert_eq!(tally.losses, 0); // hard never loses at 3×3
 //! ```
@@ -22,6 +22,7 @@ use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
 use crate::playout::{MAX_PLIES, Rng};
 use crate::position::{Move, MoveList, Outcome, Side};
+use crate::program::{ANSWER_TIME, Program};
 use crate::rulebook::Rulebook;
 use crate::search::{self, Budget, Level};
 use std::fmt;
@@ -30,7 +31,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Who plays a side in a match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Player {
     /// Uniformly random legal moves: the floor every level must beat.
     Random,
@@ -39,6 +40,9 @@ pub enum Player {
     /// Plain UCT with uniform random playouts and the same budget: the
     /// yardstick for hard's search.
     Uct,
+    /// Another program, asked for its moves over the protocol of
+    /// [`crate::program`].
+    Program(std::path::PathBuf),
 }
 
 impl fmt::Display for Player {
@@ -47,6 +51,7 @@ impl fmt::Display for Player {
             Player::Random => f.write_str("random"),
             Player::Uct => f.write_str("uct"),
             Player::Computer(level) => level.fmt(f),
+            Player::Program(path) => write!(f, "{}", path.display()),
         }
     }
 }
@@ -59,11 +64,55 @@ impl FromStr for Player {
             "uct" => return Ok(Player::Uct),
             _ => {}
         }
-        s.parse::<Level>()
-            .map(Player::Computer)
-            .map_err(|_| format!("player `{s}`: expected random, uct, easy, medium or hard"))
+        if let Ok(level) = s.parse::<Level>() {
+            return Ok(Player::Computer(level));
+        }
+        // A program is named by its path: `./bot`, `bots/first.py`.
+        if s.contains(std::path::MAIN_SEPARATOR) || s.contains('/') {
+            return Ok(Player::Program(s.into()));
+        }
+        Err(format!(
+            "player `{s}`: expected random, uct, easy, medium, hard or a program's path (`./{s}`)"
+        ))
     }
 }
+
+/// Why a match stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatchError {
+    /// A per-move hook of the rulebook failed.
+    Script(ScriptError),
+    /// A player program failed: which, in which game, and how.
+    Program {
+        /// The program's path.
+        player: String,
+        /// The game, counted from 1.
+        game: u32,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl From<ScriptError> for MatchError {
+    fn from(e: ScriptError) -> MatchError {
+        MatchError::Script(e)
+    }
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Script(e) => e.fmt(f),
+            MatchError::Program {
+                player,
+                game,
+                message,
+            } => write!(f, "player `{player}`, game {game}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
 
 /// How a match is played.
 #[derive(Debug, Clone, Copy)]
@@ -198,15 +247,15 @@ impl Match {
     pub fn run(
         &self,
         rules: &Rulebook,
-        players: [Player; 2],
+        players: &[Player; 2],
         stop: &Interrupt,
         progress: &(dyn Fn(u32) + Sync),
-    ) -> Result<Tally, ScriptError> {
+    ) -> Result<Tally, MatchError> {
         let next = AtomicU32::new(0);
         // A failed game stops the others without raising the caller's flag.
         let failed = std::sync::atomic::AtomicBool::new(false);
         let done = AtomicU32::new(0);
-        let results: Mutex<Vec<Option<Result<Ended, ScriptError>>>> =
+        let results: Mutex<Vec<Option<Result<Ended, MatchError>>>> =
             Mutex::new(vec![None; self.games as usize]);
         let threads = self.threads.clamp(1, self.games.max(1) as usize);
         std::thread::scope(|scope| {
@@ -242,13 +291,25 @@ impl Match {
     }
 
     /// Game `i`: the first player has X when `i` is even.
-    fn game(&self, rules: &Rulebook, players: [Player; 2], i: u32) -> Result<Ended, ScriptError> {
+    fn game(&self, rules: &Rulebook, players: &[Player; 2], i: u32) -> Result<Ended, MatchError> {
         let mut rng = Rng::new(self.seed ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut first_player_side = if i.is_multiple_of(2) {
             Side::X
         } else {
             Side::O
         };
+        let failed = |seat: usize, message: String| MatchError::Program {
+            player: players[seat].to_string(),
+            game: i + 1,
+            message,
+        };
+        // Programs start with the game and are told to quit at its end.
+        let mut programs: [Option<Program>; 2] = [None, None];
+        for (seat, player) in players.iter().enumerate() {
+            if let Player::Program(path) = player {
+                programs[seat] = Some(Program::start(path).map_err(|m| failed(seat, m))?);
+            }
+        }
         let mut pos = rules.initial();
         let mut moves: Vec<Move> = Vec::new();
         let mut keys = vec![pos.key()];
@@ -258,14 +319,26 @@ impl Match {
         while !pos.is_over() && moves.len() < MAX_PLIES {
             let mover = pos.turn();
             let seat = usize::from(mover != first_player_side);
-            let (player, budget) = (players[seat], self.budgets[seat]);
-            let mv = match player {
+            let budget = self.budgets[seat];
+            let mv = match &players[seat] {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
                 Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, budget)?,
                 Player::Computer(level) => {
                     let at = search::At::new(rules, &pos, &moves, &keys);
                     let memory = Some(&mut memories[seat]);
-                    search::choose_at(&at, memory, level, &mut rng, budget)?
+                    search::choose_at(&at, memory, *level, &mut rng, budget)?
+                }
+                Player::Program(_) => {
+                    let within = match budget {
+                        Budget::Time(d) => d,
+                        Budget::Playouts(_) => ANSWER_TIME,
+                    };
+                    let program = programs[seat].as_mut().expect("started above");
+                    Some(
+                        program
+                            .choose(rules, &pos, &moves, within)
+                            .map_err(|m| failed(seat, m))?,
+                    )
                 }
             };
             let Some(mv) = mv else { break };

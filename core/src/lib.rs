@@ -34,6 +34,7 @@ pub mod notation;
 pub mod perft;
 pub mod playout;
 pub mod position;
+pub mod program;
 pub mod record;
 pub mod rulebook;
 pub mod rules;

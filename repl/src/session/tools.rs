@@ -219,11 +219,11 @@ impl Session {
         let m = Match {
             games,
             seed,
-            budgets: seats.map(|(_, own)| own.unwrap_or(budget)),
+            budgets: seats.each_ref().map(|(_, own)| own.unwrap_or(budget)),
             threads,
         };
         let players = seats.map(|(player, _)| player);
-        let tally = m.run(&rules, players, &self.interrupt, &|done| {
+        let tally = m.run(&rules, &players, &self.interrupt, &|done| {
             if let Some(bar) = &bar {
                 bar.set_position(u64::from(done));
             }
@@ -231,7 +231,10 @@ impl Session {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        let t = tally?;
+        let t = tally.map_err(|e| match e {
+            gridrules_core::arena::MatchError::Script(e) => CommandError::Script(e),
+            program => CommandError::Other(format!("arena: {program}")),
+        })?;
         let [p, q] = players;
         let of = |b: Budget| match b {
             Budget::Playouts(n) => format!("{n} playouts a tree"),
