@@ -505,46 +505,12 @@ mod tests {
     fn the_solver_proves_a_double_threat_that_sampling_only_estimates() {
         let rules = Rulebook::builtin("connect-four").unwrap();
         // X: b1 c1, O: b2 c2. X d1 threatens a1 and e1 at once: a win in 3.
-        let mut pos = rules.initial();
-        let mut line = Vec::new();
-        for t in ["b1", "b2", "c1", "c2"] {
-            let mv = rules.parse_move(&pos, &line, t).unwrap();
-            pos = rules.play(&pos, &line, mv).unwrap();
-            line.push(mv);
-        }
-        let mut list = MoveList::new();
-        rules.legal_moves(&pos, &line, &mut list).unwrap();
+        let moves = ["b1", "b2", "c1", "c2"];
+        let (pos, line) = after(&rules, &moves);
         let d1 = rules.parse_move(&pos, &line, "d1").unwrap();
-        let budget = Budget::Playouts(3000);
-        let strong = Config {
-            solver: true,
-            threads: 2,
-        };
-        let (mv, value) = mcts(
-            &rules,
-            &pos,
-            &line,
-            &list,
-            &mut Rng::new(1),
-            budget,
-            strong,
-            None,
-        )
-        .unwrap()
-        .unwrap();
+        let (mv, value) = search_with(&rules, &moves, 3000, STRONG, None);
         assert_eq!((mv, value), (d1, 1.0), "proven: {}", rules.move_text(mv));
-        let (_, sampled) = mcts(
-            &rules,
-            &pos,
-            &line,
-            &list,
-            &mut Rng::new(1),
-            budget,
-            Config::PLAIN,
-            None,
-        )
-        .unwrap()
-        .unwrap();
+        let (_, sampled) = search_with(&rules, &moves, 3000, Config::PLAIN, None);
         assert!(sampled < 1.0, "plain UCT only estimates: {sampled}");
     }
 
@@ -560,33 +526,38 @@ mod tests {
         (pos, line)
     }
 
+    /// Hard's search: proven values, two trees.
+    const STRONG: Config = Config {
+        solver: true,
+        threads: 2,
+    };
+
+    /// The search's move and value after `texts`, at `playouts` a tree.
+    fn search_with(
+        rules: &Rulebook,
+        texts: &[&str],
+        playouts: u32,
+        config: Config,
+        memory: Option<&mut Memory>,
+    ) -> (Move, f64) {
+        let (pos, line) = after(rules, texts);
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &line, &mut list).unwrap();
+        let budget = Budget::Playouts(playouts);
+        let mut rng = Rng::new(1);
+        mcts(rules, &pos, &line, &list, &mut rng, budget, config, memory)
+            .unwrap()
+            .unwrap()
+    }
+
+    /// Hard's move after `texts`.
     fn search(
         rules: &Rulebook,
         texts: &[&str],
         playouts: u32,
         memory: Option<&mut Memory>,
     ) -> Move {
-        let (pos, line) = after(rules, texts);
-        let mut list = MoveList::new();
-        rules.legal_moves(&pos, &line, &mut list).unwrap();
-        let config = Config {
-            solver: true,
-            threads: 2,
-        };
-        let budget = Budget::Playouts(playouts);
-        mcts(
-            rules,
-            &pos,
-            &line,
-            &list,
-            &mut Rng::new(1),
-            budget,
-            config,
-            memory,
-        )
-        .unwrap()
-        .unwrap()
-        .0
+        search_with(rules, texts, playouts, STRONG, memory).0
     }
 
     #[test]
