@@ -1013,3 +1013,31 @@ fn g1_x_first_and_alternating_in_every_rulebook() {
         }
     }
 }
+
+/// `core/` names no variant: a variant is TOML and Rhai, and the engine
+/// chooses by a rulebook's shape. The two names most tempting to special-case
+/// must not appear in `core/src`, comments and tests included.
+#[test]
+fn core_names_neither_of_the_variants_most_tempting_to_special_case() {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let lower = line.to_lowercase();
+                    let words = lower.split(|c: char| !c.is_alphanumeric());
+                    if words.into_iter().any(|w| w == "ultimate" || w == "gomoku") {
+                        found.push(format!("{}:{}: {line}", path.display(), i + 1));
+                    }
+                }
+            }
+        }
+    }
+    let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/src");
+    let mut found = Vec::new();
+    walk(&core, &mut found);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

@@ -7,9 +7,9 @@
 //! standard input:
 //!
 //! ```text
-//! rules gomoku
-//! position 15/15/…/15 X
-//! legal a1 b1 c1 …
+//! rules classic
+//! position 3/1X1/3 O - -
+//! legal a1 b1 c1 a2 c2 a3 b3 c3
 //! go
 //! ```
 //!

@@ -337,7 +337,7 @@ impl Rulebook {
     /// A failing `refuse` hook.
     // Always inlined: the playout loop is its hot caller, and once a second
     // caller appeared (`arena`), plain `#[inline]` left it a call there,
-    // costing ultimate's random games a fifth of their speed.
+    // costing the nine-region board's random games a fifth of their speed.
     #[inline(always)]
     pub fn random_move(
         &self,

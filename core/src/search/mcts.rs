@@ -562,33 +562,33 @@ mod tests {
 
     #[test]
     fn the_next_search_grows_the_subtree_of_the_moves_played_since() {
-        let rules = Rulebook::builtin("ultimate").unwrap();
+        let rules = Rulebook::builtin("connect-four").unwrap();
         let mut memory = Memory::default();
-        let first = search(&rules, &["e5"], 3000, Some(&mut memory));
+        let first = search(&rules, &["d1"], 3000, Some(&mut memory));
         assert_eq!(memory.visits(), 2 * 3000, "two trees of 3000 playouts");
         // The computer's move and an answer: the answer's subtree already
         // holds playouts, which the next search starts from.
         let mv = rules.move_text(first);
-        let (pos, line) = after(&rules, &["e5", &mv]);
+        let (pos, line) = after(&rules, &["d1", &mv]);
         let mut list = MoveList::new();
         rules.legal_moves(&pos, &line, &mut list).unwrap();
         let answer = rules.move_text(list[0]);
-        search(&rules, &["e5", &mv, &answer], 100, Some(&mut memory));
+        search(&rules, &["d1", &mv, &answer], 100, Some(&mut memory));
         assert!(memory.visits() > 2 * 100, "reused: {}", memory.visits());
         // Undone moves, or none kept: the search starts afresh.
-        search(&rules, &["e5"], 100, Some(&mut memory));
+        search(&rules, &["d1"], 100, Some(&mut memory));
         assert_eq!(memory.visits(), 2 * 100);
     }
 
     #[test]
     fn trees_from_another_rulebook_are_not_grown_on() {
-        let ultimate = Rulebook::builtin("ultimate").unwrap();
-        let both = Rulebook::builtin("ultimate-both").unwrap();
+        let four = Rulebook::builtin("four").unwrap();
+        let drop = Rulebook::builtin("connect-four").unwrap();
         let mut memory = Memory::default();
-        search(&ultimate, &[], 500, Some(&mut memory));
-        search(&both, &[], 100, Some(&mut memory));
+        search(&four, &[], 500, Some(&mut memory));
+        search(&drop, &[], 100, Some(&mut memory));
         assert_eq!(memory.visits(), 2 * 100, "another rulebook");
-        search(&both, &["e5"], 100, Some(&mut memory));
+        search(&drop, &["d1"], 100, Some(&mut memory));
         assert!(memory.visits() > 2 * 100, "the same rulebook, a move on");
     }
 }
