@@ -850,6 +850,11 @@ fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
             Budget::Time(Duration::from_millis(300)),
             "no answer within 0.3 s",
         ),
+        (
+            "chatty.sh",
+            Budget::Time(Duration::from_millis(300)),
+            "no answer within 0.3 s",
+        ),
         ("missing.sh", BUDGET, "cannot start"),
     ] {
         let m = Match {

@@ -17,26 +17,32 @@
 //! legal moves in the rulebook's notation, and `go`. The program answers
 //! one line on its standard output: the move, in that notation. At the end
 //! of the game it reads `quit`. Lines it writes before answering that start
-//! with `#` are ignored (a place for its own comments).
+//! with `#` are ignored (a place for its own comments). Only the process
+//! started is stopped at the end: a wrapper script should `exec` its bot.
 
 use crate::position::{Move, MoveList, Position};
 use crate::rulebook::Rulebook;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
+use std::time::{Duration, Instant};
 
 /// How long a program may take for a move when its budget is not a time.
 pub const ANSWER_TIME: Duration = Duration::from_secs(10);
 
-/// A running player program.
+/// The longest line read from a program: a longer one is cut.
+const MAX_LINE: u64 = 64 * 1024;
+
+/// A running player program. Its pipes are served by threads of their
+/// own, so that a program that neither reads nor answers cannot block the
+/// match: it is timed out and stopped.
 pub struct Program {
     path: PathBuf,
     child: Child,
-    stdin: ChildStdin,
-    /// The program's output lines, read on their own thread so that a
-    /// silent program can be timed out.
+    /// Text for the program's standard input, written on its own thread.
+    ask: Option<Sender<String>>,
+    /// The program's output lines, read on their own thread.
     lines: Receiver<std::io::Result<String>>,
 }
 
@@ -52,21 +58,50 @@ impl Program {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start: {e}"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
             return Err("cannot start: no pipes".to_string());
         };
-        let (send, lines) = channel();
+        let (ask, questions) = channel::<String>();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                if send.send(line).is_err() {
+            // Ends when the sender is dropped or the program stops reading
+            // for good (its pipe breaks once it is killed).
+            for text in questions {
+                if stdin
+                    .write_all(text.as_bytes())
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
                     break;
+                }
+            }
+        });
+        // A few lines of slack: a program that floods its output waits.
+        let (send, lines) = sync_channel(16);
+        std::thread::spawn(move || {
+            let mut out = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match (&mut out).take(MAX_LINE).read_until(b'\n', &mut line) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                        if send.send(Ok(text)).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = send.send(Err(e));
+                        break;
+                    }
                 }
             }
         });
         Ok(Program {
             path: path.to_path_buf(),
             child,
-            stdin,
+            ask: Some(ask),
             lines,
         })
     }
@@ -88,25 +123,29 @@ impl Program {
             .legal_moves(pos, history, &mut list)
             .map_err(|e| e.to_string())?;
         let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
+        // Lines left from before (a chatty program) answer nothing now.
+        while self.lines.try_recv().is_ok() {}
         let ask = format!(
             "rules {}\nposition {}\nlegal {}\ngo\n",
             rules.name(),
             rules.position_text(pos),
             legal.join(" ")
         );
-        self.stdin
-            .write_all(ask.as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| "quit before answering".to_string())?;
-        let deadline = std::time::Instant::now() + within;
+        let sent = self.ask.as_ref().is_some_and(|a| a.send(ask).is_ok());
+        if !sent {
+            return Err("quit before answering".to_string());
+        }
+        let deadline = Instant::now() + within;
+        let late = || format!("no answer within {} s", within.as_secs_f64());
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            // A program printing comments must still answer in time.
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return Err(late());
+            };
             let line = match self.lines.recv_timeout(left) {
                 Ok(Ok(line)) => line,
                 Ok(Err(e)) => return Err(format!("unreadable answer: {e}")),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no answer within {} s", within.as_secs_f64()));
-                }
+                Err(RecvTimeoutError::Timeout) => return Err(late()),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("quit before answering".to_string());
                 }
@@ -130,9 +169,11 @@ impl Program {
 
 impl Drop for Program {
     fn drop(&mut self) {
-        // Ask it to go; one that lingers past a moment is stopped.
-        let _ = self.stdin.write_all(b"quit\n");
-        let _ = self.stdin.flush();
+        // Ask it to go, and close its input; one that lingers past a
+        // moment is stopped.
+        if let Some(ask) = self.ask.take() {
+            let _ = ask.send("quit\n".to_string());
+        }
         for _ in 0..40 {
             if let Ok(Some(_)) = self.child.try_wait() {
                 return;

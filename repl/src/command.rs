@@ -691,14 +691,22 @@ pub static COMMANDS: &[CommandSpec] = &[
                 [_] | [_, _] => return Err(a.usage("a match needs two players")),
                 _ => return Err(a.usage("too many words: at most the number of games follows")),
             };
+            use gridrules_core::arena::Player;
             // `hard`, or with its own budget: `hard@500000`, `hard@2s`.
             let player = |w: &str| {
-                let (name, own) = match w.split_once('@') {
-                    Some((name, b)) => (name, Some(b)),
-                    None => (w, None),
+                // A program's path may hold an `@` itself: only a suffix
+                // after a level, or one that reads as a budget, is one.
+                let (name, own) = match w.rsplit_once('@') {
+                    Some((name, b))
+                        if budget_of(b).is_some()
+                            || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
+                    {
+                        (name, Some(b))
+                    }
+                    _ => (w, None),
                 };
                 let player = name
-                    .parse::<gridrules_core::arena::Player>()
+                    .parse::<Player>()
                     .map_err(|e| a.usage(e))?;
                 let own = match own {
                     None => None,

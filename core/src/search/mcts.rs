@@ -83,7 +83,10 @@ struct RootChild {
 /// The trees of a game's last search, kept for the next (tree reuse): once
 /// the moves since have been played, the subtree of the position they
 /// reach already holds the playouts spent on it, and the search goes on
-/// from there. Deterministic: the same calls give the same moves.
+/// from there. Deterministic: the same calls give the same moves. The
+/// trees are matched by the rulebook's name: a holder that changes the
+/// rules under one name (a file edited and loaded again, a table rule
+/// switched) starts a new `Memory`.
 #[derive(Debug, Clone, Default)]
 pub struct Memory {
     /// The moves from the game's start to the trees' root.
@@ -116,28 +119,31 @@ impl Memory {
         history: &[Move],
         root_moves: &[Move],
         config: Config,
-    ) -> Result<Vec<Vec<Node>>, ScriptError> {
+    ) -> Vec<Vec<Node>> {
         let trees = std::mem::take(&mut self.trees);
         let same = self.grown_by.as_ref() == Some(&(rules.name().to_string(), config))
             && history.starts_with(&self.line);
         let Some(mut reached) = self.root.filter(|_| same) else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
         let since = &history[self.line.len()..];
         // The same moves from another start (a new game set up) reach
-        // another position: replay them to be sure.
+        // another position, or none: replay them, checked, to be sure.
         let mut line = self.line.clone();
         for &mv in since {
-            reached = rules.play_unchecked(&reached, &line, mv)?;
+            match rules.play(&reached, &line, mv) {
+                Ok(next) => reached = next,
+                Err(_) => return Vec::new(),
+            }
             line.push(mv);
         }
-        if reached.key() != pos.key() {
-            return Ok(Vec::new());
+        if reached != *pos {
+            return Vec::new();
         }
-        Ok(trees
+        trees
             .into_iter()
             .filter_map(|nodes| reroot(&nodes, since, root_moves))
-            .collect())
+            .collect()
     }
 
     fn keep(
@@ -221,7 +227,7 @@ pub(super) fn mcts(
     };
     let mut memory = memory;
     let mut kept = match memory.as_deref_mut() {
-        Some(m) => m.take(rules, pos, history, root_moves, config)?,
+        Some(m) => m.take(rules, pos, history, root_moves, config),
         None => Vec::new(),
     };
     kept.resize_with(seeds.len(), Vec::new);
@@ -581,7 +587,7 @@ mod tests {
     }
 
     #[test]
-    fn trees_from_another_rulebook_are_not_grown_on() {
+    fn trees_from_another_rulebook_or_start_are_not_grown_on() {
         let four = Rulebook::builtin("four").unwrap();
         let drop = Rulebook::builtin("connect-four").unwrap();
         let mut memory = Memory::default();
@@ -590,5 +596,23 @@ mod tests {
         assert_eq!(memory.visits(), 2 * 100, "another rulebook");
         search(&drop, &["d1"], 100, Some(&mut memory));
         assert!(memory.visits() > 2 * 100, "the same rulebook, a move on");
+        // The same (empty) history from another start: not the same game.
+        let set_up = drop.parse_position("7/7/7/7/7/3X3 O - -").unwrap();
+        let mut list = MoveList::new();
+        drop.legal_moves(&set_up, &[], &mut list).unwrap();
+        let (budget, config) = (Budget::Playouts(100), STRONG);
+        let mut rng = Rng::new(1);
+        mcts(
+            &drop,
+            &set_up,
+            &[],
+            &list,
+            &mut rng,
+            budget,
+            config,
+            Some(&mut memory),
+        )
+        .unwrap();
+        assert_eq!(memory.visits(), 2 * 100, "another start");
     }
 }

@@ -700,7 +700,13 @@ fn choose_among(
         budget
     };
     let mut candidates = candidates;
+    let started = Instant::now();
     for method in methods(at.rules, at.pos, level) {
+        // A time is for the whole move: each method gets what is left.
+        let budget = match budget {
+            Budget::Time(d) => Budget::Time(d.saturating_sub(started.elapsed())),
+            playouts => playouts,
+        };
         match method.best(at, &candidates, rng, budget)? {
             Answer::Play(mv) => return Ok(Some(mv)),
             Answer::Among(fewer) if !fewer.is_empty() => candidates = fewer,

@@ -184,6 +184,9 @@ pub struct Session {
     /// The computer's search trees from its last move, grown on by the
     /// next (tree reuse); `hint` neither reads nor changes them.
     memory: search::Memory,
+    /// The rulebook the trees grew under: another one (a file loaded
+    /// again, a table rule switched) starts them afresh.
+    memory_of: Option<Arc<Rulebook>>,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
     /// The commands that changed or showed the session, replayable in batch mode.
@@ -260,6 +263,7 @@ impl Session {
             rng: Rng::new(seed),
             think: None,
             memory: search::Memory::default(),
+            memory_of: None,
             pending: Vec::new(),
             alternate: None,
             pie: None,
@@ -564,6 +568,15 @@ impl Session {
     /// trees of its last move and keep these for the next.
     fn think(&mut self, level: Level, remember: bool) -> Result<Option<Move>, CommandError> {
         let budget = self.think_budget();
+        let rules = self.game.rulebook();
+        if !self
+            .memory_of
+            .as_ref()
+            .is_some_and(|r| Arc::ptr_eq(r, rules))
+        {
+            self.memory = search::Memory::default();
+            self.memory_of = Some(rules.clone());
+        }
         let memory = remember.then_some(&mut self.memory);
         Ok(search::choose_in(
             &self.game,
