@@ -41,6 +41,7 @@ pub mod rules;
 pub mod script;
 pub mod search;
 pub mod setup;
+pub mod suggest;
 pub mod table;
 
 pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};

@@ -106,10 +106,11 @@ impl Rulebook {
             Problem {
                 location: loc,
                 // serde names Rust types (`expected i64`); say it in the file's terms.
-                message: e
-                    .message()
-                    .trim_end()
-                    .replace("expected i64", "expected an integer"),
+                message: with_nearest_name(
+                    e.message()
+                        .trim_end()
+                        .replace("expected i64", "expected an integer"),
+                ),
             }
         })?;
         let at = |offset: usize| Location::from_offset(path, text, offset);
@@ -401,4 +402,28 @@ fn to_dynamic(v: &toml::Value) -> Option<Dynamic> {
             .map(Dynamic::from_array),
         _ => None,
     }
+}
+
+/// A schema error naming an unknown key or value (serde's "unknown field
+/// `widht`, expected one of `width`, …") with the nearest expected name
+/// suggested.
+fn with_nearest_name(message: String) -> String {
+    let quoted = |text: &str| -> Vec<String> {
+        text.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let Some((head, expected)) = message.split_once(", expected ") else {
+        return message;
+    };
+    let unknown = ["unknown field `", "unknown variant `"]
+        .iter()
+        .any(|p| head.starts_with(p));
+    let (Some(word), true) = (quoted(head).into_iter().next(), unknown) else {
+        return message;
+    };
+    let names = quoted(expected);
+    crate::suggest::with_hint(message.clone(), &word, names.iter().map(String::as_str))
 }

@@ -86,10 +86,14 @@ pub(super) fn refusal_texts(
         if !REFUSAL_KEYS.contains(&key.get_ref().as_str()) {
             problems.push(Problem::at(
                 at(key.span().start),
-                format!(
-                    "unknown refusal `{}`, expected one of {}",
+                crate::suggest::with_hint(
+                    format!(
+                        "unknown refusal `{}`, expected one of {}",
+                        key.get_ref(),
+                        REFUSAL_KEYS.join(", ")
+                    ),
                     key.get_ref(),
-                    REFUSAL_KEYS.join(", ")
+                    REFUSAL_KEYS.iter().copied(),
                 ),
             ));
             continue;
@@ -101,10 +105,14 @@ pub(super) fn refusal_texts(
             if !REFUSAL_PLACEHOLDERS.contains(&placeholder) {
                 problems.push(Problem::at(
                     at(text.span().start),
-                    format!(
-                        "refusal `{}`: unknown placeholder `{placeholder}`, expected one of {}",
-                        key.get_ref(),
-                        REFUSAL_PLACEHOLDERS.join(" ")
+                    crate::suggest::with_hint(
+                        format!(
+                            "refusal `{}`: unknown placeholder `{placeholder}`, expected one of {}",
+                            key.get_ref(),
+                            REFUSAL_PLACEHOLDERS.join(" ")
+                        ),
+                        placeholder,
+                        REFUSAL_PLACEHOLDERS.iter().copied(),
                     ),
                 ));
             }

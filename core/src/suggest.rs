@@ -1,0 +1,90 @@
+//! "Did you mean": the valid name nearest to a misspelt one, by edit
+//! distance, for the messages that refuse a name.
+//!
+//! ```
+//! use gridrules_core::suggest::nearest;
+//!
+//! assert_eq!(nearest("widht", ["width", "height"]), Some("width"));
+//! assert_eq!(nearest("colour", ["width", "height"]), None);
+//! ```
+
+/// The candidate nearest to `word`, if one is near enough to be a slip:
+/// at most one edit for short names, a third of the length for longer
+/// ones (an adjacent swap counts as one edit). Ties go to the first.
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// `message` with `: did you mean `x`?` added when one of `candidates` is
+/// near `word`.
+pub fn with_hint<'a>(
+    message: String,
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    match nearest(word, candidates) {
+        Some(near) => format!("{message}: did you mean `{near}`?"),
+        None => message,
+    }
+}
+
+/// The edit distance between `a` and `b` (Damerau–Levenshtein, optimal
+/// string alignment: insertions, deletions, substitutions and swaps of
+/// neighbours).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slips_are_found_and_strangers_are_not() {
+        let keys = ["width", "height", "script", "table", "occupied"];
+        for (typed, meant) in [
+            ("widht", Some("width")),
+            ("scirpt", Some("script")),
+            ("tabel", Some("table")),
+            ("ocupied", Some("occupied")),
+            ("Width", Some("width")),
+            ("size", None),
+            ("x", None),
+        ] {
+            assert_eq!(nearest(typed, keys), meant, "{typed}");
+        }
+    }
+
+    #[test]
+    fn distances_count_swaps_as_one() {
+        assert_eq!(distance("ab", "ba"), 1);
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
+    }
+}
