@@ -414,3 +414,43 @@ fn hard_answers_on_a_slow_hook_rulebook_within_the_command_budget() {
     );
     assert!(!output.contains("ran out of time"), "{last}");
 }
+
+#[test]
+fn a_function_one_slip_from_a_hook_is_warned_of_at_load() {
+    // `fn outcom(state)` was meant as the `outcome` hook: the engine never
+    // calls it, so the variant quietly plays without its rule. It loads,
+    // with a warning at the function that names the hook.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("user");
+    let rules = Rulebook::from_file(&dir.join("outcom_typo.toml")).unwrap();
+    let warnings = rules.script().warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let w = &warnings[0];
+    assert_eq!(w.location.as_ref().map(|l| (l.line, l.col)), Some((12, 1)));
+    assert!(
+        w.message.contains("`outcom` is not a hook")
+            && w.message.ends_with("did you mean `fn outcome(state)`?"),
+        "{}",
+        w.message
+    );
+    // The player sees it with the new game.
+    let output = gridrules::batch::replay(&format!(
+        "load {}\n",
+        dir.join("outcom_typo.toml").display()
+    ));
+    assert!(
+        output.contains("warning: ") && output.contains("did you mean `fn outcome(state)`?"),
+        "{output}"
+    );
+}
+
+#[test]
+fn no_builtin_rulebook_has_warnings() {
+    for name in Rulebook::builtin_names() {
+        let rules = Rulebook::builtin(name).unwrap();
+        assert!(
+            rules.script().warnings().is_empty(),
+            "{name}: {:?}",
+            rules.script().warnings()
+        );
+    }
+}

@@ -187,6 +187,11 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
         Reply::NewGame(moves) => {
             let r = session.rulebook();
             writeln!(out, "new game: {} — {}", r.name(), r.title()).unwrap();
+            // Shown with every new game until the author fixes them, as a
+            // compiler repeats its warnings.
+            for w in r.script().warnings() {
+                writeln!(out, "warning: {w}").unwrap();
+            }
             let seats = session.seats();
             writeln!(
                 out,

@@ -188,6 +188,9 @@ pub struct ScriptHost {
     per_move: Vec<HookId>,
     /// Every hook the script defines, in registry order.
     defined: Vec<HookId>,
+    /// What the author may have got wrong without breaking the load: a
+    /// function one slip from a hook's name, which the engine never calls.
+    warnings: Vec<Problem>,
     /// Whether moves name their mark (`b2=O`), for the move texts hooks see;
     /// set once the tables say which marks a move places.
     pub(crate) explicit_mark: bool,
@@ -270,9 +273,11 @@ impl ScriptHost {
             history_read,
             per_move: Vec::new(),
             defined: Vec::new(),
+            warnings: Vec::new(),
             explicit_mark: false,
         };
         host.check_hooks()?;
+        host.warn_of_near_hooks();
         host.run_top_level(scope)?;
         Ok(host)
     }
@@ -340,6 +345,41 @@ impl ScriptHost {
         } else {
             Err(RulebookError { problems })
         }
+    }
+
+    /// Warns of each function whose name is a slip from a hook the script
+    /// does not define (`outcom` for `outcome`): as written it is never
+    /// called, and the variant quietly plays without that rule.
+    fn warn_of_near_hooks(&mut self) {
+        let missing: Vec<&str> = HOOKS
+            .iter()
+            .filter(|h| !self.defined.contains(&h.id))
+            .map(|h| h.name)
+            .collect();
+        let mut seen = Vec::new();
+        for f in self.ast.iter_functions() {
+            let name = f.name.to_string();
+            if HookId::from_name(&name).is_some() || seen.contains(&name) {
+                continue;
+            }
+            if let Some(hook) = crate::suggest::nearest(&name, missing.iter().copied()) {
+                let (line, col) = api::fn_position(&self.source.text, &name).unwrap_or((1, 1));
+                let signature =
+                    HookId::from_name(hook).map_or(String::new(), |h| h.spec().signature());
+                self.warnings.push(Problem::at(
+                    self.location(line, col),
+                    format!(
+                        "function `{name}` is not a hook, so the engine never calls it: did you mean `fn {signature}`?"
+                    ),
+                ));
+            }
+            seen.push(name);
+        }
+    }
+
+    /// What the author may have got wrong without breaking the load.
+    pub fn warnings(&self) -> &[Problem] {
+        &self.warnings
     }
 
     fn location(&self, line: usize, col: usize) -> Location {
