@@ -191,6 +191,9 @@ pub struct ScriptHost {
     /// What the author may have got wrong without breaking the load: a
     /// function one slip from a hook's name, which the engine never calls.
     warnings: Vec<Problem>,
+    /// The constants every hook sees (`WIDTH`, `HEIGHT`, the params), for
+    /// suggestions when a name is not found.
+    constants: Vec<String>,
     /// Whether moves name their mark (`b2=O`), for the move texts hooks see;
     /// set once the tables say which marks a move places.
     pub(crate) explicit_mark: bool,
@@ -253,6 +256,11 @@ impl ScriptHost {
                     col,
                 });
                 let mut message = e.0.to_string().to_lowercase_first();
+                if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
+                    let constants: Vec<String> =
+                        scope.iter().map(|(n, ..)| n.to_string()).collect();
+                    message = variable_hint(message, name, &constants);
+                }
                 if disabled_at(&source.text, loc.as_ref()) {
                     message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
                 }
@@ -274,6 +282,7 @@ impl ScriptHost {
             per_move: Vec::new(),
             defined: Vec::new(),
             warnings: Vec::new(),
+            constants: scope.iter().map(|(name, ..)| name.to_string()).collect(),
             explicit_mark: false,
         };
         host.check_hooks()?;
@@ -311,14 +320,22 @@ impl ScriptHost {
                 .collect();
             if arities.is_empty() {
                 if hook.required {
-                    problems.push(Problem::at(
-                        self.location(1, 1),
-                        format!(
-                            "missing hook `{}`: every rulebook script must define it ({})",
-                            hook.signature(),
-                            hook.doc
-                        ),
-                    ));
+                    // `fn line()` for `fn lines()`: point at the slip.
+                    let slip =
+                        crate::suggest::nearest(hook.name, defined.iter().map(|(n, _)| n.as_str()));
+                    let (line, col) = slip
+                        .and_then(|n| api::fn_position(&self.source.text, n))
+                        .unwrap_or((1, 1));
+                    let message = format!(
+                        "missing hook `{}`: every rulebook script must define it ({})",
+                        hook.signature(),
+                        hook.doc
+                    );
+                    let message = match slip {
+                        Some(n) => format!("{message}: is `fn {n}` meant to be it?"),
+                        None => message,
+                    };
+                    problems.push(Problem::at(self.location(line, col), message));
                 }
             } else if !arities.contains(&hook.params.len()) {
                 let (line, col) = api::fn_position(&self.source.text, hook.name).unwrap_or((1, 1));
@@ -374,6 +391,37 @@ impl ScriptHost {
                 ));
             }
             seen.push(name);
+        }
+    }
+
+    /// `message` for a name not found, with the nearest name that exists:
+    /// a constant (params are upper-case: `K`, not `k`) for a variable, a
+    /// script or module function for a call.
+    fn with_nearest_name(&self, message: String, err: &EvalAltResult) -> String {
+        match err {
+            EvalAltResult::ErrorVariableNotFound(name, _) => {
+                variable_hint(message, name, &self.constants)
+            }
+            EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                // `lines::stright (i64)`: the name is before the arguments.
+                let name = signature.split(" (").next().unwrap_or(signature).trim();
+                let mut known: Vec<String> = self
+                    .ast
+                    .iter_functions()
+                    .map(|f| f.name.to_string())
+                    .collect();
+                for sig in self.engine.gen_fn_signatures(false) {
+                    if let Some(n) = sig
+                        .strip_prefix("fn ")
+                        .or(Some(&sig))
+                        .and_then(|s| s.split('(').next())
+                    {
+                        known.push(n.trim().to_string());
+                    }
+                }
+                crate::suggest::with_hint(message, name, known.iter().map(String::as_str))
+            }
+            _ => message,
         }
     }
 
@@ -568,7 +616,8 @@ impl ScriptHost {
             EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
             mut other => {
                 let _ = other.take_position();
-                other.to_string().to_lowercase_first()
+                let message = other.to_string().to_lowercase_first();
+                self.with_nearest_name(message, &other)
             }
         };
         // Rhai resets the position of a tripped limit to the call site at
@@ -584,6 +633,16 @@ impl ScriptHost {
             message,
         }
     }
+}
+
+/// `message` for a variable not found, with the nearest of `constants`
+/// (`WIDTH`, `HEIGHT`, the params): params are upper-case, so `k` means `K`.
+fn variable_hint(message: String, name: &str, constants: &[String]) -> String {
+    let upper = name.to_uppercase();
+    if upper != name && constants.contains(&upper) {
+        return format!("{message}: did you mean `{upper}`? (params are upper-case constants)");
+    }
+    crate::suggest::with_hint(message, name, constants.iter().map(String::as_str))
 }
 
 /// Whether a syntax error at `loc` stands on the disabled `curry`: Rhai
