@@ -432,15 +432,15 @@ fn a_function_one_slip_from_a_hook_is_warned_of_at_load() {
         "{}",
         w.message
     );
-    // The player sees it with the new game.
-    let output = gridrules::batch::replay(&format!(
-        "load {}\n",
-        dir.join("outcom_typo.toml").display()
-    ));
-    assert!(
-        output.contains("warning: ") && output.contains("did you mean `fn outcome(state)`?"),
-        "{output}"
-    );
+    // The player sees it with the new game, the author with `check`.
+    let path = dir.join("outcom_typo.toml");
+    for command in ["load", "check"] {
+        let output = gridrules::batch::replay(&format!("{command} {}\n", path.display()));
+        assert!(
+            output.contains("warning: ") && output.contains("did you mean `fn outcome(state)`?"),
+            "{command}: {output}"
+        );
+    }
 }
 
 #[test]

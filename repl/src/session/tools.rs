@@ -313,6 +313,9 @@ impl Session {
         let mut lines = Vec::new();
         let (mut total, mut failed) = (0, 0);
         for r in &rulebooks {
+            for w in r.script().warnings() {
+                lines.push(format!("warning: {w}"));
+            }
             let results = gridrules_core::check::run(r);
             let bad = results.iter().filter(|c| c.failure.is_some()).count();
             for c in &results {
