@@ -138,22 +138,32 @@ impl CommandSpec {
 
 /// Games an `arena` match has unless told.
 const ARENA_GAMES: u32 = 20;
+/// Seconds within `range`, written `2` or `2s`.
+fn seconds_in(text: &str, range: std::ops::RangeInclusive<f64>) -> Option<std::time::Duration> {
+    let n = text.strip_suffix('s').unwrap_or(text).parse::<f64>().ok()?;
+    range
+        .contains(&n)
+        .then(|| std::time::Duration::from_secs_f64(n))
+}
+
+/// A number of playouts a tree, within what a rulebook may set.
+fn playouts_of(text: &str) -> Option<u32> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| gridrules_core::table::AI_PLAYOUTS.contains(n))
+}
+
+/// Seconds a move an `arena` budget may give.
+const ARENA_SECONDS: std::ops::RangeInclusive<f64> = 0.01..=600.0;
+
 /// A budget as a player's suffix gives it: playouts a tree (`500000`) or
-/// seconds a move by the clock (`2s`).
+/// seconds a move by the clock (`2s`, the `s` required).
 fn budget_of(text: &str) -> Option<gridrules_core::search::Budget> {
     use gridrules_core::search::Budget;
-    match text.strip_suffix('s') {
-        Some(t) => match t.parse::<f64>() {
-            Ok(t) if (0.01..=600.0).contains(&t) => {
-                Some(Budget::Time(std::time::Duration::from_secs_f64(t)))
-            }
-            _ => None,
-        },
-        None => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| gridrules_core::table::AI_PLAYOUTS.contains(n))
-            .map(Budget::Playouts),
+    if text.ends_with('s') {
+        seconds_in(text, ARENA_SECONDS).map(Budget::Time)
+    } else {
+        playouts_of(text).map(Budget::Playouts)
     }
 }
 
@@ -292,17 +302,12 @@ pub static COMMANDS: &[CommandSpec] = &[
             if let ["time", rest @ ..] = &a.words()[..] {
                 return match rest {
                     ["default"] => s.set_think(None),
-                    [t] => {
-                        let secs = t.strip_suffix('s').unwrap_or(t).parse::<f64>();
-                        match secs {
-                            Ok(x) if (0.1..=60.0).contains(&x) => {
-                                s.set_think(Some(std::time::Duration::from_secs_f64(x)))
-                            }
-                            _ => Err(a.usage(format!(
-                                "time `{t}`: expected 0.1 to 60 seconds, or default"
-                            ))),
-                        }
-                    }
+                    [t] => match seconds_in(t, 0.1..=60.0) {
+                        Some(d) => s.set_think(Some(d)),
+                        None => Err(a.usage(format!(
+                            "time `{t}`: expected 0.1 to 60 seconds, or default"
+                        ))),
+                    },
                     _ => Err(a.usage("ai time needs seconds (0.1 to 60) or `default`")),
                 };
             }
@@ -614,16 +619,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         "[seconds]",
         "the value under perfect play, and the moves that keep it",
         |s, a| {
-            let seconds = match a.optional("one number of seconds")? {
-                None => SOLVE_SECONDS,
-                Some(w) => match w.strip_suffix('s').unwrap_or(w).parse::<f64>() {
-                    Ok(n) if (0.1..=3600.0).contains(&n) => n,
-                    _ => {
+            let within = match a.optional("one number of seconds")? {
+                None => std::time::Duration::from_secs_f64(SOLVE_SECONDS),
+                Some(w) => match seconds_in(w, 0.1..=3600.0) {
+                    Some(d) => d,
+                    None => {
                         return Err(a.usage(format!("seconds `{w}`: expected 0.1 to 3600")));
                     }
                 },
             };
-            s.solve(std::time::Duration::from_secs_f64(seconds))
+            s.solve(within)
         },
     )
     .example("solve 5")
@@ -657,22 +662,14 @@ pub static COMMANDS: &[CommandSpec] = &[
                     "--playouts" | "--time" if budget.is_some() => {
                         return Err(a.usage("one budget: --playouts or --time"));
                     }
-                    "--playouts" => match value.and_then(|w| w.parse::<u32>().ok()) {
-                        Some(n) if gridrules_core::table::AI_PLAYOUTS.contains(&n) => {
-                            budget = Some(Budget::Playouts(n));
-                        }
-                        _ => return Err(a.usage("--playouts needs 100 to 10000000")),
+                    "--playouts" => match value.and_then(playouts_of) {
+                        Some(n) => budget = Some(Budget::Playouts(n)),
+                        None => return Err(a.usage("--playouts needs 100 to 10000000")),
                     },
-                    "--time" => {
-                        let seconds = value
-                            .and_then(|w| w.strip_suffix('s').unwrap_or(w).parse::<f64>().ok());
-                        match seconds {
-                            Some(t) if (0.01..=600.0).contains(&t) => {
-                                budget = Some(Budget::Time(std::time::Duration::from_secs_f64(t)));
-                            }
-                            _ => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
-                        }
-                    }
+                    "--time" => match value.and_then(|w| seconds_in(w, ARENA_SECONDS)) {
+                        Some(d) => budget = Some(Budget::Time(d)),
+                        None => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
+                    },
                     w => {
                         plain.push(w);
                         i += 1;
