@@ -2,8 +2,9 @@
 //! message (minijinja's `err_*.txt` suite).
 //!
 //! * `rulebooks/err_*.toml` (+ `.rhai`): one broken input per file, refused at
-//!   load. The snapshot is the error's Display: one `path:line:col: message`
-//!   line per problem.
+//!   load. The snapshot is the error as the REPL draws it: per problem, the
+//!   `path:line:col: message` line, the source line with carets under the
+//!   offending token, and the `help:` with the nearest valid name.
 //! * `rulebooks/run_*.toml` (+ `.rhai`): rulebooks that load, but whose
 //!   per-move hook (`refuse` or `outcome`) fails during play. The header says
 //!   which moves play fine and which move fails, how, and in which hook:
@@ -99,7 +100,7 @@ fn bad_rulebooks() {
             );
         }
         insta::with_settings!({ description => what, omit_expression => true }, {
-            insta::assert_snapshot!(err.to_string());
+            insta::assert_snapshot!(gridrules::render::rulebook_error(&err));
         });
     });
 }
@@ -250,7 +251,7 @@ fn failing_per_move_hooks() {
         );
 
         insta::with_settings!({ description => what, omit_expression => true }, {
-            insta::assert_snapshot!(PlayError::Script(err).to_string());
+            insta::assert_snapshot!(gridrules::render::script_error(&err));
         });
     });
 }

@@ -422,16 +422,16 @@ fn a_function_one_slip_from_a_hook_is_warned_of_at_load() {
     // with a warning at the function that names the hook.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("user");
     let rules = Rulebook::from_file(&dir.join("outcom_typo.toml")).unwrap();
-    let warnings = rules.script().warnings();
+    let warnings = rules.warnings();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     let w = &warnings[0];
-    assert_eq!(w.location.as_ref().map(|l| (l.line, l.col)), Some((12, 1)));
+    assert_eq!(w.location.as_ref().map(|l| (l.line, l.col)), Some((12, 4)));
     assert!(
-        w.message.contains("`outcom` is not a hook")
-            && w.message.ends_with("did you mean `fn outcome(state)`?"),
+        w.message.contains("`outcom` is not a hook"),
         "{}",
         w.message
     );
+    assert_eq!(w.help.as_deref(), Some("did you mean `fn outcome(state)`?"));
     // The player sees it with the new game, the author with `check`.
     let path = dir.join("outcom_typo.toml");
     for command in ["load", "check"] {
@@ -444,13 +444,28 @@ fn a_function_one_slip_from_a_hook_is_warned_of_at_load() {
 }
 
 #[test]
+fn an_unused_param_and_an_example_of_an_unstated_rule_are_warned_of() {
+    // `colour` is set but the script never reads `COLOUR`; the example
+    // pins rule C9, which the description never states. Both load, with a
+    // warning each, drawn at the key and at the rule ID.
+    // Relative to the package (cargo runs tests there), as the snapshot shows it.
+    let rules = Rulebook::from_file(Path::new("user/loose_ends.toml")).unwrap();
+    let drawn: String = rules
+        .warnings()
+        .iter()
+        .map(gridrules::render::warning)
+        .collect();
+    insta::assert_snapshot!(drawn);
+}
+
+#[test]
 fn no_builtin_rulebook_has_warnings() {
     for name in Rulebook::builtin_names() {
         let rules = Rulebook::builtin(name).unwrap();
         assert!(
-            rules.script().warnings().is_empty(),
+            rules.warnings().is_empty(),
             "{name}: {:?}",
-            rules.script().warnings()
+            rules.warnings()
         );
     }
 }

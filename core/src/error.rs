@@ -1,6 +1,12 @@
 //! Locations and the errors that carry them.
+//!
+//! A problem keeps the text it points into ([`Source`], shared) and the byte
+//! range of the offending token, as read at load: the REPL draws it from
+//! there, so an edited or missing file never changes what is shown.
 
 use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
 
 /// A place in a file: path as the user named it, 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +44,121 @@ impl fmt::Display for Location {
     }
 }
 
+/// A file's text as it was loaded, shared by every problem that points into it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The file, as the user named it.
+    pub path: String,
+    /// Its text when it was read.
+    pub text: Arc<str>,
+}
+
+impl fmt::Debug for Source {
+    // The text would bury the problem in a Debug dump; the path says which.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Source({:?})", self.path)
+    }
+}
+
+impl Source {
+    /// A source read from `path`.
+    pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> Source {
+        Source {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    /// The location of byte `offset`.
+    pub fn location(&self, offset: usize) -> Location {
+        Location::from_offset(&self.path, &self.text, offset)
+    }
+
+    /// The byte offset of 1-based `line` and `col` (in characters), clamped
+    /// to the text.
+    pub fn offset(&self, line: usize, col: usize) -> usize {
+        let start: usize = self
+            .text
+            .split_inclusive('\n')
+            .take(line.saturating_sub(1))
+            .map(str::len)
+            .sum();
+        let rest = &self.text[start..];
+        let in_line = rest
+            .char_indices()
+            .take_while(|&(_, c)| c != '\n')
+            .nth(col.saturating_sub(1))
+            .map_or_else(|| rest.find('\n').unwrap_or(rest.len()), |(i, _)| i);
+        start + in_line
+    }
+
+    /// The range of the token that starts at `offset`: a name with its
+    /// `::` path, a number, a quoted string, or else one character.
+    pub fn token_at(&self, offset: usize) -> Range<usize> {
+        let text = &self.text[offset.min(self.text.len())..];
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        let len = match text.chars().next() {
+            None => 0,
+            Some('"') => text[1..].find('"').map_or(1, |i| i + 2),
+            Some(c) if word(c) => {
+                let mut len = 0;
+                let mut rest = text;
+                loop {
+                    let n: usize = rest
+                        .chars()
+                        .take_while(|&c| word(c))
+                        .map(char::len_utf8)
+                        .sum();
+                    len += n;
+                    rest = &rest[n..];
+                    match rest.strip_prefix("::") {
+                        Some(after) if after.starts_with(word) => {
+                            len += 2;
+                            rest = after;
+                        }
+                        _ => break,
+                    }
+                }
+                len
+            }
+            Some(c) => c.len_utf8(),
+        };
+        let start = offset.min(self.text.len());
+        start..start + len
+    }
+
+    /// The range of the token at 1-based `line` and `col`.
+    pub fn token_at_line_col(&self, line: usize, col: usize) -> Range<usize> {
+        self.token_at(self.offset(line, col))
+    }
+}
+
+/// What a problem points at: a range of its source, with a label, and other
+/// ranges that explain it (where an unclosed `{` opened, say).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// The text the ranges index.
+    pub source: Source,
+    /// The offending bytes.
+    pub range: Range<usize>,
+    /// What the range is, under the carets (`unknown key`).
+    pub label: Option<String>,
+    /// Other ranges of the same source, each with what it adds.
+    pub context: Vec<(Range<usize>, String)>,
+}
+
+impl Snippet {
+    /// `range` of `source`, with no label yet.
+    pub fn new(source: &Source, range: Range<usize>) -> Snippet {
+        Snippet {
+            source: source.clone(),
+            range,
+            label: None,
+            context: Vec::new(),
+        }
+    }
+}
+
 /// One problem found in a rulebook or its script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -45,6 +166,11 @@ pub struct Problem {
     pub location: Option<Location>,
     /// What is wrong and what was expected (lower case, no trailing period).
     pub message: String,
+    /// The source it points into, when it was kept (boxed: errors travel
+    /// in `Result`s on hot paths, and most are never drawn).
+    pub snippet: Option<Box<Snippet>>,
+    /// What to do about it (`did you mean `width`?`).
+    pub help: Option<String>,
 }
 
 impl Problem {
@@ -53,6 +179,8 @@ impl Problem {
         Problem {
             location: Some(location),
             message: message.into(),
+            snippet: None,
+            help: None,
         }
     }
 
@@ -61,15 +189,54 @@ impl Problem {
         Problem {
             location: None,
             message: message.into(),
+            snippet: None,
+            help: None,
         }
+    }
+
+    /// A problem at `range` of `source`, which the renderer will draw.
+    pub fn spanned(source: &Source, range: Range<usize>, message: impl Into<String>) -> Problem {
+        Problem {
+            location: Some(source.location(range.start)),
+            message: message.into(),
+            snippet: Some(Box::new(Snippet::new(source, range))),
+            help: None,
+        }
+    }
+
+    /// The same problem with `label` under its carets.
+    pub fn with_label(mut self, label: impl Into<String>) -> Problem {
+        if let Some(s) = &mut self.snippet {
+            s.label = Some(label.into());
+        }
+        self
+    }
+
+    /// The same problem with a `help:` line (none when `help` is `None`).
+    pub fn with_help(mut self, help: Option<String>) -> Problem {
+        self.help = help.or(self.help);
+        self
+    }
+
+    /// The same problem, also pointing at `range` with what it adds.
+    pub fn with_context(mut self, range: Range<usize>, label: impl Into<String>) -> Problem {
+        if let Some(s) = &mut self.snippet {
+            s.context.push((range, label.into()));
+        }
+        self
     }
 }
 
 impl fmt::Display for Problem {
+    /// One line, `path:line:col: message: help`, for logs and `grep`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.location {
-            Some(loc) => write!(f, "{loc}: {}", self.message),
-            None => f.write_str(&self.message),
+        if let Some(loc) = &self.location {
+            write!(f, "{loc}: ")?;
+        }
+        f.write_str(&self.message)?;
+        match &self.help {
+            Some(help) => write!(f, ": {help}"),
+            None => Ok(()),
         }
     }
 }
@@ -89,11 +256,7 @@ impl From<Problem> for RulebookError {
 
 impl From<ScriptError> for RulebookError {
     fn from(e: ScriptError) -> RulebookError {
-        Problem {
-            location: e.location.clone(),
-            message: e.describe(),
-        }
-        .into()
+        e.to_problem().into()
     }
 }
 
@@ -136,6 +299,10 @@ pub struct ScriptError {
     pub location: Option<Location>,
     /// Rhai's message, lower case.
     pub message: String,
+    /// The script's text around it, when kept.
+    pub snippet: Option<Box<Snippet>>,
+    /// What to do about it (`did you mean `K`?`).
+    pub help: Option<String>,
 }
 
 impl ScriptError {
@@ -157,12 +324,21 @@ impl ScriptError {
     }
 }
 
+impl ScriptError {
+    /// The error as a [`Problem`], to render or to list with others.
+    pub fn to_problem(&self) -> Problem {
+        Problem {
+            location: self.location.clone(),
+            message: self.describe(),
+            snippet: self.snippet.clone(),
+            help: self.help.clone(),
+        }
+    }
+}
+
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.location {
-            Some(loc) => write!(f, "{loc}: {}", self.describe()),
-            None => f.write_str(&self.describe()),
-        }
+        self.to_problem().fmt(f)
     }
 }
 

@@ -44,7 +44,7 @@ pub mod setup;
 pub mod suggest;
 pub mod table;
 
-pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
+pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source};
 pub use game::Game;
 pub use geometry::{Cell, CellSet, Grid};
 pub use notation::ParseMoveError;

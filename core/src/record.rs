@@ -13,7 +13,7 @@
 //! ending = "line"           # optional: line, full, no-moves, repetition, script, resigned, agreed
 //! ```
 
-use crate::error::{Location, Problem, RulebookError};
+use crate::error::{Problem, RulebookError, Source};
 use crate::game::Game;
 use crate::position::{Ending, Outcome, Side};
 use crate::rulebook::Rulebook;
@@ -171,26 +171,29 @@ pub fn open(path: &Path) -> Result<Opened, RecordError> {
 /// # Errors
 /// As [`open`].
 pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> {
-    let raw: RawRecord = toml::from_str(text).map_err(|e| Problem {
-        location: e.span().map(|s| Location::from_offset(path, text, s.start)),
-        message: e.message().trim_end().to_string(),
+    let source = Source::new(path, text);
+    let raw: RawRecord = toml::from_str(text).map_err(|e| match e.span() {
+        Some(span) => Problem::spanned(&source, span, e.message().trim_end()),
+        None => Problem::bare(e.message().trim_end()),
     })?;
-    let at = |offset: usize| Location::from_offset(path, text, offset);
+    let source = &source;
     let name = raw.rulebook.get_ref();
     let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
     } else if Path::new(name).is_absolute() {
         // A record names what it needs beside it, so that a folder of games
         // can be shared: never a file anywhere on the reader's machine.
-        return Err(Problem::at(
-            at(raw.rulebook.span().start),
+        return Err(Problem::spanned(
+            source,
+            raw.rulebook.span(),
             format!("rulebook `{name}`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder"),
         )
         .into());
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
-            let mut problems = vec![Problem::at(
-                at(raw.rulebook.span().start),
+            let mut problems = vec![Problem::spanned(
+                source,
+                raw.rulebook.span(),
                 format!("rulebook `{name}` does not load:"),
             )];
             problems.extend(e.problems);
@@ -215,8 +218,9 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             0 => None,
             s if (1..=i64::from(crate::table::MAX_CLOCK)).contains(&s) => Some(s as u32),
             s => {
-                return Err(Problem::at(
-                    at(c.span().start),
+                return Err(Problem::spanned(
+                    source,
+                    c.span(),
                     format!("clock {s}: expected seconds per move, or 0"),
                 )
                 .into());
@@ -228,7 +232,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         Some(s) => {
             let pos = rulebook
                 .parse_position(s.get_ref())
-                .map_err(|e| Problem::at(at(s.span().start), format!("start: {e}")))?;
+                .map_err(|e| Problem::spanned(source, s.span(), format!("start: {e}")))?;
             Game::from_position(rulebook.clone(), pos)
         }
     };
@@ -245,15 +249,23 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             offset = pos_in + word.len();
             // Located only on error: finding a line and column reads the
             // text up to it, which for every move would be quadratic.
-            let loc = || at(if plain { start + 1 + pos_in } else { start });
-            let mv = game
-                .parse_move(word)
-                .map_err(|e| Problem::at(loc(), format!("move {} `{word}`: {e}", i + 1)))?;
-            game.play(mv)
-                .map_err(|e| Problem::at(loc(), format!("move {} `{word}`: {e}", i + 1)))?;
+            let range = if plain {
+                start + 1 + pos_in..start + 1 + pos_in + word.len()
+            } else {
+                moves.span()
+            };
+            let refused = |e: &dyn std::fmt::Display| {
+                Problem::spanned(
+                    source,
+                    range.clone(),
+                    format!("move {} `{word}`: {e}", i + 1),
+                )
+            };
+            let mv = game.parse_move(word).map_err(|e| refused(&e))?;
+            game.play(mv).map_err(|e| refused(&e))?;
         }
     }
-    settle_result(&mut game, &raw, &at)?;
+    settle_result(&mut game, &raw, source)?;
     let table = Table {
         x: raw.x,
         o: raw.o,
@@ -269,15 +281,14 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
 
 /// Applies a recorded resignation or agreement, and checks any recorded
 /// result against the replayed game.
-fn settle_result(
-    game: &mut Game,
-    raw: &RawRecord,
-    at: &dyn Fn(usize) -> Location,
-) -> Result<(), RecordError> {
+fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<(), RecordError> {
     let Some(result) = &raw.result else {
         return match &raw.ending {
             Some(e) => {
-                Err(Problem::at(at(e.span().start), "`ending` needs a `result` beside it").into())
+                Err(
+                    Problem::spanned(source, e.span(), "`ending` needs a `result` beside it")
+                        .into(),
+                )
             }
             None => Ok(()),
         };
@@ -287,8 +298,9 @@ fn settle_result(
         "O wins" => Outcome::Win(Side::O),
         "draw" => Outcome::Draw,
         other => {
-            return Err(Problem::at(
-                at(result.span().start),
+            return Err(Problem::spanned(
+                source,
+                result.span(),
                 format!("result `{other}`: expected \"X wins\", \"O wins\" or \"draw\""),
             )
             .into());
@@ -301,18 +313,20 @@ fn settle_result(
     match (game.ending(), ending) {
         (None, Some(("resigned", _))) => match outcome {
             Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(e.to_string()).into()),
-            Outcome::Draw => Err(Problem::at(at(result.span().start), "a resignation cannot end in a draw").into()),
+            Outcome::Draw => Err(Problem::spanned(source, result.span(), "a resignation cannot end in a draw").into()),
         },
         (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
             game.agree_draw().map_err(|e| Problem::bare(e.to_string()).into())
         }
-        (None, _) => Err(Problem::at(
-            at(result.span().start),
+        (None, _) => Err(Problem::spanned(
+            source,
+            result.span(),
             format!("result `{outcome}`, but after these moves the game goes on (for a resignation write ending = \"resigned\")"),
         )
         .into()),
-        (Some((actual, _)), _) if actual != outcome => Err(Problem::at(
-            at(result.span().start),
+        (Some((actual, _)), _) if actual != outcome => Err(Problem::spanned(
+            source,
+            result.span(),
             format!("result `{outcome}`, but the moves give `{actual}`"),
         )
         .into()),

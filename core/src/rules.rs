@@ -168,8 +168,9 @@ pub enum PlayError {
         /// The reason as the rulebook words it.
         reason: String,
     },
-    /// A per-move hook failed while checking or playing it.
-    Script(ScriptError),
+    /// A per-move hook failed while checking or playing it (boxed: it
+    /// carries its source snippet, and moves are played in hot loops).
+    Script(Box<ScriptError>),
     /// The text is not a move in the notation.
     Notation(ParseMoveError),
 }
@@ -188,7 +189,7 @@ impl std::error::Error for PlayError {}
 
 impl From<ScriptError> for PlayError {
     fn from(e: ScriptError) -> PlayError {
-        PlayError::Script(e)
+        PlayError::Script(Box::new(e))
     }
 }
 
@@ -438,12 +439,7 @@ impl Rulebook {
     }
 
     fn bad_hook_value(&self, hook: HookId, message: String) -> ScriptError {
-        ScriptError {
-            kind: crate::error::ScriptErrorKind::BadValue,
-            hook: Some(hook.name()),
-            location: self.script.hook_location(hook.name()),
-            message,
-        }
+        self.script.bad_value(hook, message)
     }
 
     /// Checks a move against the rules, saying why it is refused; `history`

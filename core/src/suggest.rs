@@ -21,6 +21,15 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// `did you mean `x`?` when one of `candidates` is near `word`: the `help:`
+/// of a problem that refuses a name.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    nearest(word, candidates).map(|near| format!("did you mean `{near}`?"))
+}
+
 /// `message` with `: did you mean `x`?` added when one of `candidates` is
 /// near `word`.
 pub fn with_hint<'a>(

@@ -29,6 +29,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // On stderr: the author sees them, and batch output stays as parsed.
+    for w in rulebook.warnings() {
+        eprint!("{}", render::sanitize(&render::warning(w)));
+    }
     let batch_mode = batch_flag || command.is_some() || !std::io::stdin().is_terminal();
     let setting = if batch_mode {
         Setting::Batch

@@ -1,9 +1,12 @@
 //! All text meant for people: boards, replies and error diagnostics.
 
 use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet as AnnotSnippet};
 use gridrules_core::game::result_line;
 use gridrules_core::rulebook::Marks;
-use gridrules_core::{Cell, Location, Position, Rulebook, Side, builtin};
+use gridrules_core::{
+    Cell, PlayError, Position, Problem, Rulebook, RulebookError, ScriptError, Side, Snippet,
+};
 use std::fmt::Write as _;
 
 /// How replies are drawn.
@@ -189,8 +192,8 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             writeln!(out, "new game: {} — {}", r.name(), r.title()).unwrap();
             // Shown with every new game until the author fixes them, as a
             // compiler repeats its warnings.
-            for w in r.script().warnings() {
-                writeln!(out, "warning: {w}").unwrap();
+            for w in r.warnings() {
+                out.push_str(&warning(w));
             }
             let seats = session.seats();
             writeln!(
@@ -526,70 +529,124 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
     }
 }
 
-/// An error as text: the `error:` line, and for located problems the source
-/// line with a caret under the column (toml's format).
+/// An error as text: the `error:` line, and for a problem that kept its
+/// source, the offending lines drawn as cargo draws them.
 pub fn error(err: &CommandError) -> String {
-    let problems = match err {
-        CommandError::Rulebook(e) => &e.problems,
-        CommandError::Record(e) => &e.0.problems,
+    match err {
+        CommandError::Rulebook(e) => rulebook_error(e),
+        CommandError::Record(e) => {
+            e.0.problems
+                .iter()
+                .map(|p| problem(Level::ERROR, p))
+                .collect()
+        }
         CommandError::Check(lines, _) => {
             let mut out: String = lines.iter().map(|l| format!("{l}\n")).collect();
             writeln!(out, "error: {err}").unwrap();
-            return out;
+            out
         }
-        _ => return format!("error: {err}\n"),
-    };
-    let mut out = String::new();
-    for p in problems {
-        writeln!(out, "error: {p}").unwrap();
-        if let Some(loc) = &p.location {
-            out.push_str(&snippet(loc));
-        }
+        // A hook that failed during play: the refused move's line, then
+        // where in the script.
+        CommandError::Play(_, PlayError::Script(e)) => script_failure(err, e),
+        CommandError::Script(e) => script_failure(err, e),
+        _ => format!("error: {err}\n"),
     }
-    out
 }
 
-/// The lines of `loc`'s file around it, with a caret, or nothing if unreadable.
-pub fn snippet(loc: &Location) -> String {
-    let kind = if loc.path.ends_with(".rhai") {
-        gridrules_core::files::SCRIPT
-    } else {
-        gridrules_core::files::RULEBOOK
+/// A hook that failed during play: the refused move's line, then where in
+/// the script.
+fn script_failure(err: &CommandError, e: &ScriptError) -> String {
+    let problem = e.to_problem();
+    let title = err.to_string();
+    // The title is the one-line form, which ends with the help; the help
+    // gets its own line below.
+    let title = match &problem.help {
+        Some(help) => title.strip_suffix(&format!(": {help}")).unwrap_or(&title),
+        None => &title,
     };
-    let source = builtin_source(&loc.path)
-        .map(str::to_string)
-        .or_else(|| gridrules_core::files::read(std::path::Path::new(&loc.path), kind).ok());
-    let Some(line) = source
-        .as_deref()
-        .and_then(|s| s.lines().nth(loc.line.saturating_sub(1)))
-    else {
-        return String::new();
-    };
-    // A long line is shown around the column, within the terminal.
-    const SHOWN: usize = 72;
-    let col = loc.col.saturating_sub(1);
-    let skip = col
-        .saturating_sub(SHOWN / 2)
-        .min(line.chars().count().saturating_sub(SHOWN));
-    let mut shown: String = line.chars().skip(skip).take(SHOWN).collect();
-    if skip > 0 {
-        shown.insert(0, '…');
-    }
-    if line.chars().count() > skip + SHOWN {
-        shown.push('…');
-    }
-    let n = loc.line.to_string();
-    let pad = " ".repeat(n.len());
-    let caret = " ".repeat(col - skip + usize::from(skip > 0));
-    format!("{pad} |\n{n} | {shown}\n{pad} | {caret}^\n")
+    diagnostic(
+        Level::ERROR,
+        title,
+        problem.snippet.as_deref(),
+        problem.help.as_deref(),
+    )
 }
 
-fn builtin_source(path: &str) -> Option<&'static str> {
-    if let Some(name) = path
-        .strip_prefix("rules/")
-        .and_then(|p| p.strip_suffix(".toml"))
-    {
-        return builtin::rulebook(name);
+/// A rulebook that did not load, every problem drawn.
+pub fn rulebook_error(e: &RulebookError) -> String {
+    e.problems
+        .iter()
+        .map(|p| problem(Level::ERROR, p))
+        .collect()
+}
+
+/// A hook that failed, drawn at the script line where it stopped.
+pub fn script_error(e: &ScriptError) -> String {
+    let p = e.to_problem();
+    problem(Level::ERROR, &p)
+}
+
+/// A warning about a rulebook that loads (a function one slip from a hook).
+pub fn warning(p: &Problem) -> String {
+    problem(Level::WARNING, p)
+}
+
+/// One problem: `level: path:line:col: message`, then its source lines
+/// with carets under the offending token, and its `help:`.
+fn problem(level: Level<'_>, p: &Problem) -> String {
+    let title = match &p.location {
+        Some(loc) => format!("{loc}: {}", p.message),
+        None => p.message.clone(),
+    };
+    diagnostic(level, &title, p.snippet.as_deref(), p.help.as_deref())
+}
+
+/// The one place diagnostics are drawn. The title keeps `path:line:col` on
+/// the first line, as compilers print it, so editors and `grep` find it;
+/// annotate-snippets draws the rest. Plain text: the same in a terminal, a
+/// log and a snapshot.
+fn diagnostic(
+    level: Level<'_>,
+    title: &str,
+    snippet: Option<&Snippet>,
+    help: Option<&str>,
+) -> String {
+    let mut group = Group::with_title(level.primary_title(title));
+    if let Some(s) = snippet {
+        let range = clamp(&s.source.text, s.range.clone());
+        let mut primary = AnnotationKind::Primary.span(range);
+        if let Some(label) = &s.label {
+            primary = primary.label(label.as_str());
+        }
+        let mut shown = AnnotSnippet::source(&*s.source.text)
+            .fold(true)
+            .annotation(primary);
+        for (range, label) in &s.context {
+            shown = shown.annotation(
+                AnnotationKind::Context
+                    .span(clamp(&s.source.text, range.clone()))
+                    .label(label.as_str()),
+            );
+        }
+        group = group.element(shown);
     }
-    path.strip_prefix("scripts/").and_then(builtin::script)
+    if let Some(help) = help {
+        group = group.element(Level::HELP.message(help));
+    }
+    let text = Renderer::plain().render(&[group]);
+    format!("{}\n", text.trim_end())
+}
+
+/// `range` within `text` and on character boundaries, so a stale or odd
+/// range draws something rather than panicking.
+fn clamp(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let fix = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = fix(range.start);
+    start..fix(range.end).max(start)
 }

@@ -120,12 +120,14 @@ fn a_bad_rulebook_on_the_command_line_fails_with_its_location() {
     let first = err.lines().next().unwrap();
     assert!(
         first.starts_with(&format!(
-            "error: {}:6:1: unknown field `heigth`",
+            "error: {}:6:1: unknown key `heigth` in `[board]`",
             path.display()
         )),
         "{err}"
     );
     assert!(err.contains("6 | heigth = 3"), "{err}");
+    assert!(err.contains("  | ^^^^^^ not a key of `[board]`"), "{err}");
+    assert!(err.contains("= help: did you mean `height`?"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -153,6 +155,13 @@ fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
             && lines[1].contains("script stopped in hook `outcome`"),
         "{out}"
     );
+    // Then the hook's source line, drawn under the error line.
+    let drawn = lines[2..]
+        .iter()
+        .take_while(|l| l.starts_with(|c: char| c == ' ' || c.is_ascii_digit()) && l.contains('|'))
+        .count();
+    assert!(drawn > 0, "{out}");
+    let lines = &lines[drawn..];
     // The refused move left the game as it was: two marks, X to move.
     assert_eq!(lines[2], "3/3/XO1 X - -");
     assert_eq!(lines[3], "to move: X");
@@ -500,4 +509,19 @@ fn vs_before_the_first_move_keeps_the_person_in_seat_one() {
         "{out}"
     );
     assert!(out.contains("`1` and `2` name the seats already"), "{out}");
+}
+
+#[test]
+fn a_rulebook_given_on_the_command_line_shows_its_warnings_on_stderr() {
+    let rulebook = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/user/outcom_typo.toml"
+    );
+    let (out, err, code) = run(&["--batch", "--rules", rulebook], "status\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "to move: X\n");
+    assert!(
+        err.starts_with("warning: ") && err.contains("help: did you mean `fn outcome(state)`?"),
+        "{err}"
+    );
 }

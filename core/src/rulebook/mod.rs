@@ -7,7 +7,7 @@ pub mod tables;
 pub mod turns;
 
 use crate::builtin;
-use crate::error::{Location, Problem, RulebookError};
+use crate::error::{Problem, RulebookError, Source};
 use crate::geometry::Grid;
 use crate::position::Side;
 use crate::script::hooks::HookId;
@@ -15,7 +15,6 @@ use crate::script::{ScriptHost, ScriptSource};
 use crate::table::TableRules;
 pub use primitives::{FullRegion, LineResult, Marks, NoMoves};
 use rhai::Dynamic;
-use schema::RawRulebook;
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
@@ -39,6 +38,8 @@ pub struct Rulebook {
     table: TableRules,
     pub(crate) refusal_texts: std::collections::BTreeMap<String, String>,
     examples: Vec<Example>,
+    /// What the author may have got wrong without breaking the load.
+    warnings: Vec<Problem>,
     pub(crate) tables: Tables,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
@@ -101,57 +102,111 @@ impl Rulebook {
         path: &str,
         dir: Option<PathBuf>,
     ) -> Result<Rulebook, RulebookError> {
-        let raw: RawRulebook = toml::from_str(text).map_err(|e| {
-            let loc = e.span().map(|s| Location::from_offset(path, text, s.start));
-            Problem {
-                location: loc,
-                // serde names Rust types (`expected i64`); say it in the file's terms.
-                message: with_nearest_name(
-                    e.message()
-                        .trim_end()
-                        .replace("expected i64", "expected an integer"),
-                ),
+        let source = Source::new(path, text);
+        let schema::Parsed {
+            raw,
+            mut problems,
+            reported,
+        } = schema::parse(&source);
+        let Some(raw) = raw else {
+            return Err(RulebookError { problems });
+        };
+        let at = |range: std::ops::Range<usize>, message: String| {
+            Problem::spanned(&source, range, message)
+        };
+        // A missing required key: at the top of the file, or at its table;
+        // not again when a wrong or misspelt one was reported.
+        let mut missing = |key: &str, table: Option<std::ops::Range<usize>>| {
+            let path = match table {
+                Some(_) => format!("board.{key}"),
+                None => key.to_string(),
+            };
+            if reported.contains(&path) {
+                return;
             }
-        })?;
-        let at = |offset: usize| Location::from_offset(path, text, offset);
-        let mut problems = Vec::new();
-
-        let name = raw.name.get_ref();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        {
-            problems.push(Problem::at(
-                at(raw.name.span().start),
-                format!("name `{name}`: expected lower-case letters, digits and `-`"),
-            ));
+            let message = format!("missing key `{key}`: every rulebook sets it");
+            problems.push(match table {
+                Some(range) => Problem::spanned(&source, range, message)
+                    .with_label(format!("`{key}` belongs in this table")),
+                None => Problem::at(source.location(0), message),
+            });
+        };
+        let (title, script, board) = (raw.title.clone(), raw.script.clone(), raw.board.as_ref());
+        if title.is_none() {
+            missing("title", None);
         }
-        let (w, h) = (&raw.board.get_ref().width, &raw.board.get_ref().height);
+        if script.is_none() {
+            missing("script", None);
+        }
+        if raw.name.is_none() {
+            missing("name", None);
+        }
+        let (w, h) = match board {
+            None => {
+                missing("board", None);
+                (None, None)
+            }
+            Some(b) => {
+                let (w, h) = (b.get_ref().width.clone(), b.get_ref().height.clone());
+                if w.is_none() {
+                    missing("width", Some(b.span()));
+                }
+                if h.is_none() {
+                    missing("height", Some(b.span()));
+                }
+                (w, h)
+            }
+        };
+        let name = raw.name.as_ref().map_or("", |n| n.get_ref().as_str());
+        if let Some(n) = &raw.name
+            && (name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+        {
+            problems.push(
+                at(
+                    n.span(),
+                    format!("name `{name}`: expected lower-case letters, digits and `-`"),
+                )
+                .with_label("a rulebook's name is its command-line word"),
+            );
+        }
         for (what, v, max) in [
-            ("width", w, crate::geometry::MAX_WIDTH),
-            ("height", h, crate::geometry::MAX_HEIGHT),
+            ("width", &w, crate::geometry::MAX_WIDTH),
+            ("height", &h, crate::geometry::MAX_HEIGHT),
         ] {
-            if !(1..=i64::from(max)).contains(v.get_ref()) {
-                problems.push(Problem::at(
-                    at(v.span().start),
+            if let Some(v) = v
+                && !(1..=i64::from(max)).contains(v.get_ref())
+            {
+                problems.push(at(
+                    v.span(),
                     format!("board {what} {}: expected 1 to {max}", v.get_ref()),
                 ));
             }
         }
-        let grid = Grid::new(*w.get_ref() as u32, *h.get_ref() as u32);
-        if grid.is_none() && problems.is_empty() {
-            problems.push(Problem::at(
-                at(raw.board.span().start),
-                format!(
-                    "board {}×{} has {} cells: at most {} are supported",
-                    w.get_ref(),
-                    h.get_ref(),
-                    w.get_ref() * h.get_ref(),
-                    crate::geometry::MAX_CELLS
-                ),
-            ));
-        }
+        let grid = match (&w, &h) {
+            (Some(w), Some(h)) => {
+                let grid = u32::try_from(*w.get_ref())
+                    .ok()
+                    .zip(u32::try_from(*h.get_ref()).ok())
+                    .and_then(|(w, h)| Grid::new(w, h));
+                if let (None, true, Some(b)) = (grid, problems.is_empty(), board) {
+                    problems.push(at(
+                        b.span(),
+                        format!(
+                            "board {}×{} has {} cells: at most {} are supported",
+                            w.get_ref(),
+                            h.get_ref(),
+                            w.get_ref() * h.get_ref(),
+                            crate::geometry::MAX_CELLS
+                        ),
+                    ));
+                }
+                grid
+            }
+            _ => None,
+        };
 
         let mut params = Vec::new();
         let mut shown_params = Vec::new();
@@ -161,8 +216,8 @@ impl Rulebook {
                 && k.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if !ident || k == "width" || k == "height" {
-                problems.push(Problem::at(
-                    at(key.span().start),
+                problems.push(at(
+                    key.span(),
                     format!("param `{k}`: expected a lower-case name (letters, digits, `_`) other than width and height"),
                 ));
                 continue;
@@ -172,8 +227,8 @@ impl Rulebook {
                     params.push((k.clone(), d));
                     shown_params.push((k.clone(), value.get_ref().to_string()));
                 }
-                None => problems.push(Problem::at(
-                    at(value.span().start),
+                None => problems.push(at(
+                    value.span(),
                     format!(
                         "param `{k}`: {} values are not supported: use an integer, a boolean, a string, or an array of them",
                         value.get_ref().type_str()
@@ -182,17 +237,18 @@ impl Rulebook {
             }
         }
 
-        let layers = match &raw.board.get_ref().layers {
+        let width = w.as_ref().map_or(1, |w| *w.get_ref());
+        let layers = match board.and_then(|b| b.get_ref().layers.as_ref()) {
             None => 1,
             Some(l) => match u32::try_from(*l.get_ref()) {
-                Ok(n) if n >= 1 && (*w.get_ref()).rem_euclid(i64::from(n)) == 0 => n,
+                Ok(n) if n >= 1 && width.rem_euclid(i64::from(n)) == 0 => n,
                 _ => {
-                    problems.push(Problem::at(
-                        at(l.span().start),
+                    problems.push(at(
+                        l.span(),
                         format!(
                             "board layers {}: expected a number of layers that divides the width {}",
                             l.get_ref(),
-                            w.get_ref()
+                            width
                         ),
                     ));
                     1
@@ -206,36 +262,54 @@ impl Rulebook {
                     Some([x.clone(), o.clone()])
                 }
                 _ => {
-                    problems.push(Problem::at(
-                        at(r.span().start),
-                        "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]",
+                    problems.push(at(
+                        r.span(),
+                        "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]"
+                            .to_string(),
                     ));
                     None
                 }
             },
         };
-        let table = table_rules(&raw.table, &at, &mut problems);
-        let refusal_texts = refusal_texts(&raw.refusals, &at, &mut problems);
-        let examples = examples(&raw.examples, &at, &mut problems);
+        let table = table_rules(&raw.table, &source, &mut problems);
+        let refusal_texts = refusal_texts(&raw.refusals, &source, &mut problems);
+        let examples = examples(&raw.examples, &source, &reported, &mut problems);
 
-        let script_name = raw.script.get_ref();
-        let source = match resolve_script(script_name, dir.as_deref()) {
-            Ok(s) => Some(s),
-            Err(message) => {
-                problems.push(Problem::at(at(raw.script.span().start), message));
-                None
-            }
-        };
+        let script_source = script.and_then(|name| {
+            resolve_script(name.get_ref(), dir.as_deref())
+                .map_err(|message| problems.push(at(name.span(), message)))
+                .ok()
+        });
 
-        let (Some(grid), Some(source), true) = (grid, source, problems.is_empty()) else {
+        let (Some(grid), Some(script_source), Some(title), true) =
+            (grid, script_source, title, problems.is_empty())
+        else {
+            problems.sort_by_key(|p| p.snippet.as_ref().map(|s| s.range.start));
             return Err(RulebookError { problems });
         };
-        let mut script = ScriptHost::new(grid, &params, source)?;
+        let mut script = ScriptHost::new(grid, &params, script_source)?;
+        let mut warnings = script.warnings().to_vec();
+        for key in raw.params.keys() {
+            let constant = key.get_ref().to_uppercase();
+            if !script.mentions(&constant) {
+                warnings.push(
+                    at(
+                        key.span(),
+                        format!(
+                            "param `{}` is not used: the script never reads `{constant}`",
+                            key.get_ref()
+                        ),
+                    )
+                    .with_label("unused"),
+                );
+            }
+        }
+        warnings.extend(unstated_rules(&raw, &source));
         let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
         script.explicit_mark = tables.marks == Marks::Either;
         let mut rulebook = Rulebook {
-            name: name.clone(),
-            title: raw.title,
+            name: name.to_string(),
+            title,
             description: raw.description,
             path: path.to_string(),
             grid,
@@ -245,6 +319,7 @@ impl Rulebook {
             table,
             refusal_texts,
             examples,
+            warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
             outcome_hook: script.has_per_move(HookId::Outcome),
             tables,
@@ -322,6 +397,13 @@ impl Rulebook {
         &self.examples
     }
 
+    /// What the author may have got wrong without breaking the load: a
+    /// function one slip from a hook, a param the script never reads, an
+    /// example of a rule the description does not state.
+    pub fn warnings(&self) -> &[Problem] {
+        &self.warnings
+    }
+
     /// The compiled tables.
     pub fn tables(&self) -> &Tables {
         &self.tables
@@ -336,6 +418,48 @@ impl Rulebook {
     pub fn has_per_move_hooks(&self) -> bool {
         self.refuse_hook || self.outcome_hook
     }
+}
+
+/// Examples whose rule ID the description does not cite: the description
+/// is the rulebook's statement of its rules, and each example pins one.
+fn unstated_rules(raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
+    let description = raw.description.as_deref().unwrap_or_default();
+    let cited = |id: &str| {
+        description.match_indices(id).any(|(i, _)| {
+            let before = description[..i].chars().next_back();
+            let after = description[i + id.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    };
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for e in &raw.examples {
+        let Some(rule) = &e.get_ref().rule else {
+            continue;
+        };
+        let id = rule.get_ref();
+        if !is_rule_id(id) || cited(id) || seen.contains(id) {
+            continue;
+        }
+        seen.push(id.clone());
+        let problem = Problem::spanned(
+            source,
+            rule.span(),
+            format!("example rule `{id}` is not stated in the description"),
+        )
+        .with_label("no `({id})` in `description`".replace("{id}", id));
+        out.push(if raw.description.is_none() {
+            problem.with_help(Some(
+                "add a `description` that states the rules, each with its ID, like `… wins (C3).`"
+                    .to_string(),
+            ))
+        } else {
+            problem.with_help(Some(format!(
+                "cite it where the description states the rule, like `… ({id})`"
+            )))
+        });
+    }
+    out
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -402,28 +526,4 @@ fn to_dynamic(v: &toml::Value) -> Option<Dynamic> {
             .map(Dynamic::from_array),
         _ => None,
     }
-}
-
-/// A schema error naming an unknown key or value (serde's "unknown field
-/// `widht`, expected one of `width`, …") with the nearest expected name
-/// suggested.
-fn with_nearest_name(message: String) -> String {
-    let quoted = |text: &str| -> Vec<String> {
-        text.split('`')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
-            .collect()
-    };
-    let Some((head, expected)) = message.split_once(", expected ") else {
-        return message;
-    };
-    let unknown = ["unknown field `", "unknown variant `"]
-        .iter()
-        .any(|p| head.starts_with(p));
-    let (Some(word), true) = (quoted(head).into_iter().next(), unknown) else {
-        return message;
-    };
-    let names = quoted(expected);
-    crate::suggest::with_hint(message.clone(), &word, names.iter().map(String::as_str))
 }

@@ -3,7 +3,7 @@
 //! offending value and returns what it could read.
 
 use super::schema;
-use crate::error::{Location, Problem};
+use crate::error::{Location, Problem, Source};
 use crate::table::{MAX_CLOCK, TableRules, TimeoutMove};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -39,36 +39,83 @@ pub const EXPECT_KINDS: &[&str] = &["result:", "to move:", "refused:", "legal:",
 
 pub(super) fn examples(
     raw: &[Spanned<schema::RawExample>],
-    at: &dyn Fn(usize) -> Location,
+    source: &Source,
+    reported: &[String],
     problems: &mut Vec<Problem>,
 ) -> Vec<Example> {
     let mut out = Vec::new();
     for e in raw {
         let r = e.get_ref();
-        let rule = r.rule.get_ref();
-        if !is_rule_id(rule) {
-            problems.push(Problem::at(
-                at(r.rule.span().start),
-                format!("example rule `{rule}`: expected an ID like `C3` or `CF2`"),
-            ));
+        let mut missing = |key: &str| {
+            if reported.contains(&format!("example.{key}")) {
+                return;
+            }
+            problems.push(
+                Problem::spanned(
+                    source,
+                    e.span(),
+                    format!("missing key `{key}`: every `[[example]]` sets it"),
+                )
+                .with_label(format!("this example has no `{key}`")),
+            );
+        };
+        for (key, absent) in [
+            ("rule", r.rule.is_none()),
+            ("text", r.text.is_none()),
+            ("expect", r.expect.is_none()),
+        ] {
+            if absent {
+                missing(key);
+            }
         }
-        let expect = r.expect.get_ref();
-        if !EXPECT_KINDS.iter().any(|k| expect.starts_with(k)) {
-            problems.push(Problem::at(
-                at(r.expect.span().start),
-                format!(
-                    "example expect `{expect}`: expected it to start with one of {}",
-                    EXPECT_KINDS.join(" ")
+        if let Some(rule) = &r.rule
+            && !is_rule_id(rule.get_ref())
+        {
+            problems.push(
+                Problem::spanned(
+                    source,
+                    rule.span(),
+                    format!(
+                        "example rule `{}`: expected an ID like `C3` or `CF2`",
+                        rule.get_ref()
+                    ),
+                )
+                .with_label("one to three capital letters, then a number"),
+            );
+        }
+        if let Some(expect) = &r.expect
+            && !EXPECT_KINDS.iter().any(|k| expect.get_ref().starts_with(k))
+        {
+            let word = expect.get_ref().split(':').next().unwrap_or_default();
+            problems.push(
+                Problem::spanned(
+                    source,
+                    expect.span(),
+                    format!(
+                        "example expect `{}`: expected it to start with one of {}",
+                        expect.get_ref(),
+                        EXPECT_KINDS.join(" ")
+                    ),
+                )
+                .with_help(
+                    crate::suggest::nearest(
+                        word,
+                        EXPECT_KINDS.iter().map(|k| k.trim_end_matches(':')),
+                    )
+                    .map(|k| format!("did you mean `{k}:`?")),
                 ),
-            ));
+            );
         }
+        let (Some(rule), Some(text), Some(expect)) = (&r.rule, &r.text, &r.expect) else {
+            continue;
+        };
         out.push(Example {
-            rule: rule.clone(),
-            text: r.text.clone(),
+            rule: rule.get_ref().clone(),
+            text: text.clone(),
             setup: r.setup.clone(),
             moves: r.moves.clone(),
-            expect: expect.clone(),
-            location: at(e.span().start),
+            expect: expect.get_ref().clone(),
+            location: source.location(e.span().start),
         });
     }
     out
@@ -77,25 +124,24 @@ pub(super) fn examples(
 /// Validates `[refusals]`: known keys, known placeholders.
 pub(super) fn refusal_texts(
     raw: &BTreeMap<Spanned<String>, Spanned<String>>,
-    at: &dyn Fn(usize) -> Location,
+    source: &Source,
     problems: &mut Vec<Problem>,
 ) -> BTreeMap<String, String> {
     use crate::rules::{REFUSAL_KEYS, REFUSAL_PLACEHOLDERS};
     let mut out = BTreeMap::new();
     for (key, text) in raw {
         if !REFUSAL_KEYS.contains(&key.get_ref().as_str()) {
-            problems.push(Problem::at(
-                at(key.span().start),
-                crate::suggest::with_hint(
-                    format!(
-                        "unknown refusal `{}`, expected one of {}",
-                        key.get_ref(),
-                        REFUSAL_KEYS.join(", ")
-                    ),
-                    key.get_ref(),
-                    REFUSAL_KEYS.iter().copied(),
-                ),
-            ));
+            let help = crate::suggest::did_you_mean(key.get_ref(), REFUSAL_KEYS.iter().copied())
+                .unwrap_or_else(|| format!("expected one of {}", REFUSAL_KEYS.join(", ")));
+            problems.push(
+                Problem::spanned(
+                    source,
+                    key.span(),
+                    format!("unknown refusal `{}`", key.get_ref()),
+                )
+                .with_label("not a refusal key")
+                .with_help(Some(help)),
+            );
             continue;
         }
         let mut rest = text.get_ref().as_str();
@@ -103,18 +149,30 @@ pub(super) fn refusal_texts(
             let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
             let placeholder = &rest[open..close];
             if !REFUSAL_PLACEHOLDERS.contains(&placeholder) {
-                problems.push(Problem::at(
-                    at(text.span().start),
-                    crate::suggest::with_hint(
+                // Point at the placeholder itself where the string holds it
+                // as written (no escapes before it).
+                let span = text.span();
+                let range = source.text[span.clone()]
+                    .find(placeholder)
+                    .map_or(span.clone(), |i| {
+                        span.start + i..span.start + i + placeholder.len()
+                    });
+                problems.push(
+                    Problem::spanned(
+                        source,
+                        range,
                         format!(
                             "refusal `{}`: unknown placeholder `{placeholder}`, expected one of {}",
                             key.get_ref(),
                             REFUSAL_PLACEHOLDERS.join(" ")
                         ),
+                    )
+                    .with_label("not a placeholder")
+                    .with_help(crate::suggest::did_you_mean(
                         placeholder,
                         REFUSAL_PLACEHOLDERS.iter().copied(),
-                    ),
-                ));
+                    )),
+                );
             }
             rest = &rest[close..];
         }
@@ -126,7 +184,7 @@ pub(super) fn refusal_texts(
 /// Validates `[table]`, recording problems at the offending values.
 pub(super) fn table_rules(
     raw: &schema::RawTable,
-    at: &dyn Fn(usize) -> Location,
+    source: &Source,
     problems: &mut Vec<Problem>,
 ) -> TableRules {
     let mut table = TableRules::default();
@@ -135,8 +193,9 @@ pub(super) fn table_rules(
         match seconds(*c.get_ref()) {
             Some(0) => table.clock = None,
             Some(s) => table.clock = Some(s),
-            None => problems.push(Problem::at(
-                at(c.span().start),
+            None => problems.push(Problem::spanned(
+                source,
+                c.span(),
                 format!(
                     "clock {}: expected seconds per move, 0 (no clock) to {MAX_CLOCK}",
                     c.get_ref()
@@ -148,8 +207,9 @@ pub(super) fn table_rules(
         for &o in options.get_ref() {
             match seconds(o) {
                 Some(s) if s > 0 => table.clock_options.push(s),
-                _ => problems.push(Problem::at(
-                    at(options.span().start),
+                _ => problems.push(Problem::spanned(
+                    source,
+                    options.span(),
                     format!("clock_options: {o} is not a number of seconds from 1 to {MAX_CLOCK}"),
                 )),
             }
@@ -164,8 +224,9 @@ pub(super) fn table_rules(
     if let Some(n) = &raw.ai_playouts {
         match u32::try_from(*n.get_ref()) {
             Ok(v) if crate::table::AI_PLAYOUTS.contains(&v) => table.ai_playouts = v,
-            _ => problems.push(Problem::at(
-                at(n.span().start),
+            _ => problems.push(Problem::spanned(
+                source,
+                n.span(),
                 format!(
                     "ai_playouts {}: expected playouts a search tree, {} to {}",
                     n.get_ref(),
@@ -179,8 +240,9 @@ pub(super) fn table_rules(
         match t.get_ref().as_str() {
             "random" => table.timeout_move = TimeoutMove::Random,
             "near" => table.timeout_move = TimeoutMove::Near,
-            other => problems.push(Problem::at(
-                at(t.span().start),
+            other => problems.push(Problem::spanned(
+                source,
+                t.span(),
                 format!("timeout_move `{other}`: expected \"random\" or \"near\""),
             )),
         }

@@ -5,7 +5,7 @@
 
 use super::primitives::{FullRegion, LineResult, Marks, NoMoves, Word};
 use super::turns::Turns;
-use crate::error::{RulebookError, ScriptError, ScriptErrorKind};
+use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Grid, Span, WORDS};
 use crate::position::{NO_REGION, UNLIMITED};
 use crate::script::hooks::HookId;
@@ -315,13 +315,7 @@ impl<'a> Builder<'a> {
 
     /// An error about a hook's answer, located at the hook's definition.
     fn bad(&self, hook: HookId, message: String) -> RulebookError {
-        ScriptError {
-            kind: ScriptErrorKind::BadValue,
-            hook: Some(hook.name()),
-            location: self.host.hook_location(hook.name()),
-            message,
-        }
-        .into()
+        self.host.bad_value(hook, message).into()
     }
 
     fn call(

@@ -4,7 +4,9 @@ pub mod api;
 pub mod hooks;
 
 use crate::builtin;
-use crate::error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind};
+use crate::error::{
+    Location, Problem, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source,
+};
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
 use crate::rulebook::TurnPlace;
@@ -12,6 +14,7 @@ use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
 use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Shared};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -181,6 +184,8 @@ pub struct ScriptHost {
     /// load): every hook is called here.
     functions: AST,
     source: ScriptSource,
+    /// The script's text as loaded, which diagnostics point into.
+    text: Source,
     output: Arc<Mutex<Vec<String>>>,
     /// Set the first time a hook reads `state.history`: from then on a
     /// position's value may depend on the way to it.
@@ -247,28 +252,48 @@ impl ScriptHost {
         for (name, value) in params {
             scope.push_constant_dynamic(name.to_uppercase(), value.clone());
         }
+        let text = Source::new(source.path.clone(), source.text.as_str());
         let ast = engine
             .compile_with_scope(&scope, &source.text)
             .map_err(|e| {
-                let loc = api::rhai_line_col(e.1).map(|(line, col)| Location {
-                    path: source.path.clone(),
-                    line,
-                    col,
-                });
+                // Rhai places an error at the end of the file past its last
+                // line; the end of the last line is where a reader looks.
+                let end = source.text.trim_end().len();
+                let at = api::rhai_line_col(e.1).map(|(line, col)| text.offset(line, col).min(end));
+                let loc = at.map(|at| text.location(at));
                 let mut message = e.0.to_string().to_lowercase_first();
+                let mut help = None;
                 if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
                     let constants: Vec<String> =
                         scope.iter().map(|(n, ..)| n.to_string()).collect();
-                    message = variable_hint(message, name, &constants);
+                    help = variable_hint(name, &constants);
                 }
                 if disabled_at(&source.text, loc.as_ref()) {
                     message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
                 }
+                let snippet = at.map(|at| {
+                    let mut snippet = Snippet::new(&text, text.token_at(at));
+                    if at == end {
+                        snippet.label = Some("the file ends here".to_string());
+                    }
+                    // An unclosed bracket is found at the end of the file;
+                    // where it opened is what the author needs to see.
+                    if let rhai::ParseErrorType::MissingToken(token, _) = &*e.0
+                        && let Some(open) = unclosed(&source.text, at, token)
+                    {
+                        snippet
+                            .context
+                            .push((open..open + 1, format!("this `{}` is never closed", &source.text[open..open + 1])));
+                    }
+                    snippet
+                });
                 ScriptError {
                     kind: ScriptErrorKind::Syntax,
                     hook: None,
                     location: loc,
                     message,
+                    snippet: snippet.map(Box::new),
+                    help,
                 }
             })?;
         let functions = ast.clone_functions_only();
@@ -277,6 +302,7 @@ impl ScriptHost {
             ast,
             functions,
             source,
+            text,
             output,
             history_read,
             per_move: Vec::new(),
@@ -323,24 +349,27 @@ impl ScriptHost {
                     // `fn line()` for `fn lines()`: point at the slip.
                     let slip =
                         crate::suggest::nearest(hook.name, defined.iter().map(|(n, _)| n.as_str()));
-                    let (line, col) = slip
-                        .and_then(|n| api::fn_position(&self.source.text, n))
-                        .unwrap_or((1, 1));
                     let message = format!(
                         "missing hook `{}`: every rulebook script must define it ({})",
                         hook.signature(),
                         hook.doc
                     );
-                    let message = match slip {
-                        Some(n) => format!("{message}: is `fn {n}` meant to be it?"),
-                        None => message,
-                    };
-                    problems.push(Problem::at(self.location(line, col), message));
+                    problems.push(match slip.and_then(|n| self.fn_name_range(n)) {
+                        Some(range) => Problem::spanned(&self.text, range, message)
+                            .with_label("not a hook")
+                            .with_help(Some(format!(
+                                "is `fn {}` meant to be it? name it `{}`",
+                                slip.unwrap_or_default(),
+                                hook.name
+                            ))),
+                        None => Problem::at(self.location(1, 1), message),
+                    });
                 }
             } else if !arities.contains(&hook.params.len()) {
-                let (line, col) = api::fn_position(&self.source.text, hook.name).unwrap_or((1, 1));
-                problems.push(Problem::at(
-                    self.location(line, col),
+                let range = self.fn_name_range(hook.name).unwrap_or(0..0);
+                problems.push(Problem::spanned(
+                    &self.text,
+                    range,
                     format!(
                         "hook `{}` takes {} parameter{}, found {}: expected `fn {}`",
                         hook.name,
@@ -380,28 +409,29 @@ impl ScriptHost {
                 continue;
             }
             if let Some(hook) = crate::suggest::nearest(&name, missing.iter().copied()) {
-                let (line, col) = api::fn_position(&self.source.text, &name).unwrap_or((1, 1));
+                let range = self.fn_name_range(&name).unwrap_or(0..0);
                 let signature =
                     HookId::from_name(hook).map_or(String::new(), |h| h.spec().signature());
-                self.warnings.push(Problem::at(
-                    self.location(line, col),
-                    format!(
-                        "function `{name}` is not a hook, so the engine never calls it: did you mean `fn {signature}`?"
-                    ),
-                ));
+                self.warnings.push(
+                    Problem::spanned(
+                        &self.text,
+                        range,
+                        format!("function `{name}` is not a hook, so the engine never calls it"),
+                    )
+                    .with_label("not a hook")
+                    .with_help(Some(format!("did you mean `fn {signature}`?"))),
+                );
             }
             seen.push(name);
         }
     }
 
-    /// `message` for a name not found, with the nearest name that exists:
-    /// a constant (params are upper-case: `K`, not `k`) for a variable, a
-    /// script or module function for a call.
-    fn with_nearest_name(&self, message: String, err: &EvalAltResult) -> String {
+    /// For a name not found, the nearest name that exists: a constant
+    /// (params are upper-case: `K`, not `k`) for a variable, a script or
+    /// module function for a call.
+    fn nearest_name(&self, err: &EvalAltResult) -> Option<String> {
         match err {
-            EvalAltResult::ErrorVariableNotFound(name, _) => {
-                variable_hint(message, name, &self.constants)
-            }
+            EvalAltResult::ErrorVariableNotFound(name, _) => variable_hint(name, &self.constants),
             EvalAltResult::ErrorFunctionNotFound(signature, _) => {
                 // `lines::stright (i64)`: the name is before the arguments.
                 let name = signature.split(" (").next().unwrap_or(signature).trim();
@@ -419,10 +449,19 @@ impl ScriptHost {
                         known.push(n.trim().to_string());
                     }
                 }
-                crate::suggest::with_hint(message, name, known.iter().map(String::as_str))
+                crate::suggest::did_you_mean(name, known.iter().map(String::as_str))
             }
-            _ => message,
+            _ => None,
         }
+    }
+
+    /// Whether the script's code (not its comments or strings) names `word`.
+    pub fn mentions(&self, word: &str) -> bool {
+        let code = code_only(&self.source.text);
+        code.match_indices(word).any(|(i, _)| {
+            let name = |c: char| c.is_alphanumeric() || c == '_';
+            !code[..i].ends_with(name) && !code[i + word.len()..].starts_with(name)
+        })
     }
 
     /// What the author may have got wrong without breaking the load.
@@ -548,7 +587,35 @@ impl ScriptHost {
 
     /// Where hook `name` is defined in the script, when it is.
     pub fn hook_location(&self, name: &str) -> Option<Location> {
-        api::fn_position(&self.source.text, name).map(|(line, col)| self.location(line, col))
+        self.fn_name_range(name)
+            .map(|range| self.text.location(range.start))
+    }
+
+    /// The range of `name` in its `fn name(…)` definition.
+    fn fn_name_range(&self, name: &str) -> Option<Range<usize>> {
+        let (line, col) = api::fn_position(&self.source.text, name)?;
+        let at = self.text.offset(line, col);
+        let fn_at = at + self.text.text[at..].find("fn ")? + 3;
+        let name_at = fn_at + self.text.text[fn_at..].find(name)?;
+        Some(name_at..name_at + name.len())
+    }
+
+    /// An error about what hook `hook` answered: the engine cannot tell
+    /// which expression made the value, so it points at the hook's name.
+    pub(crate) fn bad_value(&self, hook: HookId, message: String) -> ScriptError {
+        let snippet = self.fn_name_range(hook.name()).map(|range| {
+            let mut s = Snippet::new(&self.text, range);
+            s.label = Some("this hook's answer".to_string());
+            s
+        });
+        ScriptError {
+            kind: ScriptErrorKind::BadValue,
+            hook: Some(hook.name()),
+            location: self.hook_location(hook.name()),
+            message,
+            snippet: snippet.map(Box::new),
+            help: None,
+        }
     }
 
     /// Takes what the script printed since the last call.
@@ -591,6 +658,7 @@ impl ScriptHost {
             | EvalAltResult::ErrorTooManyModules(_) => ScriptErrorKind::Limit,
             _ => ScriptErrorKind::Runtime,
         };
+        let mut help = None;
         let message = match err {
             EvalAltResult::ErrorTerminated(..) => format!(
                 "ran out of time: a hook may run {HOOK_SECONDS} s, and a command's scripts {COMMAND_SCRIPT_SECONDS} s in all"
@@ -616,33 +684,131 @@ impl ScriptHost {
             EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
             mut other => {
                 let _ = other.take_position();
-                let message = other.to_string().to_lowercase_first();
-                self.with_nearest_name(message, &other)
+                help = self.nearest_name(&other);
+                other.to_string().to_lowercase_first()
             }
         };
         // Rhai resets the position of a tripped limit to the call site at
         // each function return, and a hook's call site is outside the script;
         // point at the hook's definition instead.
-        let location = api::rhai_line_col(at)
-            .map(|(line, col)| Location { path, line, col })
-            .or_else(|| self.hook_location(hook));
+        let (location, snippet) = match api::rhai_line_col(at) {
+            Some((line, col)) => {
+                let text = self.text_of(&path);
+                let snippet = text.map(|t| Snippet::new(&t, t.token_at_line_col(line, col)));
+                (Some(Location { path, line, col }), snippet)
+            }
+            None => {
+                let snippet = self.fn_name_range(hook).map(|range| {
+                    let mut s = Snippet::new(&self.text, range);
+                    s.label = Some("while this hook ran".to_string());
+                    s
+                });
+                (self.hook_location(hook), snippet)
+            }
+        };
         ScriptError {
             kind,
             hook: HookId::from_name(hook).map(HookId::name),
             location,
             message,
+            snippet: snippet.map(Box::new),
+            help,
         }
+    }
+
+    /// The text of `path`: the script's own, or a built-in module's.
+    fn text_of(&self, path: &str) -> Option<Source> {
+        if path == self.text.path {
+            return Some(self.text.clone());
+        }
+        let name = path.strip_prefix("scripts/")?.strip_suffix(".rhai")?;
+        builtin::script(name).map(|text| Source::new(path, text))
     }
 }
 
-/// `message` for a variable not found, with the nearest of `constants`
-/// (`WIDTH`, `HEIGHT`, the params): params are upper-case, so `k` means `K`.
-fn variable_hint(message: String, name: &str, constants: &[String]) -> String {
+/// For a variable not found, the nearest of `constants` (`WIDTH`,
+/// `HEIGHT`, the params): params are upper-case, so `k` means `K`.
+fn variable_hint(name: &str, constants: &[String]) -> Option<String> {
     let upper = name.to_uppercase();
     if upper != name && constants.contains(&upper) {
-        return format!("{message}: did you mean `{upper}`? (params are upper-case constants)");
+        return Some(format!(
+            "did you mean `{upper}`? (params are upper-case constants)"
+        ));
     }
-    crate::suggest::with_hint(message, name, constants.iter().map(String::as_str))
+    crate::suggest::did_you_mean(name, constants.iter().map(String::as_str))
+}
+
+/// `text` with its comments and string contents blanked, for looking up
+/// names.
+fn code_only(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    let blank = |from: usize, to: usize, out: &mut Vec<u8>| {
+        for b in &mut out[from..to.min(bytes.len())] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    while i < bytes.len() {
+        let start = i;
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                blank(start, i, &mut out);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+                blank(start, i, &mut out);
+            }
+            quote @ (b'"' | b'`' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                blank(start, i, &mut out);
+            }
+            _ => i += 1,
+        }
+    }
+    // Only ASCII bytes were blanked, so the text is still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The offset of the bracket that a missing `token` (`}`, `)`, `]`) should
+/// close: the innermost one still open at `end`, outside strings and
+/// comments.
+fn unclosed(text: &str, end: usize, token: &str) -> Option<usize> {
+    let open = match token {
+        "}" => b'{',
+        ")" => b'(',
+        "]" => b'[',
+        _ => return None,
+    };
+    let code = code_only(text);
+    let mut stack = Vec::new();
+    for (i, b) in code.bytes().take(end).enumerate() {
+        match b {
+            b'{' | b'(' | b'[' => stack.push((b, i)),
+            b'}' | b')' | b']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack
+        .iter()
+        .rev()
+        .find(|&&(b, _)| b == open)
+        .map(|&(_, at)| at)
 }
 
 /// Whether a syntax error at `loc` stands on the disabled `curry`: Rhai

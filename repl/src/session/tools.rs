@@ -313,8 +313,8 @@ impl Session {
         let mut lines = Vec::new();
         let (mut total, mut failed) = (0, 0);
         for r in &rulebooks {
-            for w in r.script().warnings() {
-                lines.push(format!("warning: {w}"));
+            for w in r.warnings() {
+                lines.push(crate::render::warning(w).trim_end().to_string());
             }
             let results = gridrules_core::check::run(r);
             let bad = results.iter().filter(|c| c.failure.is_some()).count();
