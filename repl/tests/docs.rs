@@ -51,3 +51,219 @@ fn every_refusal_key_is_in_the_readme() {
         "refusal keys missing from the README: {missing:?}"
     );
 }
+
+// The author's guide (`docs/authoring.md`) is the deep reference: it names
+// every hook, key, refusal, `expect` form, result reason and function a
+// script can call, each read here from the registry the engine uses.
+
+fn guide() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/authoring.md")).unwrap()
+}
+
+#[test]
+fn every_hook_is_in_the_guide_with_its_signature_and_kind() {
+    let text = guide();
+    let missing: Vec<String> = HOOKS
+        .iter()
+        .map(|h| format!("| `{}` | {} |", h.signature(), h.kind.as_str()))
+        .filter(|row| !text.contains(row))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "hooks missing from the guide: {missing:?}"
+    );
+}
+
+/// The keys serde expects where `section` is written, from the message it
+/// gives for an unknown one (`expected one of `name`, `title`, …`).
+fn keys_of(section: &str) -> Vec<String> {
+    let text = format!(
+        "name = \"k\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n{section}\nno_such_key = 1\n[board]\nwidth = 3\nheight = 3\n"
+    );
+    let text = if section == "[board]" {
+        "name = \"k\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n[board]\nwidth = 3\nheight = 3\nno_such_key = 1\n".to_string()
+    } else {
+        text
+    };
+    let err = gridrules_core::Rulebook::from_str_at(&text, "k.toml", None)
+        .expect_err("an unknown key is refused")
+        .to_string();
+    let (_, expected) = err
+        .split_once("expected one of ")
+        .unwrap_or_else(|| panic!("no list of keys in `{err}`"));
+    let expected = expected.split(':').next().unwrap();
+    let keys: Vec<String> = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    assert!(keys.len() >= 3, "{section}: {keys:?} from `{err}`");
+    keys
+}
+
+#[test]
+fn every_rulebook_key_is_in_the_guide() {
+    let text = guide();
+    let mut missing = Vec::new();
+    for section in ["", "[board]", "[table]", "[[example]]"] {
+        for key in keys_of(section) {
+            let named = [
+                format!("`{key}`"),
+                format!("`[{key}]`"),
+                format!("`[[{key}]]`"),
+            ];
+            if !named.iter().any(|n| text.contains(n.as_str())) {
+                missing.push(format!("{section} {key}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "keys missing from the guide: {missing:?}"
+    );
+}
+
+#[test]
+fn every_refusal_and_placeholder_is_in_the_guide() {
+    use gridrules_core::rules::REFUSAL_PLACEHOLDERS;
+    let text = guide();
+    let missing: Vec<&&str> = REFUSAL_KEYS
+        .iter()
+        .filter(|k| !text.contains(&format!("| `{k}` |")))
+        .chain(
+            REFUSAL_PLACEHOLDERS
+                .iter()
+                .filter(|p| !text.contains(&format!("`{p}`"))),
+        )
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "refusals missing from the guide: {missing:?}"
+    );
+}
+
+#[test]
+fn every_expect_form_and_result_reason_is_in_the_guide() {
+    use gridrules_core::game::result_line;
+    use gridrules_core::rulebook::EXPECT_KINDS;
+    use gridrules_core::{Ending, Outcome, Side};
+    let text = guide();
+    let mut missing: Vec<String> = EXPECT_KINDS
+        .iter()
+        .filter(|k| !text.contains(&format!("`{k}`")))
+        .map(|k| k.to_string())
+        .collect();
+    let endings = [
+        Ending::Line,
+        Ending::NoMoves(Side::X),
+        Ending::Full,
+        Ending::Repetition(3),
+        Ending::Script,
+        Ending::Captures(5),
+        Ending::Resigned(Side::X),
+        Ending::Agreed,
+    ];
+    for ending in endings {
+        // A new kind of ending stops this from compiling: add it above.
+        match ending {
+            Ending::Line
+            | Ending::NoMoves(_)
+            | Ending::Full
+            | Ending::Repetition(_)
+            | Ending::Script
+            | Ending::Captures(_)
+            | Ending::Resigned(_)
+            | Ending::Agreed => {}
+        }
+        for outcome in [Outcome::Win(Side::X), Outcome::Win(Side::O), Outcome::Draw] {
+            let line = result_line((outcome, ending));
+            if let Some((_, why)) = line.split_once(" — ")
+                && !text.contains(&format!(" — {why}`"))
+            {
+                missing.push(format!("`… — {why}`"));
+            }
+        }
+    }
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "expect forms and result reasons missing from the guide: {missing:?}"
+    );
+}
+
+/// `fn name(params)` definitions at the start of a line of a Rhai script.
+fn script_functions(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("fn ")?;
+            let (name, params) = rest.split_once('(')?;
+            let params = params.split_once(')')?.0;
+            Some((name.trim().to_string(), params.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn every_built_in_module_function_is_in_the_guide() {
+    use gridrules_core::builtin::SCRIPTS;
+    use gridrules_core::script::hooks::HookId;
+    let text = guide();
+    let mut missing = Vec::new();
+    let mut modules = 0;
+    for (module, source) in SCRIPTS {
+        let functions = script_functions(source);
+        // A rulebook's script defines hooks; a module only helpers.
+        if functions
+            .iter()
+            .any(|(n, _)| HookId::from_name(n).is_some())
+        {
+            continue;
+        }
+        modules += 1;
+        for (name, params) in functions {
+            let call = format!("`{module}::{name}({params})`");
+            if !text.contains(&call) {
+                missing.push(call);
+            }
+        }
+    }
+    assert!(modules >= 5, "only {modules} built-in modules found");
+    assert!(
+        missing.is_empty(),
+        "module functions missing from the guide: {missing:?}"
+    );
+}
+
+#[test]
+fn every_function_and_member_scripts_see_is_in_the_guide() {
+    // `core/src/script/api.rs` registers them: functions with
+    // `register_fn("name"`, state and move members with `register_get("name"`.
+    let api = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/src/script/api.rs"
+    ))
+    .unwrap();
+    let text = guide();
+    let mut names = Vec::new();
+    for marker in [".register_fn(", ".register_get("] {
+        for (_, rest) in api
+            .match_indices(marker)
+            .map(|(i, _)| api.split_at(i + marker.len()))
+        {
+            let rest = rest.trim_start();
+            if let Some(name) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    assert!(names.len() >= 20, "only {names:?} found in api.rs");
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !text.contains(&format!("`{n}(")) && !text.contains(&format!(".{n}")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "script functions missing from the guide: {missing:?}"
+    );
+}
