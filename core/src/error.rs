@@ -127,9 +127,20 @@ impl Source {
         start..start + len
     }
 
-    /// The range of the token at 1-based `line` and `col`.
+    /// The range of the token at 1-based `line` and `col`, with the module
+    /// path before it (`lines::stright`, where Rhai points at `stright`).
     pub fn token_at_line_col(&self, line: usize, col: usize) -> Range<usize> {
-        self.token_at(self.offset(line, col))
+        let range = self.token_at(self.offset(line, col));
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        let mut start = range.start;
+        while let Some(before) = self.text[..start].strip_suffix("::") {
+            let module = before.len() - before.trim_end_matches(word).len();
+            if module == 0 {
+                break;
+            }
+            start = before.len() - module;
+        }
+        start..range.end
     }
 }
 

@@ -692,11 +692,16 @@ impl ScriptHost {
         // each function return, and a hook's call site is outside the script;
         // point at the hook's definition instead.
         let (location, snippet) = match api::rhai_line_col(at) {
-            Some((line, col)) => {
-                let text = self.text_of(&path);
-                let snippet = text.map(|t| Snippet::new(&t, t.token_at_line_col(line, col)));
-                (Some(Location { path, line, col }), snippet)
-            }
+            Some((line, col)) => match self.text_of(&path) {
+                Some(text) => {
+                    let range = text.token_at_line_col(line, col);
+                    (
+                        Some(text.location(range.start)),
+                        Some(Snippet::new(&text, range)),
+                    )
+                }
+                None => (Some(Location { path, line, col }), None),
+            },
             None => {
                 let snippet = self.fn_name_range(hook).map(|range| {
                     let mut s = Snippet::new(&self.text, range);
