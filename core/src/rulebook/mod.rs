@@ -60,6 +60,15 @@ impl Rulebook {
         builtin::rulebook(name).is_some()
     }
 
+    /// Whether `name` keeps the rule for a rulebook's name: lower-case
+    /// letters, digits and `-`, at least one (`new-variant` checks it too).
+    pub fn is_valid_name(name: &str) -> bool {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    }
+
     /// Loads the built-in rulebook `name`.
     ///
     /// # Errors
@@ -117,11 +126,7 @@ impl Rulebook {
         let mut problems = Vec::new();
 
         let name = raw.name.get_ref();
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        {
+        if !Rulebook::is_valid_name(name) {
             problems.push(Problem::at(
                 at(raw.name.span().start),
                 format!("name `{name}`: expected lower-case letters, digits and `-`"),
