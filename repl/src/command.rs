@@ -233,6 +233,22 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("load my-variant.toml")
     .completing(Arg::File),
     cmd(
+        "reload",
+        "",
+        "read the rulebook file again and replay the game under it",
+        |s, a| {
+            a.none()?;
+            s.reload()
+        },
+    )
+    .more(&[
+        "Says `same game`, or the first move now refused or after which the",
+        "result (or the side to move) differs; the game then keeps the moves",
+        "before that point (a refused move) or up to it (a changed result),",
+        "under the new rules, and lists the moves dropped. A file that does not",
+        "load changes nothing. `new` alone keeps the rules as loaded.",
+    ]),
+    cmd(
         "rules",
         "",
         "the rules of the loaded rulebook, in words",

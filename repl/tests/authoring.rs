@@ -1,5 +1,6 @@
 //! Authoring commands: `new-variant` writes files that pass `check` at once
-//! and refuses without leaving anything behind.
+//! and refuses without leaving anything behind; `reload` replays the game
+//! under a rulebook file edited between commands.
 
 mod common;
 
@@ -175,4 +176,222 @@ fn a_refusal_through_the_binary_is_an_error_line_and_status_1() {
         assert!(r.err.starts_with("error: "), "{args:?}: {}", r.err);
         assert_eq!(listing(dir.path()), ["x.toml"], "{args:?}");
     }
+}
+
+/// A session on a rulebook file in a temporary directory, which each test
+/// rewrites between commands.
+struct Desk {
+    dir: tempfile::TempDir,
+    session: gridrules::session::Session,
+}
+
+const RULEBOOK: &str = r#"name = "edited"
+title = "TITLE"
+script = "edited.rhai"
+
+[board]
+width = WIDTH
+height = WIDTH
+
+[params]
+k = 3
+"#;
+
+const SCRIPT: &str = r#"//! Three in a row, with a slot for one more hook.
+fn lines() { lines::straight(K) }
+fn wins(run) { run >= K }
+EXTRA
+"#;
+
+impl Desk {
+    fn new() -> Desk {
+        let dir = tempfile::tempdir().unwrap();
+        let desk = Desk {
+            session: gridrules::session::Session::new(
+                Rulebook::builtin("classic").unwrap(),
+                "classic",
+                gridrules::session::Setting::Batch,
+            ),
+            dir,
+        };
+        desk.write("first", 3, "");
+        let mut desk = desk;
+        let load = format!("load {}", desk.toml().display());
+        desk.run(&load);
+        desk
+    }
+
+    fn toml(&self) -> std::path::PathBuf {
+        self.dir.path().join("edited.toml")
+    }
+
+    /// Writes the rulebook with `title` on a `width`² board, its script
+    /// with `extra` added.
+    fn write(&self, title: &str, width: u32, extra: &str) {
+        let toml = RULEBOOK
+            .replace("TITLE", title)
+            .replace("WIDTH", &width.to_string());
+        fs::write(self.toml(), toml).unwrap();
+        fs::write(
+            self.dir.path().join("edited.rhai"),
+            SCRIPT.replace("EXTRA", extra),
+        )
+        .unwrap();
+    }
+
+    fn run(&mut self, line: &str) -> String {
+        gridrules::batch::step(&mut self.session, line, gridrules::render::Style::BATCH).text
+    }
+
+    fn play(&mut self, moves: &str) {
+        for mv in moves.split_whitespace() {
+            let out = self.run(mv);
+            assert!(!out.contains("error:"), "{mv}: {out}");
+        }
+    }
+}
+
+#[test]
+fn reload_unchanged_is_the_same_game() {
+    let mut d = Desk::new();
+    d.play("a1 b2 a2");
+    d.write("second", 3, "");
+    assert_eq!(d.run("reload"), "reload: same game (3 moves replayed)\n");
+    assert_eq!(d.run("history"), "1. a1 b2 2. a2\n");
+    assert!(d.run("rules").starts_with("edited — second\n"));
+    // A finished game stays finished, and scored once.
+    d.play("c3 a3");
+    assert_eq!(d.run("status"), "result: X wins — a1 a2 a3\n");
+    assert_eq!(d.run("reload"), "reload: same game (5 moves replayed)\n");
+    assert_eq!(
+        d.run("score"),
+        "score: player 1 (X) 1, player 2 (O) 0 (1 game)\n"
+    );
+}
+
+#[test]
+fn reload_reports_a_move_no_longer_legal_and_keeps_the_moves_before_it() {
+    let mut d = Desk::new();
+    d.play("a1 b2 c3");
+    d.write(
+        "no centre",
+        3,
+        r#"fn refuse(state, mv) { if mv.to == cell(1, 1) { "the centre stays empty (NC1)" } }"#,
+    );
+    assert_eq!(
+        d.run("reload"),
+        "reload: move 2 (b2) is no longer legal: the centre stays empty (NC1)\n\
+         reload: the game keeps move 1 under the new rules; dropped: b2 c3\n"
+    );
+    assert_eq!(d.run("history"), "1. a1\n");
+    assert_eq!(d.run("status"), "to move: O\n");
+    assert_eq!(
+        d.run("b2"),
+        "error: b2: the centre stays empty (NC1)\n",
+        "the new rules are in force"
+    );
+}
+
+#[test]
+fn reload_reports_a_changed_outcome() {
+    let mut d = Desk::new();
+    // Now ends: two in a row wins.
+    d.play("a1 a2 b1 b3");
+    fs::write(
+        d.toml(),
+        RULEBOOK
+            .replace("TITLE", "two")
+            .replace("WIDTH", "3")
+            .replace("k = 3", "k = 2"),
+    )
+    .unwrap();
+    assert_eq!(
+        d.run("reload"),
+        "reload: after move 3 the game now ends: X wins\n\
+         reload: the game keeps moves 1–3 under the new rules; dropped: b3\n"
+    );
+    assert_eq!(
+        d.run("score"),
+        "score: player 1 (X) 1, player 2 (O) 0 (1 game)\n"
+    );
+
+    // The result changes: a line now loses for its owner.
+    let mut d = Desk::new();
+    d.play("a1 a2 b1 b2 c1");
+    d.write("misere", 3, r#"fn line_result() { "owner loses" }"#);
+    assert_eq!(
+        d.run("reload"),
+        "reload: after move 5 the result is now O wins (was X wins)\n\
+         reload: every move is kept, under the new rules\n"
+    );
+    assert_eq!(
+        d.run("score"),
+        "score: player 1 (X) 0, player 2 (O) 1 (1 game)\n"
+    );
+
+    // No longer ends: on 4×4 with K = 4, the row is one short.
+    let mut d = Desk::new();
+    d.play("a1 a2 b1 b2 c1");
+    let four = RULEBOOK
+        .replace("TITLE", "four")
+        .replace("WIDTH", "4")
+        .replace("k = 3", "k = 4");
+    fs::write(d.toml(), four).unwrap();
+    assert_eq!(
+        d.run("reload"),
+        "reload: after move 5 the game no longer ends (it was X wins): to move: O\n\
+         reload: every move is kept, under the new rules\n"
+    );
+    assert_eq!(
+        d.run("score"),
+        "score: player 1 (X) 0, player 2 (O) 0 (0 games)\n"
+    );
+    d.play("d4");
+    assert_eq!(d.run("status"), "to move: X\n");
+}
+
+#[test]
+fn reload_of_a_broken_file_changes_nothing() {
+    let mut d = Desk::new();
+    d.play("a1 b2");
+    fs::write(d.toml(), "name = \"edited\"\ntitle = \"x\"\nscript = \"edited.rhai\"\n[board]\nwidht = 3\nheight = 3\n").unwrap();
+    let out = d.run("reload");
+    assert!(out.starts_with("error: "), "{out}");
+    assert!(out.contains("did you mean `width`?"), "{out}");
+    d.write("first", 3, "fn wins(run) {");
+    let out = d.run("reload");
+    assert!(
+        out.starts_with("error: ") && out.contains("edited.rhai"),
+        "{out}"
+    );
+    assert_eq!(d.run("history"), "1. a1 b2\n");
+    assert!(d.run("rules").starts_with("edited — first\n"));
+    // `new <file>` reads the file again too, refused alike while it is broken.
+    assert!(
+        d.run(&format!("new {}", d.toml().display()))
+            .starts_with("error: ")
+    );
+    assert_eq!(d.run("history"), "1. a1 b2\n");
+    d.write("third", 3, "");
+    let out = d.run(&format!("new {}", d.toml().display()));
+    assert!(out.starts_with("new game: edited — third\n"), "{out}");
+}
+
+#[test]
+fn reload_of_a_builtin_says_there_is_no_file() {
+    let r = common::run_in(Path::new("."), &["--batch"], "b2\nreload\nhistory\n");
+    assert_eq!(
+        r.out,
+        "error: reload: `classic` is built in, with no file to read again: `new-variant my-classic --from classic` writes a copy to edit\n1. b2\n"
+    );
+}
+
+#[test]
+fn reload_replays_a_set_up_game_from_its_position() {
+    let mut d = Desk::new();
+    assert!(!d.run("setup X2/1O1/3 X").contains("error:"));
+    d.play("a1");
+    d.write("again", 3, "");
+    assert_eq!(d.run("reload"), "reload: same game (1 move replayed)\n");
+    assert_eq!(d.run("position"), "X2/1O1/X2 O - -\n");
 }
