@@ -787,7 +787,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         "check",
         "[rulebook|file|all]",
         "run a rulebook's documented examples; fails if any does",
-        |s, a| s.check(a.optional("one rulebook at a time")?),
+        |s, a| {
+            if a.words().first() == Some(&"--watch") {
+                return Err(a.usage(
+                    "--watch runs from the command line: gridrules check --watch <file.toml>",
+                ));
+            }
+            s.check(a.optional("one rulebook at a time")?)
+        },
     )
     .example("check ultimate")
     .completing(Arg::Rulebook)

@@ -13,3 +13,4 @@ pub mod render;
 pub mod scaffold;
 pub mod session;
 pub mod table;
+pub mod watch;

@@ -395,3 +395,70 @@ fn reload_replays_a_set_up_game_from_its_position() {
     assert_eq!(d.run("reload"), "reload: same game (1 move replayed)\n");
     assert_eq!(d.run("position"), "X2/1O1/X2 O - -\n");
 }
+
+#[test]
+fn check_watch_checks_again_after_each_change() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    new_variant("w", None, dir.path()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .args(["check", "--watch", "w.toml"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // The lines up to the next `watching` line.
+    let round = || {
+        let mut lines = Vec::new();
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("a line within 30 s");
+            if line.starts_with("watching ") {
+                return (lines, line);
+            }
+            lines.push(line);
+        }
+    };
+    let (first, watching) = round();
+    assert!(
+        first.contains(&"check w: 5 examples, 5 passed, 0 failed".to_string()),
+        "{first:?}"
+    );
+    assert_eq!(
+        watching,
+        "watching w.rhai and w.toml for changes (Ctrl-C stops)"
+    );
+    let toml = dir.path().join("w.toml");
+    let text = fs::read_to_string(&toml).unwrap();
+    fs::write(&toml, text.replace("result: X wins\"", "result: O wins\"")).unwrap();
+    let (second, _) = round();
+    assert_eq!(second[0], "changed: checking again");
+    assert!(
+        second.contains(&"error: check: 1 example failed".to_string()),
+        "{second:?}"
+    );
+    // A broken script is reported, and watched for its fix.
+    fs::write(dir.path().join("w.rhai"), "fn lines( {").unwrap();
+    let (third, _) = round();
+    assert!(
+        third
+            .iter()
+            .any(|l| l.starts_with("error: ") && l.contains("w.rhai")),
+        "{third:?}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
