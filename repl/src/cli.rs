@@ -6,7 +6,8 @@ pub const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml
   --batch          read commands from stdin, one per line, plain output
                    (also the default when stdin is not a terminal)
   --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
-  command...       run this one command and exit, e.g. `gridrules bench gomoku`";
+  command...       run this one command and exit, e.g. `gridrules bench gomoku`;
+                   `gridrules check --watch my.toml` checks again after each change";
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub enum Cli {
         /// One command to run instead of reading commands, if given.
         command: Option<String>,
     },
+    /// `check --watch <file>`: check the rulebook file again after each change.
+    Watch(std::path::PathBuf),
     /// Print the usage.
     Help,
     /// Print the version.
@@ -48,6 +51,19 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             }
             word => command.push(word.to_string()),
         }
+    }
+    // Only the command line can watch: it runs until Ctrl-C, printing as
+    // it goes, which a REPL command cannot.
+    if let ["check", "--watch", rest @ ..] =
+        &command.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    {
+        return match rest {
+            [file] if file.ends_with(".toml") => Ok(Cli::Watch(file.into())),
+            _ => Err(
+                "check --watch needs one rulebook file (.toml): a built-in never changes"
+                    .to_string(),
+            ),
+        };
     }
     Ok(Cli::Run {
         batch,
@@ -91,6 +107,12 @@ mod tests {
                 command: Some("bench -x".into())
             })
         );
+        assert_eq!(
+            args("check --watch my.toml"),
+            Ok(Cli::Watch("my.toml".into()))
+        );
+        assert!(args("check --watch").is_err());
+        assert!(args("check --watch classic").is_err());
         assert_eq!(args("--help"), Ok(Cli::Help));
         assert!(args("--rules").is_err());
         assert!(args("--frobnicate").is_err());

@@ -233,6 +233,22 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("load my-variant.toml")
     .completing(Arg::File),
     cmd(
+        "reload",
+        "",
+        "read the rulebook file again and replay the game under it",
+        |s, a| {
+            a.none()?;
+            s.reload()
+        },
+    )
+    .more(&[
+        "Says `same game`, or the first move now refused or after which the",
+        "result (or the side to move) differs; the game then keeps the moves",
+        "before that point (a refused move) or up to it (a changed result),",
+        "under the new rules, and lists the moves dropped. A file that does not",
+        "load changes nothing. `new` alone keeps the rules as loaded.",
+    ]),
+    cmd(
         "rules",
         "",
         "the rules of the loaded rulebook, in words",
@@ -771,12 +787,62 @@ pub static COMMANDS: &[CommandSpec] = &[
         "check",
         "[rulebook|file|all]",
         "run a rulebook's documented examples; fails if any does",
-        |s, a| s.check(a.optional("one rulebook at a time")?),
+        |s, a| {
+            if a.words().first() == Some(&"--watch") {
+                return Err(a.usage(
+                    "--watch runs from the command line: gridrules check --watch <file.toml>",
+                ));
+            }
+            s.check(a.optional("one rulebook at a time")?)
+        },
     )
     .example("check ultimate")
     .completing(Arg::Rulebook)
     .unlogged()
     .long(),
+    cmd(
+        "new-variant",
+        "<name> [--from <rulebook>] [--dir <dir>]",
+        "write a new rulebook, its script and a transcript that pass `check`",
+        |_, a| {
+            let words = a.words();
+            let (mut name, mut from, mut dir) = (None, None, None);
+            let mut i = 0;
+            while i < words.len() {
+                match (words[i], words.get(i + 1)) {
+                    ("--from", Some(&w)) if from.is_none() => from = Some(w),
+                    ("--dir", Some(&w)) if dir.is_none() => dir = Some(w),
+                    ("--from" | "--dir", None) => {
+                        return Err(a.usage(format!("{} needs a value", words[i])));
+                    }
+                    ("--from" | "--dir", Some(_)) => {
+                        return Err(a.usage(format!("{} given twice", words[i])));
+                    }
+                    (w, _) if w.starts_with("--") => {
+                        return Err(a.usage(format!("unknown option `{w}`")));
+                    }
+                    (w, _) if name.is_none() => {
+                        name = Some(w);
+                        i += 1;
+                        continue;
+                    }
+                    (w, _) => return Err(a.usage(format!("unexpected `{w}`: one name"))),
+                }
+                i += 2;
+            }
+            let name = name.ok_or_else(|| a.usage("which name?"))?;
+            crate::session::new_variant(name, from, dir)
+        },
+    )
+    .example("new-variant my-game --from classic")
+    .unlogged()
+    .more(&[
+        "Writes <name>.toml, <name>.rhai and <name>.txt (a transcript) into",
+        "the current directory, or --dir, and runs their examples. The blank",
+        "template is three in a row on 3×3, with a comment where each kind of",
+        "rule goes; --from starts from a built-in or a rulebook file instead.",
+        "Never replaces a file: if one is there, nothing is written.",
+    ]),
     cmd("quit", "", "leave", |_, a| {
         a.none()?;
         Ok(Reply::Quit)
@@ -1014,8 +1080,9 @@ mod tests {
             let inv = parse(c.example).unwrap_or_else(|e| panic!("{}: {e}", c.example));
             assert_eq!(inv.spec.name, c.name, "{}", c.example);
             assert_eq!(parse(&inv.text), Ok(inv.clone()), "{}", c.example);
-            // Examples that touch no file run without a usage error.
-            if c.arg != Arg::File && c.name != "bench" {
+            // Examples that touch no file run without a usage error
+            // (`new-variant` writes files: its tests use a temporary directory).
+            if c.arg != Arg::File && !["bench", "new-variant"].contains(&c.name) {
                 assert_eq!(usage_of(c.example), Ok(()), "{}", c.example);
             }
         }

@@ -10,5 +10,7 @@ pub mod cli;
 pub mod command;
 pub mod editor;
 pub mod render;
+pub mod scaffold;
 pub mod session;
 pub mod table;
+pub mod watch;

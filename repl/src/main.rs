@@ -13,6 +13,11 @@ fn main() -> ExitCode {
             rules,
             command,
         }) => (batch, rules, command),
+        Ok(Cli::Watch(file)) => {
+            // It ends with Ctrl-C, or when the output is gone.
+            return gridrules::watch::run(&file, &mut std::io::stdout())
+                .map_or(ExitCode::FAILURE, |()| ExitCode::SUCCESS);
+        }
         Ok(Cli::Help) => return emit(&format!("{USAGE}\n")),
         Ok(Cli::Version) => {
             return emit(&format!("gridrules {}\n", env!("CARGO_PKG_VERSION")));

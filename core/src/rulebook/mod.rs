@@ -61,6 +61,15 @@ impl Rulebook {
         builtin::rulebook(name).is_some()
     }
 
+    /// Whether `name` keeps the rule for a rulebook's name: lower-case
+    /// letters, digits and `-`, at least one (`new-variant` checks it too).
+    pub fn is_valid_name(name: &str) -> bool {
+        !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    }
+
     /// Loads the built-in rulebook `name`.
     ///
     /// # Errors
@@ -159,10 +168,7 @@ impl Rulebook {
         };
         let name = raw.name.as_ref().map_or("", |n| n.get_ref().as_str());
         if let Some(n) = &raw.name
-            && (name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
+            && !Rulebook::is_valid_name(name)
         {
             problems.push(
                 at(

@@ -482,6 +482,11 @@ impl ScriptHost {
         &self.source.path
     }
 
+    /// The script's text as loaded (`new-variant --from` copies it).
+    pub fn text(&self) -> &str {
+        &self.source.text
+    }
+
     /// Whether the script defines `hook` (with the right arity, checked at load).
     pub fn defines(&self, hook: HookId) -> bool {
         self.defined.contains(&hook)

@@ -1,9 +1,11 @@
 //! The REPL's state and one small function per command.
 
+mod authoring;
 mod files;
 mod seats;
 mod tools;
 
+pub(crate) use authoring::new_variant;
 pub(crate) use tools::{help, variants};
 
 use crate::command::{Args, Invocation, Log, ParseError};

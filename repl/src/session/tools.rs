@@ -317,28 +317,8 @@ impl Session {
                 lines.push(crate::render::warning(w).trim_end().to_string());
             }
             let results = gridrules_core::check::run(r);
-            let bad = results.iter().filter(|c| c.failure.is_some()).count();
-            for c in &results {
-                let e = &c.example;
-                match &c.failure {
-                    None => lines.push(format!("pass {:<4} {}: {}", e.rule, r.name(), e.text)),
-                    Some(why) => lines.push(format!(
-                        "FAIL {:<4} {}: {} — {why} ({})",
-                        e.rule,
-                        r.name(),
-                        e.text,
-                        e.location
-                    )),
-                }
-            }
-            lines.push(format!(
-                "check {}: {} examples, {} passed, {bad} failed",
-                r.name(),
-                results.len(),
-                results.len() - bad
-            ));
             total += results.len();
-            failed += bad;
+            failed += checked_lines(r, &results, &mut lines);
         }
         if rulebooks.len() > 1 {
             lines.push(format!(
@@ -385,6 +365,36 @@ impl Session {
             rounds,
         })
     }
+}
+
+/// A line per example of `r` that ran, and the summary line; returns how
+/// many failed.
+pub(super) fn checked_lines(
+    r: &Rulebook,
+    results: &[gridrules_core::check::Checked],
+    lines: &mut Vec<String>,
+) -> usize {
+    let bad = results.iter().filter(|c| c.failure.is_some()).count();
+    for c in results {
+        let e = &c.example;
+        match &c.failure {
+            None => lines.push(format!("pass {:<4} {}: {}", e.rule, r.name(), e.text)),
+            Some(why) => lines.push(format!(
+                "FAIL {:<4} {}: {} — {why} ({})",
+                e.rule,
+                r.name(),
+                e.text,
+                e.location
+            )),
+        }
+    }
+    lines.push(format!(
+        "check {}: {} examples, {} passed, {bad} failed",
+        r.name(),
+        results.len(),
+        results.len() - bad
+    ));
+    bad
 }
 
 pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {

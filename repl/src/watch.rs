@@ -1,0 +1,83 @@
+//! `gridrules check --watch <file.toml>`: the check again whenever the
+//! rulebook or its script changes, until Ctrl-C (which ends the process:
+//! nothing is left half done between runs).
+//!
+//! Implementation note: it polls modification times rather than asking the
+//! system for events; a check takes milliseconds and a poll is a `stat` or
+//! two, so a new dependency (and its platform cases) buys nothing here.
+
+use crate::batch;
+use crate::render::Style;
+use crate::session::{Session, Setting};
+use gridrules_core::{Rulebook, RulebookError};
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How often the files are looked at.
+pub const POLL: Duration = Duration::from_millis(300);
+
+/// The files a check of `rulebook` read: the rulebook, its script (when it
+/// loaded), and every file its errors point at (a script that did not
+/// compile). A built-in script has no file, and is left out.
+fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
+    let mut files = BTreeSet::from([rulebook.to_path_buf()]);
+    match Rulebook::from_file(rulebook) {
+        Ok(r) => {
+            files.insert(PathBuf::from(r.script().path()));
+        }
+        Err(RulebookError { problems, .. }) => {
+            files.extend(
+                problems
+                    .iter()
+                    .filter_map(|p| p.location.as_ref())
+                    .map(|l| PathBuf::from(&l.path)),
+            );
+        }
+    }
+    // The rulebook stays watched even while it is missing: its return counts.
+    files.retain(|f| f == rulebook || f.is_file());
+    files
+}
+
+/// The modification times of `files` (`None` for one that is gone).
+fn stamps(files: &BTreeSet<PathBuf>) -> Vec<Option<SystemTime>> {
+    files
+        .iter()
+        .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
+        .collect()
+}
+
+/// Runs the check of `rulebook`, and again after each change, writing to
+/// `out` until the process ends.
+///
+/// # Errors
+/// A failure to write the output.
+pub fn run(rulebook: &Path, out: &mut impl Write) -> io::Result<()> {
+    let classic = Rulebook::builtin("classic").map_err(|e| io::Error::other(e.to_string()))?;
+    let mut session = Session::new(classic, "classic", Setting::Batch);
+    let line = format!("check {}", rulebook.display());
+    loop {
+        let files = watched(rulebook);
+        let before = stamps(&files);
+        out.write_all(
+            batch::step(&mut session, &line, Style::BATCH)
+                .text
+                .as_bytes(),
+        )?;
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        writeln!(
+            out,
+            "watching {} for changes (Ctrl-C stops)",
+            names.join(" and ")
+        )?;
+        out.flush()?;
+        while stamps(&files) == before {
+            std::thread::sleep(POLL);
+        }
+        // An editor may write a file in steps: let it finish.
+        std::thread::sleep(POLL);
+        writeln!(out, "changed: checking again")?;
+    }
+}
