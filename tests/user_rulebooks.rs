@@ -469,3 +469,22 @@ fn no_builtin_rulebook_has_warnings() {
         );
     }
 }
+
+#[test]
+fn per_move_hooks_read_the_top_level_tables() {
+    // `outcome` walks a top-level `const LINES` built by an imported module,
+    // `refuse` reads a top-level `let corners`: the examples pin both rules.
+    let rules = user("scope.toml");
+    assert!(rules.has_per_move_hooks());
+    let checks = gridrules_core::check::run(&rules);
+    assert_eq!(checks.len(), 5);
+    for c in checks {
+        assert!(
+            c.failure.is_none(),
+            "{} ({}): {}",
+            c.example.text,
+            c.example.location,
+            c.failure.unwrap_or_default()
+        );
+    }
+}

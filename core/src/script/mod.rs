@@ -13,7 +13,10 @@ use crate::rulebook::TurnPlace;
 use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
 use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope, Shared};
+use rhai::{
+    AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, NativeCallContext, ParseError,
+    Scope, Shared,
+};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -246,57 +249,39 @@ impl ScriptHost {
         }
         engine.set_module_resolver(resolvers);
 
-        let mut scope = Scope::new();
-        scope.push_constant("WIDTH", i64::from(grid.width()));
-        scope.push_constant("HEIGHT", i64::from(grid.height()));
-        for (name, value) in params {
-            scope.push_constant_dynamic(name.to_uppercase(), value.clone());
-        }
-        let text = Source::new(source.path.clone(), source.text.as_str());
-        let ast = engine
-            .compile_with_scope(&scope, &source.text)
-            .map_err(|e| {
-                // Rhai places an error at the end of the file past its last
-                // line; the end of the last line is where a reader looks.
-                let end = source.text.trim_end().len();
-                let at = api::rhai_line_col(e.1).map(|(line, col)| text.offset(line, col).min(end));
-                let loc = at.map(|at| text.location(at));
-                let mut message = e.0.to_string().to_lowercase_first();
-                let mut help = None;
-                if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
-                    let constants: Vec<String> =
-                        scope.iter().map(|(n, ..)| n.to_string()).collect();
-                    help = variable_hint(name, &constants);
-                }
-                if disabled_at(&source.text, loc.as_ref()) {
-                    message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
-                }
-                let snippet = at.map(|at| {
-                    let mut snippet = Snippet::new(&text, text.token_at(at));
-                    if at == end {
-                        snippet.label = Some("the file ends here".to_string());
-                    }
-                    // An unclosed bracket is found at the end of the file;
-                    // where it opened is what the author needs to see.
-                    if let rhai::ParseErrorType::MissingToken(token, _) = &*e.0
-                        && let Some(open) = unclosed(&source.text, at, token)
-                    {
-                        snippet
-                            .context
-                            .push((open..open + 1, format!("this `{}` is never closed", &source.text[open..open + 1])));
-                    }
-                    snippet
-                });
-                ScriptError {
-                    kind: ScriptErrorKind::Syntax,
-                    hook: None,
-                    location: loc,
-                    message,
-                    snippet: snippet.map(Box::new),
-                    help,
-                }
-            })?;
+        let keep = Arc::new(Mutex::new(KeptImports::default()));
+        let sink = keep.clone();
+        engine.register_fn(KEEP_IMPORTS, move |ctx: NativeCallContext| {
+            let mut kept = sink.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.armed {
+                kept.armed = false;
+                kept.modules = ctx
+                    .iter_imports()
+                    .map(|(alias, m)| (alias.to_string(), Shared::new(m.clone())))
+                    .collect();
+                // Latest first: reversed so that a later import of an alias
+                // is registered last, and wins, as it does in the script.
+                kept.modules.reverse();
+            }
+        });
+
+        let params_scope = base_scope(grid, params, &[]);
+        // Strict variables catch a misspelt name at load, with a suggestion;
+        // but a hook may name what the top level defines, which only running
+        // the top level tells. So a name not found sends the script through
+        // a lenient compile, its top level, and a strict compile again.
+        let first = compile(&mut engine, &params_scope, &source, true);
+        let (ast, undefined) = match first {
+            Ok(ast) => (ast, None),
+            Err(e) if matches!(*e.0, rhai::ParseErrorType::VariableUndefined(_)) => {
+                let lenient = compile(&mut engine, &params_scope, &source, false)
+                    .map_err(|e| syntax_error(e, &params_scope, &source))?;
+                (lenient, Some(e))
+            }
+            Err(e) => return Err(syntax_error(e, &params_scope, &source).into()),
+        };
         let functions = ast.clone_functions_only();
+        let text = Source::new(source.path.clone(), source.text.as_str());
         let mut host = ScriptHost {
             engine,
             ast,
@@ -308,26 +293,119 @@ impl ScriptHost {
             per_move: Vec::new(),
             defined: Vec::new(),
             warnings: Vec::new(),
-            constants: scope.iter().map(|(name, ..)| name.to_string()).collect(),
+            constants: names(&params_scope),
             explicit_mark: false,
         };
         host.check_hooks()?;
         host.warn_of_near_hooks();
-        host.run_top_level(scope)?;
+        let top = match (host.run_top_level(params_scope, &keep), undefined) {
+            (Ok(top), undefined) => (top, undefined.is_some()),
+            // The top level itself names an undefined variable: the compile
+            // error said so first, with its suggestion.
+            (Err(TopLevelError::NotFound(_)), Some(first)) => {
+                let scope = base_scope(grid, params, &[]);
+                return Err(syntax_error(first, &scope, &host.source).into());
+            }
+            (Err(TopLevelError::NotFound(e) | TopLevelError::Other(e)), _) => {
+                return Err(e.into());
+            }
+        };
+        host.share_top_level(grid, params, &top.0, top.1)?;
         Ok(host)
+    }
+
+    /// Makes what the top level left in its scope visible to every hook:
+    /// compiled into the function bodies as constants, where the optimizer
+    /// puts the value in place of the name, and kept in a global module for
+    /// the reads it leaves as names (`LINES[i]`, `LINES.len()`). Recompiles
+    /// only when there is something to share or a name was not found.
+    fn share_top_level(
+        &mut self,
+        grid: Grid,
+        params: &[(String, Dynamic)],
+        top: &[(String, Dynamic)],
+        recompile: bool,
+    ) -> Result<(), ScriptError> {
+        let scope = base_scope(grid, params, top);
+        let mut module = Module::new();
+        // In order, so that a later definition of a name replaces an earlier.
+        for (name, _, value) in scope.iter() {
+            module.set_var(name, value);
+        }
+        self.engine.register_global_module(Shared::new(module));
+        self.constants = names(&scope);
+        if top.is_empty() && !recompile {
+            return Ok(());
+        }
+        let ast = compile(&mut self.engine, &scope, &self.source, true)
+            .map_err(|e| syntax_error(e, &scope, &self.source))?;
+        self.functions = ast.clone_functions_only();
+        self.ast = ast;
+        Ok(())
     }
 
     /// Runs the script's top-level code, once, at load (it used to run again
     /// before every load-time hook call). The modules it imports are kept
     /// for every hook, the per-move ones included, as the built-in modules
-    /// are.
-    fn run_top_level(&mut self, scope: Scope<'static>) -> Result<(), ScriptError> {
-        let module = with_deadline(|| Module::eval_ast_as_new(scope, &self.ast, &self.engine))
-            .map_err(|e| self.script_error("", *e))?;
-        for (alias, imported) in module.iter_sub_modules() {
-            self.engine.register_static_module(alias, imported.clone());
+    /// are. Returns the constants and variables it defines, each name once
+    /// with its last value.
+    fn run_top_level(
+        &mut self,
+        mut scope: Scope<'static>,
+        keep: &Mutex<KeptImports>,
+    ) -> Result<Vec<(String, Dynamic)>, TopLevelError> {
+        // A function after the top level, which Rhai calls with the top
+        // level's imports still in place, hands them over; the scope keeps
+        // the top level's variables. A top-level `return` still reaches it.
+        let end = self
+            .engine
+            .compile(format!("fn {TOP_LEVEL_END}() {{ {KEEP_IMPORTS}() }}"))
+            .map_err(|e| {
+                TopLevelError::Other(ScriptError {
+                    kind: ScriptErrorKind::Runtime,
+                    hook: None,
+                    location: None,
+                    message: format!("the engine could not run the script's top level: {e}"),
+                    snippet: None,
+                    help: None,
+                })
+            })?;
+        let whole = self.ast.merge(&end);
+        let given = scope.len();
+        keep.lock().unwrap_or_else(|e| e.into_inner()).armed = true;
+        let options = CallFnOptions::new().eval_ast(true).rewind_scope(false);
+        let result = with_deadline(|| {
+            self.engine.call_fn_with_options::<Dynamic>(
+                options,
+                &mut scope,
+                &whole,
+                TOP_LEVEL_END,
+                (),
+            )
+        });
+        let modules = {
+            let mut kept = keep.lock().unwrap_or_else(|e| e.into_inner());
+            kept.armed = false;
+            std::mem::take(&mut kept.modules)
+        };
+        if let Err(e) = result {
+            let not_found = matches!(*e, EvalAltResult::ErrorVariableNotFound(..));
+            let error = self.script_error("", *e);
+            return Err(if not_found {
+                TopLevelError::NotFound(error)
+            } else {
+                TopLevelError::Other(error)
+            });
         }
-        Ok(())
+        for (alias, imported) in modules {
+            self.engine.register_static_module(alias, imported);
+        }
+        let mut defined: Vec<(String, Dynamic)> = Vec::new();
+        for (name, _, value) in scope.iter().skip(given) {
+            defined.retain(|(n, _)| n != name);
+            defined.push((name.to_string(), detach(&value)));
+        }
+        Ok(defined)
     }
 
     /// Checks every defined hook's arity and that the required ones exist.
@@ -736,6 +814,145 @@ impl ScriptHost {
     }
 }
 
+/// The function run after the top level, and the one it calls to hand over
+/// the top level's imports: names a script is unlikely to use.
+const TOP_LEVEL_END: &str = "__gridrules_top_level_end";
+const KEEP_IMPORTS: &str = "__gridrules_keep_imports";
+
+/// The imports the top level leaves, handed over by [`KEEP_IMPORTS`] while
+/// armed (only during the load: a script that calls it later changes nothing).
+#[derive(Default)]
+struct KeptImports {
+    armed: bool,
+    modules: Vec<(String, Shared<Module>)>,
+}
+
+/// How the top level failed: a variable not found may be one the compile
+/// already reported (see [`ScriptHost::new`]).
+enum TopLevelError {
+    NotFound(ScriptError),
+    Other(ScriptError),
+}
+
+/// The constants a script is compiled with: `WIDTH`, `HEIGHT`, the params
+/// (upper-cased), then what its top level defined (which may shadow them).
+fn base_scope(
+    grid: Grid,
+    params: &[(String, Dynamic)],
+    top: &[(String, Dynamic)],
+) -> Scope<'static> {
+    let mut scope = Scope::new();
+    scope.push_constant("WIDTH", i64::from(grid.width()));
+    scope.push_constant("HEIGHT", i64::from(grid.height()));
+    for (name, value) in params {
+        scope.push_constant_dynamic(name.to_uppercase(), value.clone());
+    }
+    for (name, value) in top {
+        scope.push_constant_dynamic(name.clone(), value.clone());
+    }
+    scope
+}
+
+/// The names in `scope`, each once, for suggestions.
+fn names(scope: &Scope) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    // `iter_raw` runs newest first and clones nothing.
+    for (name, ..) in scope.iter_raw() {
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Compiles `source` with the constants of `scope`, with or without strict
+/// variables (the engine is left strict).
+fn compile(
+    engine: &mut Engine,
+    scope: &Scope,
+    source: &ScriptSource,
+    strict: bool,
+) -> Result<AST, ParseError> {
+    engine.set_strict_variables(strict);
+    let ast = engine.compile_with_scope(scope, &source.text);
+    engine.set_strict_variables(true);
+    ast
+}
+
+/// A compile error, located in the script and drawn there, with the
+/// nearest name for one not found, where an unclosed bracket opened, and
+/// the reason `curry` is missing.
+fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptError {
+    let text = Source::new(source.path.clone(), source.text.as_str());
+    // Rhai places an error at the end of the file past its last line; the
+    // end of the last line is where a reader looks.
+    let end = source.text.trim_end().len();
+    let at = api::rhai_line_col(e.1).map(|(line, col)| text.offset(line, col).min(end));
+    let location = at.map(|at| text.location(at));
+    let mut message = e.0.to_string().to_lowercase_first();
+    let mut help = None;
+    if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
+        help = variable_hint(name, &names(scope));
+    }
+    if disabled_at(&source.text, location.as_ref()) {
+        message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
+    }
+    let snippet = at.map(|at| {
+        let mut snippet = Snippet::new(&text, text.token_at(at));
+        if at == end {
+            snippet.label = Some("the file ends here".to_string());
+        }
+        // An unclosed bracket is found at the end of the file; where it
+        // opened is what the author needs to see.
+        if let rhai::ParseErrorType::MissingToken(token, _) = &*e.0
+            && let Some(open) = unclosed(&source.text, at, token)
+        {
+            let bracket = &source.text[open..open + 1];
+            snippet
+                .context
+                .push((open..open + 1, format!("this `{bracket}` is never closed")));
+        }
+        Box::new(snippet)
+    });
+    ScriptError {
+        kind: ScriptErrorKind::Syntax,
+        hook: None,
+        location,
+        message,
+        snippet,
+        help,
+    }
+}
+
+/// A value the top level left, copied out of any sharing: a closure's
+/// captured variables are shared, and a hook that changed one would change
+/// what the next call sees (hooks must answer alike for alike positions).
+fn detach(value: &Dynamic) -> Dynamic {
+    let value = match value.flatten_clone().try_cast_result::<rhai::Array>() {
+        Ok(items) => return Dynamic::from_array(items.iter().map(detach).collect()),
+        Err(value) => value,
+    };
+    let value = match value.try_cast_result::<rhai::Map>() {
+        Ok(mut map) => {
+            for item in map.values_mut() {
+                *item = detach(item);
+            }
+            return Dynamic::from_map(map);
+        }
+        Err(value) => value,
+    };
+    match value.try_cast_result::<rhai::FnPtr>() {
+        Ok(mut f) => {
+            for item in f.iter_curry_mut() {
+                *item = detach(item);
+            }
+            Dynamic::from(f)
+        }
+        Err(value) => value,
+    }
+}
+
 /// For a variable not found, the nearest of `constants` (`WIDTH`,
 /// `HEIGHT`, the params): params are upper-case, so `k` means `K`.
 fn variable_hint(name: &str, constants: &[String]) -> Option<String> {
@@ -893,5 +1110,116 @@ mod tests {
             }
         }
         assert_eq!(builtin_modules().len(), builtin::SCRIPTS.len());
+    }
+
+    /// A script on a 3×3 board with `k = 3` and `sizes = [1, 2]`.
+    fn host(text: &str) -> Result<ScriptHost, RulebookError> {
+        let grid = Grid::new(3, 3).expect("3×3 is a board");
+        let sizes: rhai::Array = vec![Dynamic::from(1_i64), Dynamic::from(2_i64)];
+        let params = [
+            ("k".to_string(), Dynamic::from(3_i64)),
+            ("sizes".to_string(), Dynamic::from_array(sizes)),
+        ];
+        let source = ScriptSource {
+            path: "t.rhai".to_string(),
+            text: text.to_string(),
+            dir: None,
+        };
+        ScriptHost::new(grid, &params, source)
+    }
+
+    fn wins(host: &ScriptHost, run: i64) -> Dynamic {
+        host.call_load(HookId::Wins, (run,))
+            .unwrap_or_else(|e| panic!("{}", e.describe()))
+    }
+
+    #[test]
+    fn hooks_see_what_the_top_level_defines() {
+        // A constant table, a variable, a map and an imported module: read
+        // whole (inlined by the optimizer) and by index or method (looked up).
+        let host = host(
+            "import \"lines\" as l;\n\
+             const LINES = l::straight(K);\n\
+             let need = K;\n\
+             let table = #{ a: [1, 2] };\n\
+             fn lines() { LINES }\n\
+             fn wins(run) {\n\
+                 run >= need && LINES.len() == 8 && LINES[7].len() == 3\n\
+                     && table.a[1] == 2 && l::straight(K) == LINES\n\
+             }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let lines = host
+            .call_load(HookId::Lines, ())
+            .unwrap_or_else(|e| panic!("{}", e.describe()));
+        assert_eq!(lines.into_array().map(|a| a.len()), Ok(8));
+        assert!(wins(&host, 3).as_bool().unwrap_or(false));
+        assert!(!wins(&host, 2).as_bool().unwrap_or(true));
+    }
+
+    #[test]
+    fn a_params_array_may_be_indexed_in_a_hook() {
+        // The optimizer leaves `SIZES[1]` as a name, read when the hook runs.
+        let host =
+            host("fn lines() { [cells()] }\nfn wins(run) { run >= SIZES[1] + SIZES.len() }\n")
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert!(wins(&host, 4).as_bool().unwrap_or(false));
+        assert!(!wins(&host, 3).as_bool().unwrap_or(true));
+    }
+
+    #[test]
+    fn the_top_level_runs_once_and_a_return_keeps_what_came_before() {
+        let host = host(
+            "import \"lines\" as l;\nprint(\"ran\");\nconst N = 8;\nif N > 0 { return; }\n\
+             fn lines() { [cells()] }\nfn wins(run) { l::straight(K).len() == N }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..3 {
+            assert!(wins(&host, 3).as_bool().unwrap_or(false));
+        }
+        assert_eq!(host.take_output(), ["ran"]);
+    }
+
+    #[test]
+    fn a_hook_cannot_change_what_the_next_call_sees() {
+        // A closure's captured variable is shared; the hooks get a copy, so
+        // a call that pushes to it leaves the next call's copy as it was.
+        let host = host(
+            "let seen = [];\nlet count = || { seen.push(1); seen.len() };\n\
+             fn lines() { [cells()] }\nfn wins(run) { count.call() == 1 }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..3 {
+            assert!(wins(&host, 3).as_bool().unwrap_or(false));
+        }
+    }
+
+    #[test]
+    fn an_undefined_name_is_still_refused_at_load_with_a_suggestion() {
+        let problem = |text: &str| {
+            let err = host(text).expect_err("refused");
+            let p = &err.problems[0];
+            (
+                p.location.as_ref().map(|l| (l.line, l.col)),
+                p.message.clone(),
+            )
+        };
+        // In a hook: the top level's names are suggested too.
+        let (at, message) = problem(
+            "const LINES = lines::straight(K);\nfn lines() { LINSE }\nfn wins(run) { run >= K }\n",
+        );
+        assert_eq!(at, Some((2, 14)));
+        assert!(
+            message.contains("undefined variable: LINSE")
+                && message.ends_with("did you mean `LINES`?"),
+            "{message}"
+        );
+        // In the top level itself, before it runs, even when a hook names
+        // what the top level defines.
+        let (at, message) = problem(
+            "const LINES = lines::straight(k);\nfn lines() { LINES }\nfn wins(run) { run >= K }\n",
+        );
+        assert_eq!(at, Some((1, 31)));
+        assert!(message.contains("did you mean `K`?"), "{message}");
     }
 }
