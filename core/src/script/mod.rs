@@ -1201,7 +1201,7 @@ mod tests {
             let p = &err.problems[0];
             (
                 p.location.as_ref().map(|l| (l.line, l.col)),
-                p.message.clone(),
+                format!("{}: {}", p.message, p.help.as_deref().unwrap_or_default()),
             )
         };
         // In a hook: the top level's names are suggested too.

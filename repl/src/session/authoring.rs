@@ -27,8 +27,8 @@ pub(crate) fn new_variant(
         .collect();
     let mut lines = vec![format!("new-variant: wrote {}", shown.join(", "))];
     let r = &written.rulebook;
-    for w in r.script().warnings() {
-        lines.push(format!("warning: {w}"));
+    for w in r.warnings() {
+        lines.push(crate::render::warning(w).trim_end().to_string());
     }
     super::tools::checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
@@ -174,10 +174,9 @@ impl Session {
         let rules = Arc::new(rules);
         let replayed = replay(&self.game, &rules)?;
         let mut lines: Vec<String> = rules
-            .script()
             .warnings()
             .iter()
-            .map(|w| format!("warning: {w}"))
+            .map(|w| crate::render::warning(w).trim_end().to_string())
             .collect();
         let texts: Vec<String> = self
             .game
