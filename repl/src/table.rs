@@ -223,14 +223,23 @@ impl Seats {
             format!("{} games", self.games)
         };
         format!(
-            "score: {} ({}) {}, {} ({}) {} ({games})",
-            self.shown(0),
-            self.side_of(0),
+            "score: {} {}, {} {} ({games})",
+            self.with_side(0),
             points(0),
-            self.shown(1),
-            self.side_of(1),
+            self.with_side(1),
             points(1)
         )
+    }
+
+    /// Seat `seat` with its side in one pair of brackets: `Ada (O)`,
+    /// `computer (O, hard)`, `Ada (O, computer, hard)`.
+    fn with_side(&self, seat: usize) -> String {
+        let side = self.side_of(seat);
+        match self.computer[seat] {
+            None => format!("{} ({side})", self.names[seat]),
+            Some(l) if self.names[seat] == default_name(seat) => format!("computer ({side}, {l})"),
+            Some(l) => format!("{} ({side}, computer, {l})", self.names[seat]),
+        }
     }
 }
 

@@ -269,17 +269,17 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
     assert_eq!(
         scores[scores.len() - 5..],
         [
-            "score: Ada (computer, medium) (O) 1, Bob (X) 0 (1 game)",
-            "score: Ada (computer, medium) (O) 1, Bob (X) 0 (1 game)",
+            "score: Ada (O, computer, medium) 1, Bob (X) 0 (1 game)",
+            "score: Ada (O, computer, medium) 1, Bob (X) 0 (1 game)",
             "score: Ada (O) 1, Bob (X) 0 (1 game)",
-            "score: Ada (X) 1, Bob (computer, hard) (O) 0 (1 game)",
-            "score: Ada (X) 1, Bob (computer, hard) (O) 0 (1 game)",
+            "score: Ada (X) 1, Bob (O, computer, hard) 0 (1 game)",
+            "score: Ada (X) 1, Bob (O, computer, hard) 0 (1 game)",
         ][..],
         "{out}"
     );
     let (out, _, _) = run(&["--batch"], "vs hard X\nscore\n");
     assert!(
-        out.contains("score: player 1 (X) 0, computer (hard) (O) 0 (0 games)"),
+        out.contains("score: player 1 (X) 0, computer (O, hard) 0 (0 games)"),
         "{out}"
     );
 }
@@ -501,7 +501,7 @@ fn vs_before_the_first_move_keeps_the_person_in_seat_one() {
         "name 1 Ada\nname 2 Bob\nb2\nresign\nagain\nvs hard\nname 1 Bob\nname 2 1\n",
     );
     assert!(
-        out.contains("you play O; the computer (hard) plays X\nscore: Ada (O) 1, Bob (computer, hard) (X) 0 (1 game)"),
+        out.contains("you play O; the computer (hard) plays X\nscore: Ada (O) 1, Bob (X, computer, hard) 0 (1 game)"),
         "{out}"
     );
     assert!(
