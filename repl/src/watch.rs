@@ -36,9 +36,33 @@ fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
             );
         }
     }
-    // The rulebook stays watched even while it is missing: its return counts.
-    files.retain(|f| f == rulebook || f.is_file());
+    // The script the rulebook names stays watched even while it is missing
+    // (an editor or `git checkout` may delete and write it again): its
+    // return counts, as the rulebook's does.
+    let named = named_script(rulebook);
+    files.retain(|f| f == rulebook || Some(f) == named.as_ref() || f.is_file());
+    files.extend(named);
     files
+}
+
+/// The script file the rulebook's `script` key names beside it, read from
+/// the text alone (it is wanted when the rulebook does not load).
+fn named_script(rulebook: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(rulebook).ok()?;
+    let name = text.lines().find_map(|l| {
+        let value = l
+            .trim()
+            .strip_prefix("script")?
+            .trim_start()
+            .strip_prefix('=')?;
+        let quoted = value.trim().strip_prefix('"')?;
+        quoted.split('"').next().map(str::to_string)
+    })?;
+    let path = rulebook.parent().unwrap_or(Path::new("")).join(name);
+    // A built-in script's bare name (`lines`) is no file.
+    path.extension()
+        .is_some_and(|e| e == "rhai")
+        .then_some(path)
 }
 
 /// The modification times of `files` (`None` for one that is gone).

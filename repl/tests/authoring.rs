@@ -450,8 +450,25 @@ fn check_watch_checks_again_after_each_change() {
         second.contains(&"error: check: 1 example failed".to_string()),
         "{second:?}"
     );
+    // A script deleted is reported, and its return noticed (an editor or
+    // `git checkout` may delete a file and write it again).
+    let script = dir.path().join("w.rhai");
+    let good = fs::read_to_string(&script).unwrap();
+    fs::remove_file(&script).unwrap();
+    let (gone, watching) = round();
+    assert!(
+        gone.iter().any(|l| l.contains("script `w.rhai` not found")),
+        "{gone:?}"
+    );
+    assert!(watching.contains("w.rhai"), "{watching}");
+    fs::write(&script, &good).unwrap();
+    let (back, _) = round();
+    assert!(
+        back.contains(&"error: check: 1 example failed".to_string()),
+        "{back:?}"
+    );
     // A broken script is reported, and watched for its fix.
-    fs::write(dir.path().join("w.rhai"), "fn lines( {").unwrap();
+    fs::write(&script, "fn lines( {").unwrap();
     let (third, _) = round();
     assert!(
         third

@@ -898,6 +898,7 @@ fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptEr
     if disabled_at(&source.text, location.as_ref()) {
         message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
     }
+    let mut unclosed_help = None;
     let snippet = at.map(|at| {
         let mut snippet = Snippet::new(&text, text.token_at(at));
         if at == end {
@@ -905,13 +906,32 @@ fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptEr
         }
         // An unclosed bracket is found at the end of the file; where it
         // opened is what the author needs to see.
-        if let rhai::ParseErrorType::MissingToken(token, _) = &*e.0
-            && let Some(open) = unclosed(&source.text, at, token)
-        {
+        // So is any error at the end of the file or at a `fn` (a function
+        // defined inside another): a bracket left open is the likely cause.
+        let at_fn = ["fn ", "private fn ", "///"]
+            .iter()
+            .any(|p| source.text[at..].starts_with(p));
+        let open = match &*e.0 {
+            rhai::ParseErrorType::MissingToken(token, _)
+                if matches!(token.as_str(), "}" | ")" | "]") =>
+            {
+                unclosed(&source.text, at, Some(token))
+            }
+            rhai::ParseErrorType::WrongFnDefinition => unclosed(&source.text, at, None),
+            _ if at == end || at_fn => unclosed(&source.text, at, None),
+            _ => None,
+        };
+        if let Some(open) = open {
             let bracket = &source.text[open..open + 1];
             snippet
                 .context
                 .push((open..open + 1, format!("this `{bracket}` is never closed")));
+            let closer = match bracket {
+                "{" => "}",
+                "(" => ")",
+                _ => "]",
+            };
+            unclosed_help = Some(format!("close the `{bracket}` with a `{closer}`"));
         }
         Box::new(snippet)
     });
@@ -921,7 +941,7 @@ fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptEr
         location,
         message,
         snippet,
-        help,
+        help: help.or(unclosed_help),
     }
 }
 
@@ -1010,15 +1030,16 @@ fn code_only(text: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The offset of the bracket that a missing `token` (`}`, `)`, `]`) should
-/// close: the innermost one still open at `end`, outside strings and
-/// comments.
-fn unclosed(text: &str, end: usize, token: &str) -> Option<usize> {
+/// The offset of the bracket that a missing `token` (`}`, `)`, `]`; any
+/// for `None`) should close: the innermost one still open at `end`, outside
+/// strings and comments.
+fn unclosed(text: &str, end: usize, token: Option<&str>) -> Option<usize> {
     let open = match token {
-        "}" => b'{',
-        ")" => b'(',
-        "]" => b'[',
-        _ => return None,
+        Some("}") => Some(b'{'),
+        Some(")") => Some(b'('),
+        Some("]") => Some(b'['),
+        Some(_) => return None,
+        None => None,
     };
     let code = code_only(text);
     let mut stack = Vec::new();
@@ -1034,7 +1055,7 @@ fn unclosed(text: &str, end: usize, token: &str) -> Option<usize> {
     stack
         .iter()
         .rev()
-        .find(|&&(b, _)| b == open)
+        .find(|&&(b, _)| open.is_none_or(|o| b == o))
         .map(|&(_, at)| at)
 }
 
