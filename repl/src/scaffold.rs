@@ -355,10 +355,10 @@ fn no_moves() {{
         "# rulebook: {name}\n\
          # covers: {p}2\n\
          # X completes the bottom row and wins; afterwards no move is accepted.\n\
-         # Replay it from this directory: gridrules --batch < {name}.txt\n\
-         # (in the test suite: tests/transcripts/{name}/{p}2-row-wins.txt, with\n\
-         # the rulebook in tests/variants/ and `load variants/{name}.toml`).\n\
-         load {name}.toml\n\
+         # Replay it: gridrules --rules {name}.toml --batch < {name}.txt\n\
+         # It names no rulebook, so `--rules` replays it against any copy (a\n\
+         # broken one too). In the test suite: tests/transcripts/{name}/, with\n\
+         # the rulebook in tests/variants/ and a first line `load variants/{name}.toml`.\n\
          a1\na2\nb1\nb2\nc1\nstatus\nc3\n"
     );
     Files {
@@ -470,7 +470,7 @@ fn copied_transcript(name: &str, rulebook: &Rulebook) -> String {
         None => text.push_str("# covers: (the IDs of the rules this shows)\n"),
     }
     text.push_str(&format!(
-        "# Replay it from this directory: gridrules --batch < {name}.txt\nload {name}.toml\n"
+        "# Replay it: gridrules --rules {name}.toml --batch < {name}.txt\n# It names no rulebook, so `--rules` replays it against any copy.\n"
     ));
     if let Some(e) = example {
         for mv in e.moves.split_whitespace() {

@@ -40,9 +40,13 @@ fn the_blank_template_passes_check_through_the_binary() {
     // The transcript replays in batch mode from that directory.
     let transcript = fs::read_to_string(dir.path().join("my-game.txt")).unwrap();
     assert!(transcript.starts_with("# rulebook: my-game\n# covers: MG2\n"));
-    let replayed = common::run_in(dir.path(), &["--batch"], &transcript);
+    let replayed = common::run_in(
+        dir.path(),
+        &["--rules", "my-game.toml", "--batch"],
+        &transcript,
+    );
     assert_eq!(
-        replayed.out.lines().skip(2).collect::<Vec<_>>(),
+        replayed.out.lines().collect::<Vec<_>>(),
         [
             "result: X wins — a1 b1 c1",
             "result: X wins — a1 b1 c1",
@@ -91,7 +95,8 @@ fn every_builtin_can_be_the_start_and_its_copy_passes_check() {
         }
         // Its transcript replays with no refusal.
         let transcript = fs::read_to_string(dir.path().join(format!("{name}.txt"))).unwrap();
-        let replayed = common::run_in(dir.path(), &["--batch"], &transcript);
+        let rules = format!("{name}.toml");
+        let replayed = common::run_in(dir.path(), &["--rules", &rules, "--batch"], &transcript);
         assert!(
             !replayed.out.contains("error:"),
             "{source}: {}",

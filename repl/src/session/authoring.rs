@@ -32,7 +32,7 @@ pub(crate) fn new_variant(
     }
     super::tools::checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
-        "next: edit them, `gridrules check {0}` after each change (or `check --watch {0}`); play with `gridrules --rules {0}`; replay the transcript with `gridrules --batch < {1}`",
+        "next: edit them, `gridrules check {0}` after each change (or `check --watch {0}`); play with `gridrules --rules {0}`; replay the transcript with `gridrules --rules {0} --batch < {1}`",
         shown[0], shown[2]
     ));
     Ok(Reply::Lines(lines))
