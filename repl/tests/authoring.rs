@@ -363,6 +363,12 @@ fn reload_of_a_broken_file_changes_nothing() {
     let out = d.run("reload");
     assert!(out.starts_with("error: "), "{out}");
     assert!(out.contains("did you mean `width`?"), "{out}");
+    assert!(
+        out.ends_with(
+            "error: reload: nothing changed: the game goes on under the rules loaded before\n"
+        ),
+        "{out}"
+    );
     d.write("first", 3, "fn wins(run) {");
     let out = d.run("reload");
     assert!(

@@ -4,7 +4,7 @@
 use super::{CommandError, Reply, Session, refused};
 use crate::scaffold::{self, ScaffoldError};
 use gridrules_core::table::TableRules;
-use gridrules_core::{Ending, Game, PlayError, Rulebook};
+use gridrules_core::{Ending, Game, PlayError, Problem, Rulebook};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -107,7 +107,16 @@ fn replay(old: &Game, rules: &Arc<Rulebook>) -> Result<Replayed, CommandError> {
         let played = now.parse_move(&text).and_then(|m| now.play(m).map(|_| ()));
         match played {
             Ok(()) => {}
-            Err(PlayError::Script(e)) => return Err(CommandError::Script(*e)),
+            // The new script fails on a move the old one played: say which,
+            // and that nothing changed.
+            Err(e @ PlayError::Script(_)) => {
+                return Err(CommandError::Play(
+                    format!(
+                        "reload: replaying move {n} ({text}), the new rules failed, so nothing changed"
+                    ),
+                    e,
+                ));
+            }
             Err(e) => {
                 return Ok(Replayed {
                     game: now,
@@ -162,7 +171,12 @@ impl Session {
                 "reload: `{name}` is built in, with no file to read again: `new-variant my-{name} --from {name}` writes a copy to edit"
             )));
         }
-        let mut rules = Rulebook::from_file(&PathBuf::from(&name))?;
+        let mut rules = Rulebook::from_file(&PathBuf::from(&name)).map_err(|mut e| {
+            e.problems.push(Problem::bare(
+                "reload: nothing changed: the game goes on under the rules loaded before",
+            ));
+            e
+        })?;
         // The pie rule as chosen at this table holds for the new rules too.
         if let Some(pie) = self.pie {
             let table = TableRules {

@@ -388,11 +388,12 @@ pub(super) fn checked_lines(
             )),
         }
     }
+    let n = results.len();
     lines.push(format!(
-        "check {}: {} examples, {} passed, {bad} failed",
+        "check {}: {n} example{}, {} passed, {bad} failed",
         r.name(),
-        results.len(),
-        results.len() - bad
+        if n == 1 { "" } else { "s" },
+        n - bad
     ));
     bad
 }
