@@ -131,6 +131,22 @@ pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}",
 ];
 
+/// The placeholders each refusal fills in (what [`Rulebook::explain`]
+/// knows for that kind); any other would print empty.
+pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
+    match key {
+        "occupied" | "unsupported" => &["{cell}", "{to}"],
+        "closed_board" | "wrong_board" => &["{cell}", "{to}", "{board}"],
+        "column_full" | "no_columns" | "off_board" => &["{text}"],
+        "fixed_mark" => &["{cell}", "{to}", "{mark}"],
+        "unknown_mark" => &["{cell}", "{to}", "{text}"],
+        "not_own_piece" => &["{cell}", "{from}"],
+        "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
+        "game_over" => &["{result}"],
+        _ => &[],
+    }
+}
+
 impl Refusal {
     /// The key of this kind of refusal in a rulebook's `[refusals]` table.
     pub fn key(&self) -> &'static str {
@@ -960,5 +976,64 @@ pub(crate) fn draw_placement(
         (r / 2, mark)
     } else {
         (rng.below(n as usize) as u32, marks.default_mark(turn))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every placeholder a refusal key allows is filled in when that refusal
+    /// is explained: none prints empty (the loader refuses the others).
+    #[test]
+    fn every_allowed_placeholder_is_filled_in() {
+        let c = || "b2".to_string();
+        let samples = [
+            Refusal::GameOver(Outcome::Draw),
+            Refusal::Occupied(c()),
+            Refusal::ClosedRegion(c()),
+            Refusal::WrongRegion(c(), 0),
+            Refusal::MustPlace,
+            Refusal::MustMove,
+            Refusal::NotOwnPiece(c()),
+            Refusal::Unreachable("a1".to_string(), c()),
+            Refusal::JumpBlocked("a1".to_string(), c()),
+            Refusal::Unsupported(c(), Some("b1".to_string())),
+            Refusal::ColumnFull("b".to_string()),
+            Refusal::NoColumns("b".to_string()),
+            Refusal::FixedMark(c(), Side::X),
+            Refusal::UnknownMark(c(), "Q".to_string()),
+            Refusal::OffBoard("z9".to_string()),
+            Refusal::NoPieRule,
+            Refusal::SwapLate,
+        ];
+        let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
+        assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");
+        // Regions give `{board}` a name to print.
+        let script = "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn regions() { [[0, 1, 2, 3, 4, 5, 6, 7, 8]] }\nfn region_lines() { [] }\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ph.rhai"), script).unwrap();
+        let refusals: String = REFUSAL_KEYS
+            .iter()
+            .map(|k| format!("{k} = \"<{}>\"\n", refusal_placeholders(k).join("|")))
+            .collect();
+        let text = format!(
+            "name = \"ph\"\ntitle = \"t\"\nscript = \"ph.rhai\"\n[board]\nwidth = 3\nheight = 3\n[refusals]\n{refusals}"
+        );
+        let rules = Rulebook::from_str_at(&text, "ph.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for r in &samples {
+            let shown = rules.explain(r);
+            let inner = shown.trim_start_matches('<').trim_end_matches('>');
+            if refusal_placeholders(r.key()).is_empty() {
+                assert_eq!(inner, "", "{}", r.key());
+            } else {
+                assert!(
+                    inner.split('|').all(|part| !part.is_empty()),
+                    "{}: {shown}",
+                    r.key()
+                );
+            }
+        }
     }
 }

@@ -148,7 +148,8 @@ pub(super) fn refusal_texts(
         while let Some(open) = rest.find('{') {
             let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
             let placeholder = &rest[open..close];
-            if !REFUSAL_PLACEHOLDERS.contains(&placeholder) {
+            let allowed = crate::rules::refusal_placeholders(key.get_ref());
+            if !allowed.contains(&placeholder) {
                 // Point at the placeholder itself where the string holds it
                 // as written (no escapes before it).
                 let span = text.span();
@@ -157,21 +158,33 @@ pub(super) fn refusal_texts(
                     .map_or(span.clone(), |i| {
                         span.start + i..span.start + i + placeholder.len()
                     });
-                problems.push(
-                    Problem::spanned(
-                        source,
-                        range,
-                        format!(
-                            "refusal `{}`: unknown placeholder `{placeholder}`, expected one of {}",
-                            key.get_ref(),
-                            REFUSAL_PLACEHOLDERS.join(" ")
-                        ),
+                let known = REFUSAL_PLACEHOLDERS.contains(&placeholder);
+                let expected = match allowed {
+                    [] => "it fills in none".to_string(),
+                    some => format!("expected {}", some.join(" ")),
+                };
+                let message = if known {
+                    format!(
+                        "refusal `{}`: `{placeholder}` is not filled in for this refusal: {expected}",
+                        key.get_ref()
                     )
-                    .with_label("not a placeholder")
-                    .with_help(crate::suggest::did_you_mean(
-                        placeholder,
-                        REFUSAL_PLACEHOLDERS.iter().copied(),
-                    )),
+                } else {
+                    format!(
+                        "refusal `{}`: unknown placeholder `{placeholder}`: {expected}",
+                        key.get_ref()
+                    )
+                };
+                problems.push(
+                    Problem::spanned(source, range, message)
+                        .with_label(if known {
+                            "would print empty"
+                        } else {
+                            "not a placeholder"
+                        })
+                        .with_help(crate::suggest::did_you_mean(
+                            placeholder,
+                            allowed.iter().copied(),
+                        )),
                 );
             }
             rest = &rest[close..];
