@@ -630,10 +630,14 @@ fn diagnostic(
         }
         group = group.element(shown);
     }
-    if let Some(help) = help {
-        group = group.element(Level::HELP.message(help));
+    // With no source lines to hang it under, the help is a line of its own.
+    let mut tail = String::new();
+    match (help, snippet) {
+        (Some(help), Some(_)) => group = group.element(Level::HELP.message(help)),
+        (Some(help), None) => tail = format!("\nhelp: {help}"),
+        (None, _) => {}
     }
-    let text = Renderer::plain().render(&[group]);
+    let text = format!("{}{tail}", Renderer::plain().render(&[group]));
     format!("{}\n", text.trim_end())
 }
 

@@ -36,6 +36,15 @@ fn the_blank_template_passes_check_through_the_binary() {
     );
     let checked = common::run_in(dir.path(), &["check", "my-game.toml"], "");
     assert_eq!(checked.code, 0, "{}{}", checked.out, checked.err);
+    // The name alone is taken for a built-in's, and the file is suggested.
+    let bare = common::run_in(dir.path(), &["check", "my-game"], "");
+    assert_eq!(bare.code, 1);
+    assert!(
+        bare.err
+            .contains("help: did you mean the file `my-game.toml`?"),
+        "{}",
+        bare.err
+    );
     assert!(!checked.out.contains("warning"), "{}", checked.out);
     // The transcript replays in batch mode from that directory.
     let transcript = fs::read_to_string(dir.path().join("my-game.txt")).unwrap();

@@ -81,6 +81,10 @@ impl Rulebook {
                 "no built-in rulebook `{name}`: choose one of {}",
                 Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
             ))
+            .with_help(crate::suggest::did_you_mean(
+                name,
+                Rulebook::builtin_names(),
+            ))
         })?;
         Rulebook::from_str_at(text, &format!("rules/{name}.toml"), None)
     }
@@ -311,6 +315,14 @@ impl Rulebook {
             }
         }
         warnings.extend(unstated_rules(&raw, &source));
+        // In file order, the rulebook's before its script's.
+        warnings.sort_by_key(|w| {
+            let at = w.location.as_ref();
+            (
+                at.is_none_or(|l| l.path != path),
+                at.map(|l| (l.line, l.col)),
+            )
+        });
         let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
         script.explicit_mark = tables.marks == Marks::Either;
         let mut rulebook = Rulebook {

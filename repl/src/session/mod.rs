@@ -216,7 +216,16 @@ pub struct Session {
 pub fn open_rulebook(name: &str) -> Result<Rulebook, RulebookError> {
     let path = Path::new(name);
     if Rulebook::is_builtin(name) || !(name.ends_with(".toml") || path.exists()) {
-        Rulebook::builtin(name)
+        // `check my-game` for the file `new-variant my-game` wrote.
+        let file = format!("{name}.toml");
+        Rulebook::builtin(name).map_err(|mut e| {
+            if Path::new(&file).is_file() {
+                for p in &mut e.problems {
+                    p.help = Some(format!("did you mean the file `{file}`?"));
+                }
+            }
+            e
+        })
     } else {
         Rulebook::from_file(path)
     }
