@@ -7,7 +7,9 @@ pub const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml
                    (also the default when stdin is not a terminal)
   --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
   command...       run this one command and exit, e.g. `gridrules bench gomoku`;
-                   `gridrules check --watch my.toml` checks again after each change";
+                   `gridrules check --watch my.toml` checks again after each change;
+                   `gridrules brain [--rules <rulebook>]` speaks the Gomocup (Piskvork)
+                   brain protocol on stdin/stdout (gomoku unless told)";
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub enum Cli {
     },
     /// `check --watch <file>`: check the rulebook file again after each change.
     Watch(std::path::PathBuf),
+    /// `brain`: speak the Gomocup brain protocol, with this rulebook.
+    Brain(String),
     /// Print the usage.
     Help,
     /// Print the version.
@@ -36,6 +40,7 @@ pub enum Cli {
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut batch = false;
     let mut rules = "classic".to_string();
+    let mut rules_given = false;
     let mut command: Vec<String> = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -43,6 +48,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             "--batch" if command.is_empty() => batch = true,
             "--rules" | "-r" if command.is_empty() => {
                 rules = args.next().ok_or("--rules needs a rulebook name or file")?;
+                rules_given = true;
             }
             "--help" | "-h" if command.is_empty() => return Ok(Cli::Help),
             "--version" | "-V" if command.is_empty() => return Ok(Cli::Version),
@@ -63,6 +69,15 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 "check --watch needs one rulebook file (.toml): a built-in never changes"
                     .to_string(),
             ),
+        };
+    }
+    // Like watching, the brain owns stdin and stdout until the manager ends it.
+    if command.first().is_some_and(|c| c == "brain") {
+        return match &command[1..] {
+            [] if rules_given => Ok(Cli::Brain(rules)),
+            [] => Ok(Cli::Brain(crate::brain::DEFAULT_RULES.to_string())),
+            [flag, name] if flag == "--rules" || flag == "-r" => Ok(Cli::Brain(name.clone())),
+            _ => Err("usage: gridrules brain [--rules <rulebook|file.toml>]".to_string()),
         };
     }
     Ok(Cli::Run {
@@ -113,6 +128,13 @@ mod tests {
         );
         assert!(args("check --watch").is_err());
         assert!(args("check --watch classic").is_err());
+        assert_eq!(args("brain"), Ok(Cli::Brain("gomoku".into())));
+        assert_eq!(
+            args("brain --rules my.toml"),
+            Ok(Cli::Brain("my.toml".into()))
+        );
+        assert_eq!(args("-r pente brain"), Ok(Cli::Brain("pente".into())));
+        assert!(args("brain gomoku").is_err());
         assert_eq!(args("--help"), Ok(Cli::Help));
         assert!(args("--rules").is_err());
         assert!(args("--frobnicate").is_err());

@@ -6,6 +6,7 @@
 //! ```
 
 pub mod batch;
+pub mod brain;
 pub mod cli;
 pub mod command;
 pub mod editor;

@@ -18,6 +18,7 @@ fn main() -> ExitCode {
             return gridrules::watch::run(&file, &mut std::io::stdout())
                 .map_or(ExitCode::FAILURE, |()| ExitCode::SUCCESS);
         }
+        Ok(Cli::Brain(rules)) => return gridrules::brain::main(rules),
         Ok(Cli::Help) => return emit(&format!("{USAGE}\n")),
         Ok(Cli::Version) => {
             return emit(&format!("gridrules {}\n", env!("CARGO_PKG_VERSION")));

@@ -148,6 +148,26 @@ fn deadline() -> Option<Instant> {
     DEADLINE.with(std::cell::Cell::get)
 }
 
+/// Runs `search` (any choice of this module: [`choose_in`], [`choose`], …)
+/// with `by` as its cap instead of [`SEARCH_CAP`]: every method stops by
+/// then (it reads the clock every thousand nodes or so) and answers with
+/// what it has, for a caller whose clock is not the table's — a program
+/// speaking a tournament protocol with a time per move. An earlier cap
+/// already set on this thread stays.
+pub fn within<T>(by: Instant, search: impl FnOnce() -> T) -> T {
+    /// Puts back the cap that was set before, even if `search` panics.
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEADLINE.with(|d| d.set(self.0));
+        }
+    }
+    let before = deadline();
+    let _restore = Restore(before);
+    DEADLINE.with(|d| d.set(Some(before.map_or(by, |b| b.min(by)))));
+    search()
+}
+
 /// Threat-search nodes this two-core machine visits in a second, to turn
 /// a time budget into nodes.
 const THREAT_NODES_PER_SECOND: f64 = 200_000.0;

@@ -385,7 +385,9 @@ impl<'a> Threats<'a> {
         }
         for cell in self.four_cells(&b) {
             self.vcf_nodes += 1;
-            if self.vcf_nodes > VCF_NODES {
+            // A choice's cap holds here too: past it, the search does not know.
+            let late = || super::deadline().is_some_and(|d| std::time::Instant::now() >= d);
+            if self.vcf_nodes > VCF_NODES || (self.vcf_nodes.is_multiple_of(256) && late()) {
                 return Ok(Err(Unknown));
             }
             let mv = Move::Place {

@@ -1,0 +1,773 @@
+//! `gridrules brain` (also installed as `pbrain-gridrules`): the computer's
+//! hard level as a Gomocup brain, speaking the Piskvork "new protocol" on
+//! standard input and output, so that tournament managers (Piskvork,
+//! liskvork and the like) can play it against other brains.
+//!
+//! The manager sends one command a line (`START 15`, `INFO timeout_turn
+//! 1000`, `BEGIN`, `TURN 7,7`, `BOARD` … `DONE`, `TAKEBACK 7,7`, `RESTART`,
+//! `ABOUT`, `END`); the brain answers `OK`, its move as `x,y`, or `ERROR`
+//! / `UNKNOWN` with a reason, and stays alive whatever it reads.
+//! Coordinates count from 0: `x` is the column from the left, `y` the row
+//! from the top — the rulebook's rows count from the bottom, so `y` is
+//! flipped.
+//!
+//! Any rulebook where each side places its own mark, one a turn, and a run
+//! of `k` wins can be played, on the manager's board size: the rulebook's
+//! text is loaded with its `[board]` replaced when the size differs, and
+//! with its boolean `overline` param set by the manager's rule (bit 1,
+//! exactly five). Without `--rules` the rulebook is gomoku.
+//!
+//! ```
+//! use gridrules::brain::{Brain, Options};
+//!
+//! let mut brain = Brain::new(Options::default());
+//! assert_eq!(brain.handle("START 15").lines, ["OK"]);
+//! assert_eq!(brain.handle("INFO timeout_turn 200").lines, Vec::<String>::new());
+//! let answer = brain.handle("TURN 7,7").lines;
+//! let (x, y) = answer[0].split_once(',').unwrap();
+//! assert!(x.parse::<u32>().unwrap() < 15 && y.parse::<u32>().unwrap() < 15);
+//! assert!(brain.handle("START 30").lines[0].starts_with("ERROR unsupported size 30×30"));
+//! ```
+
+use gridrules_core::builtin;
+use gridrules_core::playout::Rng;
+use gridrules_core::rulebook::{LineResult, Marks};
+use gridrules_core::search::{self, Budget, Level};
+use gridrules_core::{Cell, Game, Move, Rulebook};
+use std::collections::HashMap;
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// What `ABOUT` answers: the protocol's `key="value"` pairs.
+pub const ABOUT: &str = concat!(
+    "name=\"gridrules\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"the gridrules contributors\", country=\"international\", www=\"",
+    env!("CARGO_PKG_REPOSITORY"),
+    "\""
+);
+
+/// The rulebook played when `--rules` does not name one.
+pub const DEFAULT_RULES: &str = "gomoku";
+
+/// The time per move when the manager has not said (`INFO timeout_turn`).
+pub const DEFAULT_TURN: Duration = Duration::from_secs(1);
+
+/// The rule bits of `INFO rule`: exactly five wins (an overline does not).
+pub const RULE_EXACT: u32 = 1;
+
+/// The rule bits the brain cannot play, with their names.
+const UNSUPPORTED_RULES: [(u32, &str); 3] = [(2, "continuous game"), (4, "renju"), (8, "caro")];
+
+/// How the brain starts: which rulebook, and the seed of its randomness.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// A built-in rulebook's name or a rulebook file (`--rules`).
+    pub rules: String,
+    /// The seed of the search's randomness.
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rules: DEFAULT_RULES.to_string(),
+            seed: 1,
+        }
+    }
+}
+
+/// What the brain says to one line, and whether it is done.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// The lines to write, in order (none for `INFO`, `END`, a `BOARD` line).
+    pub lines: Vec<String>,
+    /// `END`: stop after writing them.
+    pub end: bool,
+}
+
+impl Answer {
+    fn line(text: impl Into<String>) -> Answer {
+        Answer {
+            lines: vec![text.into()],
+            end: false,
+        }
+    }
+
+    fn none() -> Answer {
+        Answer::default()
+    }
+}
+
+/// What the manager told the brain with `INFO`, times in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Info {
+    /// Time for one move; 0: as fast as possible.
+    pub timeout_turn: Option<u64>,
+    /// Time for the whole match; 0: no limit.
+    pub timeout_match: Option<u64>,
+    /// Time left of the match.
+    pub time_left: Option<u64>,
+    /// The rule bits (1 exactly five, 2 continuous game, 4 renju, 8 caro).
+    pub rule: u32,
+}
+
+impl Info {
+    /// How long the brain may take for a move with `empty` cells left:
+    /// the time per move, or the match time left shared among the moves
+    /// still to come, whichever is less.
+    pub fn allowance(&self, empty: usize) -> Duration {
+        let turn = self
+            .timeout_turn
+            .map_or(DEFAULT_TURN, Duration::from_millis);
+        let share = match (self.timeout_match, self.time_left) {
+            (Some(0), _) | (_, None) => None,
+            // About as many own moves to come as a fourth of the empty
+            // cells, between 10 and 40: a five-in-a-row game rarely fills
+            // the board.
+            (_, Some(left)) => {
+                let moves = (empty as u64 / 4).clamp(10, 40);
+                Some(Duration::from_millis(left / moves))
+            }
+        };
+        share.map_or(turn, |s| s.min(turn))
+    }
+}
+
+/// What the search gets of an allowance: half of it by its budget, cut
+/// at seven tenths; the answer is written by nine tenths, searched or not.
+fn plan(allowance: Duration) -> (Duration, Duration, Duration) {
+    (allowance / 2, allowance * 7 / 10, allowance * 9 / 10)
+}
+
+/// Where the rulebook text comes from.
+#[derive(Debug, Clone)]
+enum Source {
+    Builtin(&'static str),
+    File(PathBuf),
+}
+
+/// A brain: the rulebook it plays, the board, and what the manager said.
+pub struct Brain {
+    options: Options,
+    info: Info,
+    /// The board's width and height since `START` / `RECTSTART`.
+    size: Option<(u32, u32)>,
+    /// The game: its rulebook fits the size and the rule it was made for.
+    game: Option<(RuleKey, Game)>,
+    /// Rulebooks made so far, by size and rule.
+    made: HashMap<RuleKey, Arc<Rulebook>>,
+    /// The stones of a `BOARD` being read: x, y, field.
+    board: Option<Vec<(u32, u32, u8)>>,
+    rng: Rng,
+}
+
+/// A rulebook for a size, with or without "exactly five".
+type RuleKey = (u32, u32, bool);
+
+impl Brain {
+    /// A brain that has not started a game yet.
+    pub fn new(options: Options) -> Brain {
+        let rng = Rng::new(options.seed);
+        Brain {
+            options,
+            info: Info::default(),
+            size: None,
+            game: None,
+            made: HashMap::new(),
+            board: None,
+            rng,
+        }
+    }
+
+    /// The position as `position` prints it (rows from the top), once a
+    /// game has begun: what the brain believes the board is.
+    pub fn position_text(&self) -> Option<String> {
+        let (_, game) = self.game.as_ref()?;
+        Some(game.rulebook().position_text(game.position()))
+    }
+
+    /// Answers one line from the manager.
+    pub fn handle(&mut self, line: &str) -> Answer {
+        let started = Instant::now();
+        let line = line.trim();
+        if self.board.is_some() {
+            return self.board_line(line, started);
+        }
+        if line.is_empty() {
+            return Answer::none();
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match word.to_ascii_uppercase().as_str() {
+            "START" => self.start(rest.parse().ok().map(|n| (n, n)), rest),
+            "RECTSTART" => self.start(parse_pair(rest), rest),
+            "RESTART" => self.restart(),
+            "INFO" => self.info(rest),
+            "BEGIN" => self.begin(started),
+            "TURN" => self.turn(rest, started),
+            "PLAY" => self.play_own(rest),
+            "BOARD" => {
+                if self.size.is_none() {
+                    return Answer::line("ERROR no board yet: START comes first");
+                }
+                self.board = Some(Vec::new());
+                Answer::none()
+            }
+            "TAKEBACK" => self.takeback(rest),
+            "ABOUT" => Answer::line(ABOUT),
+            "END" => Answer {
+                lines: Vec::new(),
+                end: true,
+            },
+            _ => Answer::line(format!("UNKNOWN command `{}`", clip(word))),
+        }
+    }
+
+    fn start(&mut self, size: Option<(u32, u32)>, text: &str) -> Answer {
+        let Some((w, h)) = size.filter(|&(w, h)| w > 0 && h > 0) else {
+            return Answer::line(format!("ERROR bad size `{}`", clip(text)));
+        };
+        self.size = None;
+        self.game = None;
+        match self.rulebook((w, h, self.exact())) {
+            Ok(_) => {
+                self.size = Some((w, h));
+                Answer::line("OK")
+            }
+            Err(reason) => Answer::line(format!("ERROR unsupported size {w}×{h}: {reason}")),
+        }
+    }
+
+    fn restart(&mut self) -> Answer {
+        if self.size.is_none() {
+            return Answer::line("ERROR no board yet: START comes first");
+        }
+        self.game = None;
+        Answer::line("OK")
+    }
+
+    fn info(&mut self, text: &str) -> Answer {
+        let (key, value) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+        let value = value.trim();
+        let slot = match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => &mut self.info.timeout_turn,
+            "timeout_match" => &mut self.info.timeout_match,
+            "time_left" => &mut self.info.time_left,
+            "rule" => {
+                return match value.parse() {
+                    Ok(rule) => {
+                        self.info.rule = rule;
+                        Answer::none()
+                    }
+                    Err(_) => Answer::line(format!("ERROR bad rule `{}`", clip(value))),
+                };
+            }
+            // The protocol's other keys (max_memory, game_type, evaluate,
+            // folder) change nothing here; unknown ones are ignored.
+            _ => return Answer::none(),
+        };
+        match value.parse::<i64>() {
+            // A negative time left: the match time is up; answer at once.
+            Ok(ms) => {
+                *slot = Some(ms.max(0) as u64);
+                Answer::none()
+            }
+            Err(_) => Answer::line(format!("ERROR bad value `{}` for {key}", clip(value))),
+        }
+    }
+
+    fn exact(&self) -> bool {
+        self.info.rule & RULE_EXACT != 0
+    }
+
+    /// The game, made (or remade under a rule that changed) for the board.
+    fn game(&mut self) -> Result<&mut Game, String> {
+        let Some((w, h)) = self.size else {
+            return Err("no board yet: START comes first".to_string());
+        };
+        let unsupported: Vec<&str> = UNSUPPORTED_RULES
+            .iter()
+            .filter(|(bit, _)| self.info.rule & bit != 0)
+            .map(|&(_, name)| name)
+            .collect();
+        if !unsupported.is_empty() {
+            return Err(format!(
+                "unsupported rule {}: {} (gridrules plays gomoku, with or without exactly five)",
+                self.info.rule,
+                unsupported.join(", ")
+            ));
+        }
+        let key = (w, h, self.exact());
+        if self.game.as_ref().is_none_or(|(k, _)| *k != key) {
+            let rules = self.rulebook(key)?;
+            let mut game = Game::new(rules);
+            // The same stones under the new rule.
+            if let Some((_, old)) = &self.game {
+                for &mv in old.moves() {
+                    game.play(mv).map_err(|e| e.to_string())?;
+                }
+            }
+            self.game = Some((key, game));
+        }
+        Ok(&mut self.game.as_mut().expect("made above").1)
+    }
+
+    /// The rulebook for `key`, made once.
+    fn rulebook(&mut self, key: RuleKey) -> Result<Arc<Rulebook>, String> {
+        if let Some(r) = self.made.get(&key) {
+            return Ok(r.clone());
+        }
+        let rules = Arc::new(make_rulebook(&self.options.rules, key)?);
+        self.made.insert(key, rules.clone());
+        Ok(rules)
+    }
+
+    fn begin(&mut self, started: Instant) -> Answer {
+        match self.game() {
+            Ok(game) if !game.moves().is_empty() => {
+                Answer::line("ERROR BEGIN on a board with stones: RESTART first")
+            }
+            Ok(_) => self.reply(started),
+            Err(reason) => Answer::line(format!("ERROR {reason}")),
+        }
+    }
+
+    fn turn(&mut self, text: &str, started: Instant) -> Answer {
+        let Some((x, y)) = parse_pair(text) else {
+            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+        };
+        if let Err(reason) = self.place(x, y) {
+            return Answer::line(format!("ERROR {reason}"));
+        }
+        self.reply(started)
+    }
+
+    /// `PLAY x,y`: the manager's choice of the brain's own move.
+    fn play_own(&mut self, text: &str) -> Answer {
+        let Some((x, y)) = parse_pair(text) else {
+            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+        };
+        match self.place(x, y) {
+            Ok(()) => Answer::line(format!("{x},{y}")),
+            Err(reason) => Answer::line(format!("ERROR {reason}")),
+        }
+    }
+
+    /// Plays a stone for the side to move at `x,y`.
+    fn place(&mut self, x: u32, y: u32) -> Result<(), String> {
+        let game = self.game()?;
+        let cell = cell_at(game, x, y)?;
+        if let Some(result) = game.result_text() {
+            return Err(format!("the game is over ({result})"));
+        }
+        let mv = Move::Place {
+            to: cell,
+            mark: game.position().turn(),
+        };
+        game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
+        Ok(())
+    }
+
+    fn takeback(&mut self, text: &str) -> Answer {
+        let Some((x, y)) = parse_pair(text) else {
+            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+        };
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+        };
+        let cell = match cell_at(game, x, y) {
+            Ok(cell) => cell,
+            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+        };
+        if game.moves().last().and_then(|m| m.to()) != Some(cell) {
+            return Answer::line(format!("ERROR {x},{y} is not the last stone played"));
+        }
+        game.undo();
+        Answer::line("OK")
+    }
+
+    /// A line after `BOARD`: a stone, or `DONE`.
+    fn board_line(&mut self, line: &str, started: Instant) -> Answer {
+        if line.is_empty() {
+            return Answer::none();
+        }
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.board.take().unwrap_or_default();
+            return match self.set_board(&stones) {
+                Ok(()) => self.reply(started),
+                Err(reason) => Answer::line(format!("ERROR {reason}")),
+            };
+        }
+        let fields: Vec<Option<u32>> = line.split(',').map(|f| f.trim().parse().ok()).collect();
+        match fields[..] {
+            [Some(x), Some(y), Some(f @ 1..=3)] => {
+                if let Some(stones) = &mut self.board {
+                    stones.push((x, y, f as u8));
+                }
+                Answer::none()
+            }
+            _ => {
+                // As the protocol's own skeleton does: the board ends here.
+                self.board = None;
+                Answer::line(format!(
+                    "ERROR x,y,field or DONE expected after BOARD, not `{}`",
+                    clip(line)
+                ))
+            }
+        }
+    }
+
+    /// A new game with `stones` on the board (field 1 the brain's, 2 the
+    /// opponent's), the brain to move: X if both have as many stones, O if
+    /// the opponent has one more.
+    fn set_board(&mut self, stones: &[(u32, u32, u8)]) -> Result<(), String> {
+        if stones.iter().any(|s| s.2 == 3) {
+            return Err(
+                "field 3 (a winning line's stone) belongs to the continuous game, which is not supported"
+                    .to_string(),
+            );
+        }
+        self.game = None;
+        let game = self.game()?;
+        let mine: Vec<(u32, u32)> = stones
+            .iter()
+            .filter(|s| s.2 == 1)
+            .map(|s| (s.0, s.1))
+            .collect();
+        let theirs: Vec<(u32, u32)> = stones
+            .iter()
+            .filter(|s| s.2 == 2)
+            .map(|s| (s.0, s.1))
+            .collect();
+        let (first, second) = if mine.len() == theirs.len() {
+            (&mine, &theirs)
+        } else if theirs.len() == mine.len() + 1 {
+            (&theirs, &mine)
+        } else {
+            return Err(format!(
+                "{} own stones and {} of the opponent's: the brain is to move with as many, or one fewer",
+                mine.len(),
+                theirs.len()
+            ));
+        };
+        // Alternately, in the order given: a line on the board at the end
+        // would be there in any order, and without one no order ends early.
+        let mut order = Vec::with_capacity(stones.len());
+        for (i, &stone) in first.iter().enumerate() {
+            order.push(stone);
+            if let Some(&s) = second.get(i) {
+                order.push(s);
+            }
+        }
+        for (x, y) in order {
+            let cell = cell_at(game, x, y)?;
+            if let Some(result) = game.result_text() {
+                return Err(format!("the board holds a finished game ({result})"));
+            }
+            let mv = Move::Place {
+                to: cell,
+                mark: game.position().turn(),
+            };
+            game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The brain's move, played and answered as `x,y`.
+    fn reply(&mut self, started: Instant) -> Answer {
+        let seed = self.rng.next_u64();
+        let info = self.info;
+        let game = match self.game() {
+            Ok(game) => game,
+            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+        };
+        if let Some(result) = game.result_text() {
+            return Answer::line(format!("ERROR the game is over ({result})"));
+        }
+        let empty = game.rulebook().grid().len() - game.position().occupied().count() as usize;
+        let mv = match choose(game, info.allowance(empty), started, seed) {
+            Ok(mv) => mv,
+            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+        };
+        let (x, y) = match mv.to() {
+            Some(cell) => xy_of(game, cell),
+            None => return Answer::line("ERROR the search chose a move that places no stone"),
+        };
+        if let Err(e) = game.play(mv) {
+            return Answer::line(format!("ERROR {e}"));
+        }
+        Answer::line(format!("{x},{y}"))
+    }
+}
+
+/// Hard's move in `game` within `allowance` from `started`. The search runs
+/// on a thread of its own: should it overrun its cap, the answer does not
+/// wait for it (easy's move is played instead, and the search's dropped).
+fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Result<Move, String> {
+    let (think, cap, answer_by) = plan(allowance);
+    let (send, receive) = channel();
+    let searched = game.clone();
+    let spawned = std::thread::Builder::new()
+        .name("brain-search".to_string())
+        .stack_size(16 << 20)
+        .spawn(move || {
+            let mut rng = Rng::new(seed);
+            let chosen = search::within(started + cap, || {
+                search::choose_in(&searched, Level::Hard, &mut rng, Budget::Time(think), None)
+            });
+            let _ = send.send(chosen);
+        });
+    let chosen = match spawned {
+        Ok(_) => receive
+            .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
+            .ok(),
+        Err(_) => None,
+    };
+    let chosen = match chosen {
+        Some(chosen) => chosen,
+        None => {
+            let mut rng = Rng::new(seed);
+            search::within(Instant::now(), || {
+                search::choose_in(game, Level::Easy, &mut rng, Budget::Playouts(1), None)
+            })
+        }
+    };
+    match chosen {
+        Ok(Some(mv)) => Ok(mv),
+        Ok(None) => Err("no move left: the game is over".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The cell at protocol coordinates `x,y` (from the top left).
+fn cell_at(game: &Game, x: u32, y: u32) -> Result<Cell, String> {
+    let grid = game.rulebook().grid();
+    let row = i64::from(grid.height()) - 1 - i64::from(y);
+    grid.cell(i64::from(x), row).ok_or_else(|| {
+        format!(
+            "{x},{y} is off the board ({}×{})",
+            grid.width(),
+            grid.height()
+        )
+    })
+}
+
+/// The protocol coordinates of `cell`.
+fn xy_of(game: &Game, cell: Cell) -> (u32, u32) {
+    let grid = game.rulebook().grid();
+    (grid.col(cell), grid.height() - 1 - grid.row(cell))
+}
+
+/// `a,b` as two numbers.
+fn parse_pair(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// At most 40 characters of what the manager sent, for an error line.
+fn clip(text: &str) -> String {
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+/// The rulebook named by `rules` (built-in or file) on a `w`×`h` board,
+/// with overlines losing their win when `exact`: the rulebook as it is
+/// when it fits, else its text with `[board]` (and the boolean `overline`
+/// param) replaced. It must be a game the protocol can describe.
+///
+/// # Errors
+/// Why it cannot be played: what the loader says of the size, or what
+/// the rulebook lacks.
+pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, String> {
+    let path = Path::new(rules);
+    let source = if let Some(name) = Rulebook::builtin_names().find(|n| *n == rules) {
+        Source::Builtin(name)
+    } else if rules.ends_with(".toml") || path.exists() {
+        Source::File(path.to_path_buf())
+    } else {
+        return Err(format!("no rulebook `{rules}`"));
+    };
+    let (text, shown, dir) = match &source {
+        Source::Builtin(name) => (
+            builtin::rulebook(name).unwrap_or_default().to_string(),
+            format!("rules/{name}.toml"),
+            None,
+        ),
+        Source::File(path) => (
+            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            path.display().to_string(),
+            Some(path.parent().map(Path::to_path_buf).unwrap_or_default()),
+        ),
+    };
+    let first_problem = |e: gridrules_core::RulebookError| {
+        e.to_string().lines().next().unwrap_or_default().to_string()
+    };
+    let base = Rulebook::from_str_at(&text, &shown, dir.clone()).map_err(first_problem)?;
+    let fits_size = base.grid().width() == w && base.grid().height() == h;
+    let fits_rule = overline_fits(&base, exact);
+    let rulebook = if fits_size && fits_rule {
+        base
+    } else {
+        let derived = resized(&text, &base, w, h, (!fits_rule).then_some(exact))?;
+        Rulebook::from_str_at(&derived, &format!("{shown} ({w}×{h})"), dir)
+            .map_err(first_problem)?
+    };
+    playable(&rulebook)?;
+    if !overline_fits(&rulebook, exact) {
+        return Err(format!(
+            "rulebook `{}` cannot be played with{} exactly five",
+            rulebook.name(),
+            if exact { "" } else { "out" }
+        ));
+    }
+    // The manager runs the openings: no pie rule at this table.
+    let mut table = rulebook.table().clone();
+    table.pie = false;
+    Ok(rulebook.with_table(table))
+}
+
+/// Whether a run one longer than the rulebook's `k` wins as the rule says:
+/// not with "exactly five", yes without.
+fn overline_fits(rules: &Rulebook, exact: bool) -> bool {
+    let t = rules.tables();
+    t.wins_run(t.min_run() + 1) != exact
+}
+
+/// The rulebook text with the board `w`×`h`, the `overline` param set to
+/// `!exact` if given, a name that says so, and no `[[example]]`s (they
+/// are `check`'s, written for the original board).
+fn resized(
+    text: &str,
+    base: &Rulebook,
+    w: u32,
+    h: u32,
+    exact: Option<bool>,
+) -> Result<String, String> {
+    let mut doc: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    let board = doc
+        .entry("board")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    let Some(board) = board.as_table_mut() else {
+        return Err("its `board` is not a table".to_string());
+    };
+    board.insert("width".into(), toml::Value::Integer(w.into()));
+    board.insert("height".into(), toml::Value::Integer(h.into()));
+    let mut name = format!("{}-{w}x{h}", base.name());
+    if let Some(exact) = exact {
+        let overline = doc
+            .get_mut("params")
+            .and_then(|p| p.get_mut("overline"))
+            .filter(|v| v.is_bool());
+        let Some(overline) = overline else {
+            return Err(format!(
+                "rulebook `{}` has no boolean `overline` param to play {} exactly five",
+                base.name(),
+                if exact { "with" } else { "without" }
+            ));
+        };
+        *overline = toml::Value::Boolean(!exact);
+        if exact {
+            name.push_str("-exact");
+        }
+    }
+    doc.insert("name".into(), toml::Value::String(name));
+    doc.remove("example");
+    toml::to_string(&doc).map_err(|e| e.to_string())
+}
+
+/// Whether the protocol can describe the rulebook's game: stones placed
+/// one a turn, each side its own, nothing taken off, a line winning for
+/// its owner.
+fn playable(rules: &Rulebook) -> Result<(), String> {
+    let t = rules.tables();
+    let lacks = if t.marks() != Marks::Own {
+        Some("each side places its own stone")
+    } else if t.line_result() != LineResult::OwnerWins {
+        Some("a line wins for its owner")
+    } else if !t.turns().is_alternating() {
+        Some("one stone a turn")
+    } else if t.has_captures() {
+        Some("no captures")
+    } else if t.has_gravity() || t.pieces().is_some() || !t.regions().is_empty() {
+        Some("stones placed on any empty cell, and left there")
+    } else {
+        None
+    };
+    match lacks {
+        Some(what) => Err(format!(
+            "rulebook `{}` is not a gomoku-like game: the protocol needs {what}",
+            rules.name()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The longest line read from the manager: the rest of a longer one is
+/// dropped, as the protocol allows.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Runs the brain over `input` and `output` until `END` or the end of the
+/// input, writing each answer as soon as it is made. Bytes that are not
+/// UTF-8 are read as replacement characters (and refused as a command).
+///
+/// # Errors
+/// Reading or writing failed.
+pub fn run(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    options: Options,
+) -> std::io::Result<()> {
+    let mut brain = Brain::new(options);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if (&mut input)
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
+            return Ok(());
+        }
+        if line.len() == MAX_LINE && line.last() != Some(&b'\n') {
+            // Past the cut, up to the end of the line.
+            let mut rest = Vec::new();
+            while input.read_until(b'\n', &mut rest)? > 0 && rest.last() != Some(&b'\n') {
+                rest.clear();
+            }
+        }
+        let answer = brain.handle(&String::from_utf8_lossy(&line));
+        for text in &answer.lines {
+            writeln!(output, "{text}")?;
+        }
+        output.flush()?;
+        if answer.end {
+            return Ok(());
+        }
+    }
+}
+
+/// The brain as a program (`gridrules brain`, `pbrain-gridrules`): stdin
+/// and stdout, until `END` or the end of the input.
+pub fn main(rules: String) -> std::process::ExitCode {
+    let options = Options {
+        rules,
+        ..Options::default()
+    };
+    match run(std::io::stdin().lock(), std::io::stdout().lock(), options) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        // The manager went away: nothing to say to it.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! The Gomocup brain (`gridrules brain`, `pbrain-gridrules`) driven through
+//! the protocol: in memory with `Brain::handle`, and as a process by a
+//! small scripted manager.
+
+use gridrules::brain::{ABOUT, Brain, Options, make_rulebook};
+use gridrules_core::playout::Rng;
+use gridrules_core::search::{Budget, Level, choose_in};
+use gridrules_core::{Game, Move, Outcome, Rulebook, Side};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+fn brain() -> Brain {
+    Brain::new(Options::default())
+}
+
+/// The one line `brain` answers to `line`.
+fn ask(brain: &mut Brain, line: &str) -> String {
+    let answer = brain.handle(line);
+    assert_eq!(answer.lines.len(), 1, "{line}: {:?}", answer.lines);
+    answer.lines[0].clone()
+}
+
+fn xy(answer: &str) -> (u32, u32) {
+    let (x, y) = answer
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {answer}"));
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+#[test]
+fn about_names_the_brain_in_the_protocols_format() {
+    let mut b = brain();
+    let about = ask(&mut b, "ABOUT");
+    assert_eq!(about, ABOUT);
+    for key in [
+        "name=\"gridrules\"",
+        "version=\"",
+        "author=\"",
+        "country=\"",
+        "www=\"",
+    ] {
+        assert!(about.contains(key), "{about} lacks {key}");
+    }
+}
+
+#[test]
+fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
+    let mut b = brain();
+    assert!(ask(&mut b, "FROBNICATE 3").starts_with("UNKNOWN "));
+    assert!(ask(&mut b, "BEGIN").starts_with("ERROR no board yet"));
+    assert!(ask(&mut b, "START fifteen").starts_with("ERROR bad size"));
+    assert!(ask(&mut b, "RECTSTART 15").starts_with("ERROR bad size"));
+    assert_eq!(ask(&mut b, "start 15"), "OK", "commands in any case");
+    assert!(ask(&mut b, "TURN 7").starts_with("ERROR bad coordinates"));
+    assert!(ask(&mut b, "TURN 15,0").starts_with("ERROR 15,0 is off the board"));
+    assert!(ask(&mut b, "INFO timeout_turn soon").starts_with("ERROR bad value"));
+    assert!(
+        b.handle("INFO frobnicate 3").lines.is_empty(),
+        "unknown keys are ignored"
+    );
+    assert!(b.handle("").lines.is_empty());
+    assert!(b.handle("BOARD").lines.is_empty());
+    assert!(b.handle("7,7,1").lines.is_empty());
+    assert!(ask(&mut b, "7,7,9").starts_with("ERROR x,y,field or DONE expected"));
+    assert_eq!(
+        ask(&mut b, "ABOUT"),
+        ABOUT,
+        "the board ended; commands again"
+    );
+    // A stone on a taken cell is refused, and the game is as it was.
+    b.handle("INFO timeout_turn 50");
+    let reply = ask(&mut b, "TURN 7,7\r");
+    let before = b.position_text();
+    assert!(ask(&mut b, &format!("TURN {reply}")).starts_with("ERROR"));
+    assert_eq!(b.position_text(), before);
+    assert!(b.handle("END").end);
+}
+
+#[test]
+fn unsupported_sizes_and_rules_get_error_with_a_reason() {
+    let mut b = brain();
+    let answer = ask(&mut b, "START 40");
+    assert!(
+        answer.starts_with("ERROR unsupported size 40×40: "),
+        "{answer}"
+    );
+    assert!(ask(&mut b, "TURN 1,1").starts_with("ERROR no board yet"));
+    assert_eq!(
+        ask(&mut b, "RECTSTART 20,12"),
+        "OK",
+        "any size that fits 26 columns"
+    );
+    b.handle("INFO rule 4");
+    let answer = ask(&mut b, "BEGIN");
+    assert!(
+        answer.starts_with("ERROR unsupported rule 4: renju"),
+        "{answer}"
+    );
+    b.handle("INFO rule 1");
+    b.handle("INFO timeout_turn 50");
+    xy(&ask(&mut b, "BEGIN"));
+    // A rulebook the protocol cannot describe: two marks a turn.
+    let mut c = Brain::new(Options {
+        rules: "connect6".into(),
+        ..Options::default()
+    });
+    let answer = ask(&mut c, "START 19");
+    assert!(answer.contains("one stone a turn"), "{answer}");
+}
+
+#[test]
+fn the_rule_chooses_whether_an_overline_wins() {
+    let free = make_rulebook("gomoku", (15, 15, false)).unwrap();
+    assert!(free.tables().wins_run(6));
+    let exact = make_rulebook("gomoku", (15, 15, true)).unwrap();
+    assert!(exact.tables().wins_run(5) && !exact.tables().wins_run(6));
+    let wide = make_rulebook("gomoku", (20, 20, true)).unwrap();
+    assert_eq!((wide.grid().width(), wide.grid().height()), (20, 20));
+    assert!(!wide.tables().wins_run(6));
+    assert!(!wide.table().pie);
+}
+
+#[test]
+fn board_positions_are_read_with_y_from_the_top() {
+    let mut b = brain();
+    ask(&mut b, "START 15");
+    b.handle("INFO timeout_turn 100");
+    // The opponent's stone in the top-left corner: a15 in our notation.
+    for line in ["BOARD", "0,0,2"] {
+        assert!(b.handle(line).lines.is_empty());
+    }
+    xy(&ask(&mut b, "DONE"));
+    let text = b.position_text().unwrap();
+    assert!(text.starts_with("X"), "{text}");
+    // Four own stones in a column: the brain completes the five.
+    ask(&mut b, "RESTART");
+    for line in [
+        "BOARD", "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
+    ] {
+        b.handle(line);
+    }
+    let win = xy(&ask(&mut b, "DONE"));
+    assert!(win == (7, 2) || win == (7, 7), "{win:?}");
+    // The opponent's open four in a row must be blocked.
+    ask(&mut b, "RESTART");
+    for line in [
+        "BOARD", "3,7,2", "0,0,1", "4,7,2", "14,0,1", "5,7,2", "0,14,1", "6,7,2",
+    ] {
+        b.handle(line);
+    }
+    let block = xy(&ask(&mut b, "DONE"));
+    assert!(block == (2, 7) || block == (7, 7), "{block:?}");
+    // Counts that cannot be the brain's turn.
+    ask(&mut b, "RESTART");
+    for line in ["BOARD", "1,1,1", "2,2,1"] {
+        b.handle(line);
+    }
+    assert!(ask(&mut b, "DONE").starts_with("ERROR 2 own stones and 0"));
+}
+
+#[test]
+fn takeback_and_restart() {
+    let mut b = brain();
+    ask(&mut b, "START 15");
+    b.handle("INFO timeout_turn 50");
+    let reply = ask(&mut b, "TURN 7,7");
+    assert!(ask(&mut b, "TAKEBACK 7,7").starts_with("ERROR 7,7 is not the last stone"));
+    assert_eq!(ask(&mut b, &format!("TAKEBACK {reply}")), "OK");
+    assert_eq!(ask(&mut b, "TAKEBACK 7,7"), "OK");
+    assert_eq!(
+        b.position_text().unwrap(),
+        "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 X - -"
+    );
+    xy(&ask(&mut b, "TURN 3,3"));
+    assert_eq!(ask(&mut b, "RESTART"), "OK");
+    xy(&ask(&mut b, "BEGIN"));
+    assert!(ask(&mut b, "BEGIN").starts_with("ERROR BEGIN on a board with stones"));
+}
+
+/// A brain process and the lines it writes, read on a thread of their own
+/// so that a silent brain fails the test instead of hanging it.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn start(program: &str, args: &[&str]) -> Process {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Process {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn pbrain() -> Process {
+        Process::start(env!("CARGO_BIN_EXE_pbrain-gridrules"), &[])
+    }
+
+    fn tell(&mut self, line: &str) {
+        // As managers write them: CR LF.
+        write!(self.stdin, "{line}\r\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The answer to `line`, and how long it took.
+    fn ask(&mut self, line: &str) -> (String, Duration) {
+        let started = Instant::now();
+        self.tell(line);
+        let answer = self
+            .lines
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no answer to {line}"));
+        (answer, started.elapsed())
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = write!(self.stdin, "END\r\n");
+        let _ = self.stdin.flush();
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn gomoku() -> Arc<Rulebook> {
+    Arc::new(Rulebook::builtin("gomoku").unwrap())
+}
+
+/// The move at protocol coordinates, for the manager's own board.
+fn place(game: &Game, (x, y): (u32, u32)) -> Move {
+    let grid = game.rulebook().grid();
+    let to = grid
+        .cell(i64::from(x), i64::from(grid.height() - 1 - y))
+        .unwrap();
+    Move::Place {
+        to,
+        mark: game.position().turn(),
+    }
+}
+
+fn protocol_xy(game: &Game, mv: Move) -> String {
+    let grid = game.rulebook().grid();
+    let cell = mv.to().unwrap();
+    format!("{},{}", grid.col(cell), grid.height() - 1 - grid.row(cell))
+}
+
+#[test]
+fn two_brains_play_a_whole_game() {
+    let mut brains = [Process::pbrain(), Process::pbrain()];
+    for b in &mut brains {
+        assert_eq!(b.ask("START 15").0, "OK");
+        b.tell("INFO timeout_turn 100");
+        b.tell("INFO rule 0");
+    }
+    let mut game = Game::new(gomoku());
+    let (mut last, _) = brains[0].ask("BEGIN");
+    let mut mover = 0;
+    loop {
+        let mv = place(&game, xy(&last));
+        game.play(mv)
+            .unwrap_or_else(|e| panic!("brain {mover} played {last}: {e}"));
+        if game.is_over() || game.moves().len() >= 225 {
+            break;
+        }
+        mover = 1 - mover;
+        last = brains[mover].ask(&format!("TURN {last}")).0;
+    }
+    assert!(game.is_over(), "the board filled without a result");
+}
+
+#[test]
+fn the_brain_beats_the_easy_level() {
+    let mut b = Process::pbrain();
+    assert_eq!(b.ask("START 15").0, "OK");
+    b.tell("INFO timeout_turn 100");
+    let mut game = Game::new(gomoku());
+    let mut rng = Rng::new(7);
+    while !game.is_over() {
+        // Easy is X, the manager's side; the brain answers as O.
+        let easy = choose_in(&game, Level::Easy, &mut rng, Budget::Playouts(1), None)
+            .unwrap()
+            .unwrap();
+        game.play(easy).unwrap();
+        if game.is_over() {
+            break;
+        }
+        let (answer, _) = b.ask(&format!("TURN {}", protocol_xy(&game, easy)));
+        let mv = place(&game, xy(&answer));
+        game.play(mv).unwrap_or_else(|e| panic!("{answer}: {e}"));
+    }
+    assert_eq!(game.outcome(), Some(Outcome::Win(Side::O)));
+}
+
+#[test]
+fn the_answer_comes_well_within_the_time_per_move() {
+    // Through the command line's `brain` too.
+    let mut b = Process::start(env!("CARGO_BIN_EXE_gridrules"), &["brain"]);
+    assert_eq!(b.ask("START 20").0, "OK");
+    b.tell("INFO timeout_match 0");
+    b.tell("INFO timeout_turn 1000");
+    for line in [
+        "BOARD", "9,9,2", "10,10,1", "10,9,2", "11,9,1", "9,10,2", "8,8,1", "9,11,2", "9,8,1",
+    ] {
+        b.tell(line);
+    }
+    let (answer, took) = b.ask("DONE");
+    xy(&answer);
+    assert!(
+        took < Duration::from_millis(3000),
+        "{answer} after {took:?}"
+    );
+    // The match's time left, shared among the moves to come, is less.
+    b.tell("INFO timeout_match 60000");
+    b.tell("INFO time_left 500");
+    let (answer, took) = b.ask("TURN 0,0");
+    xy(&answer);
+    assert!(
+        took < Duration::from_millis(1500),
+        "{answer} after {took:?}"
+    );
+}
