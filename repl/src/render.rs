@@ -654,3 +654,22 @@ fn clamp(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let start = fix(range.start);
     start..fix(range.end).max(start)
 }
+
+/// Wraps prose at `width` columns.
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}

@@ -211,7 +211,7 @@ pub fn blank(name: &str) -> Files {
         .filter(|k| !["occupied", "off_board", "game_over"].contains(k))
         .collect();
     let mut refusal_list = String::new();
-    for line in wrap(&other_refusals.join(", "), 70) {
+    for line in crate::render::wrap(&other_refusals.join(", "), 70) {
         refusal_list.push_str(&format!("#   {line}\n"));
     }
     let expect_kinds = EXPECT_KINDS.join(" ");
@@ -311,7 +311,7 @@ expect = "result: draw — no cell left to play"
             HookKind::PerMove => "per move, slower",
         };
         optional.push_str(&format!("//\n// fn {}  ({kind})\n", h.signature()));
-        for line in wrap(h.doc, 72) {
+        for line in crate::render::wrap(h.doc, 72) {
             optional.push_str(&format!("//     {line}\n"));
         }
     }
@@ -480,25 +480,6 @@ fn copied_transcript(name: &str, rulebook: &Rulebook) -> String {
     }
     text.push_str("status\n");
     text
-}
-
-/// Wraps words at `width` columns.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.len() + 1 + word.len() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 #[cfg(test)]

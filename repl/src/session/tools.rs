@@ -36,7 +36,7 @@ impl Session {
         let mut lines = vec![format!("{} — {}", r.name(), r.title())];
         if let Some(d) = r.description() {
             lines.push(String::new());
-            lines.extend(wrap(d, 78));
+            lines.extend(crate::render::wrap(d, 78));
         }
         lines.push(String::new());
         let g = r.grid();
@@ -83,7 +83,10 @@ impl Session {
                 }
             ));
         }
-        lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
+        lines.extend(crate::render::wrap(
+            &format!("hooks: {}", hooks.join(", ")),
+            78,
+        ));
         if !r.params().is_empty() {
             let params: Vec<String> = r
                 .params()
@@ -407,7 +410,7 @@ pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
             vec!["commands (a bare move such as `b2` or `b2-c2` plays it):".to_string()];
         for c in COMMANDS {
             let usage = c.usage();
-            let mut summary = wrap(c.summary, 78 - COLUMN - 1).into_iter();
+            let mut summary = crate::render::wrap(c.summary, 78 - COLUMN - 1).into_iter();
             if usage.chars().count() > COLUMN {
                 lines.push(format!("  {usage}"));
             } else {
@@ -424,7 +427,7 @@ pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     };
     // The summary's pointer to this very page is left out here.
     let summary = c.summary.split(" (see `help").next().unwrap_or(c.summary);
-    let mut lines = wrap(&format!("{} — {summary}", c.usage()), 78);
+    let mut lines = crate::render::wrap(&format!("{} — {summary}", c.usage()), 78);
     if !c.aliases.is_empty() {
         lines.push(format!("also: {}", c.aliases.join(", ")));
     }
@@ -442,23 +445,4 @@ pub(crate) fn variants() -> Reply {
         })
         .collect();
     Reply::Lines(lines)
-}
-
-/// Wraps prose at `width` columns.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
