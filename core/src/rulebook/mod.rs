@@ -291,11 +291,20 @@ impl Rulebook {
                 .ok()
         });
 
-        let (Some(grid), Some(script_source), Some(title), true) =
-            (grid, script_source, title, problems.is_empty())
-        else {
+        if !problems.is_empty() {
             problems.sort_by_key(|p| p.snippet.as_ref().map(|s| s.range.start));
+            // The script's own problems are found in the same run, where
+            // there is a board and a script to compile.
+            if let (Some(grid), Some(script_source)) = (grid, script_source)
+                && let Err(e) = ScriptHost::new(grid, &params, script_source)
+            {
+                problems.extend(e.problems);
+            }
             return Err(RulebookError { problems });
+        }
+        // Each is reported as missing when absent, so all are here.
+        let (Some(grid), Some(script_source), Some(title)) = (grid, script_source, title) else {
+            return Err(Problem::bare(format!("{path}: an incomplete rulebook")).into());
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
         let mut warnings = script.warnings().to_vec();
@@ -466,7 +475,15 @@ fn unstated_rules(raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
             format!("example rule `{id}` is not stated in the description"),
         )
         .with_label("no `({id})` in `description`".replace("{id}", id));
-        out.push(if raw.description.is_none() {
+        // A slip for an ID the description does cite (`C33` for `C3`).
+        let stated: Vec<&str> = description
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| is_rule_id(w))
+            .collect();
+        let near = crate::suggest::nearest(id, stated.iter().copied());
+        out.push(if let Some(near) = near {
+            problem.with_help(Some(format!("did you mean `{near}`?")))
+        } else if raw.description.is_none() {
             problem.with_help(Some(
                 "add a `description` that states the rules, each with its ID, like `… wins (C3).`"
                     .to_string(),
