@@ -214,10 +214,10 @@ fn caught(path: &Path, name: &str, line: usize) -> (bool, bool) {
 
 #[test]
 fn every_broken_rulebook_fails_its_examples_and_transcripts() {
-    let scratch = std::env::temp_dir().join(format!("gridrules-broken-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
     let mut uncaught = Vec::new();
     for (i, b) in broken_list().iter().enumerate() {
-        let (path, name) = write_broken(b, &scratch.join(i.to_string()));
+        let (path, name) = write_broken(b, &scratch.path().join(i.to_string()));
         let (examples_fail, transcripts_fail) = caught(&path, &name, b.line);
         if !examples_fail || !transcripts_fail {
             uncaught.push(format!(
@@ -230,7 +230,6 @@ fn every_broken_rulebook_fails_its_examples_and_transcripts() {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(
         uncaught.is_empty(),
         "broken rules the suite does not catch:\n{}",
@@ -242,10 +241,10 @@ fn every_broken_rulebook_fails_its_examples_and_transcripts() {
 /// failure above comes from the broken rule, not from the harness.
 #[test]
 fn unbroken_copies_pass_their_examples_and_transcripts() {
-    let scratch = std::env::temp_dir().join(format!("gridrules-unbroken-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
     for (i, mut b) in broken_list().into_iter().enumerate() {
         b.replace = b.find.clone();
-        let (path, name) = write_broken(&b, &scratch.join(i.to_string()));
+        let (path, name) = write_broken(&b, &scratch.path().join(i.to_string()));
         assert_eq!(
             caught(&path, &name, b.line),
             (false, false),
@@ -253,5 +252,4 @@ fn unbroken_copies_pass_their_examples_and_transcripts() {
             b.line
         );
     }
-    let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -110,9 +110,8 @@ fn history_numbers_the_moves() {
 
 #[test]
 fn a_bad_rulebook_on_the_command_line_fails_with_its_location() {
-    let dir = std::env::temp_dir().join(format!("gridrules-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
     std::fs::write(&path, "name = \"bad\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n[board]\nwidth = 3\nheigth = 3\n").unwrap();
     let (out, err, code) = run(&["--batch", "--rules", path.to_str().unwrap()], "");
     assert_eq!(out, "");
@@ -128,7 +127,6 @@ fn a_bad_rulebook_on_the_command_line_fails_with_its_location() {
     assert!(err.contains("6 | heigth = 3"), "{err}");
     assert!(err.contains("  | ^^^^^^ not a key of `[board]`"), "{err}");
     assert!(err.contains("= help: did you mean `height`?"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -184,12 +182,11 @@ fn check_reports_each_example_and_fails_with_a_broken_rule() {
     assert!(r.out.ends_with(" 0 failed\n"), "{}", r.out);
 
     // Classic with two in a row winning: its C3 and C4 examples must fail.
-    let dir = std::env::temp_dir().join(format!("gridrules-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let classic = gridrules_core::builtin::rulebook("classic")
         .unwrap()
         .replacen("k = 3", "k = 2", 1);
-    let path = dir.join("classic-k2.toml");
+    let path = dir.path().join("classic-k2.toml");
     std::fs::write(&path, classic).unwrap();
     let r = common::run_in(Path::new("."), &["check", path.to_str().unwrap()], "");
     assert_eq!(r.code, 1, "{}", r.out);
@@ -206,7 +203,6 @@ fn check_reports_each_example_and_fails_with_a_broken_rule() {
         "{}",
         r.err
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Issue 9, defect 9: a line that is not UTF-8 is one `error:` line, and

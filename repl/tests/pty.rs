@@ -6,15 +6,15 @@ use rexpect::session::{PtySession, spawn_with_options};
 use std::process::Command;
 
 /// The REPL on a terminal, with history in a fresh directory and no colour.
-fn repl(args: &[&str]) -> (PtySession, tempdir::Dir) {
+fn repl(args: &[&str]) -> (PtySession, tempfile::TempDir) {
     repl_with(args, true)
 }
 
 /// As `repl`; `strip` removes terminal escapes from what the tests read.
 /// Rustyline's line refreshes (synchronized-output escapes) can make the
 /// stripper drop the echoed line, so tests of the line itself read it raw.
-fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempdir::Dir) {
-    let dir = tempdir::Dir::new();
+fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridrules"));
     cmd.args(args)
         .env("XDG_DATA_HOME", dir.path())
@@ -34,34 +34,6 @@ fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempdir::Dir) {
 fn ready(p: &mut PtySession, prompt: &str) {
     p.exp_regex(prompt).expect("the prompt");
     std::thread::sleep(std::time::Duration::from_millis(100));
-}
-
-mod tempdir {
-    use std::path::{Path, PathBuf};
-
-    /// A directory removed when dropped.
-    pub struct Dir(PathBuf);
-
-    impl Dir {
-        pub fn new() -> Dir {
-            use std::sync::atomic::{AtomicU32, Ordering};
-            static N: AtomicU32 = AtomicU32::new(0);
-            let n = N.fetch_add(1, Ordering::Relaxed);
-            let p = std::env::temp_dir().join(format!("gridrules-pty-{}-{n}", std::process::id()));
-            std::fs::create_dir_all(&p).unwrap();
-            Dir(p)
-        }
-
-        pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 #[test]

@@ -3,29 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let p =
-            std::env::temp_dir().join(format!("gridrules-records-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Scratch(p)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use std::path::Path;
 
 fn batch(dir: &Path, input: &str) -> String {
     let r = common::run_in(dir, &["--batch"], input);
@@ -39,12 +17,12 @@ fn batch(dir: &Path, input: &str) -> String {
 
 #[test]
 fn a_saved_game_opens_as_it_was() {
-    let dir = Scratch::new("save");
+    let dir = tempfile::tempdir().unwrap();
     let out = batch(
-        &dir.0,
+        dir.path(),
         "new moving\nname 1 Ada\nname 2 Bob\na1\nb2\nc1\nsave game.toml\nnew gomoku\nopen game.toml\nposition\nhistory\nscore\n",
     );
-    let text = std::fs::read_to_string(dir.path("game.toml")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
     assert_eq!(
         text,
         "# gridrules game record: edit it freely, then `open` it\nrulebook = \"moving\"\nx = \"Ada\"\no = \"Bob\"\nclock = 0\nmoves = \"a1 b2 c1\"\n"
@@ -59,7 +37,7 @@ fn a_saved_game_opens_as_it_was() {
         ]
     );
     // No temporary file is left beside the record.
-    let names: Vec<_> = std::fs::read_dir(&dir.0)
+    let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -68,14 +46,14 @@ fn a_saved_game_opens_as_it_was() {
 
 #[test]
 fn a_finished_game_keeps_its_result() {
-    let dir = Scratch::new("result");
-    batch(&dir.0, "b2\nresign\nsave done.toml\n");
-    let text = std::fs::read_to_string(dir.path("done.toml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    batch(dir.path(), "b2\nresign\nsave done.toml\n");
+    let text = std::fs::read_to_string(dir.path().join("done.toml")).unwrap();
     assert!(
         text.ends_with("moves = \"b2\"\nresult = \"X wins\"\nending = \"resigned\"\n"),
         "{text}"
     );
-    let out = batch(&dir.0, "open done.toml\nstatus\nscore\n");
+    let out = batch(dir.path(), "open done.toml\nstatus\nscore\n");
     assert!(
         out.ends_with(
             "result: X wins — O resigned\nscore: player 1 (X) 0, player 2 (O) 0 (0 games)\n"
@@ -86,7 +64,7 @@ fn a_finished_game_keeps_its_result() {
 
 #[test]
 fn a_damaged_record_is_refused_and_the_game_is_untouched() {
-    let dir = Scratch::new("damaged");
+    let dir = tempfile::tempdir().unwrap();
     let cases = [
         (
             "syntax.toml",
@@ -120,14 +98,14 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         ),
     ];
     for (name, text, _) in &cases {
-        std::fs::write(dir.path(name), text).unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
     }
     let mut input = String::from("new four\na1\nb2\n");
     for (name, _, _) in &cases {
         input.push_str(&format!("open {name}\nposition\n"));
     }
     input.push_str("open missing.toml\nposition\n");
-    let out = batch(&dir.0, &input);
+    let out = batch(dir.path(), &input);
     for (name, _, want) in &cases {
         let line = out
             .lines()
@@ -150,10 +128,10 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
 
 #[test]
 fn a_recorded_session_replays_exactly() {
-    let dir = Scratch::new("record");
+    let dir = tempfile::tempdir().unwrap();
     let session = "seed 7\nnew classic\nvs hard O\nb2\ndraw offer\nc3\nwait 20\nstatus\nagain\nnew ultimate\nvs medium\ne5\nai\nresign\nscore\nhelp\nrecord session.txt\n";
-    let first = batch(&dir.0, session);
-    let transcript = std::fs::read_to_string(dir.path("session.txt")).unwrap();
+    let first = batch(dir.path(), session);
+    let transcript = std::fs::read_to_string(dir.path().join("session.txt")).unwrap();
     assert!(
         transcript.starts_with("# gridrules session transcript"),
         "{transcript}"
@@ -162,7 +140,7 @@ fn a_recorded_session_replays_exactly() {
         !transcript.contains("help") && !transcript.contains("record"),
         "{transcript}"
     );
-    let replayed = batch(&dir.0, &transcript);
+    let replayed = batch(dir.path(), &transcript);
     // The replay starts with `seed` and `new classic` of its own; from the
     // first command on, it prints what the session printed.
     let from_vs = |s: &str| {
@@ -173,26 +151,29 @@ fn a_recorded_session_replays_exactly() {
 
 #[test]
 fn a_record_finds_its_rulebook_file_from_anywhere() {
-    let dir = Scratch::new("paths");
-    std::fs::create_dir_all(dir.path("variants")).unwrap();
-    std::fs::create_dir_all(dir.path("games")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("variants")).unwrap();
+    std::fs::create_dir_all(dir.path().join("games")).unwrap();
     let rulebook = gridrules_core::builtin::rulebook("classic")
         .unwrap()
         .replace("name = \"classic\"", "name = \"mine\"");
-    std::fs::write(dir.path("variants/mine.toml"), rulebook).unwrap();
-    batch(&dir.0, "load variants/mine.toml\nb2\nsave games/g.toml\n");
-    let text = std::fs::read_to_string(dir.path("games/g.toml")).unwrap();
+    std::fs::write(dir.path().join("variants/mine.toml"), rulebook).unwrap();
+    batch(
+        dir.path(),
+        "load variants/mine.toml\nb2\nsave games/g.toml\n",
+    );
+    let text = std::fs::read_to_string(dir.path().join("games/g.toml")).unwrap();
     assert!(
         text.contains("rulebook = \"../variants/mine.toml\""),
         "{text}"
     );
     // Opened from another directory, the record still finds the rulebook.
-    let out = batch(&dir.path("games"), "open g.toml\nposition\n");
+    let out = batch(&dir.path().join("games"), "open g.toml\nposition\n");
     assert!(out.starts_with("new game: mine"), "{out}");
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
     // Saved again from there, and opened from the top, it still does.
-    batch(&dir.path("games"), "open g.toml\nsave again.toml\n");
-    let out = batch(&dir.0, "open games/again.toml\nposition\n");
+    batch(&dir.path().join("games"), "open g.toml\nsave again.toml\n");
+    let out = batch(dir.path(), "open games/again.toml\nposition\n");
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
 }
 
@@ -207,7 +188,7 @@ fn moves_field(record: &str) -> &str {
 
 #[test]
 fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
-    let dir = Scratch::new("notation");
+    let dir = tempfile::tempdir().unwrap();
     // Wild: `b2=O` chooses the mark, a bare `a1` places the mover's own (O);
     // connect-four: `d` `d` `e` name columns, the marks land on d1 d2 e1.
     let cases = [
@@ -227,14 +208,14 @@ fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
     for (rulebook, moves, saved, position) in cases {
         let file = format!("{rulebook}.toml");
         let out = batch(
-            &dir.0,
+            dir.path(),
             &format!(
                 "new {rulebook}\n{moves}position\nsave {file}\nnew classic\nopen {file}\nposition\n"
             ),
         );
         let positions: Vec<&str> = out.lines().filter(|l| l.ends_with(" - -")).collect();
         assert_eq!(positions, [position, position], "{rulebook}:\n{out}");
-        let text = std::fs::read_to_string(dir.path(&file)).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(&file)).unwrap();
         assert!(
             text.contains(&format!("rulebook = \"{rulebook}\"\n")),
             "{text}"
@@ -243,11 +224,11 @@ fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
         // A record written by hand in the short forms opens the same way.
         let short = moves.split_whitespace().collect::<Vec<_>>().join(" ");
         std::fs::write(
-            dir.path("short.toml"),
+            dir.path().join("short.toml"),
             format!("rulebook = \"{rulebook}\"\nmoves = \"{short}\"\n"),
         )
         .unwrap();
-        let out = batch(&dir.0, "open short.toml\nposition\nhistory\n");
+        let out = batch(dir.path(), "open short.toml\nposition\nhistory\n");
         let history = saved
             .split(' ')
             .collect::<Vec<_>>()
@@ -268,7 +249,7 @@ fn chosen_marks_and_dropped_marks_are_saved_as_written_and_replay() {
 /// included), history, whose turn and who sits at which mark.
 #[test]
 fn records_of_the_wider_family_round_trip() {
-    let dir = Scratch::new("family");
+    let dir = tempfile::tempdir().unwrap();
     for (rulebook, moves) in [
         ("pente", "j10 k10 a1 l10 m10"),
         ("connect6", "j10 k10 k11 j11"),
@@ -276,13 +257,13 @@ fn records_of_the_wider_family_round_trip() {
     ] {
         let play: String = moves.split(' ').map(|m| format!("{m}\n")).collect();
         let before = batch(
-            &dir.0,
+            dir.path(),
             &format!(
                 "new {rulebook}\nname 1 Ada\nname 2 Bob\n{play}save {rulebook}.toml\nposition\nhistory\nstatus\nscore\n"
             ),
         );
         let after = batch(
-            &dir.0,
+            dir.path(),
             &format!("new classic\nopen {rulebook}.toml\nposition\nhistory\nstatus\nscore\n"),
         );
         let tail =
@@ -291,16 +272,16 @@ fn records_of_the_wider_family_round_trip() {
     }
     // The pie rule chosen at the table travels with the record.
     let classic = batch(
-        &dir.0,
+        dir.path(),
         "new classic\npie on\nb2\nswap\na1\nsave pie.toml\nnew classic\nopen pie.toml\nhistory\n",
     );
     assert!(classic.ends_with("1. b2 swap a1\n"), "{classic}");
     assert!(
-        std::fs::read_to_string(dir.path("pie.toml"))
+        std::fs::read_to_string(dir.path().join("pie.toml"))
             .unwrap()
             .contains("pie = true\n")
     );
-    let swapped = batch(&dir.0, "open gomoku-swap.toml\nscore\n");
+    let swapped = batch(dir.path(), "open gomoku-swap.toml\nscore\n");
     assert!(
         swapped.contains("score: Ada (O) 0, Bob (X) 0"),
         "after the swap Bob plays X: {swapped}"
@@ -311,13 +292,16 @@ fn records_of_the_wider_family_round_trip() {
 /// they are.
 #[test]
 fn a_record_without_names_keeps_the_seats_names() {
-    let dir = Scratch::new("nameless");
+    let dir = tempfile::tempdir().unwrap();
     std::fs::write(
-        dir.path("bare.toml"),
+        dir.path().join("bare.toml"),
         "rulebook = \"classic\"\nmoves = \"b2 a1\"\n",
     )
     .unwrap();
-    let out = batch(&dir.0, "name 1 Ada\nname 2 Bob\nopen bare.toml\nscore\n");
+    let out = batch(
+        dir.path(),
+        "name 1 Ada\nname 2 Bob\nopen bare.toml\nscore\n",
+    );
     assert!(
         out.ends_with("score: Ada (X) 0, Bob (O) 0 (0 games)\n"),
         "{out}"
@@ -328,14 +312,14 @@ fn a_record_without_names_keeps_the_seats_names() {
 /// checks it: a target board before any move is refused by both.
 #[test]
 fn a_record_start_is_checked_like_setup() {
-    let dir = Scratch::new("start");
+    let dir = tempfile::tempdir().unwrap();
     std::fs::write(
-        dir.path("sent.toml"),
+        dir.path().join("sent.toml"),
         "rulebook = \"ultimate\"\nstart = \"9/9/9/9/9/9/9/9/9 X - 5\"\nmoves = \"\"\n",
     )
     .unwrap();
     let out = batch(
-        &dir.0,
+        dir.path(),
         "new ultimate\nsetup 9/9/9/9/9/9/9/9/9 X - 5\nopen sent.toml\n",
     );
     let lines: Vec<&str> = out.lines().collect();
@@ -358,9 +342,12 @@ fn a_record_start_is_checked_like_setup() {
 /// the seats' own, not how the computer is shown.
 #[test]
 fn opening_seats_before_the_computer_moves() {
-    let dir = Scratch::new("seated");
-    batch(&dir.0, "new gomoku-swap\nh8\nswap\nsave s.toml\n");
-    let out = batch(&dir.0, "new gomoku-swap\nvs easy X\nopen s.toml\nstatus\n");
+    let dir = tempfile::tempdir().unwrap();
+    batch(dir.path(), "new gomoku-swap\nh8\nswap\nsave s.toml\n");
+    let out = batch(
+        dir.path(),
+        "new gomoku-swap\nvs easy X\nopen s.toml\nstatus\n",
+    );
     assert!(
         !out.lines()
             .any(|l| l.starts_with("X plays") || l.starts_with("O plays")),
@@ -369,7 +356,7 @@ fn opening_seats_before_the_computer_moves() {
     assert!(out.ends_with("to move: O\n"), "{out}");
 
     let out = batch(
-        &dir.0,
+        dir.path(),
         "new gomoku-swap\npie off\nh8\nsave p.toml\nopen p.toml\nswap\n",
     );
     assert!(
@@ -378,8 +365,8 @@ fn opening_seats_before_the_computer_moves() {
         ),
         "{out}"
     );
-    batch(&dir.0, "new classic\nvs easy O\nb2\nsave c.toml\n");
-    let record = std::fs::read_to_string(dir.path("c.toml")).unwrap();
+    batch(dir.path(), "new classic\nvs easy O\nb2\nsave c.toml\n");
+    let record = std::fs::read_to_string(dir.path().join("c.toml")).unwrap();
     assert!(
         record.contains("x = \"player 2\"") && !record.contains("computer"),
         "{record}"
@@ -390,9 +377,9 @@ fn opening_seats_before_the_computer_moves() {
 /// off`: the file follows every later command, the one that stops it aside.
 #[test]
 fn record_keeps_the_file_up_to_date_until_record_off() {
-    let dir = Scratch::new("record-off");
+    let dir = tempfile::tempdir().unwrap();
     let out = batch(
-        &dir.0,
+        dir.path(),
         "b2\nrecord live.txt\na1\nstatus\nrecord off\nc3\nrecord off\n",
     );
     assert!(
@@ -409,7 +396,7 @@ fn record_keeps_the_file_up_to_date_until_record_off() {
         out.ends_with("error: record off: nothing is being recorded\n"),
         "{out}"
     );
-    let text = std::fs::read_to_string(dir.path("live.txt")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("live.txt")).unwrap();
     let lines: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(lines[1..], ["new classic", "b2", "a1", "status"], "{text}");
     assert!(lines[0].starts_with("seed "), "{text}");

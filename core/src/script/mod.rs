@@ -585,17 +585,6 @@ impl ScriptHost {
         self.per_move.contains(&hook)
     }
 
-    /// The `///` doc comment of a function in the script, if any.
-    pub fn doc(&self, name: &str) -> Option<String> {
-        let f = self.ast.iter_functions().find(|f| f.name == name)?;
-        let lines: Vec<String> = f
-            .comments
-            .iter()
-            .map(|c| c.trim_start_matches("///").trim().to_string())
-            .collect();
-        (!lines.is_empty()).then(|| lines.join(" "))
-    }
-
     /// Calls a load-time hook (the top-level code has run, once, at load).
     ///
     /// # Errors
