@@ -294,8 +294,10 @@ impl Rulebook {
         if !problems.is_empty() {
             problems.sort_by_key(|p| p.snippet.as_ref().map(|s| s.range.start));
             // The script's own problems are found in the same run, where
-            // there is a board and a script to compile.
-            if let (Some(grid), Some(script_source)) = (grid, script_source)
+            // there is a board and a script to compile, and every param
+            // (else each refused one would be an undefined name again).
+            if let (Some(grid), Some(script_source), true) =
+                (grid, script_source, params.len() == raw.params.len())
                 && let Err(e) = ScriptHost::new(grid, &params, script_source)
             {
                 problems.extend(e.problems);
