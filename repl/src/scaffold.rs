@@ -43,7 +43,7 @@ impl fmt::Display for ScaffoldError {
         match self {
             ScaffoldError::BadName(name) => write!(
                 f,
-                "new-variant: name `{name}`: a rulebook's name is lower-case letters, digits and `-`"
+                "new-variant: name `{name}`: a rulebook's name is lower-case letters, digits and `-`, not starting with `-`"
             ),
             ScaffoldError::Builtin(name) => write!(
                 f,

@@ -142,6 +142,8 @@ fn refusals_write_nothing() {
         ScaffoldError::BadName(_)
     ));
     assert!(matches!(refused("", None), ScaffoldError::BadName(_)));
+    // A command-line word: `gridrules check -bad.toml` would read as an option.
+    assert!(matches!(refused("-bad", None), ScaffoldError::BadName(_)));
     assert!(matches!(
         refused("classic", None),
         ScaffoldError::Builtin(_)

@@ -64,7 +64,9 @@ impl Rulebook {
     /// Whether `name` keeps the rule for a rulebook's name: lower-case
     /// letters, digits and `-`, at least one (`new-variant` checks it too).
     pub fn is_valid_name(name: &str) -> bool {
-        !name.is_empty()
+        // Not starting with `-`: a name is a command-line word, and
+        // `gridrules check -x` reads as an option.
+        name.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
             && name
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
@@ -177,7 +179,9 @@ impl Rulebook {
             problems.push(
                 at(
                     n.span(),
-                    format!("name `{name}`: expected lower-case letters, digits and `-`"),
+                    format!(
+                        "name `{name}`: expected lower-case letters, digits and `-`, starting with a letter or digit"
+                    ),
                 )
                 .with_label("a rulebook's name is its command-line word"),
             );

@@ -185,10 +185,15 @@ fn toml_problem(
         (Problem::spanned(source, range, message), None)
     } else {
         let at = path.join(".");
-        (
-            Problem::spanned(source, range, format!("`{at}`: {message}")),
-            None,
-        )
+        // `height = "3"`: the number is right, the quotes are not.
+        let written = &source.text[range.clone()];
+        let unquoted = written.trim_matches('"');
+        let help = (message.ends_with("expected an integer")
+            && written.starts_with('"')
+            && unquoted.parse::<i64>().is_ok())
+        .then(|| format!("write it without quotes: `{unquoted}`"));
+        let problem = Problem::spanned(source, range, format!("`{at}`: {message}")).with_help(help);
+        (problem, None)
     }
 }
 
