@@ -518,7 +518,7 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
             Ok(text) => {
                 return Ok(ScriptSource {
                     path: path.display().to_string(),
-                    text,
+                    text: text.into(),
                     dir: Some(dir.to_path_buf()),
                 });
             }
@@ -538,7 +538,7 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
         let stem = name.strip_suffix(".rhai").unwrap_or(name);
         return Ok(ScriptSource {
             path: format!("scripts/{stem}.rhai"),
-            text: text.to_string(),
+            text: text.into(),
             dir: dir.map(Path::to_path_buf),
         });
     }

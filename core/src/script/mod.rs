@@ -94,8 +94,8 @@ const OUT_OF_TIME: &str = "out of time";
 pub struct ScriptSource {
     /// The path shown in messages (`scripts/lines.rhai` for built-ins).
     pub path: String,
-    /// The script text.
-    pub text: String,
+    /// The script text (shared with the diagnostics that point into it).
+    pub text: Arc<str>,
     /// Directory that `import "file"` resolves against; `None` for built-ins.
     pub dir: Option<PathBuf>,
 }
@@ -281,7 +281,7 @@ impl ScriptHost {
             Err(e) => return Err(syntax_error(e, &params_scope, &source).into()),
         };
         let functions = ast.clone_functions_only();
-        let text = Source::new(source.path.clone(), source.text.as_str());
+        let text = Source::new(source.path.clone(), source.text.clone());
         let mut host = ScriptHost {
             engine,
             ast,
@@ -873,7 +873,7 @@ fn compile(
 /// nearest name for one not found, where an unclosed bracket opened, and
 /// the reason `curry` is missing.
 fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptError {
-    let text = Source::new(source.path.clone(), source.text.as_str());
+    let text = Source::new(source.path.clone(), source.text.clone());
     // Rhai places an error at the end of the file past its last line; the
     // end of the last line is where a reader looks.
     let end = source.text.trim_end().len();
@@ -1132,7 +1132,7 @@ mod tests {
         ];
         let source = ScriptSource {
             path: "t.rhai".to_string(),
-            text: text.to_string(),
+            text: text.into(),
             dir: None,
         };
         ScriptHost::new(grid, &params, source)
