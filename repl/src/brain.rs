@@ -359,17 +359,7 @@ impl Brain {
 
     /// Plays a stone for the side to move at `x,y`.
     fn place(&mut self, x: u32, y: u32) -> Result<(), String> {
-        let game = self.game()?;
-        let cell = cell_at(game, x, y)?;
-        if let Some(result) = game.result_text() {
-            return Err(format!("the game is over ({result})"));
-        }
-        let mv = Move::Place {
-            to: cell,
-            mark: game.position().turn(),
-        };
-        game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
-        Ok(())
+        play_stone(self.game()?, x, y, "the game is over")
     }
 
     fn takeback(&mut self, text: &str) -> Answer {
@@ -465,15 +455,7 @@ impl Brain {
             }
         }
         for (x, y) in order {
-            let cell = cell_at(game, x, y)?;
-            if let Some(result) = game.result_text() {
-                return Err(format!("the board holds a finished game ({result})"));
-            }
-            let mv = Move::Place {
-                to: cell,
-                mark: game.position().turn(),
-            };
-            game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
+            play_stone(game, x, y, "the board holds a finished game")?;
         }
         Ok(())
     }
@@ -542,6 +524,21 @@ fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Resu
         Ok(None) => Err("no move left: the game is over".to_string()),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// Plays a stone for the side to move at `x,y`; a finished game refuses it
+/// with `over` and the result.
+fn play_stone(game: &mut Game, x: u32, y: u32, over: &str) -> Result<(), String> {
+    let cell = cell_at(game, x, y)?;
+    if let Some(result) = game.result_text() {
+        return Err(format!("{over} ({result})"));
+    }
+    let mv = Move::Place {
+        to: cell,
+        mark: game.position().turn(),
+    };
+    game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
+    Ok(())
 }
 
 /// The cell at protocol coordinates `x,y` (from the top left).
