@@ -547,29 +547,14 @@ pub fn error(err: &CommandError) -> String {
         }
         // A hook that failed during play: the refused move's line, then
         // where in the script.
-        CommandError::Play(_, PlayError::Script(e)) => script_failure(err, e),
-        CommandError::Script(e) => script_failure(err, e),
+        // A hook that failed during play: the refused move, then where in
+        // the script.
+        CommandError::Play(mv, PlayError::Script(e)) => {
+            problem_after(Level::ERROR, &format!("{mv}: "), &e.to_problem())
+        }
+        CommandError::Script(e) => script_error(e),
         _ => format!("error: {err}\n"),
     }
-}
-
-/// A hook that failed during play: the refused move's line, then where in
-/// the script.
-fn script_failure(err: &CommandError, e: &ScriptError) -> String {
-    let problem = e.to_problem();
-    let title = err.to_string();
-    // The title is the one-line form, which ends with the help; the help
-    // gets its own line below.
-    let title = match &problem.help {
-        Some(help) => title.strip_suffix(&format!(": {help}")).unwrap_or(&title),
-        None => &title,
-    };
-    diagnostic(
-        Level::ERROR,
-        title,
-        problem.snippet.as_deref(),
-        problem.help.as_deref(),
-    )
 }
 
 /// A rulebook that did not load, every problem drawn.
@@ -594,9 +579,14 @@ pub fn warning(p: &Problem) -> String {
 /// One problem: `level: path:line:col: message`, then its source lines
 /// with carets under the offending token, and its `help:`.
 fn problem(level: Level<'_>, p: &Problem) -> String {
+    problem_after(level, "", p)
+}
+
+/// [`problem`], its first line after `context` (the move a hook refused).
+fn problem_after(level: Level<'_>, context: &str, p: &Problem) -> String {
     let title = match &p.location {
-        Some(loc) => format!("{loc}: {}", p.message),
-        None => p.message.clone(),
+        Some(loc) => format!("{context}{loc}: {}", p.message),
+        None => format!("{context}{}", p.message),
     };
     diagnostic(level, &title, p.snippet.as_deref(), p.help.as_deref())
 }
