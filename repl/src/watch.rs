@@ -46,18 +46,11 @@ fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
 }
 
 /// The script file the rulebook's `script` key names beside it, read from
-/// the text alone (it is wanted when the rulebook does not load).
+/// the TOML alone (it is wanted when the rulebook does not load).
 fn named_script(rulebook: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(rulebook).ok()?;
-    let name = text.lines().find_map(|l| {
-        let value = l
-            .trim()
-            .strip_prefix("script")?
-            .trim_start()
-            .strip_prefix('=')?;
-        let quoted = value.trim().strip_prefix('"')?;
-        quoted.split('"').next().map(str::to_string)
-    })?;
+    let table: toml::Table = text.parse().ok()?;
+    let name = table.get("script")?.as_str()?;
     let path = rulebook.parent().unwrap_or(Path::new("")).join(name);
     // A built-in script's bare name (`lines`) is no file.
     path.extension()
