@@ -289,3 +289,39 @@ fn a_flood_of_prints_is_cut_short() {
         printed[200]
     );
 }
+
+/// Issue 12: a diagnostic draws the source as it was loaded. The script is
+/// changed on disk after the load; the error still shows the line that ran
+/// (the renderer used to read the file again, and showed the new text).
+#[test]
+fn a_hook_error_draws_the_script_as_loaded_not_as_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["toml", "rhai"] {
+        std::fs::copy(
+            format!("rulebooks/run_runtime_outcome.{ext}"),
+            dir.path().join(format!("run_runtime_outcome.{ext}")),
+        )
+        .unwrap();
+    }
+    let rules =
+        Arc::new(Rulebook::from_file(&dir.path().join("run_runtime_outcome.toml")).unwrap());
+    std::fs::write(
+        dir.path().join("run_runtime_outcome.rhai"),
+        "// edited after the load\n".repeat(40),
+    )
+    .unwrap();
+    let mut game = Game::new(rules);
+    for text in ["a1", "b1"] {
+        let mv = game.parse_move(text).unwrap();
+        game.play(mv).unwrap();
+    }
+    let mv = game.parse_move("a2").unwrap();
+    let Err(PlayError::Script(err)) = game.play(mv) else {
+        panic!("a2 should fail in the hook");
+    };
+    let drawn = gridrules::render::script_error(&err);
+    assert!(
+        drawn.contains("return no_such_function(state);") && !drawn.contains("edited"),
+        "{drawn}"
+    );
+}
