@@ -41,14 +41,19 @@ use std::sync::Arc;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
-/// What `ABOUT` answers: the protocol's `key="value"` pairs.
-pub const ABOUT: &str = concat!(
-    "name=\"gridrules\", version=\"",
-    env!("CARGO_PKG_VERSION"),
-    "\", author=\"the gridrules contributors\", country=\"international\", www=\"",
-    env!("CARGO_PKG_REPOSITORY"),
-    "\""
-);
+/// What `ABOUT` answers: the protocol's `key="value"` pairs. Only what is
+/// known is said: no country, and no `www` while the package names no
+/// repository (a made-up address would send people nowhere).
+pub fn about() -> String {
+    let mut line = format!(
+        "name=\"gridrules\", version=\"{}\", author=\"the gridrules contributors\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    if let Some(www) = option_env!("CARGO_PKG_REPOSITORY").filter(|w| !w.is_empty()) {
+        line.push_str(&format!(", www=\"{www}\""));
+    }
+    line
+}
 
 /// The rulebook played when `--rules` does not name one.
 pub const DEFAULT_RULES: &str = "gomoku";
@@ -218,7 +223,7 @@ impl Brain {
                 Answer::none()
             }
             "TAKEBACK" => self.takeback(rest),
-            "ABOUT" => Answer::line(ABOUT),
+            "ABOUT" => Answer::line(about()),
             "END" => Answer {
                 lines: Vec::new(),
                 end: true,
