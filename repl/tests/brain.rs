@@ -173,6 +173,29 @@ fn board_positions_are_read_with_y_from_the_top() {
 }
 
 #[test]
+fn the_first_stone_goes_to_the_centre_and_replies_stay_near() {
+    // Every cell four or more from the edges lies in as many windows: the
+    // tie must not go to a corner of that block (it went to 4,15 on 20×20).
+    // The centre, or next to it (the search may prefer a neighbour).
+    for (size, centre) in [(15, 6..=8), (20, 8..=11)] {
+        let mut b = brain();
+        ask(&mut b, &format!("START {size}"));
+        b.handle("INFO timeout_turn 200");
+        let (x, y) = xy(&ask(&mut b, "BEGIN"));
+        assert!(
+            centre.contains(&x) && centre.contains(&y),
+            "{size}: {x},{y}"
+        );
+        // A stone of the opponent's away from it: the answer is near them.
+        let (x, y) = xy(&ask(&mut b, "TURN 12,12"));
+        assert!(
+            (7..=14).contains(&x) && (7..=14).contains(&y),
+            "{size}: {x},{y}"
+        );
+    }
+}
+
+#[test]
 fn takeback_and_restart() {
     let mut b = brain();
     ask(&mut b, "START 15");

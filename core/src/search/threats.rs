@@ -36,6 +36,11 @@ pub(super) struct Threats<'a> {
     rules: &'a Rulebook,
     k: usize,
     windows: Vec<Vec<u16>>,
+    /// Each cell's nearness to the centre, below `scale`: what breaks a tie
+    /// between cells the windows weigh alike.
+    centre: Vec<i64>,
+    /// What one unit of window weight counts, above any `centre`.
+    scale: i64,
     nodes: u64,
     /// Nodes one move's alpha-beta may visit.
     node_limit: u64,
@@ -87,10 +92,27 @@ impl<'a> Threats<'a> {
             .flat_map(|line| line.windows(k))
             .map(|w| w.iter().map(|c| c.0).collect())
             .collect();
+        // On an open board every cell four or more from the edges lies in
+        // as many windows: without this the first of them by index (a
+        // corner of that block) would be played, far from the centre.
+        // Squared distance in half-cells keeps it symmetric and whole.
+        let g = rules.grid();
+        let (w, h) = (i64::from(g.width()), i64::from(g.height()));
+        let far = (w - 1).pow(2) + (h - 1).pow(2);
+        let centre = g
+            .cells()
+            .map(|c| {
+                let dx = 2 * i64::from(g.col(c)) - (w - 1);
+                let dy = 2 * i64::from(g.row(c)) - (h - 1);
+                far - dx * dx - dy * dy
+            })
+            .collect();
         Threats {
             rules,
             k,
             windows,
+            centre,
+            scale: far + 1,
             nodes: 0,
             node_limit: 20_000 * NODES_PER_PLAYOUT,
             vcf_nodes: 0,
@@ -147,7 +169,7 @@ impl<'a> Threats<'a> {
 
     /// Every open cell's worth to the board's side: windows it would
     /// extend for either side, fuller ones worth far more, attack a little
-    /// above defence.
+    /// above defence; among equals, the one nearer the centre.
     fn cell_scores(&self, b: &Board) -> Vec<i64> {
         let mut score = vec![0i64; b.cells.len()];
         for (w, cells) in self.windows.iter().enumerate() {
@@ -162,9 +184,11 @@ impl<'a> Threats<'a> {
             }
         }
         for (i, s) in score.iter_mut().enumerate() {
-            if b.cells[i] != 0 || !b.open[i] {
-                *s = i64::MIN;
-            }
+            *s = if b.cells[i] != 0 || !b.open[i] {
+                i64::MIN
+            } else {
+                *s * self.scale + self.centre[i]
+            };
         }
         score
     }
