@@ -494,35 +494,35 @@ impl Brain {
 
 /// Hard's move in `game` within `allowance` from `started`. The search runs
 /// on a thread of its own: should it overrun its cap, the answer does not
-/// wait for it (easy's move is played instead, and the search's dropped).
+/// wait for it (the move found at once is played instead, and the search's
+/// dropped). With no time at all, that move is the answer.
 fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Result<Move, String> {
     let (think, cap, answer_by) = plan(allowance);
-    let (send, receive) = channel();
-    let searched = game.clone();
-    let spawned = std::thread::Builder::new()
-        .name("brain-search".to_string())
-        .stack_size(16 << 20)
-        .spawn(move || {
-            let mut rng = Rng::new(seed);
-            let chosen = search::within(started + cap, || {
-                search::choose_in(&searched, Level::Hard, &mut rng, Budget::Time(think), None)
+    let chosen = if allowance.is_zero() {
+        None
+    } else {
+        let (send, receive) = channel();
+        let searched = game.clone();
+        let spawned = std::thread::Builder::new()
+            .name("brain-search".to_string())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let mut rng = Rng::new(seed);
+                let chosen = search::within(started + cap, || {
+                    search::choose_in(&searched, Level::Hard, &mut rng, Budget::Time(think), None)
+                });
+                let _ = send.send(chosen);
             });
-            let _ = send.send(chosen);
-        });
-    let chosen = match spawned {
-        Ok(_) => receive
-            .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
-            .ok(),
-        Err(_) => None,
+        match spawned {
+            Ok(_) => receive
+                .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
+                .ok(),
+            Err(_) => None,
+        }
     };
     let chosen = match chosen {
         Some(chosen) => chosen,
-        None => {
-            let mut rng = Rng::new(seed);
-            search::within(Instant::now(), || {
-                search::choose_in(game, Level::Easy, &mut rng, Budget::Playouts(1), None)
-            })
-        }
+        None => search::at_once(game, &mut Rng::new(seed)),
     };
     match chosen {
         Ok(Some(mv)) => Ok(mv),

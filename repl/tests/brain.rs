@@ -196,6 +196,25 @@ fn the_first_stone_goes_to_the_centre_and_replies_stay_near() {
 }
 
 #[test]
+fn with_no_time_the_move_is_found_without_search_and_still_blocks() {
+    // `timeout_turn 0`: "play as fast as possible", by a static evaluation.
+    let mut b = brain();
+    ask(&mut b, "START 20");
+    b.handle("INFO timeout_turn 0");
+    let (x, y) = xy(&ask(&mut b, "BEGIN"));
+    assert!((8..=11).contains(&x) && (8..=11).contains(&y), "{x},{y}");
+    // The opponent's open four must be blocked, at either end.
+    ask(&mut b, "RESTART");
+    for line in [
+        "BOARD", "3,7,2", "0,0,1", "4,7,2", "19,0,1", "5,7,2", "0,19,1", "6,7,2",
+    ] {
+        b.handle(line);
+    }
+    let block = xy(&ask(&mut b, "DONE"));
+    assert!(block == (2, 7) || block == (7, 7), "{block:?}");
+}
+
+#[test]
 fn takeback_and_restart() {
     let mut b = brain();
     ask(&mut b, "START 15");

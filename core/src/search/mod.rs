@@ -684,6 +684,34 @@ pub(crate) fn choose_at(
     chosen
 }
 
+/// A move for `game`'s side to move found with no search, in about the
+/// time it takes to list the moves: a win in one; else, on a wide board
+/// played by lines, the cell that builds and blocks the most (a four is
+/// blocked); else a move that does not hand the opponent a win in one, at
+/// random. For "play as fast as possible" (a Gomocup `timeout_turn` of 0)
+/// and for when a search overran its time. `None` when the game is over.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn at_once(game: &Game, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+    let (rules, pos, history) = (game.rulebook(), game.position(), game.moves());
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    let moves = list.to_vec();
+    if moves.len() <= 1 {
+        return Ok(moves.first().copied());
+    }
+    if let Some(mv) = tactics::winning_move(rules, pos, history, &moves)? {
+        return Ok(Some(mv));
+    }
+    if lines::suits(rules, pos) {
+        return Ok(Some(lines::threat_move(rules, pos, &moves, rng)));
+    }
+    let safe = tactics::safe_moves(rules, pos, history, &moves)?;
+    let candidates = if safe.is_empty() { moves } else { safe };
+    Ok(Some(candidates[rng.below(candidates.len())]))
+}
+
 /// [`choose`] among `moves`, the legal moves of `pos` or some of them.
 fn choose_among(
     at: &At<'_>,
