@@ -5,8 +5,9 @@
 //!
 //! The manager sends one command a line (`START 15`, `INFO timeout_turn
 //! 1000`, `BEGIN`, `TURN 7,7`, `BOARD` … `DONE`, `TAKEBACK 7,7`, `RESTART`,
-//! `ABOUT`, `END`); the brain answers `OK`, its move as `x,y`, or `ERROR`
-//! / `UNKNOWN` with a reason, and stays alive whatever it reads.
+//! `ABOUT`, `END`); the brain answers `OK`, its move as `x,y` (after a
+//! `MESSAGE` saying how the search found it), or `ERROR` / `UNKNOWN` with
+//! a reason, and stays alive whatever it reads.
 //! Coordinates count from 0: `x` is the column from the left, `y` the row
 //! from the top — the rulebook's rows count from the bottom, so `y` is
 //! flipped.
@@ -23,8 +24,10 @@
 //! let mut brain = Brain::new(Options::default());
 //! assert_eq!(brain.handle("START 15").lines, ["OK"]);
 //! assert_eq!(brain.handle("INFO timeout_turn 200").lines, Vec::<String>::new());
+//! // A move comes after a `MESSAGE` saying how it was found.
 //! let answer = brain.handle("TURN 7,7").lines;
-//! let (x, y) = answer[0].split_once(',').unwrap();
+//! assert!(answer[0].starts_with("MESSAGE "));
+//! let (x, y) = answer[1].split_once(',').unwrap();
 //! assert!(x.parse::<u32>().unwrap() < 15 && y.parse::<u32>().unwrap() < 15);
 //! assert!(brain.handle("START 30").lines[0].starts_with("ERROR unsupported size 30×30"));
 //! ```
@@ -477,8 +480,8 @@ impl Brain {
             return Answer::line(format!("ERROR the game is over ({result})"));
         }
         let empty = game.rulebook().grid().len() - game.position().occupied().count() as usize;
-        let mv = match choose(game, info.allowance(empty), started, seed) {
-            Ok(mv) => mv,
+        let (mv, how) = match choose(game, info.allowance(empty), started, seed) {
+            Ok(chosen) => chosen,
             Err(reason) => return Answer::line(format!("ERROR {reason}")),
         };
         let (x, y) = match mv.to() {
@@ -488,17 +491,26 @@ impl Brain {
         if let Err(e) = game.play(mv) {
             return Answer::line(format!("ERROR {e}"));
         }
-        Answer::line(format!("{x},{y}"))
+        Answer {
+            lines: vec![format!("MESSAGE {how}"), format!("{x},{y}")],
+            end: false,
+        }
     }
 }
 
-/// Hard's move in `game` within `allowance` from `started`. The search runs
-/// on a thread of its own: should it overrun its cap, the answer does not
-/// wait for it (the move found at once is played instead, and the search's
-/// dropped). With no time at all, that move is the answer.
-fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Result<Move, String> {
+/// Hard's move in `game` within `allowance` from `started`, and how it was
+/// found (the `MESSAGE` line's text). The search runs on a thread of its
+/// own: should it overrun its cap, the answer does not wait for it (the
+/// move found at once is played instead, and the search's dropped). With
+/// no time at all, that move is the answer.
+fn choose(
+    game: &Game,
+    allowance: Duration,
+    started: Instant,
+    seed: u64,
+) -> Result<(Move, String), String> {
     let (think, cap, answer_by) = plan(allowance);
-    let chosen = if allowance.is_zero() {
+    let searched = if allowance.is_zero() {
         None
     } else {
         let (send, receive) = channel();
@@ -509,7 +521,7 @@ fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Resu
             .spawn(move || {
                 let mut rng = Rng::new(seed);
                 let chosen = search::within(started + cap, || {
-                    search::choose_in(&searched, Level::Hard, &mut rng, Budget::Time(think), None)
+                    search::choose_reported(&searched, Level::Hard, &mut rng, Budget::Time(think))
                 });
                 let _ = send.send(chosen);
             });
@@ -520,12 +532,21 @@ fn choose(game: &Game, allowance: Duration, started: Instant, seed: u64) -> Resu
             Err(_) => None,
         }
     };
-    let chosen = match chosen {
-        Some(chosen) => chosen,
-        None => search::at_once(game, &mut Rng::new(seed)),
+    let (chosen, how) = match searched {
+        Some(Ok((mv, report))) => (Ok(mv), report.to_string()),
+        Some(Err(e)) => (Err(e), String::new()),
+        None => (
+            search::at_once(game, &mut Rng::new(seed)),
+            if allowance.is_zero() {
+                "no time to search: static evaluation".to_string()
+            } else {
+                "the search ran out of time: static evaluation".to_string()
+            },
+        ),
     };
+    let how = format!("{how} tm {}", started.elapsed().as_millis());
     match chosen {
-        Ok(Some(mv)) => Ok(mv),
+        Ok(Some(mv)) => Ok((mv, how)),
         Ok(None) => Err("no move left: the game is over".to_string()),
         Err(e) => Err(e.to_string()),
     }

@@ -16,11 +16,17 @@ fn brain() -> Brain {
     Brain::new(Options::default())
 }
 
-/// The one line `brain` answers to `line`.
+/// The one line `brain` answers to `line`, after the `MESSAGE`s a move
+/// comes with.
 fn ask(brain: &mut Brain, line: &str) -> String {
     let answer = brain.handle(line);
-    assert_eq!(answer.lines.len(), 1, "{line}: {:?}", answer.lines);
-    answer.lines[0].clone()
+    let (last, messages) = answer.lines.split_last().expect("an answer");
+    assert!(
+        messages.iter().all(|m| m.starts_with("MESSAGE ")),
+        "{line}: {:?}",
+        answer.lines
+    );
+    last.clone()
 }
 
 fn xy(answer: &str) -> (u32, u32) {
@@ -215,6 +221,44 @@ fn with_no_time_the_move_is_found_without_search_and_still_blocks() {
 }
 
 #[test]
+fn a_move_comes_with_a_message_saying_how_it_was_found() {
+    let mut b = brain();
+    ask(&mut b, "START 15");
+    b.handle("INFO timeout_turn 200");
+    let lines = b.handle("TURN 7,7").lines;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let message = &lines[0];
+    // The words managers parse: a key, a space, its value.
+    assert!(
+        message.starts_with("MESSAGE alpha-beta: depth "),
+        "{message}"
+    );
+    for key in [" ev ", " n ", " tm "] {
+        assert!(message.contains(key), "{message} lacks{key}");
+    }
+    xy(&lines[1]);
+    // A win in one says so; no time says there was no search.
+    ask(&mut b, "RESTART");
+    for line in [
+        "BOARD", "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
+    ] {
+        b.handle(line);
+    }
+    let lines = b.handle("DONE").lines;
+    assert!(
+        lines[0].starts_with("MESSAGE win in one: ev win in 1 tm "),
+        "{lines:?}"
+    );
+    b.handle("INFO timeout_turn 0");
+    ask(&mut b, "RESTART");
+    let lines = b.handle("TURN 7,7").lines;
+    assert!(
+        lines[0].starts_with("MESSAGE no time to search"),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn takeback_and_restart() {
     let mut b = brain();
     ask(&mut b, "START 15");
@@ -281,11 +325,16 @@ impl Process {
     fn ask(&mut self, line: &str) -> (String, Duration) {
         let started = Instant::now();
         self.tell(line);
-        let answer = self
-            .lines
-            .recv_timeout(Duration::from_secs(20))
-            .unwrap_or_else(|_| panic!("no answer to {line}"));
-        (answer, started.elapsed())
+        loop {
+            let answer = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no answer to {line}"));
+            // As a manager does: messages are for its log.
+            if !answer.starts_with("MESSAGE ") && !answer.starts_with("DEBUG ") {
+                return (answer, started.elapsed());
+            }
+        }
     }
 }
 

@@ -30,11 +30,13 @@
 mod exact;
 mod lines;
 mod mcts;
+mod report;
 mod retrograde;
 mod tactics;
 mod threats;
 
 pub use mcts::Memory;
+pub use report::{Report, Worth};
 pub(crate) use retrograde::GraphCache;
 pub use retrograde::Value;
 
@@ -251,6 +253,8 @@ pub(crate) struct At<'a> {
     keys: &'a [u64],
     /// The game's last search trees, to grow on (MCTS only).
     memory: Option<&'a RefCell<Memory>>,
+    /// Where the method that chooses says what it found.
+    report: Option<&'a RefCell<Report>>,
 }
 
 /// What a method says of the candidate moves.
@@ -285,7 +289,23 @@ impl<'a> At<'a> {
             history,
             keys,
             memory: None,
+            report: None,
         }
+    }
+
+    /// Says how the move was chosen, when someone asked.
+    fn note(&self, report: Report) {
+        if let Some(cell) = self.report {
+            *cell.borrow_mut() = report;
+        }
+    }
+
+    /// Says that `method` chose, and nothing more.
+    fn noted(&self, method: &'static str) {
+        self.note(Report {
+            method,
+            ..Report::default()
+        });
     }
 }
 
@@ -341,6 +361,7 @@ impl Method for Lines {
         rng: &mut Rng,
         _: Budget,
     ) -> Result<Answer, ScriptError> {
+        at.noted("lines");
         Ok(Answer::Play(lines::threat_move(
             at.rules, at.pos, candidates, rng,
         )))
@@ -360,10 +381,23 @@ impl Method for ThreatSpace {
             // About what this machine visits in the time.
             Budget::Time(d) => (d.as_secs_f64() * THREAT_NODES_PER_SECOND) as u64,
         };
-        Ok(threats::Threats::new(at.rules)
-            .with_nodes(nodes)
-            .best(at.pos, at.history, candidates)?
-            .into())
+        let mut search = threats::Threats::new(at.rules).with_nodes(nodes);
+        let chosen = search.best(at.pos, at.history, candidates)?;
+        let found = search.found;
+        at.note(match found.fours {
+            Some(plies) => Report {
+                method: "continuous fours",
+                value: Some(Worth::Wins(plies)),
+                ..Report::default()
+            },
+            None => Report {
+                method: "alpha-beta",
+                depth: found.depth,
+                nodes: Some(search.nodes()),
+                value: found.value.map(worth_of_alpha_beta),
+            },
+        });
+        Ok(chosen.into())
     }
 }
 
@@ -382,6 +416,18 @@ impl Method for Retrograde {
             return Ok(Answer::Pass);
         };
         let best = ranked.iter().map(|&(_, r, _)| r).max();
+        if let Some(&(_, _, v)) = ranked.iter().find(|&&(_, r, _)| Some(r) == best) {
+            let me = at.pos.turn();
+            at.note(Report {
+                method: "retrograde",
+                value: Some(match v {
+                    Value::Win { side, plies } if side == me => Worth::Wins(plies + 1),
+                    Value::Win { plies, .. } => Worth::Loses(plies + 1),
+                    Value::Draw => Worth::Expected(0.5),
+                }),
+                ..Report::default()
+            });
+        }
         let top: Vec<Move> = ranked
             .iter()
             .filter(|&&(_, r, _)| Some(r) == best)
@@ -409,9 +455,30 @@ impl Method for Exact {
         let limit = Limit::of_budget(budget);
         Ok(
             match Solver::new(at.rules, at.history, limit).deepen(at.pos, candidates)? {
-                Proof::Win(mv, _) | Proof::Lost(mv) => Answer::Play(mv),
-                Proof::Draws(draws) => draws.first().copied().into(),
-                Proof::Open(open) if open.len() == 1 => Answer::Play(open[0]),
+                Proof::Win(mv, plies) => {
+                    at.note(Report {
+                        method: "exact",
+                        value: Some(Worth::Wins(plies)),
+                        ..Report::default()
+                    });
+                    Answer::Play(mv)
+                }
+                Proof::Lost(mv) => {
+                    at.noted("exact");
+                    Answer::Play(mv)
+                }
+                Proof::Draws(draws) => {
+                    at.note(Report {
+                        method: "exact",
+                        value: Some(Worth::Expected(0.5)),
+                        ..Report::default()
+                    });
+                    draws.first().copied().into()
+                }
+                Proof::Open(open) if open.len() == 1 => {
+                    at.noted("exact");
+                    Answer::Play(open[0])
+                }
                 Proof::Open(open) if open.len() == candidates.len() => Answer::Pass,
                 Proof::Open(open) => Answer::Among(open),
             },
@@ -459,6 +526,13 @@ impl Method for Mcts {
             config,
             memory.as_deref_mut(),
         )?;
+        if let Some((_, value)) = found {
+            at.note(Report {
+                method: "mcts",
+                value: Some(Worth::Expected(value)),
+                ..Report::default()
+            });
+        }
         Ok(found.map(|(mv, _)| mv).into())
     }
 
@@ -656,6 +730,38 @@ pub fn choose_after(
     )
 }
 
+/// [`choose_in`], with what the search found on the way (for a status
+/// line such as the Gomocup brain's `MESSAGE`).
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn choose_reported(
+    game: &Game,
+    level: Level,
+    rng: &mut Rng,
+    budget: Budget,
+) -> Result<(Option<Move>, Report), ScriptError> {
+    let report = RefCell::new(Report::default());
+    let at = At {
+        report: Some(&report),
+        ..At::new(game.rulebook(), game.position(), game.moves(), game.keys())
+    };
+    let chosen = choose_at(&at, None, level, rng, budget)?;
+    Ok((chosen, report.into_inner()))
+}
+
+/// An alpha-beta value as a worth: beyond half of [`WIN`] it counts the
+/// plies to the end (a win at ply `p` scores `WIN - p`).
+fn worth_of_alpha_beta(v: i32) -> Worth {
+    if v >= WIN / 2 {
+        Worth::Wins((WIN - v).unsigned_abs())
+    } else if v <= -WIN / 2 {
+        Worth::Loses((WIN + v).unsigned_abs())
+    } else {
+        Worth::Eval(v)
+    }
+}
+
 /// [`choose`] at `at`, growing the trees in `memory` if there is one.
 pub(crate) fn choose_at(
     at: &At<'_>,
@@ -721,12 +827,19 @@ fn choose_among(
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
     if moves.len() <= 1 {
+        at.noted("only move");
         return Ok(moves.first().copied());
     }
     if let Some(mv) = tactics::winning_move(at.rules, at.pos, at.history, &moves)? {
+        at.note(Report {
+            method: "win in one",
+            value: Some(Worth::Wins(1)),
+            ..Report::default()
+        });
         return Ok(Some(mv));
     }
     if level == Level::Easy {
+        at.noted("random");
         return Ok(Some(moves[rng.below(moves.len())]));
     }
     if moves.contains(&Move::Swap) {
@@ -735,6 +848,7 @@ fn choose_among(
     let safe = tactics::safe_moves(at.rules, at.pos, at.history, &moves)?;
     let candidates = if safe.is_empty() { moves } else { safe };
     if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
+        at.noted("random");
         return Ok(Some(candidates[rng.below(candidates.len())]));
     }
     let budget = if level == Level::Hard {
@@ -761,6 +875,7 @@ fn choose_among(
             Answer::Among(_) | Answer::Pass => {}
         }
     }
+    at.noted("first candidate");
     Ok(candidates.first().copied())
 }
 

@@ -46,9 +46,25 @@ pub(super) struct Threats<'a> {
     node_limit: u64,
     /// Nodes of the continuous-four search under way.
     vcf_nodes: u64,
+    /// The depth the continuous-four search under way started from.
+    vcf_top: u32,
+    /// Plies to the win the last continuous-four search found.
+    vcf_plies: u32,
     /// Whether a four must be blocked on its cell and two fours cannot
     /// both be: not where a capture can take marks out of a line.
     sound: bool,
+    /// What the last [`Threats::best`] found, for its report.
+    pub(super) found: Found,
+}
+
+/// What [`Threats::best`] found: how it chose, the plies of its last
+/// complete pass and that pass's value for the mover.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Found {
+    /// A win by continuous fours, in so many plies (no alpha-beta then).
+    pub(super) fours: Option<u32>,
+    pub(super) depth: Option<u32>,
+    pub(super) value: Option<i32>,
 }
 
 /// A search that ran out of nodes before it knew.
@@ -73,6 +89,11 @@ impl<'a> Threats<'a> {
     /// win); where they exist, alpha-beta plays them out instead.
     pub(super) fn reads_fours(rules: &Rulebook) -> bool {
         Threats::applies(rules) && !rules.tables().has_captures()
+    }
+
+    /// Nodes alpha-beta has visited so far.
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// Allows one move's alpha-beta `nodes` nodes.
@@ -116,7 +137,10 @@ impl<'a> Threats<'a> {
             nodes: 0,
             node_limit: 20_000 * NODES_PER_PLAYOUT,
             vcf_nodes: 0,
+            vcf_top: 0,
+            vcf_plies: 0,
             sound: Threats::reads_fours(rules),
+            found: Found::default(),
         }
     }
 
@@ -230,11 +254,13 @@ impl<'a> Threats<'a> {
         candidates: &[Move],
     ) -> Result<Option<Move>, ScriptError> {
         let me = pos.turn();
+        self.found = Found::default();
         // A win by continuous fours.
         if self.sound
             && let Ok(Some(mv)) = self.vcf(pos, history, VCF_DEPTH)?
             && candidates.contains(&mv)
         {
+            self.found.fours = Some(self.vcf_plies);
             return Ok(Some(mv));
         }
         let b = self.board(pos, me);
@@ -290,6 +316,8 @@ impl<'a> Threats<'a> {
             if let Some(mv) = chosen {
                 best = mv;
             }
+            self.found.depth = Some(depth);
+            self.found.value = Some(alpha);
             if alpha >= WIN / 2 {
                 break;
             }
@@ -389,6 +417,7 @@ impl<'a> Threats<'a> {
     ) -> Result<Result<Option<Move>, Unknown>, ScriptError> {
         let mut line = history.to_vec();
         self.vcf_nodes = 0;
+        self.vcf_top = depth;
         self.vcf_from(pos, &mut line, depth)
     }
 
@@ -419,7 +448,10 @@ impl<'a> Threats<'a> {
                 mark: me,
             };
             let next = self.rules.play_unchecked(pos, line, mv)?;
+            // Two plies for each four before this one.
+            let plies = 2 * (self.vcf_top - depth) + 1;
             if next.outcome() == Some(Outcome::Win(me)) {
+                self.vcf_plies = plies;
                 return Ok(Ok(Some(mv)));
             }
             if next.is_over() {
@@ -431,6 +463,8 @@ impl<'a> Threats<'a> {
                 continue;
             }
             if mine.len() >= 2 {
+                // One four blocked, the other completed.
+                self.vcf_plies = plies + 2;
                 return Ok(Ok(Some(mv)));
             }
             let Some(&block) = mine.first() else { continue };
