@@ -750,9 +750,11 @@ pub fn choose_reported(
     Ok((chosen, report.into_inner()))
 }
 
-/// An alpha-beta value as a worth: beyond half of [`WIN`] it counts the
-/// plies to the end (a win at ply `p` scores `WIN - p`).
+/// A threat search's alpha-beta value as a worth: beyond half of
+/// [`threats::WIN`] it counts the plies to the end (a win at ply `p`
+/// scores `WIN - p`).
 fn worth_of_alpha_beta(v: i32) -> Worth {
+    use threats::WIN;
     if v >= WIN / 2 {
         Worth::Wins((WIN - v).unsigned_abs())
     } else if v <= -WIN / 2 {

@@ -10,12 +10,16 @@
 //! win in one or an unstoppable double threat as decided. Its size is
 //! counted in nodes, so a seed gives the same move on every machine.
 
-use super::exact::WIN;
 use crate::error::ScriptError;
 use crate::geometry::Cell;
 use crate::position::{Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 
+/// A win's score in alpha-beta, less the plies to it: far above any
+/// evaluation, which must not be cut short to stay below it (a clamp
+/// near the evaluations' own size made every position with a three read
+/// alike).
+pub(super) const WIN: i32 = 1 << 30;
 /// Cells alpha-beta tries at each node, the most promising first.
 const WIDTH: usize = 10;
 /// Plies alpha-beta looks ahead, at most (even: the opponent answers last).
@@ -512,4 +516,40 @@ impl<'a> Threats<'a> {
 /// of lesser ones.
 fn weight(n: usize) -> i64 {
     10i64.pow(n.min(9) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use std::sync::Arc;
+
+    /// Gomoku after `cells` (X first, alternately), by name.
+    fn gomoku_after(cells: &[&str]) -> Game {
+        let mut game = Game::new(Arc::new(Rulebook::builtin("gomoku").unwrap()));
+        for name in cells {
+            let to = game.rulebook().grid().parse_cell(name).unwrap();
+            let mark = game.position().turn();
+            game.play(Move::Place { to, mark }).unwrap();
+        }
+        game
+    }
+
+    fn eval(game: &Game) -> i32 {
+        let t = Threats::new(game.rulebook());
+        let pos = game.position();
+        t.eval(pos, &t.board(pos, pos.turn()))
+    }
+
+    #[test]
+    fn the_evaluation_tells_fuller_lines_apart_far_below_a_win() {
+        // X to move with an open three, then with two of them; O's stones
+        // far off. Both used to read as the same capped value.
+        let three = gomoku_after(&["g8", "a1", "h8", "a3", "i8", "a5"]);
+        let two_threes =
+            gomoku_after(&["g8", "a1", "h8", "a3", "i8", "a5", "h7", "o1", "h9", "o3"]);
+        let (one, two) = (eval(&three), eval(&two_threes));
+        assert!(0 < one && one < two, "{one} then {two}");
+        assert!(two < WIN / 2, "{two} reads as a win");
+    }
 }
