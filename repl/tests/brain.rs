@@ -29,6 +29,22 @@ fn ask(brain: &mut Brain, line: &str) -> String {
     last.clone()
 }
 
+/// The lines `brain` answers to a new game on the board with `stones`
+/// (`x,y,field`): `RESTART`, `BOARD`, the stones, `DONE`.
+fn on_board(brain: &mut Brain, stones: &[&str]) -> Vec<String> {
+    assert_eq!(ask(brain, "RESTART"), "OK");
+    for line in std::iter::once("BOARD").chain(stones.iter().copied()) {
+        assert!(brain.handle(line).lines.is_empty(), "{line}");
+    }
+    brain.handle("DONE").lines
+}
+
+/// The one line `brain` answers to a new game on the board with `stones`.
+fn ask_board(brain: &mut Brain, stones: &[&str]) -> String {
+    let lines = on_board(brain, stones);
+    lines.last().cloned().expect("an answer")
+}
+
 fn xy(answer: &str) -> (u32, u32) {
     let (x, y) = answer
         .split_once(',')
@@ -153,29 +169,23 @@ fn board_positions_are_read_with_y_from_the_top() {
     let text = b.position_text().unwrap();
     assert!(text.starts_with("X"), "{text}");
     // Four own stones in a column: the brain completes the five.
-    ask(&mut b, "RESTART");
-    for line in [
-        "BOARD", "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
-    ] {
-        b.handle(line);
-    }
-    let win = xy(&ask(&mut b, "DONE"));
+    let win = xy(&ask_board(
+        &mut b,
+        &[
+            "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
+        ],
+    ));
     assert!(win == (7, 2) || win == (7, 7), "{win:?}");
     // The opponent's open four in a row must be blocked.
-    ask(&mut b, "RESTART");
-    for line in [
-        "BOARD", "3,7,2", "0,0,1", "4,7,2", "14,0,1", "5,7,2", "0,14,1", "6,7,2",
-    ] {
-        b.handle(line);
-    }
-    let block = xy(&ask(&mut b, "DONE"));
+    let block = xy(&ask_board(
+        &mut b,
+        &[
+            "3,7,2", "0,0,1", "4,7,2", "14,0,1", "5,7,2", "0,14,1", "6,7,2",
+        ],
+    ));
     assert!(block == (2, 7) || block == (7, 7), "{block:?}");
     // Counts that cannot be the brain's turn.
-    ask(&mut b, "RESTART");
-    for line in ["BOARD", "1,1,1", "2,2,1"] {
-        b.handle(line);
-    }
-    assert!(ask(&mut b, "DONE").starts_with("ERROR 2 own stones and 0"));
+    assert!(ask_board(&mut b, &["1,1,1", "2,2,1"]).starts_with("ERROR 2 own stones and 0"));
 }
 
 #[test]
@@ -209,13 +219,12 @@ fn with_no_time_the_move_is_found_without_search_and_still_blocks() {
     let (x, y) = xy(&ask(&mut b, "BEGIN"));
     assert!((8..=11).contains(&x) && (8..=11).contains(&y), "{x},{y}");
     // The opponent's open four must be blocked, at either end.
-    ask(&mut b, "RESTART");
-    for line in [
-        "BOARD", "3,7,2", "0,0,1", "4,7,2", "19,0,1", "5,7,2", "0,19,1", "6,7,2",
-    ] {
-        b.handle(line);
-    }
-    let block = xy(&ask(&mut b, "DONE"));
+    let block = xy(&ask_board(
+        &mut b,
+        &[
+            "3,7,2", "0,0,1", "4,7,2", "19,0,1", "5,7,2", "0,19,1", "6,7,2",
+        ],
+    ));
     assert!(block == (2, 7) || block == (7, 7), "{block:?}");
 }
 
@@ -237,13 +246,12 @@ fn a_move_comes_with_a_message_saying_how_it_was_found() {
     }
     xy(&lines[1]);
     // A win in one says so; no time says there was no search.
-    ask(&mut b, "RESTART");
-    for line in [
-        "BOARD", "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
-    ] {
-        b.handle(line);
-    }
-    let lines = b.handle("DONE").lines;
+    let lines = on_board(
+        &mut b,
+        &[
+            "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
+        ],
+    );
     assert!(
         lines[0].starts_with("MESSAGE win in one: ev win in 1 tm "),
         "{lines:?}"
