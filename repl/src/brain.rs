@@ -170,6 +170,9 @@ pub struct Brain {
     made: HashMap<RuleKey, Arc<Rulebook>>,
     /// The stones of a `BOARD` being read: x, y, field.
     board: Option<Vec<(u32, u32, u8)>>,
+    /// Inside a block this brain does not play (`SWAP2BOARD` … `DONE`):
+    /// the command that opened it.
+    skipping: Option<&'static str>,
     rng: Rng,
 }
 
@@ -187,6 +190,7 @@ impl Brain {
             game: None,
             made: HashMap::new(),
             board: None,
+            skipping: None,
             rng,
         }
     }
@@ -202,6 +206,14 @@ impl Brain {
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
         let line = line.trim();
+        if let Some(command) = self.skipping {
+            // One answer for the whole block, when the manager awaits it.
+            if !line.eq_ignore_ascii_case("DONE") {
+                return Answer::none();
+            }
+            self.skipping = None;
+            return Answer::line(format!("UNKNOWN {command} is not supported"));
+        }
         if self.board.is_some() {
             return self.board_line(line, started);
         }
@@ -226,6 +238,11 @@ impl Brain {
                 Answer::none()
             }
             "TAKEBACK" => self.takeback(rest),
+            // Swap2's opening moves come as a block, like BOARD's.
+            "SWAP2BOARD" => {
+                self.skipping = Some("SWAP2BOARD (swap2 openings)");
+                Answer::none()
+            }
             "ABOUT" => Answer::line(about()),
             "END" => Answer {
                 lines: Vec::new(),
