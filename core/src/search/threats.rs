@@ -524,9 +524,10 @@ mod tests {
     use crate::game::Game;
     use std::sync::Arc;
 
-    /// Gomoku after `cells` (X first, alternately), by name.
-    fn gomoku_after(cells: &[&str]) -> Game {
-        let mut game = Game::new(Arc::new(Rulebook::builtin("gomoku").unwrap()));
+    /// Pente (five in a row, 19×19) after `cells`, X first, alternately;
+    /// none of them captures.
+    fn five_after(cells: &[&str]) -> Game {
+        let mut game = Game::new(Arc::new(Rulebook::builtin("pente").unwrap()));
         for name in cells {
             let to = game.rulebook().grid().parse_cell(name).unwrap();
             let mark = game.position().turn();
@@ -545,9 +546,8 @@ mod tests {
     fn the_evaluation_tells_fuller_lines_apart_far_below_a_win() {
         // X to move with an open three, then with two of them; O's stones
         // far off. Both used to read as the same capped value.
-        let three = gomoku_after(&["g8", "a1", "h8", "a3", "i8", "a5"]);
-        let two_threes =
-            gomoku_after(&["g8", "a1", "h8", "a3", "i8", "a5", "h7", "o1", "h9", "o3"]);
+        let three = five_after(&["g8", "a1", "h8", "a3", "i8", "a5"]);
+        let two_threes = five_after(&["g8", "a1", "h8", "a3", "i8", "a5", "h7", "o1", "h9", "o3"]);
         let (one, two) = (eval(&three), eval(&two_threes));
         assert!(0 < one && one < two, "{one} then {two}");
         assert!(two < WIN / 2, "{two} reads as a win");
