@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// What `ABOUT` answers: the protocol's `key="value"` pairs. Only what is
@@ -207,12 +207,20 @@ impl Brain {
         let started = Instant::now();
         let line = line.trim();
         if let Some(command) = self.skipping {
-            // One answer for the whole block, when the manager awaits it.
-            if !line.eq_ignore_ascii_case("DONE") {
+            // One answer for the whole block, when the manager awaits it:
+            // at its `DONE`, or at a line that is not a stone (`END`,
+            // say), which is then read as a command.
+            let refused = Answer::line(format!("UNKNOWN {command} is not supported"));
+            if parse_pair(line).is_some() || line.is_empty() {
                 return Answer::none();
             }
             self.skipping = None;
-            return Answer::line(format!("UNKNOWN {command} is not supported"));
+            if line.eq_ignore_ascii_case("DONE") {
+                return refused;
+            }
+            let mut answer = self.handle(line);
+            answer.lines.insert(0, refused.lines[0].clone());
+            return answer;
         }
         if self.board.is_some() {
             return self.board_line(line, started);
@@ -528,7 +536,7 @@ fn choose(
 ) -> Result<(Move, String), String> {
     let (think, cap, answer_by) = plan(allowance);
     let searched = if allowance.is_zero() {
-        None
+        Err("no time to search")
     } else {
         let (send, receive) = channel();
         let searched = game.clone();
@@ -545,20 +553,19 @@ fn choose(
         match spawned {
             Ok(_) => receive
                 .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
-                .ok(),
-            Err(_) => None,
+                .map_err(|e| match e {
+                    RecvTimeoutError::Timeout => "the search ran out of time",
+                    RecvTimeoutError::Disconnected => "the search failed",
+                }),
+            Err(_) => Err("the search could not start"),
         }
     };
     let (chosen, how) = match searched {
-        Some(Ok((mv, report))) => (Ok(mv), report.to_string()),
-        Some(Err(e)) => (Err(e), String::new()),
-        None => (
+        Ok(Ok((mv, report))) => (Ok(mv), report.to_string()),
+        Ok(Err(e)) => (Err(e), String::new()),
+        Err(why) => (
             search::at_once(game, &mut Rng::new(seed)),
-            if allowance.is_zero() {
-                "no time to search: static evaluation".to_string()
-            } else {
-                "the search ran out of time: static evaluation".to_string()
-            },
+            format!("{why}: static evaluation"),
         ),
     };
     let how = format!("{how} tm {}", started.elapsed().as_millis());

@@ -16,17 +16,15 @@ fn brain() -> Brain {
     Brain::new(Options::default())
 }
 
-/// The one line `brain` answers to `line`, after the `MESSAGE`s a move
-/// comes with.
+/// The one line `brain` answers to `line`, after the one `MESSAGE` a move
+/// (and only a move) comes with.
 fn ask(brain: &mut Brain, line: &str) -> String {
     let answer = brain.handle(line);
-    let (last, messages) = answer.lines.split_last().expect("an answer");
-    assert!(
-        messages.iter().all(|m| m.starts_with("MESSAGE ")),
-        "{line}: {:?}",
-        answer.lines
-    );
-    last.clone()
+    match &answer.lines[..] {
+        [one] => one.clone(),
+        [message, mv] if message.starts_with("MESSAGE ") && mv.contains(',') => mv.clone(),
+        other => panic!("{line}: {other:?}"),
+    }
 }
 
 /// The lines `brain` answers to a new game on the board with `stones`
@@ -68,15 +66,16 @@ fn about_names_the_brain_in_the_protocols_format() {
             )
         })
         .collect();
-    assert_eq!(
-        pairs,
-        [
-            ("name", "gridrules"),
-            ("version", env!("CARGO_PKG_VERSION")),
-            ("author", "the gridrules contributors"),
-        ],
-        "no made-up country or web address"
-    );
+    let mut expected = vec![
+        ("name", "gridrules"),
+        ("version", env!("CARGO_PKG_VERSION")),
+        ("author", "the gridrules contributors"),
+    ];
+    // An address only when the package names one: none is made up.
+    if let Some(www) = option_env!("CARGO_PKG_REPOSITORY").filter(|w| !w.is_empty()) {
+        expected.push(("www", www));
+    }
+    assert_eq!(pairs, expected);
 }
 
 #[test]
@@ -103,20 +102,28 @@ fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
         about(),
         "the board ended; commands again"
     );
-    // Swap2's block gets one UNKNOWN, at its DONE, and changes nothing.
-    let before = b.position_text();
-    for line in ["SWAP2BOARD", "7,7", "8,7", "9,9"] {
-        assert!(b.handle(line).lines.is_empty(), "{line}");
-    }
-    assert!(ask(&mut b, "DONE").starts_with("UNKNOWN SWAP2BOARD"));
-    assert_eq!(b.position_text(), before);
     // A stone on a taken cell is refused, and the game is as it was.
     b.handle("INFO timeout_turn 50");
     let reply = ask(&mut b, "TURN 7,7\r");
     let before = b.position_text();
     assert!(ask(&mut b, &format!("TURN {reply}")).starts_with("ERROR"));
     assert_eq!(b.position_text(), before);
-    assert!(b.handle("END").end);
+    // Swap2's block gets one UNKNOWN, at its DONE, and changes nothing.
+    for line in ["SWAP2BOARD", "7,7", "8,7", "9,9"] {
+        assert!(b.handle(line).lines.is_empty(), "{line}");
+    }
+    assert!(ask(&mut b, "DONE").starts_with("UNKNOWN SWAP2BOARD"));
+    assert_eq!(b.position_text(), before);
+    // A block cut short by a command: its UNKNOWN, then the command's
+    // answer; `END` still ends.
+    b.handle("SWAP2BOARD");
+    b.handle("7,7");
+    let answer = b.handle("END");
+    assert!(
+        answer.lines[0].starts_with("UNKNOWN SWAP2BOARD"),
+        "{answer:?}"
+    );
+    assert!(answer.end);
 }
 
 #[test]
@@ -263,6 +270,26 @@ fn a_move_comes_with_a_message_saying_how_it_was_found() {
     );
     assert!(
         lines[0].starts_with("MESSAGE win in one: ev win in 1 tm "),
+        "{lines:?}"
+    );
+    // An open three of its own: a four makes an open four, won in 3 plies.
+    let lines = on_board(
+        &mut b,
+        &["7,7,1", "0,0,2", "8,7,1", "0,2,2", "9,7,1", "0,4,2"],
+    );
+    assert!(
+        lines[0].starts_with("MESSAGE continuous fours: ev win in 3 tm "),
+        "{lines:?}"
+    );
+    // An open four of the opponent's: lost in 2, whichever end it blocks.
+    let lines = on_board(
+        &mut b,
+        &[
+            "0,0,1", "3,3,2", "0,2,1", "4,3,2", "14,14,1", "5,3,2", "14,12,1", "6,3,2",
+        ],
+    );
+    assert!(
+        lines[0].starts_with("MESSAGE alpha-beta: depth 2 ev loss in 2 "),
         "{lines:?}"
     );
     b.handle("INFO timeout_turn 0");

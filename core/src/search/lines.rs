@@ -2,6 +2,7 @@
 //! marks: random playouts say little there, so every empty cell is weighed
 //! by the lines it builds and blocks.
 
+use crate::geometry::Cell;
 use crate::playout::Rng;
 use crate::position::{Move, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
@@ -28,7 +29,7 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
 /// The candidate that builds and blocks the most: every window of `k` cells
 /// along a line that holds marks of one side only is worth more the fuller it
 /// is, to the cells still empty in it — attacking a little more than
-/// defending. Ties are broken at random.
+/// defending; then the nearer the centre. Ties are broken at random.
 pub(super) fn threat_move(
     rules: &Rulebook,
     pos: &Position,
@@ -78,15 +79,23 @@ pub(super) fn accepts_draw(rules: &Rulebook, pos: &Position, side: Side) -> bool
     !has_open_window(rules, pos, side)
 }
 
-/// The empty cells where a mark of `side` would complete a line.
+/// How many empty cells a mark of `side` would complete a line on.
 fn winning_cells(rules: &Rulebook, pos: &Position, side: Side) -> usize {
+    winning_cells_of(rules, pos, side).count()
+}
+
+/// The empty cells where a mark of `side` would complete a line.
+pub(super) fn winning_cells_of<'a>(
+    rules: &'a Rulebook,
+    pos: &'a Position,
+    side: Side,
+) -> impl Iterator<Item = Cell> + 'a {
     let own = pos.marks(side);
     let t = rules.tables();
     rules
         .fillable(pos)
         .into_iter()
-        .filter(|&c| t.wins_through(c, own.with(c)))
-        .count()
+        .filter(move |&c| t.wins_through(c, own.with(c)))
 }
 
 /// Whether some window of a line's length holds no mark of `side`'s

@@ -384,7 +384,7 @@ impl Method for ThreatSpace {
         let mut search = threats::Threats::new(at.rules).with_nodes(nodes);
         let chosen = search.best(at.pos, at.history, candidates)?;
         let found = search.found;
-        at.note(match found.fours {
+        at.note(match found.fours_plies {
             Some(plies) => Report {
                 method: "continuous fours",
                 value: Some(Worth::Wins(plies)),
@@ -792,12 +792,14 @@ pub(crate) fn choose_at(
     chosen
 }
 
-/// A move for `game`'s side to move found with no search, in about the
-/// time it takes to list the moves: a win in one; else, on a wide board
-/// played by lines, the cell that builds and blocks the most (a four is
-/// blocked); else a move that does not hand the opponent a win in one, at
-/// random. For "play as fast as possible" (a Gomocup `timeout_turn` of 0)
-/// and for when a search overran its time. `None` when the game is over.
+/// A move for `game`'s side to move found with no search: a win in one;
+/// else, on a wide board played by lines, a cell where the opponent would
+/// complete a line, else the cell that builds and blocks the most — each
+/// about as fast as listing the moves; else (elsewhere) a move that does
+/// not hand the opponent a win in one, at random, which plays each move
+/// and each reply. For "play as fast as possible" (a Gomocup
+/// `timeout_turn` of 0) and for when a search overran its time. `None`
+/// when the game is over.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -813,7 +815,12 @@ pub fn at_once(game: &Game, rng: &mut Rng) -> Result<Option<Move>, ScriptError> 
         return Ok(Some(mv));
     }
     if lines::suits(rules, pos) {
-        return Ok(Some(lines::threat_move(rules, pos, &moves, rng)));
+        let them = pos.turn().other();
+        let block = lines::winning_cells_of(rules, pos, them)
+            .find_map(|c| moves.iter().copied().find(|m| m.to() == Some(c)));
+        return Ok(Some(
+            block.unwrap_or_else(|| lines::threat_move(rules, pos, &moves, rng)),
+        ));
     }
     let safe = tactics::safe_moves(rules, pos, history, &moves)?;
     let candidates = if safe.is_empty() { moves } else { safe };

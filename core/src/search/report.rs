@@ -1,6 +1,7 @@
 //! What the search that chose a move found, for a status line: the
-//! Gomocup brain's `MESSAGE`, in the words tournament managers look for
-//! (`depth`, `ev`, `n`).
+//! Gomocup brain's `MESSAGE`, in the words some managers' logs parse
+//! (GomocupJudgeLocal reads `depth`, `ev`, `n`, `tm`; Piskvork shows the
+//! text).
 
 use std::fmt;
 
@@ -9,7 +10,8 @@ use std::fmt;
 pub struct Report {
     /// The method that chose: `only move`, `win in one`, `random`,
     /// `continuous fours`, `alpha-beta`, `lines`, `exact`, `retrograde`,
-    /// `mcts`; empty before a choice.
+    /// `mcts`, or `first candidate` when every method passed; empty before
+    /// a choice.
     pub method: &'static str,
     /// Plies the last complete alpha-beta pass searched.
     pub depth: Option<u32>,
@@ -24,9 +26,12 @@ pub struct Report {
 pub enum Worth {
     /// A heuristic evaluation: above 0 favours the mover.
     Eval(i32),
-    /// The mover wins within so many plies, whatever the reply.
+    /// The mover wins within so many plies, whatever the reply: every
+    /// reply for the exact methods and continuous fours, every reply
+    /// alpha-beta looked at (the most promising few) for it.
     Wins(u32),
-    /// The opponent wins within so many plies, whatever the mover does.
+    /// The opponent wins within so many plies, whatever the mover does
+    /// (with alpha-beta: of the moves it looked at).
     Loses(u32),
     /// The mover's expected score, 0 (loss) to 1 (win).
     Expected(f64),

@@ -16,9 +16,9 @@ use crate::position::{Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 
 /// A win's score in alpha-beta, less the plies to it: far above any
-/// evaluation, which must not be cut short to stay below it (a clamp
-/// near the evaluations' own size made every position with a three read
-/// alike).
+/// evaluation, so the evaluation's clamp below half of it is never reached
+/// in practice (a clamp at ±499, near the evaluations' own size, made
+/// every position with a three read alike).
 pub(super) const WIN: i32 = 1 << 30;
 /// Cells alpha-beta tries at each node, the most promising first.
 const WIDTH: usize = 10;
@@ -65,8 +65,8 @@ pub(super) struct Threats<'a> {
 /// complete pass and that pass's value for the mover.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Found {
-    /// A win by continuous fours, in so many plies (no alpha-beta then).
-    pub(super) fours: Option<u32>,
+    /// Plies to the win by continuous fours found (no alpha-beta then).
+    pub(super) fours_plies: Option<u32>,
     pub(super) depth: Option<u32>,
     pub(super) value: Option<i32>,
 }
@@ -117,8 +117,8 @@ impl<'a> Threats<'a> {
             .flat_map(|line| line.windows(k))
             .map(|w| w.iter().map(|c| c.0).collect())
             .collect();
-        // On an open board every cell four or more from the edges lies in
-        // as many windows: without this the first of them by index (a
+        // On an open board every cell `k - 1` or more from the edges lies
+        // in as many windows: without this the first of them by index (a
         // corner of that block) would be played, far from the centre.
         // Squared distance in half-cells keeps it symmetric and whole.
         let g = rules.grid();
@@ -264,7 +264,7 @@ impl<'a> Threats<'a> {
             && let Ok(Some(mv)) = self.vcf(pos, history, VCF_DEPTH)?
             && candidates.contains(&mv)
         {
-            self.found.fours = Some(self.vcf_plies);
+            self.found.fours_plies = Some(self.vcf_plies);
             return Ok(Some(mv));
         }
         let b = self.board(pos, me);
@@ -322,7 +322,9 @@ impl<'a> Threats<'a> {
             }
             self.found.depth = Some(depth);
             self.found.value = Some(alpha);
-            if alpha >= WIN / 2 {
+            // Proven either way (within the width searched): deeper
+            // passes would only say it again.
+            if alpha.abs() >= WIN / 2 {
                 break;
             }
             // Two plies more cost about `WIDTH` times this pass: a pass
