@@ -261,37 +261,36 @@ fn a_move_comes_with_a_message_saying_how_it_was_found() {
     let (_, ms) = how.rsplit_once(" tm ").expect(message);
     ms.parse::<u64>().expect(message);
     xy(&lines[1]);
-    // A win in one says so; no time says there was no search.
-    let lines = on_board(
-        &mut b,
-        &[
-            "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
-        ],
-    );
-    assert!(
-        lines[0].starts_with("MESSAGE win in one: ev win in 1 tm "),
-        "{lines:?}"
-    );
-    // An open three of its own: a four makes an open four, won in 3 plies.
-    let lines = on_board(
-        &mut b,
-        &["7,7,1", "0,0,2", "8,7,1", "0,2,2", "9,7,1", "0,4,2"],
-    );
-    assert!(
-        lines[0].starts_with("MESSAGE continuous fours: ev win in 3 tm "),
-        "{lines:?}"
-    );
-    // An open four of the opponent's: lost in 2, whichever end it blocks.
-    let lines = on_board(
-        &mut b,
-        &[
-            "0,0,1", "3,3,2", "0,2,1", "4,3,2", "14,14,1", "5,3,2", "14,12,1", "6,3,2",
-        ],
-    );
-    assert!(
-        lines[0].starts_with("MESSAGE alpha-beta: depth 2 ev loss in 2 "),
-        "{lines:?}"
-    );
+    // Positions whose report is known: what the search found, in plies.
+    let known: [(&[&str], &str); 3] = [
+        // Four in a column: a win in one.
+        (
+            &[
+                "7,3,1", "9,9,2", "7,4,1", "10,9,2", "7,5,1", "11,3,2", "7,6,1", "0,14,2",
+            ],
+            "win in one: ev win in 1 tm ",
+        ),
+        // An open three of its own: a four makes an open four, won in 3.
+        (
+            &["7,7,1", "0,0,2", "8,7,1", "0,2,2", "9,7,1", "0,4,2"],
+            "continuous fours: ev win in 3 tm ",
+        ),
+        // An open four of the opponent's: lost in 2, whichever end it blocks.
+        (
+            &[
+                "0,0,1", "3,3,2", "0,2,1", "4,3,2", "14,14,1", "5,3,2", "14,12,1", "6,3,2",
+            ],
+            "alpha-beta: depth 2 ev loss in 2 ",
+        ),
+    ];
+    for (stones, report) in known {
+        let lines = on_board(&mut b, stones);
+        assert!(
+            lines[0].starts_with(&format!("MESSAGE {report}")),
+            "{lines:?}"
+        );
+    }
+    // No time says there was no search.
     b.handle("INFO timeout_turn 0");
     ask(&mut b, "RESTART");
     let lines = b.handle("TURN 7,7").lines;
