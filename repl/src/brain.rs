@@ -210,16 +210,16 @@ impl Brain {
             // One answer for the whole block, when the manager awaits it:
             // at its `DONE`, or at a line that is not a stone (`END`,
             // say), which is then read as a command.
-            let refused = Answer::line(format!("UNKNOWN {command} is not supported"));
             if parse_pair(line).is_some() || line.is_empty() {
                 return Answer::none();
             }
             self.skipping = None;
+            let refused = format!("UNKNOWN {command} is not supported");
             if line.eq_ignore_ascii_case("DONE") {
-                return refused;
+                return Answer::line(refused);
             }
             let mut answer = self.handle(line);
-            answer.lines.insert(0, refused.lines[0].clone());
+            answer.lines.insert(0, refused);
             return answer;
         }
         if self.board.is_some() {
