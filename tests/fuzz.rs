@@ -297,6 +297,110 @@ fn mutated_rulebooks_and_scripts_long() {
     rulebook_mutants(2, 3000);
 }
 
+/// A script made of pieces that attack the sandbox's bounds (issue 22):
+/// large arrays copied into closures and variables, values named many
+/// times in the hooks, deep nesting, closures that capture themselves, and
+/// `import`s of every kind (beside the script, out of the folder, absolute,
+/// missing, cyclic, built-in).
+fn hostile_script(rng: &mut Rng) -> String {
+    let mut script = format!("let big = [];\nbig.pad({}, 0);\n", rng.below(99_000) + 1);
+    for k in 0..=rng.below(4) {
+        let piece = match rng.below(6) {
+            0 => format!(
+                "let keep = [];\nfor i in 0..{} {{ let copy = big; keep.push(|| copy); }}\n",
+                rng.below(30)
+            ),
+            1 => (0..rng.below(20))
+                .map(|i| format!("let copy{i} = big;\n"))
+                .collect(),
+            2 => format!(
+                "fn named{k}() {{ let x = [];{} x }}\n",
+                " x = big;".repeat(rng.below(200))
+            ),
+            3 => format!(
+                "let deep = [];\nfor i in 0..{} {{ deep = [deep]; }}\n",
+                rng.below(100)
+            ),
+            4 => "let f = 0;\nf = || f;\n".to_string(),
+            _ => format!(
+                "import \"{}\" as m{};\n",
+                pick(
+                    rng,
+                    &[
+                        "helpers",
+                        "../outside",
+                        "/etc/passwd",
+                        "missing",
+                        "cycle",
+                        "lines",
+                        "sub/../helpers"
+                    ]
+                ),
+                rng.below(1000)
+            ),
+        };
+        script.push_str(&piece);
+    }
+    script.push_str("fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n");
+    script
+}
+
+/// Loads hostile scripts: each loads, or is refused with a message that
+/// names one of the bounds — never a panic, and never an error that
+/// blames something else.
+fn hostile_scripts(seed: u64, rounds: usize) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("rules");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(root.path().join("outside.rhai"), "fn evil() { 1 }\n").unwrap();
+    std::fs::write(dir.join("helpers.rhai"), "fn three() { 3 }\n").unwrap();
+    std::fs::write(dir.join("cycle.rhai"), "import \"cycle\" as again;\n").unwrap();
+    std::fs::write(
+        dir.join("hostile.toml"),
+        "name = \"hostile\"\ntitle = \"hostile\"\nscript = \"hostile.rhai\"\n[board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    let causes = [
+        "used too much memory",
+        "the top level leaves more than",
+        "nests values deeper than",
+        "is outside the rulebook's folder",
+        "imports itself",
+        "not found: there is no `missing.rhai`",
+        "ran out of time",
+    ];
+    let mut rng = Rng::new(seed);
+    for n in 0..rounds {
+        let script = hostile_script(&mut rng);
+        std::fs::write(dir.join("hostile.rhai"), &script).unwrap();
+        let loaded = catch_unwind(AssertUnwindSafe(|| {
+            Rulebook::from_file(&dir.join("hostile.toml"))
+        }));
+        match loaded {
+            Err(_) => panic!("seed {seed}, round {n}: loading panicked:\n{script}"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                assert!(
+                    causes.iter().any(|c| message.contains(c)),
+                    "seed {seed}, round {n}: an unexpected cause: {message}\n{script}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hostile_scripts_are_bounded() {
+    hostile_scripts(3, 40);
+}
+
+#[test]
+#[ignore = "long: hundreds of hostile scripts"]
+fn hostile_scripts_are_bounded_long() {
+    hostile_scripts(4, 600);
+}
+
 /// Mutated records and position texts: refused or accepted, never a panic;
 /// a position text that is accepted reads back the same.
 fn text_mutants(seed: u64, rounds: usize) {
