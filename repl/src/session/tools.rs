@@ -317,7 +317,7 @@ impl Session {
         let (mut total, mut failed) = (0, 0);
         for r in &rulebooks {
             for w in r.warnings() {
-                lines.push(crate::render::warning(w).trim_end().to_string());
+                lines.push(crate::render::warning_entry(w));
             }
             let results = gridrules_core::check::run(r);
             total += results.len();
