@@ -51,7 +51,10 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     };
     // Composed text (see `edge`): gridrules' own line ends are marks.
     let mut text = String::new();
+    // What the script printed is its text alone on a line: indented, as a
+    // continuation is, so that it cannot pass for a line of gridrules'.
     for printed in session.take_script_output() {
+        text.push_str(edge::CONTINUATION);
         text.push_str(&printed);
         text.push_str(edge::line_end());
     }

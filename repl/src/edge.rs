@@ -37,6 +37,10 @@
 //! would give the same guarantee only if every `format!` were replaced by
 //! span-building, with the same risk at each that a title is pushed as
 //! trusted; the marks keep `String` and `format!` everywhere.
+//!
+//! What marks cannot say is where outside text begins inside a line: so
+//! gridrules never starts a line with it. Lines a script prints, and a
+//! description wrapped into lines, are indented as continuations are.
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;

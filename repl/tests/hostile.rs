@@ -380,3 +380,58 @@ fn at_a_colour_terminal_only_gridrules_own_colours_are_escapes() {
     let raw: Vec<char> = out.chars().filter(|&c| c != '\x1b' && hidden(c)).collect();
     assert!(raw.is_empty(), "{raw:?} got through:\n{out:?}");
 }
+
+/// Issue 22, item 6: a refusal (from `[refusals]` or the `refuse` hook),
+/// printed output, a thrown message, a title, a description, a role, an
+/// example's text and the names in a record could each print a line of
+/// their own, such as `result: O wins — a1 b1 c1`, that a script reading
+/// the batch output takes for gridrules'. Every forged line of the
+/// fixtures says FORGED: each is shown indented, never at the start of a line.
+#[test]
+fn no_text_from_outside_starts_a_line_of_output() {
+    let r = batch(&forge_input());
+    let forged: Vec<&str> = r.out.lines().filter(|l| l.contains("FORGED")).collect();
+    // Every source above shows up: the test is not passing vacuously.
+    for source in [
+        "title",
+        "description",
+        "role",
+        "print",
+        "whole printed line",
+        "debug",
+        "refusal",
+        "refuse hook",
+        "throw",
+        "example",
+        "record",
+    ] {
+        assert!(
+            forged
+                .iter()
+                .any(|l| l.contains(&format!("FORGED {source}"))),
+            "FORGED {source} not shown:\n{}",
+            r.out
+        );
+    }
+    // Indented, or quoted after a gutter under an error (`23 | `).
+    let gutter = |l: &str| {
+        l.split_once(" | ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+    };
+    let starting: Vec<&&str> = forged
+        .iter()
+        .filter(|l| !l.starts_with(' ') && !gutter(l))
+        .collect();
+    assert!(
+        starting.is_empty(),
+        "lines from outside start a line: {starting:#?}\n{}",
+        r.out
+    );
+    // The only stable lines are gridrules' own.
+    for line in r.out.lines() {
+        assert!(!line.starts_with("result:"), "{line}\n{}", r.out);
+        if let Some(side) = line.strip_prefix("to move: ") {
+            assert!(side == "X" || side == "O", "{line}\n{}", r.out);
+        }
+    }
+}
