@@ -435,3 +435,26 @@ fn no_text_from_outside_starts_a_line_of_output() {
         }
     }
 }
+
+/// Issue 22: the transcript `new-variant --from` writes quotes the copied
+/// rulebook's example in a comment; an example's text of several lines
+/// put its later lines there as commands, which the replay would run.
+#[test]
+fn a_copied_examples_text_stays_in_the_transcripts_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = batch_in(
+        dir.path(),
+        &format!(
+            "new-variant copy --from {}\n",
+            fixture("forge.toml").display()
+        ),
+    );
+    assert!(r.out.starts_with("new-variant: wrote"), "{}", r.out);
+    let transcript = std::fs::read_to_string(dir.path().join("copy.txt")).unwrap();
+    assert!(
+        transcript.contains("# an example\n#   result: X wins — FORGED example\n"),
+        "{transcript}"
+    );
+    let commands: Vec<&str> = transcript.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(commands, ["b2", "status"], "{transcript}");
+}
