@@ -189,11 +189,19 @@ pub(crate) fn within_limits<T, E>(
 }
 
 /// The engine's progress callback: why the script running on this thread
-/// must stop now, if it must.
+/// must stop now, if it must. Called at every operation, so the common
+/// case is kept to one test, inlined.
+#[inline(always)]
 pub(crate) fn progress(ops: u64) -> Option<Stop> {
     if !ops.is_multiple_of(CLOCK_EVERY) {
         return None;
     }
+    look(ops)
+}
+
+/// [`progress`], every [`CLOCK_EVERY`] operations.
+#[cold]
+fn look(_ops: u64) -> Option<Stop> {
     CALL.with(|c| {
         let mut call = c.get()?;
         let now = Instant::now();
