@@ -651,20 +651,9 @@ fn outside_text(rng: &mut Rng) -> String {
     }
 }
 
-/// `text` as a TOML basic string's contents.
-fn toml_escaped(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '"' => "\\\"".to_string(),
-            '\\' => "\\\\".to_string(),
-            c if c.is_ascii_graphic() || c == ' ' => c.to_string(),
-            c => format!("\\U{:08X}", c as u32),
-        })
-        .collect()
-}
-
-/// `text` as a Rhai string literal's contents.
-fn rhai_escaped(text: &str) -> String {
+/// `text` as the contents of a TOML basic string or a Rhai string
+/// literal: the two read the same escapes (`\"`, `\\`, `\U0001F600`).
+fn quoted(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '"' => "\\\"".to_string(),
@@ -736,8 +725,7 @@ impl Texts {
     /// Writes the rulebook, its script and a record into `dir`. The hook
     /// refuses c3, and throws on c2 as the first move.
     fn write(&self, dir: &Path) {
-        let toml = |s: &str| toml_escaped(s);
-        let rhai = |s: &str| rhai_escaped(s);
+        let (toml, rhai) = (quoted, quoted);
         let rulebook = format!(
             "name = \"outside\"\ntitle = \"{}\"\ndescription = \"{}\"\nroles = [\"{}\", \"{}\"]\nscript = \"outside.rhai\"\n\n[board]\nwidth = 3\nheight = 3\n\n[refusals]\noccupied = \"{}\"\noff_board = \"{} {{text}}\"\n\n[[example]]\nrule = \"C1\"\ntext = \"{}\"\nmoves = \"b2\"\nexpect = \"to move: O\"\n",
             toml(&self.title),
@@ -865,15 +853,7 @@ fn outside_texts(seed: u64, cases: usize) {
         color: true,
         width: Some(80),
     };
-    let own = [
-        "\x1b[0m",
-        "\x1b[1;31m",
-        "\x1b[1;34m",
-        "\x1b[2m",
-        "\x1b[7m",
-        "\x1b[1m",
-        "\x1b[4m",
-    ];
+    let own = gridrules::edge::own_escapes();
     for n in 0..cases {
         let texts = Texts::hostile(&mut rng);
         let out = outside_session(&texts, Style::BATCH);

@@ -64,6 +64,12 @@ pub enum Paint {
     Underline,
 }
 
+/// Every escape sequence gridrules itself writes (on a colour terminal):
+/// what a check of its output may find, and nothing else.
+pub fn own_escapes() -> [&'static str; 7] {
+    Paint::ALL.map(Paint::sgr)
+}
+
 impl Paint {
     const ALL: [Paint; 7] = [
         Paint::Reset,
@@ -76,7 +82,7 @@ impl Paint {
     ];
 
     /// The SGR sequence that draws it.
-    fn sgr(self) -> &'static str {
+    pub fn sgr(self) -> &'static str {
         match self {
             Paint::Reset => "\x1b[0m",
             Paint::X => "\x1b[1;31m",

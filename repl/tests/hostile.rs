@@ -359,15 +359,7 @@ fn at_a_colour_terminal_only_gridrules_own_colours_are_escapes() {
         assert!(out.contains(shown), "{shown} not in:\n{out:?}");
     }
     // Every escape left is one of gridrules' own colours.
-    let own = [
-        "\x1b[0m",
-        "\x1b[1;31m",
-        "\x1b[1;34m",
-        "\x1b[2m",
-        "\x1b[7m",
-        "\x1b[1m",
-        "\x1b[4m",
-    ];
+    let own = gridrules::edge::own_escapes();
     let mut rest = out.as_str();
     while let Some(i) = rest.find('\x1b') {
         rest = &rest[i..];
