@@ -7,7 +7,11 @@
 //! 1000`, `BEGIN`, `TURN 7,7`, `BOARD` … `DONE`, `TAKEBACK 7,7`, `RESTART`,
 //! `ABOUT`, `END`); the brain answers `OK`, its move as `x,y` (after a
 //! `MESSAGE` saying how the search found it), or `ERROR` / `UNKNOWN` with
-//! a reason, and stays alive whatever it reads.
+//! a reason, and stays alive whatever it reads. Every answer is a
+//! [`Line`], which escapes the control characters of any text it holds (a
+//! rulebook's refusal, a script's error, what the manager sent), so no text
+//! can end a line early and write one the manager would read as the
+//! brain's.
 //! Coordinates count from 0: `x` is the column from the left, `y` the row
 //! from the top — the rulebook's rows count from the bottom, so `y` is
 //! flipped.
@@ -23,7 +27,7 @@
 //!
 //! let mut brain = Brain::new(Options::default());
 //! assert_eq!(brain.handle("START 15").lines, ["OK"]);
-//! assert_eq!(brain.handle("INFO timeout_turn 200").lines, Vec::<String>::new());
+//! assert!(brain.handle("INFO timeout_turn 200").lines.is_empty());
 //! // A move comes after a `MESSAGE` saying how it was found.
 //! let answer = brain.handle("TURN 7,7").lines;
 //! assert!(answer[0].starts_with("MESSAGE "));
@@ -92,21 +96,135 @@ impl Default for Options {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answer {
     /// The lines to write, in order (none for `INFO`, `END`, a `BOARD` line).
-    pub lines: Vec<String>,
+    pub lines: Vec<Line>,
     /// `END`: stop after writing them.
     pub end: bool,
 }
 
 impl Answer {
-    fn line(text: impl Into<String>) -> Answer {
+    fn one(line: Line) -> Answer {
         Answer {
-            lines: vec![text.into()],
+            lines: vec![line],
             end: false,
         }
     }
 
+    fn ok() -> Answer {
+        Answer::one(Line::ok())
+    }
+
+    fn error(reason: impl AsRef<str>) -> Answer {
+        Answer::one(Line::error(reason.as_ref()))
+    }
+
+    fn unknown(reason: impl AsRef<str>) -> Answer {
+        Answer::one(Line::unknown(reason.as_ref()))
+    }
+
     fn none() -> Answer {
         Answer::default()
+    }
+}
+
+pub use line::Line;
+
+/// The protocol's lines, and the only way to make one.
+mod line {
+    use std::fmt;
+
+    /// One line the brain writes, in one of the protocol's forms: `OK`, a
+    /// stone `x,y`, `ERROR …`, `UNKNOWN …`, `MESSAGE …` or `ABOUT`'s
+    /// `key="value"` pairs. Only this module makes one, and every text put
+    /// in it — a rulebook's refusal or title, a script's error, what the
+    /// manager sent — goes through [`push_one_line`]: no line holds a
+    /// control character, so none can end early and start a line a manager
+    /// would read as the brain's move, nor reach a terminal as an escape.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Line(String);
+
+    impl Line {
+        pub(super) fn ok() -> Line {
+            Line("OK".to_string())
+        }
+
+        /// A stone at protocol coordinates: the brain's move, or `PLAY`'s echo.
+        pub(super) fn stone(x: u32, y: u32) -> Line {
+            Line(format!("{x},{y}"))
+        }
+
+        pub(super) fn error(reason: &str) -> Line {
+            Line::with("ERROR ", reason)
+        }
+
+        pub(super) fn unknown(reason: &str) -> Line {
+            Line::with("UNKNOWN ", reason)
+        }
+
+        pub(super) fn message(text: &str) -> Line {
+            Line::with("MESSAGE ", text)
+        }
+
+        /// `ABOUT`'s answer.
+        pub(super) fn about() -> Line {
+            Line::with("", &super::about())
+        }
+
+        fn with(word: &str, text: &str) -> Line {
+            let mut line = String::with_capacity(word.len() + text.len());
+            line.push_str(word);
+            push_one_line(&mut line, text);
+            Line(line)
+        }
+
+        /// The line's text, without its end.
+        pub fn as_str(&self) -> &str {
+            &self.0
+        }
+    }
+
+    /// `text` on one line: each control character (newline, carriage
+    /// return, escape, NUL, DEL, C1 controls) and each Unicode line or
+    /// paragraph separator written as its escape, `\u{1b}` — the form the
+    /// REPL shows them in.
+    pub fn push_one_line(out: &mut String, text: &str) {
+        for c in text.chars() {
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                out.extend(c.escape_unicode());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+
+    impl std::ops::Deref for Line {
+        type Target = str;
+        fn deref(&self) -> &str {
+            &self.0
+        }
+    }
+
+    impl fmt::Display for Line {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl PartialEq<str> for Line {
+        fn eq(&self, other: &str) -> bool {
+            self.0 == other
+        }
+    }
+
+    impl PartialEq<&str> for Line {
+        fn eq(&self, other: &&str) -> bool {
+            self.0 == *other
+        }
+    }
+
+    impl From<Line> for String {
+        fn from(line: Line) -> String {
+            line.0
+        }
     }
 }
 
@@ -214,9 +332,9 @@ impl Brain {
                 return Answer::none();
             }
             self.skipping = None;
-            let refused = format!("UNKNOWN {command} is not supported");
+            let refused = Line::unknown(&format!("{command} is not supported"));
             if line.eq_ignore_ascii_case("DONE") {
-                return Answer::line(refused);
+                return Answer::one(refused);
             }
             let mut answer = self.handle(line);
             answer.lines.insert(0, refused);
@@ -240,7 +358,7 @@ impl Brain {
             "PLAY" => self.play_own(rest),
             "BOARD" => {
                 if self.size.is_none() {
-                    return Answer::line("ERROR no board yet: START comes first");
+                    return Answer::error("no board yet: START comes first");
                 }
                 self.board = Some(Vec::new());
                 Answer::none()
@@ -251,36 +369,36 @@ impl Brain {
                 self.skipping = Some("SWAP2BOARD (swap2 openings)");
                 Answer::none()
             }
-            "ABOUT" => Answer::line(about()),
+            "ABOUT" => Answer::one(Line::about()),
             "END" => Answer {
                 lines: Vec::new(),
                 end: true,
             },
-            _ => Answer::line(format!("UNKNOWN command `{}`", clip(word))),
+            _ => Answer::unknown(format!("command `{}`", clip(word))),
         }
     }
 
     fn start(&mut self, size: Option<(u32, u32)>, text: &str) -> Answer {
         let Some((w, h)) = size.filter(|&(w, h)| w > 0 && h > 0) else {
-            return Answer::line(format!("ERROR bad size `{}`", clip(text)));
+            return Answer::error(format!("bad size `{}`", clip(text)));
         };
         self.size = None;
         self.game = None;
         match self.rulebook((w, h, self.exact())) {
             Ok(_) => {
                 self.size = Some((w, h));
-                Answer::line("OK")
+                Answer::ok()
             }
-            Err(reason) => Answer::line(format!("ERROR unsupported size {w}×{h}: {reason}")),
+            Err(reason) => Answer::error(format!("unsupported size {w}×{h}: {reason}")),
         }
     }
 
     fn restart(&mut self) -> Answer {
         if self.size.is_none() {
-            return Answer::line("ERROR no board yet: START comes first");
+            return Answer::error("no board yet: START comes first");
         }
         self.game = None;
-        Answer::line("OK")
+        Answer::ok()
     }
 
     fn info(&mut self, text: &str) -> Answer {
@@ -296,7 +414,7 @@ impl Brain {
                         self.info.rule = rule;
                         Answer::none()
                     }
-                    Err(_) => Answer::line(format!("ERROR bad rule `{}`", clip(value))),
+                    Err(_) => Answer::error(format!("bad rule `{}`", clip(value))),
                 };
             }
             // The protocol's other keys (max_memory, game_type, evaluate,
@@ -309,7 +427,7 @@ impl Brain {
                 *slot = Some(ms.max(0) as u64);
                 Answer::none()
             }
-            Err(_) => Answer::line(format!("ERROR bad value `{}` for {key}", clip(value))),
+            Err(_) => Answer::error(format!("bad value `{}` for {key}", clip(value))),
         }
     }
 
@@ -362,19 +480,19 @@ impl Brain {
     fn begin(&mut self, started: Instant) -> Answer {
         match self.game() {
             Ok(game) if !game.moves().is_empty() => {
-                Answer::line("ERROR BEGIN on a board with stones: RESTART first")
+                Answer::error("BEGIN on a board with stones: RESTART first")
             }
             Ok(_) => self.reply(started),
-            Err(reason) => Answer::line(format!("ERROR {reason}")),
+            Err(reason) => Answer::error(reason),
         }
     }
 
     fn turn(&mut self, text: &str, started: Instant) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         if let Err(reason) = self.place(x, y) {
-            return Answer::line(format!("ERROR {reason}"));
+            return Answer::error(reason);
         }
         self.reply(started)
     }
@@ -382,11 +500,11 @@ impl Brain {
     /// `PLAY x,y`: the manager's choice of the brain's own move.
     fn play_own(&mut self, text: &str) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         match self.place(x, y) {
-            Ok(()) => Answer::line(format!("{x},{y}")),
-            Err(reason) => Answer::line(format!("ERROR {reason}")),
+            Ok(()) => Answer::one(Line::stone(x, y)),
+            Err(reason) => Answer::error(reason),
         }
     }
 
@@ -397,21 +515,21 @@ impl Brain {
 
     fn takeback(&mut self, text: &str) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         let game = match self.game() {
             Ok(game) => game,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         let cell = match cell_at(game, x, y) {
             Ok(cell) => cell,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         if game.moves().last().and_then(|m| m.to()) != Some(cell) {
-            return Answer::line(format!("ERROR {x},{y} is not the last stone played"));
+            return Answer::error(format!("{x},{y} is not the last stone played"));
         }
         game.undo();
-        Answer::line("OK")
+        Answer::ok()
     }
 
     /// A line after `BOARD`: a stone, or `DONE`.
@@ -423,7 +541,7 @@ impl Brain {
             let stones = self.board.take().unwrap_or_default();
             return match self.set_board(&stones) {
                 Ok(()) => self.reply(started),
-                Err(reason) => Answer::line(format!("ERROR {reason}")),
+                Err(reason) => Answer::error(reason),
             };
         }
         let fields: Vec<Option<u32>> = line.split(',').map(|f| f.trim().parse().ok()).collect();
@@ -437,8 +555,8 @@ impl Brain {
             _ => {
                 // As the protocol's own skeleton does: the board ends here.
                 self.board = None;
-                Answer::line(format!(
-                    "ERROR x,y,field or DONE expected after BOARD, not `{}`",
+                Answer::error(format!(
+                    "x,y,field or DONE expected after BOARD, not `{}`",
                     clip(line)
                 ))
             }
@@ -499,25 +617,25 @@ impl Brain {
         let info = self.info;
         let game = match self.game() {
             Ok(game) => game,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         if let Some(result) = game.result_text() {
-            return Answer::line(format!("ERROR the game is over ({result})"));
+            return Answer::error(format!("the game is over ({result})"));
         }
         let empty = game.rulebook().grid().len() - game.position().occupied().count() as usize;
         let (mv, how) = match choose(game, info.allowance(empty), started, seed) {
             Ok(chosen) => chosen,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         let (x, y) = match mv.to() {
             Some(cell) => xy_of(game, cell),
-            None => return Answer::line("ERROR the search chose a move that places no stone"),
+            None => return Answer::error("the search chose a move that places no stone"),
         };
         if let Err(e) = game.play(mv) {
-            return Answer::line(format!("ERROR {e}"));
+            return Answer::error(e.to_string());
         }
         Answer {
-            lines: vec![format!("MESSAGE {how}"), format!("{x},{y}")],
+            lines: vec![Line::message(&how), Line::stone(x, y)],
             end: false,
         }
     }
@@ -654,8 +772,13 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
             Some(path.parent().map(Path::to_path_buf).unwrap_or_default()),
         ),
     };
+    // The first problem is the one to fix first (the line it is written
+    // on escapes whatever it quotes).
     let first_problem = |e: gridrules_core::RulebookError| {
-        e.to_string().lines().next().unwrap_or_default().to_string()
+        e.problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default()
     };
     let base = Rulebook::from_str_at(&text, &shown, dir.clone()).map_err(first_problem)?;
     let fits_size = base.grid().width() == w && base.grid().height() == h;
@@ -791,6 +914,8 @@ pub fn run(
             }
         }
         let answer = brain.handle(&String::from_utf8_lossy(&line));
+        // The one place the brain writes: each `Line` holds no control
+        // character, so each is one line for the manager.
         for text in &answer.lines {
             writeln!(output, "{text}")?;
         }

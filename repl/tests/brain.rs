@@ -7,6 +7,7 @@ use gridrules_core::playout::Rng;
 use gridrules_core::search::{Budget, Level, choose_in};
 use gridrules_core::{Game, Move, Outcome, Rulebook, Side};
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -21,8 +22,8 @@ fn brain() -> Brain {
 fn ask(brain: &mut Brain, line: &str) -> String {
     let answer = brain.handle(line);
     match &answer.lines[..] {
-        [one] => one.clone(),
-        [message, mv] if message.starts_with("MESSAGE ") && mv.contains(',') => mv.clone(),
+        [one] => one.to_string(),
+        [message, mv] if message.starts_with("MESSAGE ") && mv.contains(',') => mv.to_string(),
         other => panic!("{line}: {other:?}"),
     }
 }
@@ -34,13 +35,18 @@ fn on_board(brain: &mut Brain, stones: &[&str]) -> Vec<String> {
     for line in std::iter::once("BOARD").chain(stones.iter().copied()) {
         assert!(brain.handle(line).lines.is_empty(), "{line}");
     }
-    brain.handle("DONE").lines
+    brain
+        .handle("DONE")
+        .lines
+        .into_iter()
+        .map(String::from)
+        .collect()
 }
 
 /// The one line `brain` answers to a new game on the board with `stones`.
 fn ask_board(brain: &mut Brain, stones: &[&str]) -> String {
     let lines = on_board(brain, stones);
-    lines.last().cloned().expect("an answer")
+    lines.last().expect("an answer").to_string()
 }
 
 fn xy(answer: &str) -> (u32, u32) {
@@ -492,4 +498,247 @@ fn the_answer_comes_well_within_the_time_per_move() {
         took < Duration::from_millis(1500),
         "{answer} after {took:?}"
     );
+}
+
+/// A rulebook file `name.toml` in `dir`, with its script `name.rhai`: `k`
+/// in a row wins on a `size`×`size` board, and the script has `hooks`.
+/// Its path.
+fn rulebook_file(dir: &Path, name: &str, size: u32, k: u32, hooks: &str) -> String {
+    let toml = format!(
+        "name = \"{name}\"\ntitle = \"{name}\"\nscript = \"{name}.rhai\"\n\n\
+         [board]\nwidth = {size}\nheight = {size}\n\n[params]\nk = {k}\n"
+    );
+    let script =
+        format!("fn lines() {{ lines::straight(K) }}\nfn wins(run) {{ run >= K }}\n{hooks}");
+    std::fs::write(dir.join(format!("{name}.toml")), toml).unwrap();
+    std::fs::write(dir.join(format!("{name}.rhai")), script).unwrap();
+    dir.join(format!("{name}.toml")).display().to_string()
+}
+
+/// Hooks whose texts would forge the brain's answer: a refusal of a1 (`0,14`
+/// on 15×15) that holds a move and a `MESSAGE` retitling a terminal, and an
+/// error thrown when the game's first stone is on b2 (`1,13`).
+const HOSTILE_HOOKS: &str = r#"
+fn refuse(state, mv) {
+    if mv.to == cell(0, 0) { "taken\n7,7\nMESSAGE \x1b]0;owned\x07" }
+}
+fn outcome(state) {
+    if state.move_count == 1 && state.mark(cell(1, 1)) != "" { throw "boom\n7,7\r\n\x1b[2J\x00"; }
+}
+"#;
+
+/// Whether `line` is one of the protocol's forms, with no control character.
+fn is_protocol_line(line: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let form = line == "OK"
+        || line == about()
+        || line
+            .split_once(',')
+            .is_some_and(|(x, y)| digits(x) && digits(y))
+        || ["ERROR ", "UNKNOWN ", "MESSAGE "]
+            .iter()
+            .any(|word| line.strip_prefix(word).is_some_and(|rest| !rest.is_empty()));
+    form && !line.contains(|c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+}
+
+#[test]
+fn a_refusal_reaches_the_manager_as_one_escaped_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    let mut b = Process::start(env!("CARGO_BIN_EXE_pbrain-gridrules"), &["--rules", &rules]);
+    assert_eq!(b.ask("START 15").0, "OK");
+    b.tell("INFO timeout_turn 100");
+    // The refusal is one ERROR line, its newlines and escapes written out;
+    // a `7,7` of its own would be read as the brain's move.
+    let (refused, _) = b.ask("TURN 0,14");
+    assert_eq!(
+        refused,
+        r"ERROR 0,14: taken\u{a}7,7\u{a}MESSAGE \u{1b}]0;owned\u{7}"
+    );
+    // The next line is the next command's answer.
+    assert_eq!(b.ask("ABOUT").0, about());
+    // The game is as it was: the brain answers a stone elsewhere.
+    xy(&b.ask("TURN 7,7").0);
+}
+
+#[test]
+fn an_unknown_command_is_echoed_with_its_control_characters_escaped() {
+    let mut b = Process::pbrain();
+    assert_eq!(
+        b.ask("FOO\0\x01\x1b[2J 1").0,
+        r"UNKNOWN command `FOO\u{0}\u{1}\u{1b}[2J`"
+    );
+    assert_eq!(b.ask("ABOUT").0, about());
+}
+
+#[test]
+fn texts_from_the_rulebook_and_the_manager_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    let mut b = Brain::new(Options {
+        rules,
+        ..Options::default()
+    });
+    /// The one line `b` answers, checked for its form.
+    fn one(b: &mut Brain, line: &str) -> String {
+        let answer = b.handle(line);
+        assert_eq!(answer.lines.len(), 1, "{line:?}: {:?}", answer.lines);
+        let text = answer.lines[0].to_string();
+        assert!(is_protocol_line(&text), "{line:?}: {text:?}");
+        text
+    }
+    assert_eq!(one(&mut b, "START 15"), "OK");
+    assert!(b.handle("INFO timeout_turn 50").lines.is_empty());
+    assert!(one(&mut b, "TURN 1\x1b,2").starts_with(r"ERROR bad coordinates `1\u{1b},2`"));
+    assert!(one(&mut b, "INFO timeout_turn \x07").starts_with(r"ERROR bad value `\u{7}`"));
+    // A script's error, thrown when the manager's stone lands on b2.
+    let thrown = one(&mut b, "TURN 1,13");
+    assert!(
+        thrown.contains(r"boom\u{a}7,7\u{d}\u{a}\u{1b}[2J\u{0}"),
+        "{thrown}"
+    );
+    // The loader's problems quote the rulebook: its name here.
+    std::fs::write(
+        dir.path().join("named.toml"),
+        "name = \"bad\\u001b]0;x\\u0007\\n7,7\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n\
+         [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = true\n",
+    )
+    .unwrap();
+    let mut c = Brain::new(Options {
+        rules: dir.path().join("named.toml").display().to_string(),
+        ..Options::default()
+    });
+    let answer = c.handle("START 15").lines;
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(is_protocol_line(&answer[0]), "{answer:?}");
+    assert!(
+        answer[0].contains(r"bad\u{1b}]0;x\u{7}\u{a}7,7"),
+        "{answer:?}"
+    );
+}
+
+/// Protocol words, and arguments for them, right and wrong.
+const WORDS: &[&str] = &[
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "PLAY",
+    "BOARD",
+    "DONE",
+    "TAKEBACK",
+    "INFO",
+    "ABOUT",
+    "SWAP2BOARD",
+    "END",
+    "start",
+    "turn",
+    "FOO",
+    "",
+    "7,7",
+    "1,1,1",
+    "0,0,2",
+];
+const ARGS: &[&str] = &[
+    "",
+    "15",
+    "9",
+    "5",
+    "0",
+    "30",
+    "7,7",
+    "0,14",
+    "1,13",
+    "0,0",
+    "8,8",
+    "14,14",
+    "20,12",
+    "timeout_turn 0",
+    "timeout_turn 3",
+    "time_left 2",
+    "timeout_match 0",
+    "rule 1",
+    "rule 4",
+    "max_memory 1",
+    "-1",
+    "x,y",
+    "99999999999,1",
+];
+/// Characters a hostile line may hold: controls, separators, non-ASCII.
+const ODD: &[&str] = &[
+    "\0",
+    "\x01",
+    "\x07",
+    "\x08",
+    "\x1b",
+    "\x1b]0;t\x07",
+    "\x1b[2J",
+    "\r",
+    "\t",
+    "\x7f",
+    "\u{85}",
+    "\u{9b}",
+    "\u{2028}",
+    "\u{2029}",
+    "é",
+    "\u{202e}",
+    "\u{fffd}",
+    "`",
+    " ",
+];
+
+fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
+    from[rng.below(from.len())]
+}
+
+/// A random protocol line, with odd characters put in at random.
+fn hostile_line(rng: &mut Rng) -> String {
+    let mut line = format!("{} {}", pick(rng, WORDS), pick(rng, ARGS));
+    for _ in 0..rng.below(4) {
+        let at = rng.below(line.chars().count() + 1);
+        let at = line.char_indices().nth(at).map_or(line.len(), |(i, _)| i);
+        line.insert_str(at, pick(rng, ODD));
+    }
+    line
+}
+
+#[test]
+fn random_lines_get_only_protocol_lines_without_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    for seed in 0..40 {
+        let mut rng = Rng::new(seed);
+        let rules = if seed % 2 == 0 {
+            hostile.clone()
+        } else {
+            "gomoku".to_string()
+        };
+        let options = Options { rules, seed };
+        let mut brain = Brain::new(options.clone());
+        // Through `handle`: each answer line on its own.
+        let mut input = Vec::new();
+        for _ in 0..60 {
+            let line = hostile_line(&mut rng);
+            for answer in brain.handle(&line).lines {
+                assert!(
+                    is_protocol_line(&answer),
+                    "seed {seed}, {line:?}: {answer:?}"
+                );
+            }
+            // The same, with CR LF and now and then a stray byte, for `run`.
+            input.extend_from_slice(line.as_bytes());
+            if rng.below(8) == 0 {
+                input.push([0xff, 0xc3, 0x00, b'\r'][rng.below(4)]);
+            }
+            input.extend_from_slice(b"\r\n");
+        }
+        // Through `run`: what reaches the manager, byte by byte.
+        let mut output = Vec::new();
+        gridrules::brain::run(&input[..], &mut output, options).unwrap();
+        let output = String::from_utf8(output).expect("UTF-8");
+        for line in output.lines() {
+            assert!(is_protocol_line(line), "seed {seed}: {line:?}");
+        }
+    }
 }
