@@ -36,11 +36,11 @@
 //! assert!(brain.handle("START 30").lines[0].starts_with("ERROR unsupported size 30×30"));
 //! ```
 
-use gridrules_core::builtin;
 use gridrules_core::playout::Rng;
 use gridrules_core::rulebook::{LineResult, Marks};
 use gridrules_core::search::{self, Budget, Level};
 use gridrules_core::{Cell, Game, Move, Rulebook};
+use gridrules_core::{builtin, files};
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -766,8 +766,11 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
             format!("rules/{name}.toml"),
             None,
         ),
+        // Read as `load` and `--rules` read one: only a regular `.toml`
+        // file of at most 1 MiB (a FIFO would block, `/dev/zero` never end).
         Source::File(path) => (
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            files::read(path, files::RULEBOOK)
+                .map_err(|e| format!("{}: cannot read the rulebook: {e}", path.display()))?,
             path.display().to_string(),
             Some(path.parent().map(Path::to_path_buf).unwrap_or_default()),
         ),

@@ -742,3 +742,52 @@ fn random_lines_get_only_protocol_lines_without_control_characters() {
         }
     }
 }
+
+#[test]
+fn a_rules_file_is_read_only_if_it_is_a_small_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FIFO: opening it would wait for a writer, forever.
+    let fifo = dir.path().join("fifo.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Gomoku padded past the rulebook's 1 MiB.
+    let big = dir.path().join("big.toml");
+    let padding = "# padding\n".repeat(120_000);
+    let gomoku = gridrules_core::builtin::rulebook("gomoku").unwrap();
+    std::fs::write(&big, format!("{gomoku}{padding}")).unwrap();
+    let cases = [
+        (&fifo, "not a regular file"),
+        (&big, "too large for a rulebook"),
+        // Not a `.toml` file: never opened (it would be read for ever).
+        (
+            &Path::new("/dev/zero").to_path_buf(),
+            "a rulebook is a .toml file",
+        ),
+    ];
+    for (path, why) in cases {
+        let path = path.display().to_string();
+        // Both ways of starting the brain read it alike.
+        for (program, args) in [
+            (
+                env!("CARGO_BIN_EXE_pbrain-gridrules"),
+                vec!["--rules", &path],
+            ),
+            (
+                env!("CARGO_BIN_EXE_gridrules"),
+                vec!["brain", "--rules", &path],
+            ),
+        ] {
+            let mut b = Process::start(program, &args);
+            let (answer, _) = b.ask("START 15");
+            assert!(
+                answer.starts_with("ERROR ") && answer.contains(why),
+                "{path}: {answer}"
+            );
+        }
+    }
+}
