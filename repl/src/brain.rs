@@ -38,8 +38,12 @@
 
 use gridrules_core::playout::Rng;
 use gridrules_core::rulebook::{LineResult, Marks};
+use gridrules_core::script::budget_scripts;
+use gridrules_core::script::hooks::HookId;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::{Cell, Game, Move, Rulebook};
+use gridrules_core::{
+    Cell, Game, Move, MoveList, PlayError, Rulebook, ScriptError, ScriptErrorKind,
+};
 use gridrules_core::{builtin, files};
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
@@ -263,10 +267,60 @@ impl Info {
     }
 }
 
-/// What the search gets of an allowance: half of it by its budget, cut
-/// at seven tenths; the answer is written by nine tenths, searched or not.
-fn plan(allowance: Duration) -> (Duration, Duration, Duration) {
-    (allowance / 2, allowance * 7 / 10, allowance * 9 / 10)
+/// The time the scripts get when there is none ("as fast as possible", or
+/// the match time used up): enough to place a stone and answer at once.
+const NO_TIME_SCRIPTS: Duration = Duration::from_millis(100);
+
+/// The deadlines of one move, counted from when its command was read. Each
+/// stage has one, scripts included; the last stage runs none.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// The search's budget: half the allowance (none without time).
+    think: Option<Duration>,
+    /// When the search thread stops, its scripts too: seven tenths.
+    search_by: Instant,
+    /// How long the answer waits for the search thread: three quarters.
+    wait_until: Instant,
+    /// When the move found without search must be ready, its scripts
+    /// stopped: 88 hundredths. Past it, the tables alone choose, at once.
+    fallback_by: Instant,
+    /// When every script the command runs must have stopped: nine tenths.
+    scripts_by: Instant,
+}
+
+impl Plan {
+    fn new(started: Instant, allowance: Duration) -> Plan {
+        let think = (!allowance.is_zero()).then_some(allowance / 2);
+        let a = allowance.max(NO_TIME_SCRIPTS);
+        Plan {
+            think,
+            search_by: started + a * 7 / 10,
+            wait_until: started + a * 3 / 4,
+            fallback_by: started + a * 88 / 100,
+            scripts_by: started + a * 9 / 10,
+        }
+    }
+}
+
+/// Gives this thread's scripts until `by` (see `script::budget_scripts`).
+fn budget_until(by: Instant) {
+    budget_scripts(Some(by.saturating_duration_since(Instant::now())));
+}
+
+/// Lifts this thread's script budget when dropped: a command's deadline
+/// must not outlive it.
+struct Unbudget;
+
+impl Drop for Unbudget {
+    fn drop(&mut self) {
+        budget_scripts(None);
+    }
+}
+
+/// Whether `e` is a script stopped for time, past `by`: the stage ran out
+/// of time rather than failing.
+fn out_of_time(e: &ScriptError, by: Instant) -> bool {
+    e.kind == ScriptErrorKind::Limit && Instant::now() >= by
 }
 
 /// Where the rulebook text comes from.
@@ -291,6 +345,16 @@ pub struct Brain {
     /// Inside a block this brain does not play (`SWAP2BOARD` … `DONE`):
     /// the command that opened it.
     skipping: Option<&'static str>,
+    /// The brain's last move, answered but not yet played on its board:
+    /// the rulebook's hooks play it when the next command needs the game,
+    /// so that they never delay the answer.
+    pending: Option<Move>,
+    /// Why the board is no longer the manager's: the brain's own move,
+    /// answered, could not be played on it. Until a new game, moves get
+    /// `ERROR` with this.
+    out_of_step: Option<String>,
+    /// The deadlines of the command being answered.
+    plan: Plan,
     rng: Rng,
 }
 
@@ -309,20 +373,53 @@ impl Brain {
             made: HashMap::new(),
             board: None,
             skipping: None,
+            pending: None,
+            out_of_step: None,
+            plan: Plan::new(Instant::now(), DEFAULT_TURN),
             rng,
         }
     }
 
+    /// Drops the game (and the brain's move not yet played on it).
+    fn drop_game(&mut self) {
+        self.game = None;
+        self.pending = None;
+        self.out_of_step = None;
+    }
+
+    /// The empty cells of the board, for the share of the match time.
+    fn empty_cells(&self) -> usize {
+        match (&self.game, self.size) {
+            (Some((_, game)), _) => {
+                game.rulebook().grid().len() - game.position().occupied().count() as usize
+            }
+            (None, Some((w, h))) => w as usize * h as usize,
+            (None, None) => 0,
+        }
+    }
+
     /// The position as `position` prints it (rows from the top), once a
-    /// game has begun: what the brain believes the board is.
-    pub fn position_text(&self) -> Option<String> {
-        let (_, game) = self.game.as_ref()?;
+    /// game has begun: what the brain believes the board is, its own last
+    /// move included.
+    pub fn position_text(&mut self) -> Option<String> {
+        self.game.as_ref()?;
+        let game = self.game().ok()?;
         Some(game.rulebook().position_text(game.position()))
     }
 
-    /// Answers one line from the manager.
+    /// Answers one line from the manager. Its scripts (the hooks that
+    /// place a stone, search, or play the brain's last move) have until
+    /// nine tenths of the time for a move; loading a rulebook has only the
+    /// per-call limit.
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
+        self.plan = Plan::new(started, self.info.allowance(self.empty_cells()));
+        let _unbudget = Unbudget;
+        budget_until(self.plan.scripts_by);
+        self.command(line, started)
+    }
+
+    fn command(&mut self, line: &str, started: Instant) -> Answer {
         let line = line.trim();
         if let Some(command) = self.skipping {
             // One answer for the whole block, when the manager awaits it:
@@ -336,7 +433,7 @@ impl Brain {
             if line.eq_ignore_ascii_case("DONE") {
                 return Answer::one(refused);
             }
-            let mut answer = self.handle(line);
+            let mut answer = self.command(line, started);
             answer.lines.insert(0, refused);
             return answer;
         }
@@ -383,7 +480,7 @@ impl Brain {
             return Answer::error(format!("bad size `{}`", clip(text)));
         };
         self.size = None;
-        self.game = None;
+        self.drop_game();
         match self.rulebook((w, h, self.exact())) {
             Ok(_) => {
                 self.size = Some((w, h));
@@ -397,7 +494,7 @@ impl Brain {
         if self.size.is_none() {
             return Answer::error("no board yet: START comes first");
         }
-        self.game = None;
+        self.drop_game();
         Answer::ok()
     }
 
@@ -435,8 +532,32 @@ impl Brain {
         self.info.rule & RULE_EXACT != 0
     }
 
-    /// The game, made (or remade under a rule that changed) for the board.
+    /// The game, made (or remade under a rule that changed) for the board,
+    /// with the brain's last move played.
     fn game(&mut self) -> Result<&mut Game, String> {
+        if let Some(why) = &self.out_of_step {
+            return Err(why.clone());
+        }
+        if let (Some(mv), Some((_, game))) = (self.pending.take(), &mut self.game)
+            && let Err(e) = game.play(mv)
+        {
+            let (x, y) = mv.to().map_or((0, 0), |cell| xy_of(game, cell));
+            if let PlayError::Script(script) = &e
+                && out_of_time(script, self.plan.scripts_by)
+            {
+                // Not refused: tried again by the next command.
+                self.pending = Some(mv);
+                return Err(format!(
+                    "no time left to play the brain's move {x},{y} on its board ({e})"
+                ));
+            }
+            let why = format!(
+                "the brain's move {x},{y} was answered, but the rulebook does not play it ({e}): \
+                 the board is no longer the manager's; BOARD or RESTART starts again"
+            );
+            self.out_of_step = Some(why.clone());
+            return Err(why);
+        }
         let Some((w, h)) = self.size else {
             return Err("no board yet: START comes first".to_string());
         };
@@ -468,11 +589,19 @@ impl Brain {
     }
 
     /// The rulebook for `key`, made once.
+    ///
+    /// Its load-time hooks have only their per-call limit, not the move's
+    /// deadline: the game needs the rulebook whole. A load during a move
+    /// (the manager changed the rule after `START`) still counts in its
+    /// time, as every deadline is counted from when the command was read.
     fn rulebook(&mut self, key: RuleKey) -> Result<Arc<Rulebook>, String> {
         if let Some(r) = self.made.get(&key) {
             return Ok(r.clone());
         }
-        let rules = Arc::new(make_rulebook(&self.options.rules, key)?);
+        budget_scripts(None);
+        let made = make_rulebook(&self.options.rules, key);
+        budget_until(self.plan.scripts_by);
+        let rules = Arc::new(made?);
         self.made.insert(key, rules.clone());
         Ok(rules)
     }
@@ -573,7 +702,7 @@ impl Brain {
                     .to_string(),
             );
         }
-        self.game = None;
+        self.drop_game();
         let game = self.game()?;
         let mine: Vec<(u32, u32)> = stones
             .iter()
@@ -611,10 +740,11 @@ impl Brain {
         Ok(())
     }
 
-    /// The brain's move, played and answered as `x,y`.
+    /// The brain's move, answered as `x,y` and played when the next
+    /// command needs the game.
     fn reply(&mut self, started: Instant) -> Answer {
         let seed = self.rng.next_u64();
-        let info = self.info;
+        let plan = self.plan;
         let game = match self.game() {
             Ok(game) => game,
             Err(reason) => return Answer::error(reason),
@@ -622,8 +752,7 @@ impl Brain {
         if let Some(result) = game.result_text() {
             return Answer::error(format!("the game is over ({result})"));
         }
-        let empty = game.rulebook().grid().len() - game.position().occupied().count() as usize;
-        let (mv, how) = match choose(game, info.allowance(empty), started, seed) {
+        let (mv, how) = match choose(game, plan, started, seed) {
             Ok(chosen) => chosen,
             Err(reason) => return Answer::error(reason),
         };
@@ -631,9 +760,7 @@ impl Brain {
             Some(cell) => xy_of(game, cell),
             None => return Answer::error("the search chose a move that places no stone"),
         };
-        if let Err(e) = game.play(mv) {
-            return Answer::error(e.to_string());
-        }
+        self.pending = Some(mv);
         Answer {
             lines: vec![Line::message(&how), Line::stone(x, y)],
             end: false,
@@ -641,55 +768,97 @@ impl Brain {
     }
 }
 
-/// Hard's move in `game` within `allowance` from `started`, and how it was
-/// found (the `MESSAGE` line's text). The search runs on a thread of its
-/// own: should it overrun its cap, the answer does not wait for it (the
-/// move found at once is played instead, and the search's dropped). With
-/// no time at all, that move is the answer.
-fn choose(
-    game: &Game,
-    allowance: Duration,
-    started: Instant,
-    seed: u64,
-) -> Result<(Move, String), String> {
-    let (think, cap, answer_by) = plan(allowance);
-    let searched = if allowance.is_zero() {
-        Err("no time to search")
-    } else {
-        let (send, receive) = channel();
-        let searched = game.clone();
-        let spawned = std::thread::Builder::new()
-            .name("brain-search".to_string())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let mut rng = Rng::new(seed);
-                let chosen = search::within(started + cap, || {
-                    search::choose_reported(&searched, Level::Hard, &mut rng, Budget::Time(think))
+/// Hard's move in `game` by `plan`'s deadlines, and how it was found (the
+/// `MESSAGE` line's text). Each stage has a deadline, its scripts too:
+///
+/// 1. the search, on a thread of its own: it stops, scripts and all, at
+///    `search_by`; the answer waits for it until `wait_until`;
+/// 2. should it overrun (or with no time at all), the move found without
+///    search (`search::at_once`), its scripts stopped at `fallback_by`;
+/// 3. should that run out of time too, the move the rulebook's tables
+///    alone give (`search::by_tables`), which runs no script.
+fn choose(game: &Game, plan: Plan, started: Instant, seed: u64) -> Result<(Move, String), String> {
+    let searched = match plan.think {
+        None => Err("no time to search"),
+        Some(think) => {
+            let (send, receive) = channel();
+            let searched = game.clone();
+            let spawned = std::thread::Builder::new()
+                .name("brain-search".to_string())
+                .stack_size(16 << 20)
+                .spawn(move || {
+                    // The thread's scripts stop when its search does.
+                    let _unbudget = Unbudget;
+                    budget_until(plan.search_by);
+                    let mut rng = Rng::new(seed);
+                    let chosen = search::within(plan.search_by, || {
+                        search::choose_reported(
+                            &searched,
+                            Level::Hard,
+                            &mut rng,
+                            Budget::Time(think),
+                        )
+                    });
+                    let _ = send.send(chosen);
                 });
-                let _ = send.send(chosen);
-            });
-        match spawned {
-            Ok(_) => receive
-                .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
-                .map_err(|e| match e {
-                    RecvTimeoutError::Timeout => "the search ran out of time",
-                    RecvTimeoutError::Disconnected => "the search failed",
-                }),
-            Err(_) => Err("the search could not start"),
+            match spawned {
+                Ok(_) => receive
+                    .recv_timeout(plan.wait_until.saturating_duration_since(Instant::now()))
+                    .map_err(|e| match e {
+                        RecvTimeoutError::Timeout => "the search ran out of time",
+                        RecvTimeoutError::Disconnected => "the search failed",
+                    }),
+                Err(_) => Err("the search could not start"),
+            }
         }
     };
-    let (chosen, how) = match searched {
-        Ok(Ok((mv, report))) => (Ok(mv), report.to_string()),
-        Ok(Err(e)) => (Err(e), String::new()),
-        Err(why) => (
-            search::at_once(game, &mut Rng::new(seed)),
-            format!("{why}: static evaluation"),
-        ),
+    let (mv, how) = match searched {
+        Ok(Ok((Some(mv), report))) => (mv, report.to_string()),
+        Ok(Ok((None, _))) => return Err("no move left: the game is over".to_string()),
+        Ok(Err(e)) if out_of_time(&e, plan.search_by) => {
+            fallback(game, "the search ran out of time", plan, seed)?
+        }
+        Ok(Err(e)) => return Err(e.to_string()),
+        Err(why) => fallback(game, why, plan, seed)?,
     };
-    let how = format!("{how} tm {}", started.elapsed().as_millis());
-    match chosen {
-        Ok(Some(mv)) => Ok((mv, how)),
+    Ok((mv, format!("{how} tm {}", started.elapsed().as_millis())))
+}
+
+/// The move found without search, `why` there was none; its scripts stop
+/// at `plan.fallback_by`, and past it the rulebook's tables alone choose:
+/// among the legal moves if listing them (which asks the `refuse` hook)
+/// was done in time, else among the empty cells.
+fn fallback(game: &Game, why: &str, plan: Plan, seed: u64) -> Result<(Move, String), String> {
+    let mut rng = Rng::new(seed);
+    let mut legal = None;
+    budget_until(plan.fallback_by);
+    let found = (|| {
+        let mut list = MoveList::new();
+        game.rulebook()
+            .legal_moves(game.position(), game.moves(), &mut list)?;
+        legal = Some(list.to_vec());
+        search::at_once_among(game, list.to_vec(), &mut rng)
+    })();
+    budget_until(plan.scripts_by);
+    match found {
+        Ok(Some(mv)) => Ok((mv, format!("{why}: static evaluation"))),
         Ok(None) => Err("no move left: the game is over".to_string()),
+        Err(e) if out_of_time(&e, plan.fallback_by) => {
+            let refuse = game.rulebook().script().defines(HookId::Refuse);
+            let mv = search::by_tables(game, legal.as_deref(), &mut rng)
+                .ok_or_else(|| format!("{why}, and its scripts too: {e}"))?;
+            let unasked = if legal.is_none() && refuse {
+                ", the refuse hook not asked"
+            } else {
+                ""
+            };
+            Ok((
+                mv,
+                format!(
+                    "{why}, and the static evaluation's scripts too: the tables' move{unasked}"
+                ),
+            ))
+        }
         Err(e) => Err(e.to_string()),
     }
 }
