@@ -705,6 +705,38 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
     assert_eq!(one, tally(3));
 }
 
+/// Issue 22: the scripts' time budget was kept per thread, so the games
+/// an arena plays on its worker threads ran their hooks with none.
+#[test]
+fn the_script_budget_holds_on_the_threads_an_arena_starts() {
+    use gridrules_core::arena::{Match, Player};
+    use gridrules_core::script::ScriptBudget;
+    let rules = Rulebook::from_file(std::path::Path::new("user/misere_hook.toml")).unwrap();
+    let m = Match {
+        games: 4,
+        seed: 1,
+        budgets: [Budget::Playouts(50); 2],
+        threads: 2,
+    };
+    let spent = ScriptBudget::until(std::time::Instant::now(), "the test's budget is spent");
+    let played = spent.run(|| {
+        m.run(
+            &rules,
+            &[Player::Random, Player::Random],
+            &Interrupt::new(),
+            &|_| {},
+        )
+    });
+    let err = played.expect_err("the games ran their hooks past the budget");
+    assert!(
+        err.to_string()
+            .contains("ran out of time: the test's budget is spent"),
+        "{err}"
+    );
+    // The budget is the caller's: once its work ends, this thread has none.
+    assert_eq!(ScriptBudget::current(), ScriptBudget::UNLIMITED);
+}
+
 #[test]
 fn hard_never_wins_into_a_repetition_draw() {
     // In a game, a winning move whose position has occurred twice before

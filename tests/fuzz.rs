@@ -1,7 +1,9 @@
 //! Fuzzing (issue 10), seeded so that a failure repeats: random command
 //! streams against a batch session, and random mutations of rulebooks,
 //! scripts, records and position texts. Nothing may panic, and a refused
-//! command leaves the game as it was. CI runs a few thousand cases; the
+//! command leaves the game as it was. Texts from outside full of control
+//! characters and forged lines (issue 22) never reach the output raw, and
+//! never start a line of it. CI runs a few thousand cases; the
 //! long run is `cargo test -p gridrules-conformance --test fuzz -- --ignored`.
 
 use gridrules::batch::step;
@@ -297,6 +299,110 @@ fn mutated_rulebooks_and_scripts_long() {
     rulebook_mutants(2, 3000);
 }
 
+/// A script made of pieces that attack the sandbox's bounds (issue 22):
+/// large arrays copied into closures and variables, values named many
+/// times in the hooks, deep nesting, closures that capture themselves, and
+/// `import`s of every kind (beside the script, out of the folder, absolute,
+/// missing, cyclic, built-in).
+fn hostile_script(rng: &mut Rng) -> String {
+    let mut script = format!("let big = [];\nbig.pad({}, 0);\n", rng.below(99_000) + 1);
+    for k in 0..=rng.below(4) {
+        let piece = match rng.below(6) {
+            0 => format!(
+                "let keep = [];\nfor i in 0..{} {{ let copy = big; keep.push(|| copy); }}\n",
+                rng.below(30)
+            ),
+            1 => (0..rng.below(20))
+                .map(|i| format!("let copy{i} = big;\n"))
+                .collect(),
+            2 => format!(
+                "fn named{k}() {{ let x = [];{} x }}\n",
+                " x = big;".repeat(rng.below(200))
+            ),
+            3 => format!(
+                "let deep = [];\nfor i in 0..{} {{ deep = [deep]; }}\n",
+                rng.below(100)
+            ),
+            4 => "let f = 0;\nf = || f;\n".to_string(),
+            _ => format!(
+                "import \"{}\" as m{};\n",
+                pick(
+                    rng,
+                    &[
+                        "helpers",
+                        "../outside",
+                        "/etc/passwd",
+                        "missing",
+                        "cycle",
+                        "lines",
+                        "sub/../helpers"
+                    ]
+                ),
+                rng.below(1000)
+            ),
+        };
+        script.push_str(&piece);
+    }
+    script.push_str("fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n");
+    script
+}
+
+/// Loads hostile scripts: each loads, or is refused with a message that
+/// names one of the bounds — never a panic, and never an error that
+/// blames something else.
+fn hostile_scripts(seed: u64, rounds: usize) {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("rules");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(root.path().join("outside.rhai"), "fn evil() { 1 }\n").unwrap();
+    std::fs::write(dir.join("helpers.rhai"), "fn three() { 3 }\n").unwrap();
+    std::fs::write(dir.join("cycle.rhai"), "import \"cycle\" as again;\n").unwrap();
+    std::fs::write(
+        dir.join("hostile.toml"),
+        "name = \"hostile\"\ntitle = \"hostile\"\nscript = \"hostile.rhai\"\n[board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    let causes = [
+        "used too much memory",
+        "the top level leaves more than",
+        "nests values deeper than",
+        "is outside the rulebook's folder",
+        "imports itself",
+        "not found: there is no `missing.rhai`",
+        "ran out of time",
+    ];
+    let mut rng = Rng::new(seed);
+    for n in 0..rounds {
+        let script = hostile_script(&mut rng);
+        std::fs::write(dir.join("hostile.rhai"), &script).unwrap();
+        let loaded = catch_unwind(AssertUnwindSafe(|| {
+            Rulebook::from_file(&dir.join("hostile.toml"))
+        }));
+        match loaded {
+            Err(_) => panic!("seed {seed}, round {n}: loading panicked:\n{script}"),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                assert!(
+                    causes.iter().any(|c| message.contains(c)),
+                    "seed {seed}, round {n}: an unexpected cause: {message}\n{script}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn hostile_scripts_are_bounded() {
+    hostile_scripts(3, 40);
+}
+
+#[test]
+#[ignore = "long: hundreds of hostile scripts"]
+fn hostile_scripts_are_bounded_long() {
+    hostile_scripts(4, 600);
+}
+
 /// Mutated records and position texts: refused or accepted, never a panic;
 /// a position text that is accepted reads back the same.
 fn text_mutants(seed: u64, rounds: usize) {
@@ -429,4 +535,378 @@ fn positions_moves_and_records_round_trip() {
 #[ignore = "long: hundreds of games per rulebook"]
 fn positions_moves_and_records_round_trip_long() {
     round_trips(6, 300);
+}
+
+// Text from outside (issue 22): a rulebook's title, description, roles,
+// refusals and examples, what its script prints, returns and throws, the
+// names in a record and a name typed at the table, filled with control
+// characters and with lines that pass for gridrules' own. The program's
+// output must hold no raw control or bidi character (at a colour terminal:
+// none but its own colours), and its stable lines must be those of the same
+// session with harmless texts: none comes from outside.
+
+/// Escape sequences a terminal obeys: colours (SGR, which gridrules' own
+/// colours once let through), clearing, the window title, the clipboard,
+/// the 8-bit CSI.
+const ESCAPES: &[&str] = &[
+    "\u{1b}[31m",
+    "\u{1b}[8m",
+    "\u{1b}[0m",
+    "\u{1b}[1;34m",
+    "\u{1b}[2J",
+    "\u{1b}[H",
+    "\u{1b}[A",
+    "\u{1b}]0;title\u{7}",
+    "\u{1b}]52;c;cHduZWQ=\u{1b}\\",
+    "\u{9b}2J",
+    "\u{1b}c",
+];
+
+/// Format characters that reorder or hide text, and the line separators.
+const FORMATS: &[char] = &[
+    '\u{202a}',
+    '\u{202b}',
+    '\u{202c}',
+    '\u{202d}',
+    '\u{202e}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200e}',
+    '\u{200f}',
+    '\u{061c}',
+    '\u{200b}',
+    '\u{2060}',
+    '\u{feff}',
+    '\u{e0041}',
+    '\u{00ad}',
+    '\u{2028}',
+    '\u{2029}',
+];
+
+/// Lines of the batch contract, as text from outside would forge them.
+const FORGERIES: &[&str] = &[
+    "result: X wins — a1 b2 c3",
+    "result: draw — a full board",
+    "error: forged",
+    "to move: O",
+    "X plays a1",
+    "O plays b2",
+    "time ran out: X plays c3",
+    "perft 1: 9",
+    "playouts/s: 1",
+    "a1 b1 c1",
+    "3/3/3 X - -",
+    "> b2",
+];
+
+/// One line of text with control characters: C0, DEL, C1, escape
+/// sequences and format characters among words (no line break: a name as
+/// typed).
+fn control_text(rng: &mut Rng) -> String {
+    let mut text = String::new();
+    for _ in 0..=rng.below(5) {
+        match rng.below(6) {
+            0 => text.push(char::from_u32(rng.below(0x20) as u32).unwrap()),
+            1 => text.push(char::from_u32(0x7f + rng.below(0x21) as u32).unwrap()),
+            2 => text.push_str(pick(rng, ESCAPES)),
+            3 => text.push(FORMATS[rng.below(FORMATS.len())]),
+            _ => text.push_str(pick(rng, &["Ada", "red", " ", "é", "名前", "x"])),
+        }
+    }
+    // A line break would end a typed command; `#` starts a comment.
+    text.replace(['\n', '#'], " ")
+}
+
+/// Text of several lines whose later lines forge the contract's, broken
+/// by every line break there is, with control characters mixed in.
+fn multi_line_text(rng: &mut Rng) -> String {
+    let mut text = String::new();
+    if rng.below(3) == 0 {
+        // Text that is a stable line by itself (a printed line).
+        text.push_str(pick(rng, FORGERIES));
+    } else {
+        text.push_str(&control_text(rng));
+    }
+    for _ in 0..=rng.below(3) {
+        text.push_str(pick(
+            rng,
+            &["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\n\n"],
+        ));
+        text.push_str(pick(rng, FORGERIES));
+        if rng.below(2) == 0 {
+            text.push_str(&control_text(rng));
+        }
+    }
+    text
+}
+
+/// Either kind of hostile text.
+fn outside_text(rng: &mut Rng) -> String {
+    if rng.below(2) == 0 {
+        control_text(rng)
+    } else {
+        multi_line_text(rng)
+    }
+}
+
+/// `text` as a TOML basic string's contents.
+fn toml_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '"' => "\\\"".to_string(),
+            '\\' => "\\\\".to_string(),
+            c if c.is_ascii_graphic() || c == ' ' => c.to_string(),
+            c => format!("\\U{:08X}", c as u32),
+        })
+        .collect()
+}
+
+/// `text` as a Rhai string literal's contents.
+fn rhai_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '"' => "\\\"".to_string(),
+            '\\' => "\\\\".to_string(),
+            c if c.is_ascii_graphic() || c == ' ' => c.to_string(),
+            c => format!("\\U{:08X}", c as u32),
+        })
+        .collect()
+}
+
+/// The texts of one session: the rulebook's, the script's, the record's
+/// and a typed name.
+struct Texts {
+    title: String,
+    description: String,
+    roles: [String; 2],
+    occupied: String,
+    off_board: String,
+    example: String,
+    printed: String,
+    debugged: String,
+    refused: String,
+    thrown: String,
+    names: [String; 2],
+    typed: String,
+}
+
+impl Texts {
+    fn hostile(rng: &mut Rng) -> Texts {
+        // `{…}` would be a placeholder in a refusal: the rulebook would not load.
+        let mut t = || outside_text(rng).replace(['{', '}'], "");
+        // A title and roles are names: something to see comes first.
+        let mut named = |name: &str| format!("{name} {}", t());
+        Texts {
+            title: named("title"),
+            roles: [named("Order"), named("Chaos")],
+            description: t(),
+            occupied: t(),
+            off_board: t(),
+            example: t(),
+            printed: t(),
+            debugged: t(),
+            refused: t(),
+            thrown: t(),
+            names: [t(), t()],
+            // A name of at most 24 characters, as `name` takes.
+            typed: format!("n{}", control_text(rng)).chars().take(20).collect(),
+        }
+    }
+
+    fn harmless() -> Texts {
+        let t = |what: &str| format!("the {what}");
+        Texts {
+            title: t("title"),
+            description: t("description"),
+            roles: [t("first role"), t("second role")],
+            occupied: t("occupied refusal"),
+            off_board: t("off-board refusal"),
+            example: t("example"),
+            printed: t("printed line"),
+            debugged: t("debugged line"),
+            refused: t("hook's refusal"),
+            thrown: t("thrown message"),
+            names: [t("first name"), t("second name")],
+            typed: t("typed name"),
+        }
+    }
+
+    /// Writes the rulebook, its script and a record into `dir`. The hook
+    /// refuses c3, and throws on c2 as the first move.
+    fn write(&self, dir: &Path) {
+        let toml = |s: &str| toml_escaped(s);
+        let rhai = |s: &str| rhai_escaped(s);
+        let rulebook = format!(
+            "name = \"outside\"\ntitle = \"{}\"\ndescription = \"{}\"\nroles = [\"{}\", \"{}\"]\nscript = \"outside.rhai\"\n\n[board]\nwidth = 3\nheight = 3\n\n[refusals]\noccupied = \"{}\"\noff_board = \"{} {{text}}\"\n\n[[example]]\nrule = \"C1\"\ntext = \"{}\"\nmoves = \"b2\"\nexpect = \"to move: O\"\n",
+            toml(&self.title),
+            toml(&self.description),
+            toml(&self.roles[0]),
+            toml(&self.roles[1]),
+            toml(&self.occupied),
+            toml(&self.off_board),
+            toml(&self.example),
+        );
+        let script = format!(
+            "fn lines() {{\n    print(\"{}\");\n    debug(\"{}\");\n    lines::straight(3)\n}}\n\nfn wins(run) {{\n    run >= 3\n}}\n\nfn refuse(state, mv) {{\n    if mv.text == \"c3\" {{\n        return \"{}\";\n    }}\n    if mv.text == \"c2\" && state.history.len() == 0 {{\n        throw \"{}\";\n    }}\n}}\n",
+            rhai(&self.printed),
+            rhai(&self.debugged),
+            rhai(&self.refused),
+            rhai(&self.thrown),
+        );
+        let record = format!(
+            "rulebook = \"outside.toml\"\nx = \"{}\"\no = \"{}\"\nmoves = \"b2\"\n",
+            toml(&self.names[0]),
+            toml(&self.names[1]),
+        );
+        std::fs::write(dir.join("outside.toml"), rulebook).unwrap();
+        std::fs::write(dir.join("outside.rhai"), script).unwrap();
+        std::fs::write(dir.join("record.toml"), record).unwrap();
+    }
+
+    /// The commands that show every text.
+    fn commands(&self, dir: &Path) -> Vec<String> {
+        let at = |f: &str| dir.join(f).display().to_string();
+        [
+            format!("load {}", at("outside.toml")),
+            "rules".into(),
+            "show".into(),
+            // Thrown only on the first move, so that `legal` lists the rest.
+            "c2".into(),
+            "c3".into(),
+            "b2".into(),
+            "b2".into(),
+            "z9".into(),
+            format!("name 1 {}", self.typed),
+            "score".into(),
+            format!("check {}", at("outside.toml")),
+            format!("open {}", at("record.toml")),
+            "score".into(),
+            "status".into(),
+            "legal".into(),
+            "a1".into(),
+            "a2".into(),
+            "b1".into(),
+            "a3".into(),
+            "c1".into(),
+            "status".into(),
+        ]
+        .into()
+    }
+}
+
+/// Characters no output may hold raw (`edge::hidden`, spelt out here).
+fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c,
+            '\u{00ad}'
+            | '\u{061c}'
+            | '\u{200b}'
+            | '\u{200e}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{e0000}'..='\u{e007f}')
+}
+
+/// What kind of stable line `line` is, if it is one.
+fn stable_kind(line: &str) -> Option<&'static str> {
+    const PREFIXES: &[&str] = &[
+        "result:",
+        "error:",
+        "to move:",
+        "X plays",
+        "O plays",
+        "time ran out:",
+        "perft ",
+        "playouts/s:",
+        "> ",
+    ];
+    if let Some(p) = PREFIXES.iter().find(|p| line.starts_with(**p)) {
+        return Some(p);
+    }
+    // A list of moves (`legal`), or a position text.
+    let cell = |w: &str| {
+        let letters = w.trim_end_matches(|c: char| c.is_ascii_digit());
+        !letters.is_empty()
+            && letters.len() < w.len()
+            && letters.chars().all(|c| c.is_ascii_lowercase())
+    };
+    if !line.is_empty() && line.split(' ').all(cell) {
+        return Some("moves");
+    }
+    if line.split(' ').next().is_some_and(|w| w.contains('/')) {
+        return Some("position");
+    }
+    None
+}
+
+/// Runs `texts`' session in a fresh `dir`, in `style`: its output.
+fn outside_session(texts: &Texts, style: Style) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    texts.write(dir.path());
+    let classic = Rulebook::builtin("classic").unwrap();
+    let mut session = Session::new(classic, "classic", Setting::Batch);
+    let mut out = String::new();
+    for line in texts.commands(dir.path()) {
+        out.push_str(&step(&mut session, &line, style).text);
+    }
+    // The paths differ from run to run; they are gridrules' words anyway.
+    out.replace(&dir.path().display().to_string(), "DIR")
+}
+
+fn outside_texts(seed: u64, cases: usize) {
+    let mut rng = Rng::new(seed);
+    let kinds = |out: &str| out.lines().filter_map(stable_kind).collect::<Vec<_>>();
+    let expected = kinds(&outside_session(&Texts::harmless(), Style::BATCH));
+    let color = Style {
+        boards: true,
+        color: true,
+        width: Some(80),
+    };
+    let own = [
+        "\x1b[0m",
+        "\x1b[1;31m",
+        "\x1b[1;34m",
+        "\x1b[2m",
+        "\x1b[7m",
+        "\x1b[1m",
+        "\x1b[4m",
+    ];
+    for n in 0..cases {
+        let texts = Texts::hostile(&mut rng);
+        let out = outside_session(&texts, Style::BATCH);
+        let raw: Vec<char> = out.chars().filter(|&c| hidden(c)).collect();
+        assert!(
+            raw.is_empty(),
+            "seed {seed}, case {n}: {raw:?} got through:\n{out}"
+        );
+        assert_eq!(
+            kinds(&out),
+            expected,
+            "seed {seed}, case {n}: the stable lines differ from a harmless session's:\n{out}"
+        );
+        // At a colour terminal, the only escapes are gridrules' colours.
+        let mut out = outside_session(&texts, color);
+        for sgr in own {
+            out = out.replace(sgr, "");
+        }
+        let raw: Vec<char> = out.chars().filter(|&c| hidden(c)).collect();
+        assert!(
+            raw.is_empty(),
+            "seed {seed}, case {n}: at a colour terminal {raw:?} got through:\n{out:?}"
+        );
+    }
+}
+
+#[test]
+fn texts_from_outside_never_control_the_terminal_or_forge_a_line() {
+    outside_texts(7, 40);
+}
+
+#[test]
+#[ignore = "long: hundreds of hostile rulebooks, scripts and records"]
+fn texts_from_outside_never_control_the_terminal_or_forge_a_line_long() {
+    outside_texts(8, 500);
 }

@@ -258,24 +258,29 @@ impl Match {
         let results: Mutex<Vec<Option<Result<Ended, MatchError>>>> =
             Mutex::new(vec![None; self.games as usize]);
         let threads = self.threads.clamp(1, self.games.max(1) as usize);
+        // The scripts' budget holds on every thread that runs them.
+        let budget = crate::script::ScriptBudget::current();
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
-                    loop {
-                        if stop.is_raised() || failed.load(Ordering::Relaxed) {
-                            break;
+                    budget.run(|| {
+                        loop {
+                            if stop.is_raised() || failed.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= self.games {
+                                break;
+                            }
+                            let ended = self.game(rules, players, i);
+                            if ended.is_err() {
+                                failed.store(true, Ordering::Relaxed);
+                            }
+                            results.lock().unwrap_or_else(|e| e.into_inner())[i as usize] =
+                                Some(ended);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                         }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= self.games {
-                            break;
-                        }
-                        let ended = self.game(rules, players, i);
-                        if ended.is_err() {
-                            failed.store(true, Ordering::Relaxed);
-                        }
-                        results.lock().unwrap_or_else(|e| e.into_inner())[i as usize] = Some(ended);
-                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    }
+                    });
                 });
             }
         });

@@ -2,6 +2,7 @@
 //! `--batch` and piped stdin all come through here.
 
 use crate::command::parse;
+use crate::edge;
 use crate::render::{self, Style};
 use crate::session::{Reply, Session, Setting};
 use std::io::{self, BufRead, Read, Write};
@@ -30,7 +31,8 @@ pub fn strip_comment(line: &str) -> &str {
 /// What one line did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
-    /// Everything to print: script output, moves the clock made, the reply.
+    /// Everything to print, finished for the style ([`edge::finish`]):
+    /// script output, moves the clock made, the reply.
     pub text: String,
     /// The line asked to leave.
     pub quit: bool,
@@ -47,16 +49,20 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
             Err(crate::session::CommandError::Parse(e))
         }
     };
+    // Composed text (see `edge`): gridrules' own line ends are marks.
     let mut text = String::new();
+    // What the script printed is its text alone on a line: indented, as a
+    // continuation is, so that it cannot pass for a line of gridrules'.
     for printed in session.take_script_output() {
+        text.push_str(edge::CONTINUATION);
         text.push_str(&printed);
-        text.push('\n');
+        text.push_str(edge::line_end());
     }
     let pending = session.take_pending();
     text.push_str(&render::played(&pending));
     for notice in session.take_notices() {
         text.push_str(&notice);
-        text.push('\n');
+        text.push_str(edge::line_end());
     }
     // A move the clock made shows on the board even when the command that
     // noticed it drew none (it was refused as too late, or only printed).
@@ -67,7 +73,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
         );
     let board = |session: &Session| {
         if redraw && style.boards {
-            render::board(session, style)
+            render::board_text(session)
         } else {
             String::new()
         }
@@ -84,7 +90,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
             }
         }
         Err(e) => {
-            text.push_str(&render::error(&e));
+            text.push_str(&render::error_text(&e));
             text.push_str(&board(session));
             Step {
                 text: fitted(text, style),
@@ -95,10 +101,11 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     }
 }
 
-/// The text as it goes out: safe for a terminal, and wrapped where the
-/// style says.
+/// The text as it goes out: finished at the edge (colour only where the
+/// style says, everything from outside made harmless), and wrapped where
+/// the style says.
 fn fitted(text: String, style: Style) -> String {
-    let text = render::sanitize(&text);
+    let text = edge::finish(&text, style.color);
     match style.width {
         Some(w) => render::fit(&text, w),
         None => text,
@@ -163,7 +170,7 @@ pub fn run(
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         // A line that is not text is refused like any bad command.
         let Ok(line) = std::str::from_utf8(bytes) else {
-            writeln!(output, "{}", not_text(n + 1, bytes))?;
+            writeln!(output, "{}", edge::finish(&not_text(n + 1, bytes), false))?;
             summary.commands += 1;
             summary.errors += 1;
             continue;
@@ -173,7 +180,8 @@ pub fn run(
             continue;
         }
         if options.echo {
-            writeln!(output, "> {code}")?;
+            // The line as typed is content: shown, never obeyed.
+            writeln!(output, "{}", edge::finish(&format!("> {code}"), false))?;
         }
         let step = step(session, code, Style::BATCH);
         output.write_all(step.text.as_bytes())?;

@@ -38,7 +38,7 @@
 
 use gridrules_core::playout::Rng;
 use gridrules_core::rulebook::{LineResult, Marks};
-use gridrules_core::script::budget_scripts;
+use gridrules_core::script::ScriptBudget;
 use gridrules_core::script::hooks::HookId;
 use gridrules_core::search::{self, Budget, Level};
 use gridrules_core::{
@@ -302,20 +302,12 @@ impl Plan {
     }
 }
 
-/// Gives this thread's scripts until `by` (see `script::budget_scripts`).
-fn budget_until(by: Instant) {
-    budget_scripts(Some(by.saturating_duration_since(Instant::now())));
-}
-
-/// Lifts this thread's script budget when dropped: a command's deadline
-/// must not outlive it.
-struct Unbudget;
-
-impl Drop for Unbudget {
-    fn drop(&mut self) {
-        budget_scripts(None);
-    }
-}
+/// Why a script stopped at each deadline (its error says "ran out of
+/// time: …").
+const COMMAND_TIME: &str = "a brain's command has nine tenths of the time for a move";
+const SEARCH_TIME: &str = "the brain's search stops at seven tenths of the time for a move";
+const FALLBACK_TIME: &str =
+    "the move found without search is due at 88 hundredths of the time for a move";
 
 /// Whether `e` is a script stopped for time, past `by`: the stage ran out
 /// of time rather than failing.
@@ -414,9 +406,7 @@ impl Brain {
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
         self.plan = Plan::new(started, self.info.allowance(self.empty_cells()));
-        let _unbudget = Unbudget;
-        budget_until(self.plan.scripts_by);
-        self.command(line, started)
+        ScriptBudget::until(self.plan.scripts_by, COMMAND_TIME).run(|| self.command(line, started))
     }
 
     fn command(&mut self, line: &str, started: Instant) -> Answer {
@@ -598,9 +588,11 @@ impl Brain {
         if let Some(r) = self.made.get(&key) {
             return Ok(r.clone());
         }
-        budget_scripts(None);
+        // A load has its own budget (`ScriptBudget::load`).
+        let before = ScriptBudget::current();
+        ScriptBudget::UNLIMITED.set();
         let made = make_rulebook(&self.options.rules, key);
-        budget_until(self.plan.scripts_by);
+        before.set();
         let rules = Arc::new(made?);
         self.made.insert(key, rules.clone());
         Ok(rules)
@@ -787,17 +779,18 @@ fn choose(game: &Game, plan: Plan, started: Instant, seed: u64) -> Result<(Move,
                 .name("brain-search".to_string())
                 .stack_size(16 << 20)
                 .spawn(move || {
-                    // The thread's scripts stop when its search does.
-                    let _unbudget = Unbudget;
-                    budget_until(plan.search_by);
+                    // The thread's scripts (and its workers') stop when
+                    // its search does.
                     let mut rng = Rng::new(seed);
-                    let chosen = search::within(plan.search_by, || {
-                        search::choose_reported(
-                            &searched,
-                            Level::Hard,
-                            &mut rng,
-                            Budget::Time(think),
-                        )
+                    let chosen = ScriptBudget::until(plan.search_by, SEARCH_TIME).run(|| {
+                        search::within(plan.search_by, || {
+                            search::choose_reported(
+                                &searched,
+                                Level::Hard,
+                                &mut rng,
+                                Budget::Time(think),
+                            )
+                        })
                     });
                     let _ = send.send(chosen);
                 });
@@ -831,15 +824,13 @@ fn choose(game: &Game, plan: Plan, started: Instant, seed: u64) -> Result<(Move,
 fn fallback(game: &Game, why: &str, plan: Plan, seed: u64) -> Result<(Move, String), String> {
     let mut rng = Rng::new(seed);
     let mut legal = None;
-    budget_until(plan.fallback_by);
-    let found = (|| {
+    let found = ScriptBudget::until(plan.fallback_by, FALLBACK_TIME).run(|| {
         let mut list = MoveList::new();
         game.rulebook()
             .legal_moves(game.position(), game.moves(), &mut list)?;
         legal = Some(list.to_vec());
         search::at_once_among(game, list.to_vec(), &mut rng)
-    })();
-    budget_until(plan.scripts_by);
+    });
     match found {
         Ok(Some(mv)) => Ok((mv, format!("{why}: static evaluation"))),
         Ok(None) => Err("no move left: the game is over".to_string()),

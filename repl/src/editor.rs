@@ -3,6 +3,7 @@
 
 use crate::batch::{step, strip_comment};
 use crate::command::{Arg, COMMANDS, spec};
+use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
 use crate::table::ClockRun;
@@ -114,7 +115,13 @@ impl Completer for ReplHelper {
             Arg::Rulebook => pairs(Rulebook::builtin_names().map(str::to_string), word),
             Arg::Command => pairs(commands(), word),
             Arg::Word(list) => pairs(list.iter().map(|w| w.to_string()), word),
-            Arg::File => return self.files.complete(line, pos, ctx),
+            Arg::File => {
+                // A file whose name holds a control or bidi character is
+                // not offered: its name would reach the terminal raw.
+                let (start, mut found) = self.files.complete(line, pos, ctx)?;
+                found.retain(|p| edge::plain(&p.display) && edge::plain(&p.replacement));
+                return Ok((start, found));
+            }
         };
         Ok((start, found))
     }
@@ -149,12 +156,9 @@ impl Highlighter for ReplHelper {
         )
     }
 
+    /// The hint dimmed, on a colour terminal; through the edge as all output.
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
-        if self.color {
-            Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
-        } else {
-            Cow::Borrowed(hint)
-        }
+        Cow::Owned(edge::finish(&edge::painted(Paint::Dim, hint), self.color))
     }
 }
 
@@ -228,7 +232,9 @@ fn prompt(session: &Session) -> Prompt {
         }
     });
     Prompt {
-        head: render::sanitize(&format!("{} {turn} ", session.rulebook().name())),
+        // The role is the rulebook's text: the prompt shows it on one line,
+        // anything that is not plain text escaped.
+        head: edge::finish_line(&format!("{} {turn} ", session.rulebook().name())),
         clock,
     }
 }
@@ -243,9 +249,12 @@ type Alarm = Option<(Instant, String)>;
 /// prints a notice above it; the clock's move is made and shown at the next
 /// Enter, and only then does the other side's time begin. It prints only
 /// while the prompt is up (`at_prompt`): never into a command's output.
+/// The countdown moves the cursor with an escape, so only on a terminal
+/// (`redraw`): stdout may be a pipe while the keys come from a terminal.
 fn alarm(
     mut printer: impl ExternalPrinter + Send + 'static,
     at_prompt: Arc<Mutex<bool>>,
+    redraw: bool,
 ) -> Sender<Alarm> {
     let (tx, rx): (Sender<Alarm>, Receiver<Alarm>) = channel();
     std::thread::spawn(move || {
@@ -267,7 +276,7 @@ fn alarm(
                         if let Some((_, msg)) = armed.take() {
                             let _ = printer.print(msg);
                         }
-                    } else {
+                    } else if redraw {
                         // Printing redraws the prompt below what is printed;
                         // up a row, then the editor's own newline, prints
                         // nothing and leaves the prompt where it was.
@@ -326,13 +335,13 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         }
     }
     let at_prompt = Arc::new(Mutex::new(false));
-    let alarm = editor
-        .create_external_printer()
-        .ok()
-        .map(|printer| alarm(printer, at_prompt.clone()));
+    let alarm = editor.create_external_printer().ok().map(|printer| {
+        use std::io::IsTerminal;
+        alarm(printer, at_prompt.clone(), std::io::stdout().is_terminal())
+    });
     stop_commands_on_ctrl_c(&session);
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
-    print!("{}", render::sanitize(&render::board(&session, style)));
+    print!("{}", render::board(&session, style));
     loop {
         let prompt = refresh(&words, &session);
         if let Some(alarm) = &alarm {
@@ -353,16 +362,16 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
                     let moved = session.tick();
-                    let mut text: String = session
-                        .take_notices()
-                        .iter()
-                        .map(|n| format!("{n}\n"))
-                        .collect();
+                    let mut text = String::new();
+                    for notice in session.take_notices() {
+                        text.push_str(&notice);
+                        text.push_str(edge::line_end());
+                    }
                     if moved {
                         text.push_str(&render::played(&session.take_pending()));
-                        text.push_str(&render::board(&session, style));
+                        text.push_str(&render::board_text(&session));
                     }
-                    print!("{}", render::sanitize(&text));
+                    print!("{}", edge::finish(&text, style.color));
                     continue;
                 }
                 let _ = editor.add_history_entry(code);

@@ -9,6 +9,7 @@ pub mod batch;
 pub mod brain;
 pub mod cli;
 pub mod command;
+pub mod edge;
 pub mod editor;
 pub mod render;
 pub mod scaffold;

@@ -2,7 +2,7 @@
 
 use gridrules::cli::{self, Cli, USAGE};
 use gridrules::session::{Session, Setting, open_rulebook};
-use gridrules::{batch, editor, render};
+use gridrules::{batch, edge, editor, render};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -24,20 +24,21 @@ fn main() -> ExitCode {
             return emit(&format!("gridrules {}\n", env!("CARGO_PKG_VERSION")));
         }
         Err(msg) => {
-            eprintln!("error: {msg}\n{USAGE}");
+            // The message quotes the arguments: shown, never obeyed.
+            eprintln!("{}\n{USAGE}", edge::finish(&format!("error: {msg}"), false));
             return ExitCode::from(2);
         }
     };
     let rulebook = match open_rulebook(&rules) {
         Ok(r) => r,
         Err(e) => {
-            eprint!("{}", render::sanitize(&render::error(&e.into())));
+            eprint!("{}", render::error(&e.into()));
             return ExitCode::FAILURE;
         }
     };
     // On stderr: the author sees them, and batch output stays as parsed.
     for w in rulebook.warnings() {
-        eprint!("{}", render::sanitize(&render::warning(w)));
+        eprint!("{}", render::warning(w));
     }
     let batch_mode = batch_flag || command.is_some() || !std::io::stdin().is_terminal();
     let setting = if batch_mode {
@@ -72,7 +73,7 @@ fn main() -> ExitCode {
         // Whoever read the output stopped reading: nothing to say to them.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("{}", edge::finish(&format!("error: {e}"), false));
             ExitCode::FAILURE
         }
     }
@@ -87,7 +88,10 @@ fn emit(text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot write the output: {e}");
+            eprintln!(
+                "{}",
+                edge::finish(&format!("error: cannot write the output: {e}"), false)
+            );
             ExitCode::FAILURE
         }
     }

@@ -1,5 +1,13 @@
 //! All text meant for people: boards, replies and error diagnostics.
+//!
+//! What is built here is composed text (see [`crate::edge`]): gridrules'
+//! own lines end with [`edge::line_end`] (written with `outln!`), its
+//! colours are [`edge::paint`] marks, and everything else — titles, names,
+//! refusals — is content, made safe by [`edge::finish`] where the text
+//! leaves the program. The public functions that return text ready to
+//! print say so.
 
+use crate::edge::{self, Paint};
 use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet as AnnotSnippet};
 use gridrules_core::game::result_line;
@@ -42,45 +50,20 @@ impl Style {
     }
 }
 
-/// `text` made safe for a terminal: every control character but newline
-/// and tab is shown as an escape (`\u{1b}`), so a rulebook's, script's or
-/// record's text cannot clear the screen, retitle the window or write the
-/// clipboard. gridrules' own colours (SGR sequences, `ESC [ … m`) pass.
-pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if c == '\x1b'
-            && let Some(len) = sgr_len(rest)
-        {
-            out.push_str(&rest[..len]);
-            rest = &rest[len..];
-            continue;
-        }
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    out
+/// `writeln!` for composed text: the line ends with gridrules' own line
+/// end, not a `\n` (which would be content, and continue the line).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        write!($out, $($arg)*).expect("writing to a String cannot fail");
+        $out.push_str(edge::line_end());
+    }};
 }
 
-/// The length of the colour sequence `ESC [ digits/semicolons m` that
-/// `text` starts with, if it does.
-fn sgr_len(text: &str) -> Option<usize> {
-    let body = text.strip_prefix("\x1b[")?;
-    let params = body
-        .find(|c: char| !(c.is_ascii_digit() || c == ';'))
-        .filter(|&i| body[i..].starts_with('m'))?;
-    Some(2 + params + 1)
-}
-
-/// `text` with every line longer than `width` wrapped at spaces, so a list
-/// of moves breaks between moves, never inside one; continuation lines are
-/// indented two spaces. Boards (drawn in colour) and source lines quoted
-/// under an error (`12 | …`) are left as they are.
+/// Finished `text` (see [`edge::finish`]) with every line longer than
+/// `width` wrapped at spaces, so a list of moves breaks between moves, never
+/// inside one; continuation lines are indented two spaces more than the
+/// line. Boards (drawn in colour) and source lines quoted under an error
+/// (`12 | …`) are left as they are.
 pub fn fit(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
@@ -93,13 +76,19 @@ pub fn fit(text: &str, width: usize) -> String {
             out.push_str(line);
             continue;
         }
-        let mut len = 0;
-        for word in body.split(' ') {
+        // An indented line (a continuation) keeps its indent, and its own
+        // continuations go two further in.
+        let words = body.trim_start_matches(' ');
+        let indent = body.len() - words.len();
+        out.push_str(&body[..indent]);
+        let mut len = indent;
+        for (i, word) in words.split(' ').enumerate() {
             let w = word.chars().count();
-            if len > 0 && len + 1 + w > width {
-                out.push_str("\n  ");
-                len = 2;
-            } else if len > 0 {
+            if i > 0 && len + 1 + w > width {
+                out.push('\n');
+                out.extend(std::iter::repeat_n(' ', indent + 2));
+                len = indent + 2;
+            } else if i > 0 {
                 out.push(' ');
                 len += 1;
             }
@@ -113,22 +102,6 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
-const RESET: &str = "\x1b[0m";
-const RED: &str = "\x1b[1;31m";
-const BLUE: &str = "\x1b[1;34m";
-const DIM: &str = "\x1b[2m";
-const REVERSE: &str = "\x1b[7m";
-const BOLD: &str = "\x1b[1m";
-const UNDERLINE: &str = "\x1b[4m";
-
-fn paint(style: Style, code: &str, text: &str) -> String {
-    if style.color {
-        format!("{code}{text}{RESET}")
-    } else {
-        text.to_string()
-    }
-}
-
 /// The line for a move the computer or the clock made (a person's own move prints nothing).
 fn played_line(p: &Played) -> Option<String> {
     match p.by {
@@ -138,8 +111,9 @@ fn played_line(p: &Played) -> Option<String> {
     }
 }
 
-/// Moves made, then the result line if one of them ended the game.
-pub fn played(moves: &[Played]) -> String {
+/// Moves made, then the result line if one of them ended the game
+/// (composed text).
+pub(crate) fn played(moves: &[Played]) -> String {
     played_with(moves, true)
 }
 
@@ -149,39 +123,39 @@ fn played_with(moves: &[Played], results: bool) -> String {
     let mut out = String::new();
     for p in moves {
         if let Some(line) = played_line(p) {
-            writeln!(out, "{line}").unwrap();
+            outln!(out, "{line}");
         }
         if let Some(note) = &p.note {
-            writeln!(out, "{note}").unwrap();
+            outln!(out, "{note}");
         }
         if let Some(e) = p.ending.filter(|_| results) {
             let line = p.result.clone().unwrap_or_else(|| result_line(e));
-            writeln!(out, "{line}").unwrap();
+            outln!(out, "{line}");
         }
     }
     out
 }
 
-/// The text of a reply (may be empty), each line ending in `\n`.
-pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
+/// The text of a reply (may be empty), each line ending in
+/// [`edge::line_end`] (composed text).
+pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
     let mut out = String::new();
     let board_now = |out: &mut String| {
         if style.boards {
-            out.push_str(&board(session, style));
+            out.push_str(&board_text(session));
         }
     };
     match reply {
         Reply::Nothing | Reply::Quit => {}
         Reply::Lines(lines) => {
             for l in lines {
-                out.push_str(l);
-                out.push('\n');
+                outln!(out, "{l}");
             }
         }
-        Reply::Board => out.push_str(&board(session, style)),
+        Reply::Board => out.push_str(&board_text(session)),
         Reply::Played(lines, moves) => {
             for l in lines {
-                writeln!(out, "{l}").unwrap();
+                outln!(out, "{l}");
             }
             // The board ends with the result: say it once.
             out.push_str(&played_with(moves, !style.boards));
@@ -189,30 +163,29 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
         }
         Reply::NewGame(moves) => {
             let r = session.rulebook();
-            writeln!(out, "new game: {} — {}", r.name(), r.title()).unwrap();
+            outln!(out, "new game: {} — {}", r.name(), r.title());
             // Shown with every new game until the author fixes them, as a
             // compiler repeats its warnings.
             for w in r.warnings() {
-                out.push_str(&warning(w));
+                out.push_str(&warning_text(w));
             }
             let seats = session.seats();
-            writeln!(
+            outln!(
                 out,
                 "X: {}, O: {}; {}",
                 seats.name(Side::X),
                 seats.name(Side::O),
                 clock_line(session.clock_limit())
-            )
-            .unwrap();
+            );
             out.push_str(&played(moves));
             if style.boards {
-                out.push_str(&board(session, style));
+                out.push_str(&board_text(session));
             } else if session.game().is_over() && moves.iter().all(|p| p.ending.is_none()) {
-                writeln!(out, "{}", session.game().status_line()).unwrap();
+                outln!(out, "{}", session.game().status_line());
             }
         }
         Reply::Undone(moves) => {
-            writeln!(out, "undone: {}", moves.join(", ")).unwrap();
+            outln!(out, "undone: {}", moves.join(", "));
             board_now(&mut out);
         }
         Reply::Bench {
@@ -227,14 +200,17 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                 (g + r.playouts, p + r.plies, s + r.elapsed.as_secs_f64())
             });
             let median = &rounds[rounds.len() / 2];
-            writeln!(
+            outln!(
                 out,
                 "bench {rulebook}: {games} random games in {secs:.2} s, {:.1} moves each, single thread{}",
                 plies as f64 / games.max(1) as f64,
-                if *per_move_hooks { ", per-move hooks" } else { "" }
-            )
-            .unwrap();
-            writeln!(
+                if *per_move_hooks {
+                    ", per-move hooks"
+                } else {
+                    ""
+                }
+            );
+            outln!(
                 out,
                 "median of {} round{}{}; slowest {}, fastest {}",
                 rounds.len(),
@@ -246,9 +222,8 @@ pub fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                 },
                 speed(&rounds[0]),
                 speed(&rounds[rounds.len() - 1])
-            )
-            .unwrap();
-            writeln!(out, "playouts/s: {}", speed(median)).unwrap();
+            );
+            outln!(out, "playouts/s: {}", speed(median));
         }
     }
     out
@@ -336,8 +311,14 @@ fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
 }
 
 /// The board with coordinates on the edges, the last move marked, what the
-/// rules say about the next move, then who is to move (or the result).
+/// rules say about the next move, then who is to move (or the result):
+/// finished text, in colour if `style` says so.
 pub fn board(session: &Session, style: Style) -> String {
+    edge::finish(&board_text(session), style.color)
+}
+
+/// [`board`] as composed text.
+pub(crate) fn board_text(session: &Session) -> String {
     let rulebook = session.rulebook();
     let game = session.game();
     let pos = game.position();
@@ -387,7 +368,7 @@ pub fn board(session: &Session, style: Style) -> String {
             )
             .unwrap();
         }
-        writeln!(out, "{:>label$} {}", "", names.trim_end()).unwrap();
+        outln!(out, "{:>label$} {}", "", names.trim_end());
     }
     if t.has_gravity() && !game.is_over() {
         let drops = columns(&|c| {
@@ -397,30 +378,38 @@ pub fn board(session: &Session, style: Style) -> String {
                 " ".to_string()
             }
         });
-        writeln!(out, "{:>label$} {drops}", "").unwrap();
+        outln!(out, "{:>label$} {drops}", "");
     }
     for r in (0..g.height()).rev() {
         let mut line = format!("{:>label$} ", r + 1);
         for c in 0..g.width() {
             let cell = g.cell(c.into(), r.into()).expect("on the board");
             let (ch, code) = match shown(rulebook, pos, cell) {
-                Shown::Mark(Side::X) => ("X", RED),
-                Shown::Mark(Side::O) => ("O", BLUE),
-                Shown::Big(Side::X) => ("X", RED),
-                Shown::Big(Side::O) => ("O", BLUE),
-                Shown::Open => (".", ""),
-                Shown::Blocked => ("·", DIM),
-                Shown::Blank => (" ", ""),
-                Shown::Drawn => ("-", DIM),
+                Shown::Mark(Side::X) => ("X", Some(Paint::X)),
+                Shown::Mark(Side::O) => ("O", Some(Paint::O)),
+                Shown::Big(Side::X) => ("X", Some(Paint::X)),
+                Shown::Big(Side::O) => ("O", Some(Paint::O)),
+                Shown::Open => (".", None),
+                Shown::Blocked => ("·", Some(Paint::Dim)),
+                Shown::Blank => (" ", None),
+                Shown::Drawn => ("-", Some(Paint::Dim)),
             };
-            let text = if winning.contains(&cell) && style.color {
-                format!("{BOLD}{UNDERLINE}{}", paint(style, code, ch))
-            } else if last == Some(cell) && style.color {
-                format!("{REVERSE}{}", paint(style, code, ch))
-            } else if code.is_empty() {
-                ch.to_string()
+            // Marks: without colour they are nothing (`edge::finish`).
+            let styled = |first: &[Paint]| {
+                let mut text: String = first.iter().map(|&p| edge::paint(p)).collect();
+                text.push_str(code.map_or("", edge::paint));
+                text.push_str(ch);
+                text.push_str(edge::paint(Paint::Reset));
+                text
+            };
+            let text = if winning.contains(&cell) {
+                styled(&[Paint::Bold, Paint::Underline])
+            } else if last == Some(cell) {
+                styled(&[Paint::Reverse])
+            } else if code.is_some() {
+                styled(&[])
             } else {
-                paint(style, code, ch)
+                ch.to_string()
             };
             line.push_str(&text);
             line.push(' ');
@@ -428,8 +417,7 @@ pub fn board(session: &Session, style: Style) -> String {
                 line.push_str("| ");
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        outln!(out, "{}", line.trim_end());
         if row_break[r as usize] {
             let mut sep = format!("{:>label$} ", "");
             for c in 0..g.width() {
@@ -439,10 +427,10 @@ pub fn board(session: &Session, style: Style) -> String {
                 }
             }
             sep.pop(); // the last cell has no space after it
-            writeln!(out, "{sep}").unwrap();
+            outln!(out, "{sep}");
         }
     }
-    writeln!(out, "{:>label$} {files}", "").unwrap();
+    outln!(out, "{:>label$} {files}", "");
     if let Some(&mv) = game.moves().last() {
         // The side that moved: within a turn of several marks, maybe the
         // side to move now.
@@ -453,40 +441,37 @@ pub fn board(session: &Session, style: Style) -> String {
         } else {
             ""
         };
-        writeln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv)).unwrap();
+        outln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv));
     }
     if t.has_captures() {
-        writeln!(
+        outln!(
             out,
             "captures: X {}, O {}",
             pos.captures(Side::X),
             pos.captures(Side::O)
-        )
-        .unwrap();
+        );
     }
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
-        writeln!(out, "roles: X is {x}, O is {o}").unwrap();
+        outln!(out, "roles: X is {x}, O is {o}");
     }
     if t.has_gravity() && !game.is_over() {
-        writeln!(
+        outln!(
             out,
             "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
-        )
-        .unwrap();
+        );
     }
     if t.marks() == Marks::Either && !game.is_over() {
-        writeln!(
+        outln!(
             out,
             "a move places X or O: b2=X or b2=O (b2 alone: your own)"
-        )
-        .unwrap();
+        );
     }
     if let (Some(x), Some(o), false) = (pos.in_hand(Side::X), pos.in_hand(Side::O), game.is_over())
     {
         if x > 0 || o > 0 {
-            writeln!(out, "placing: X has {x} in hand, O {o}").unwrap();
+            outln!(out, "placing: X has {x} in hand, O {o}");
         } else {
-            writeln!(out, "moving: all pieces placed; move one, like b2-c2").unwrap();
+            outln!(out, "moving: all pieces placed; move one, like b2-c2");
         }
     }
     let closed: Vec<String> = (0..t.regions().len())
@@ -500,23 +485,22 @@ pub fn board(session: &Session, style: Style) -> String {
         })
         .collect();
     if !closed.is_empty() {
-        writeln!(out, "closed boards: {}", closed.join(", ")).unwrap();
+        outln!(out, "closed boards: {}", closed.join(", "));
     }
     if !game.is_over() && !t.regions().is_empty() {
         match pos.target() {
-            Some(r) => writeln!(out, "next move on board {}", region_name(rulebook, r)).unwrap(),
-            None => writeln!(out, "next move on any open board").unwrap(),
+            Some(r) => outln!(out, "next move on board {}", region_name(rulebook, r)),
+            None => outln!(out, "next move on any open board"),
         }
     }
     if let Some(offer) = session.offer() {
-        writeln!(
+        outln!(
             out,
             "{} offers a draw: `draw accept` or `draw decline`",
             offer.by
-        )
-        .unwrap();
+        );
     }
-    writeln!(out, "{}", game.status_line()).unwrap();
+    outln!(out, "{}", game.status_line());
     out
 }
 
@@ -529,11 +513,16 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
     }
 }
 
-/// An error as text: the `error:` line, and for a problem that kept its
-/// source, the offending lines drawn as cargo draws them.
+/// An error as finished plain text: the `error:` line, and for a problem
+/// that kept its source, the offending lines drawn as cargo draws them.
 pub fn error(err: &CommandError) -> String {
+    edge::finish(&error_text(err), false)
+}
+
+/// [`error`] as composed text.
+pub(crate) fn error_text(err: &CommandError) -> String {
     match err {
-        CommandError::Rulebook(e) => rulebook_error(e),
+        CommandError::Rulebook(e) => rulebook_error_text(e),
         CommandError::Record(e) => {
             e.0.problems
                 .iter()
@@ -541,39 +530,64 @@ pub fn error(err: &CommandError) -> String {
                 .collect()
         }
         CommandError::Check(lines, _) => {
-            let mut out: String = lines.iter().map(|l| format!("{l}\n")).collect();
-            writeln!(out, "error: {err}").unwrap();
+            let mut out = String::new();
+            for l in lines {
+                outln!(out, "{l}");
+            }
+            outln!(out, "error: {err}");
             out
         }
-        // A hook that failed during play: the refused move's line, then
-        // where in the script.
         // A hook that failed during play: the refused move, then where in
         // the script.
         CommandError::Play(mv, PlayError::Script(e)) => {
             problem_after(Level::ERROR, &format!("{mv}: "), &e.to_problem())
         }
-        CommandError::Script(e) => script_error(e),
-        _ => format!("error: {err}\n"),
+        CommandError::Script(e) => problem(Level::ERROR, &e.to_problem()),
+        _ => {
+            let mut out = String::new();
+            outln!(out, "error: {err}");
+            out
+        }
     }
 }
 
-/// A rulebook that did not load, every problem drawn.
+/// A rulebook that did not load, every problem drawn (finished plain text).
 pub fn rulebook_error(e: &RulebookError) -> String {
+    edge::finish(&rulebook_error_text(e), false)
+}
+
+fn rulebook_error_text(e: &RulebookError) -> String {
     e.problems
         .iter()
         .map(|p| problem(Level::ERROR, p))
         .collect()
 }
 
-/// A hook that failed, drawn at the script line where it stopped.
+/// A hook that failed, drawn at the script line where it stopped (finished
+/// plain text).
 pub fn script_error(e: &ScriptError) -> String {
-    let p = e.to_problem();
-    problem(Level::ERROR, &p)
+    edge::finish(&problem(Level::ERROR, &e.to_problem()), false)
 }
 
-/// A warning about a rulebook that loads (a function one slip from a hook).
+/// A warning about a rulebook that loads (a function one slip from a
+/// hook), as finished plain text.
 pub fn warning(p: &Problem) -> String {
+    edge::finish(&warning_text(p), false)
+}
+
+/// [`warning`] as composed text, its lines ending in [`edge::line_end`].
+pub(crate) fn warning_text(p: &Problem) -> String {
     problem(Level::WARNING, p)
+}
+
+/// [`warning`] as one entry of [`Reply::Lines`]: composed text without its
+/// last line end (the reply adds it).
+pub(crate) fn warning_entry(p: &Problem) -> String {
+    let text = warning_text(p);
+    match text.strip_suffix(edge::line_end()) {
+        Some(entry) => entry.to_string(),
+        None => text,
+    }
 }
 
 /// One problem: `level: path:line:col: message`, then its source lines
@@ -595,23 +609,41 @@ fn problem_after(level: Level<'_>, context: &str, p: &Problem) -> String {
 /// the first line, as compilers print it, so editors and `grep` find it;
 /// annotate-snippets draws the rest. Plain text: the same in a terminal, a
 /// log and a snapshot.
+///
+/// The renderer's own line breaks become gridrules' ([`edge::line_end`]);
+/// so a line break in the title, a label or the help (a thrown message, a
+/// refusal) is handed to it as [`edge::content_break`], and shows as any
+/// line break in content does. The source lines are drawn by the renderer
+/// each after its gutter (`12 | `), their control characters as symbols.
 fn diagnostic(
     level: Level<'_>,
     title: &str,
     snippet: Option<&Snippet>,
     help: Option<&str>,
 ) -> String {
-    let mut group = Group::with_title(level.primary_title(title));
+    let content = |text: &str| text.replace('\n', edge::content_break());
+    let title = content(title);
+    let help = help.map(content);
+    let help = help.as_deref();
+    let labels: Vec<String> = snippet
+        .iter()
+        .flat_map(|s| s.label.iter().chain(s.context.iter().map(|(_, l)| l)))
+        .map(|l| content(l))
+        .collect();
+    let mut labels = labels.iter();
+    let mut group = Group::with_title(level.primary_title(&title));
     if let Some(s) = snippet {
         let range = clamp(&s.source.text, s.range.clone());
         let mut primary = AnnotationKind::Primary.span(range);
-        if let Some(label) = &s.label {
+        if s.label.is_some()
+            && let Some(label) = labels.next()
+        {
             primary = primary.label(label.as_str());
         }
         let mut shown = AnnotSnippet::source(&*s.source.text)
             .fold(true)
             .annotation(primary);
-        for (range, label) in &s.context {
+        for ((range, _), label) in s.context.iter().zip(labels) {
             shown = shown.annotation(
                 AnnotationKind::Context
                     .span(clamp(&s.source.text, range.clone()))
@@ -628,7 +660,9 @@ fn diagnostic(
         (None, _) => {}
     }
     let text = format!("{}{tail}", Renderer::plain().render(&[group]));
-    format!("{}\n", text.trim_end())
+    let mut out = text.trim_end().replace('\n', edge::line_end());
+    out.push_str(edge::line_end());
+    out
 }
 
 /// `range` within `text` and on character boundaries, so a stale or odd

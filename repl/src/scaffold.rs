@@ -465,7 +465,10 @@ fn copied_transcript(name: &str, rulebook: &Rulebook) -> String {
     let mut text = format!("# rulebook: {name}\n");
     match example {
         Some(e) => {
-            text.push_str(&format!("# covers: {}\n# {}\n", e.rule, e.text));
+            // The example's words stay in the comment, however many lines
+            // they take: a line of them would be a command in the replay.
+            let words = e.text.replace('\n', "\n#   ");
+            text.push_str(&format!("# covers: {}\n# {words}\n", e.rule));
         }
         None => text.push_str("# covers: (the IDs of the rules this shows)\n"),
     }

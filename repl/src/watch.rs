@@ -84,11 +84,12 @@ pub fn run(rulebook: &Path, out: &mut impl Write) -> io::Result<()> {
                 .as_bytes(),
         )?;
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        writeln!(
-            out,
+        // File names are content: through the edge as all output.
+        let watching = format!(
             "watching {} for changes (Ctrl-C stops)",
             names.join(" and ")
-        )?;
+        );
+        writeln!(out, "{}", crate::edge::finish(&watching, false))?;
         out.flush()?;
         while stamps(&files) == before {
             std::thread::sleep(POLL);

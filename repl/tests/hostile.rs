@@ -260,3 +260,201 @@ fn top_level_code_runs_once_and_its_imports_serve_every_hook() {
     assert!(!r.out.contains("error"), "{}", r.out);
     assert!(r.out.ends_with("a1 b1 c1 a2 c2 a3 b3 c3\n"), "{}", r.out);
 }
+
+/// Characters that would style, hide or reorder text on a terminal: every
+/// control character but newline and tab (C0, DEL, C1, so every escape
+/// sequence), and the bidi and invisible format controls.
+fn hidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(c,
+            '\u{200b}'
+            | '\u{200e}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{061c}'
+            | '\u{feff}')
+}
+
+/// The batch commands that show every text `forge.toml`, its script and
+/// `record-forge.toml` hold, and a player's name typed with escapes.
+fn forge_input() -> String {
+    format!(
+        "load {}\nrules\nshow\nb2\nb2\nc3\nc2\nname 1 \u{1b}[8mhidden\u{202e}eve\nscore\ncheck {}\nopen {}\nscore\n",
+        fixture("forge.toml").display(),
+        fixture("forge.toml").display(),
+        fixture("record-forge.toml").display(),
+    )
+}
+
+/// Issue 22, item 5: colour sequences (SGR) from a rulebook, a script, a
+/// record or a player's name passed as gridrules' own colours did, and
+/// bidi overrides passed as text: in batch mode and pipes no escape at all
+/// reaches the output, and what was there is shown escaped.
+#[test]
+fn no_escape_and_no_bidi_control_from_outside_reaches_batch_output() {
+    let r = batch(&forge_input());
+    let raw: Vec<char> = r.out.chars().filter(|&c| hidden(c)).collect();
+    assert!(raw.is_empty(), "{raw:?} got through:\n{}", r.out);
+    for shown in [
+        "Forge \\u{1b}[8mhidden\\u{1b}[0m \\u{202e}evil",
+        "Chaos \\u{1b}[31mred\\u{1b}[0m \\u{2066}isolated\\u{2069}",
+        "FORGED print \\u{1b}[31mred",
+        "FORGED refusal \\u{1b}[8m",
+        "\\u{1b}[8mhidden\\u{202e}eve (X)",
+        "Ada \\u{1b}[8mhidden\\u{1b}[0m \\u{202e}eve",
+        "Bob\\u{d}",
+    ] {
+        assert!(r.out.contains(shown), "{shown} not in:\n{}", r.out);
+    }
+    // One command run from the command line, on stdout and (refused) on stderr.
+    let forge = fixture("forge.toml");
+    let forge = forge.to_str().unwrap();
+    for args in [
+        vec!["--rules", forge, "rules"],
+        vec!["check", forge],
+        vec!["--rules", forge, "c3"],
+    ] {
+        let r = common::run_in(Path::new("."), &args, "");
+        let text = format!("{}{}", r.out, r.err);
+        let raw: Vec<char> = text.chars().filter(|&c| hidden(c)).collect();
+        assert!(raw.is_empty(), "{args:?}: {raw:?} got through:\n{text}");
+        assert!(text.contains("FORGED"), "{args:?}:\n{text}");
+    }
+}
+
+/// Issue 22, item 5, at a colour terminal: the board keeps gridrules'
+/// colours, and an escape from outside is still shown escaped, even a
+/// colour one.
+#[test]
+fn at_a_colour_terminal_only_gridrules_own_colours_are_escapes() {
+    use gridrules::batch::step;
+    use gridrules::render::Style;
+    use gridrules::session::{Session, Setting};
+    let forge = gridrules_core::Rulebook::from_file(&fixture("forge.toml")).unwrap();
+    let mut session = Session::new(forge, "forge", Setting::Batch);
+    let color = Style {
+        boards: true,
+        color: true,
+        width: Some(80),
+    };
+    let mut out = String::new();
+    for line in [
+        "b2",
+        "b2",
+        "rules",
+        "name 2 \u{1b}[8mhidden\u{202e}eve",
+        "score",
+    ] {
+        out.push_str(&step(&mut session, line, color).text);
+    }
+    // The last move, X on b2, drawn in reverse video and red.
+    assert!(out.contains("\x1b[7m\x1b[1;31mX\x1b[0m"), "{out:?}");
+    // (Lines are wrapped at 80 columns here, between words.)
+    for shown in [
+        "Chaos \\u{1b}[31mred\\u{1b}[0m",
+        "\\u{2066}isolated\\u{2069}",
+        "FORGED refusal \\u{1b}[8m",
+        "\\u{1b}[8mhidden\\u{202e}eve (O)",
+    ] {
+        assert!(out.contains(shown), "{shown} not in:\n{out:?}");
+    }
+    // Every escape left is one of gridrules' own colours.
+    let own = [
+        "\x1b[0m",
+        "\x1b[1;31m",
+        "\x1b[1;34m",
+        "\x1b[2m",
+        "\x1b[7m",
+        "\x1b[1m",
+        "\x1b[4m",
+    ];
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find('\x1b') {
+        rest = &rest[i..];
+        let sgr = own
+            .iter()
+            .find(|s| rest.starts_with(**s))
+            .unwrap_or_else(|| panic!("a foreign escape: {:?}", &rest[..rest.len().min(20)]));
+        rest = &rest[sgr.len()..];
+    }
+    let raw: Vec<char> = out.chars().filter(|&c| c != '\x1b' && hidden(c)).collect();
+    assert!(raw.is_empty(), "{raw:?} got through:\n{out:?}");
+}
+
+/// Issue 22, item 6: a refusal (from `[refusals]` or the `refuse` hook),
+/// printed output, a thrown message, a title, a description, a role, an
+/// example's text and the names in a record could each print a line of
+/// their own, such as `result: O wins — a1 b1 c1`, that a script reading
+/// the batch output takes for gridrules'. Every forged line of the
+/// fixtures says FORGED: each is shown indented, never at the start of a line.
+#[test]
+fn no_text_from_outside_starts_a_line_of_output() {
+    let r = batch(&forge_input());
+    let forged: Vec<&str> = r.out.lines().filter(|l| l.contains("FORGED")).collect();
+    // Every source above shows up: the test is not passing vacuously.
+    for source in [
+        "title",
+        "description",
+        "role",
+        "print",
+        "whole printed line",
+        "debug",
+        "refusal",
+        "refuse hook",
+        "throw",
+        "example",
+        "record",
+    ] {
+        assert!(
+            forged
+                .iter()
+                .any(|l| l.contains(&format!("FORGED {source}"))),
+            "FORGED {source} not shown:\n{}",
+            r.out
+        );
+    }
+    // Indented, or quoted after a gutter under an error (`23 | `).
+    let gutter = |l: &str| {
+        l.split_once(" | ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+    };
+    let starting: Vec<&&str> = forged
+        .iter()
+        .filter(|l| !l.starts_with(' ') && !gutter(l))
+        .collect();
+    assert!(
+        starting.is_empty(),
+        "lines from outside start a line: {starting:#?}\n{}",
+        r.out
+    );
+    // The only stable lines are gridrules' own.
+    for line in r.out.lines() {
+        assert!(!line.starts_with("result:"), "{line}\n{}", r.out);
+        if let Some(side) = line.strip_prefix("to move: ") {
+            assert!(side == "X" || side == "O", "{line}\n{}", r.out);
+        }
+    }
+}
+
+/// Issue 22: the transcript `new-variant --from` writes quotes the copied
+/// rulebook's example in a comment; an example's text of several lines
+/// put its later lines there as commands, which the replay would run.
+#[test]
+fn a_copied_examples_text_stays_in_the_transcripts_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = batch_in(
+        dir.path(),
+        &format!(
+            "new-variant copy --from {}\n",
+            fixture("forge.toml").display()
+        ),
+    );
+    assert!(r.out.starts_with("new-variant: wrote"), "{}", r.out);
+    let transcript = std::fs::read_to_string(dir.path().join("copy.txt")).unwrap();
+    assert!(
+        transcript.contains("# an example\n#   result: X wins — FORGED example\n"),
+        "{transcript}"
+    );
+    let commands: Vec<&str> = transcript.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(commands, ["b2", "status"], "{transcript}");
+}

@@ -117,6 +117,12 @@ impl Rulebook {
         path: &str,
         dir: Option<PathBuf>,
     ) -> Result<Rulebook, RulebookError> {
+        // However the scripts misbehave, a load ends in bounded time.
+        crate::script::ScriptBudget::load().run(|| Rulebook::load(text, path, dir))
+    }
+
+    /// [`Rulebook::from_str_at`], within the load's budget.
+    fn load(text: &str, path: &str, dir: Option<PathBuf>) -> Result<Rulebook, RulebookError> {
         let source = Source::new(path, text);
         let schema::Parsed {
             raw,

@@ -2,6 +2,10 @@
 
 pub mod api;
 pub mod hooks;
+pub mod limits;
+mod modules;
+
+pub use limits::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS, LOAD_SECONDS, ScriptBudget};
 
 use crate::builtin;
 use crate::error::{
@@ -12,7 +16,6 @@ use crate::position::{Move, Position};
 use crate::rulebook::TurnPlace;
 use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
-use rhai::module_resolvers::{FileModuleResolver, ModuleResolversCollection, StaticModuleResolver};
 use rhai::{
     AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, NativeCallContext, ParseError,
     Scope, Shared,
@@ -21,7 +24,6 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 /// Sandbox limits. A load-time hook may build a few thousand cells' worth of
 /// tables; anything far beyond that is a runaway loop.
@@ -31,63 +33,27 @@ const MAX_EXPR_DEPTH: usize = 64;
 const MAX_STRING_SIZE: usize = 64 * 1024;
 const MAX_ARRAY_SIZE: usize = 100_000;
 const MAX_MAP_SIZE: usize = 10_000;
-/// How long one hook call may run. Operations are counted too, but one
-/// operation on a large value can take long.
-pub const HOOK_SECONDS: u64 = 2;
-/// How long the scripts may run in all for one command, where the front end
-/// sets a budget (see [`budget_scripts`]).
-pub const COMMAND_SCRIPT_SECONDS: u64 = 10;
 /// Lines a script may print between two commands, and characters per line:
 /// output waits for the command to end, so it must not grow without bound.
 const MAX_OUTPUT_LINES: usize = 200;
 const MAX_OUTPUT_LINE: usize = 500;
-/// How often (in operations) the deadline is read: reading the clock costs
-/// as much as a few dozen operations.
-const DEADLINE_EVERY: u64 = 64;
+/// A value the top level leaves larger than this is read by name in the
+/// hooks, not compiled into them: the optimizer copies a constant into
+/// every place that names it, and a script of a megabyte can name one
+/// many thousand times.
+const INLINE_BYTES: u64 = 1024;
 
-thread_local! {
-    /// When the running command's time for scripts ends, if it has a budget.
-    static COMMAND_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
-    /// When the hook call running on this thread must stop.
-    static HOOK_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
-}
-
-/// Gives the commands that follow on this thread at most `budget` of
-/// script time in all (the REPL sets it before each command); `None` lifts it.
-pub fn budget_scripts(budget: Option<Duration>) {
-    COMMAND_DEADLINE.with(|d| d.set(budget.map(|b| Instant::now() + b)));
-}
-
-/// Runs `call` with this thread's hook deadline set: the sooner of
-/// [`HOOK_SECONDS`] from now and the command's deadline. Nested calls keep
-/// the outer deadline. A call that starts after the command's deadline is
-/// not made: a hook of a few operations never reaches the check in
-/// `on_progress`, and a search may call thousands of them.
+/// Runs `call` as one hook call, within the limits of [`limits`].
 fn with_deadline<T>(
     call: impl FnOnce() -> Result<T, Box<EvalAltResult>>,
 ) -> Result<T, Box<EvalAltResult>> {
-    let outer = HOOK_DEADLINE.with(std::cell::Cell::get);
-    if outer.is_some() {
-        return call();
-    }
-    let now = Instant::now();
-    let command = COMMAND_DEADLINE.with(std::cell::Cell::get);
-    if command.is_some_and(|c| now >= c) {
-        return Err(Box::new(EvalAltResult::ErrorTerminated(
-            Dynamic::from(OUT_OF_TIME),
+    limits::within_limits(call, |why| {
+        Box::new(EvalAltResult::ErrorTerminated(
+            Dynamic::from(why),
             rhai::Position::NONE,
-        )));
-    }
-    let own = now + Duration::from_secs(HOOK_SECONDS);
-    let deadline = command.map_or(own, |c| c.min(own));
-    HOOK_DEADLINE.with(|d| d.set(Some(deadline)));
-    let result = call();
-    HOOK_DEADLINE.with(|d| d.set(None));
-    result
+        ))
+    })
 }
-
-/// What `on_progress` returns to stop a script that ran out of time.
-const OUT_OF_TIME: &str = "out of time";
 
 /// Where a script came from.
 #[derive(Debug, Clone)]
@@ -137,13 +103,7 @@ fn sandboxed_engine() -> Engine {
     );
     engine.disable_symbol("curry");
     set_limits(&mut engine);
-    engine.on_progress(|ops| {
-        if ops % DEADLINE_EVERY != 0 {
-            return None;
-        }
-        let late = HOOK_DEADLINE.with(|d| d.get().is_some_and(|d| Instant::now() >= d));
-        late.then(|| Dynamic::from(OUT_OF_TIME))
-    });
+    engine.on_progress(|ops| limits::progress(ops).map(Dynamic::from));
     engine
 }
 
@@ -189,6 +149,8 @@ pub struct ScriptHost {
     source: ScriptSource,
     /// The script's text as loaded, which diagnostics point into.
     text: Source,
+    /// The texts of the modules it imported from files, likewise.
+    module_texts: Arc<Mutex<Vec<Source>>>,
     output: Arc<Mutex<Vec<String>>>,
     /// Set the first time a hook reads `state.history`: from then on a
     /// position's value may depend on the way to it.
@@ -237,17 +199,17 @@ impl ScriptHost {
         let sink = output.clone();
         engine.on_debug(move |s, _, _| keep_output(&sink, s));
 
-        let mut statics = StaticModuleResolver::new();
+        let mut builtins = Vec::new();
         for (name, module) in builtin_modules() {
             engine.register_static_module(*name, module.clone());
-            statics.insert(*name, module.as_ref().clone());
+            builtins.push((*name, module.clone()));
         }
-        let mut resolvers = ModuleResolversCollection::new();
-        resolvers.push(statics);
-        if let Some(dir) = &source.dir {
-            resolvers.push(FileModuleResolver::new_with_path(dir));
-        }
-        engine.set_module_resolver(resolvers);
+        let module_texts = Arc::new(Mutex::new(Vec::new()));
+        engine.set_module_resolver(modules::Modules::new(
+            builtins,
+            source.dir.as_deref(),
+            module_texts.clone(),
+        ));
 
         let keep = Arc::new(Mutex::new(KeptImports::default()));
         let sink = keep.clone();
@@ -288,6 +250,7 @@ impl ScriptHost {
             functions,
             source,
             text,
+            module_texts,
             output,
             history_read,
             per_move: Vec::new(),
@@ -397,6 +360,8 @@ impl ScriptHost {
                 TopLevelError::Other(error)
             });
         }
+        self.check_kept(&scope, given, &modules)
+            .map_err(TopLevelError::Other)?;
         for (alias, imported) in modules {
             self.engine.register_static_module(alias, imported);
         }
@@ -406,6 +371,90 @@ impl ScriptHost {
             defined.push((name.to_string(), detach(&value)));
         }
         Ok(defined)
+    }
+
+    /// Refuses a top level that leaves more than [`limits::KEPT_MIB`] in
+    /// its variables (past the `given` ones) and the modules it imported,
+    /// counted through closures, or values nested deeper than
+    /// [`limits::KEPT_DEPTH`]: the hooks keep all of it for as long as the
+    /// rulebook is loaded. Names the largest variable.
+    fn check_kept(
+        &self,
+        scope: &Scope,
+        given: usize,
+        modules: &[(String, Shared<Module>)],
+    ) -> Result<(), ScriptError> {
+        const LIMIT: u64 = limits::KEPT_MIB << 20;
+        let variables = scope
+            .iter_raw()
+            .take(scope.len() - given)
+            .map(|(name, _, value)| (name.to_string(), value));
+        let imported = modules.iter().flat_map(|(alias, m)| {
+            m.iter_var()
+                .map(move |(name, value)| (format!("{alias}::{name}"), value))
+        });
+        let mut total = 0;
+        let mut largest = (String::new(), 0);
+        for (name, value) in variables.chain(imported) {
+            let Some(bytes) = limits::bytes_held(value, LIMIT - total.min(LIMIT)) else {
+                return Err(self.kept_error(
+                    &name,
+                    format!(
+                        "`{name}` nests values deeper than {} levels (or a closure captured itself)",
+                        limits::KEPT_DEPTH
+                    ),
+                    "keep plain values at the top level: a closure that captures the variable it is kept in never ends".to_string(),
+                ));
+            };
+            total += bytes;
+            if bytes > largest.1 {
+                largest = (name, bytes);
+            }
+            if total > LIMIT {
+                let (name, bytes) = largest;
+                return Err(self.kept_error(
+                    &name,
+                    format!(
+                        "the top level leaves more than {} MiB for the hooks (closures' captured values counted); `{name}` alone holds {}{} MiB",
+                        limits::KEPT_MIB,
+                        if bytes > LIMIT { "over " } else { "" },
+                        bytes.min(LIMIT + 1) >> 20
+                    ),
+                    format!(
+                        "build large tables in a load-time hook (`lines()`, …), or keep less at the top level: at most {} MiB",
+                        limits::KEPT_MIB
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// An error about the top-level variable `name`, pointed at where the
+    /// script defines it.
+    fn kept_error(&self, name: &str, message: String, help: String) -> ScriptError {
+        let code = code_only(&self.source.text);
+        let at = ["let ", "const "].iter().find_map(|kw| {
+            let pattern = format!("{kw}{name}");
+            code.match_indices(&pattern)
+                .map(|(i, _)| i + kw.len())
+                .find(|&i| {
+                    !code[i + name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+        });
+        let snippet = at.map(|at| {
+            let mut s = Snippet::new(&self.text, at..at + name.len());
+            s.label = Some("defined here".to_string());
+            Box::new(s)
+        });
+        ScriptError {
+            kind: ScriptErrorKind::Limit,
+            hook: None,
+            location: at.map(|at| self.text.location(at)),
+            message,
+            snippet,
+            help: Some(help),
+        }
     }
 
     /// Checks every defined hook's arity and that the required ones exist.
@@ -732,9 +781,8 @@ impl ScriptHost {
         };
         let mut help = None;
         let message = match err {
-            EvalAltResult::ErrorTerminated(..) => format!(
-                "ran out of time: a hook may run {HOOK_SECONDS} s, and a command's scripts {COMMAND_SCRIPT_SECONDS} s in all"
-            ),
+            // What stopped it says why (see `limits`).
+            EvalAltResult::ErrorTerminated(why, _) => why.to_string(),
             EvalAltResult::ErrorTooManyOperations(_) => {
                 format!("ran more than {MAX_OPERATIONS} operations (an endless loop?)")
             }
@@ -798,6 +846,11 @@ impl ScriptHost {
         if path == self.text.path {
             return Some(self.text.clone());
         }
+        let imported = self.module_texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(text) = imported.iter().find(|t| t.path == path) {
+            return Some(text.clone());
+        }
+        drop(imported);
         let name = path.strip_prefix("scripts/")?.strip_suffix(".rhai")?;
         builtin::script(name).map(|text| Source::new(path, text))
     }
@@ -833,11 +886,20 @@ fn base_scope(
     let mut scope = Scope::new();
     scope.push_constant("WIDTH", i64::from(grid.width()));
     scope.push_constant("HEIGHT", i64::from(grid.height()));
+    // A large value stays a name (read from the global module at run
+    // time): as a constant, the optimizer would copy it wherever it is named.
+    let mut push = |name: String, value: &Dynamic| {
+        if limits::bytes_held(value, INLINE_BYTES).is_some_and(|b| b <= INLINE_BYTES) {
+            scope.push_constant_dynamic(name, value.clone());
+        } else {
+            scope.push_dynamic(name, value.clone());
+        }
+    };
     for (name, value) in params {
-        scope.push_constant_dynamic(name.to_uppercase(), value.clone());
+        push(name.to_uppercase(), value);
     }
     for (name, value) in top {
-        scope.push_constant_dynamic(name.clone(), value.clone());
+        push(name.clone(), value);
     }
     scope
 }

@@ -237,12 +237,16 @@ pub(super) fn mcts(
             rules, pos, history, root_moves, seeds[0], limits, tree,
         )]
     } else {
+        // The scripts' budget holds on every thread that runs them.
+        let budget = crate::script::ScriptBudget::current();
         std::thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
                 .zip(kept)
                 .map(|(&seed, tree)| {
-                    scope.spawn(move || grow(rules, pos, history, root_moves, seed, limits, tree))
+                    scope.spawn(move || {
+                        budget.run(|| grow(rules, pos, history, root_moves, seed, limits, tree))
+                    })
                 })
                 .collect();
             handles

@@ -28,7 +28,7 @@ pub(crate) fn new_variant(
     let mut lines = vec![format!("new-variant: wrote {}", shown.join(", "))];
     let r = &written.rulebook;
     for w in r.warnings() {
-        lines.push(crate::render::warning(w).trim_end().to_string());
+        lines.push(crate::render::warning_entry(w));
     }
     super::tools::checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
@@ -190,7 +190,7 @@ impl Session {
         let mut lines: Vec<String> = rules
             .warnings()
             .iter()
-            .map(|w| crate::render::warning(w).trim_end().to_string())
+            .map(crate::render::warning_entry)
             .collect();
         let texts: Vec<String> = self
             .game

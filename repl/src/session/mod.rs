@@ -371,8 +371,12 @@ impl Session {
     /// Why the command was refused.
     pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
         // However a script misbehaves, a command spends a bounded time in it.
-        let budget = Duration::from_secs(gridrules_core::script::COMMAND_SCRIPT_SECONDS);
-        gridrules_core::script::budget_scripts((!inv.spec.long).then_some(budget));
+        use gridrules_core::script::ScriptBudget;
+        if inv.spec.long {
+            ScriptBudget::UNLIMITED.set();
+        } else {
+            ScriptBudget::command().set();
+        }
         let ran_out = self.clock_moves();
         if ran_out && inv.spec.plays {
             // In a replay the `wait` before it already made the clock's move,

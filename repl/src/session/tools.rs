@@ -34,9 +34,15 @@ impl Session {
     pub(crate) fn rules(&self) -> Reply {
         let r = self.rulebook();
         let mut lines = vec![format!("{} — {}", r.name(), r.title())];
+        // The rulebook's words, indented as a quotation: a line of them
+        // never starts a line of output (see `edge`).
         if let Some(d) = r.description() {
             lines.push(String::new());
-            lines.extend(crate::render::wrap(d, 78));
+            lines.extend(
+                crate::render::wrap(d, 78 - crate::edge::CONTINUATION.len())
+                    .into_iter()
+                    .map(|l| format!("{}{l}", crate::edge::CONTINUATION)),
+            );
         }
         lines.push(String::new());
         let g = r.grid();
@@ -317,7 +323,7 @@ impl Session {
         let (mut total, mut failed) = (0, 0);
         for r in &rulebooks {
             for w in r.warnings() {
-                lines.push(crate::render::warning(w).trim_end().to_string());
+                lines.push(crate::render::warning_entry(w));
             }
             let results = gridrules_core::check::run(r);
             total += results.len();
