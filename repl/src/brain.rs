@@ -141,8 +141,9 @@ mod line {
     /// `key="value"` pairs. Only this module makes one, and every text put
     /// in it — a rulebook's refusal or title, a script's error, what the
     /// manager sent — goes through [`push_one_line`]: no line holds a
-    /// control character, so none can end early and start a line a manager
-    /// would read as the brain's move, nor reach a terminal as an escape.
+    /// control character (nor a bidi or invisible one), so none can end
+    /// early and start a line a manager would read as the brain's move, nor
+    /// reach a terminal as an escape.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct Line(String);
 
@@ -186,13 +187,13 @@ mod line {
         }
     }
 
-    /// `text` on one line: each control character (newline, carriage
-    /// return, escape, NUL, DEL, C1 controls) and each Unicode line or
-    /// paragraph separator written as its escape, `\u{1b}` — the form the
-    /// REPL shows them in.
+    /// `text` on one line: each character the REPL shows as an escape
+    /// ([`crate::edge::hidden`]: control characters, bidi and invisible
+    /// format characters, the line and paragraph separators), and newline
+    /// and tab too, written as its escape, `\u{1b}`.
     pub fn push_one_line(out: &mut String, text: &str) {
         for c in text.chars() {
-            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            if c == '\n' || c == '\t' || crate::edge::hidden(c) {
                 out.extend(c.escape_unicode());
             } else {
                 out.push(c);

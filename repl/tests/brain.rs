@@ -527,7 +527,8 @@ fn outcome(state) {
 }
 "#;
 
-/// Whether `line` is one of the protocol's forms, with no control character.
+/// Whether `line` is one of the protocol's forms, with no control character
+/// (nor any other the REPL shows escaped: bidi and invisible format ones).
 fn is_protocol_line(line: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let form = line == "OK"
@@ -538,7 +539,7 @@ fn is_protocol_line(line: &str) -> bool {
         || ["ERROR ", "UNKNOWN ", "MESSAGE "]
             .iter()
             .any(|word| line.strip_prefix(word).is_some_and(|rest| !rest.is_empty()));
-    form && !line.contains(|c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+    form && !line.contains(|c: char| c == '\n' || c == '\t' || gridrules::edge::hidden(c))
 }
 
 #[test]
