@@ -7,7 +7,11 @@
 //! 1000`, `BEGIN`, `TURN 7,7`, `BOARD` … `DONE`, `TAKEBACK 7,7`, `RESTART`,
 //! `ABOUT`, `END`); the brain answers `OK`, its move as `x,y` (after a
 //! `MESSAGE` saying how the search found it), or `ERROR` / `UNKNOWN` with
-//! a reason, and stays alive whatever it reads.
+//! a reason, and stays alive whatever it reads. Every answer is a
+//! [`Line`], which escapes the control characters of any text it holds (a
+//! rulebook's refusal, a script's error, what the manager sent), so no text
+//! can end a line early and write one the manager would read as the
+//! brain's.
 //! Coordinates count from 0: `x` is the column from the left, `y` the row
 //! from the top — the rulebook's rows count from the bottom, so `y` is
 //! flipped.
@@ -23,7 +27,7 @@
 //!
 //! let mut brain = Brain::new(Options::default());
 //! assert_eq!(brain.handle("START 15").lines, ["OK"]);
-//! assert_eq!(brain.handle("INFO timeout_turn 200").lines, Vec::<String>::new());
+//! assert!(brain.handle("INFO timeout_turn 200").lines.is_empty());
 //! // A move comes after a `MESSAGE` saying how it was found.
 //! let answer = brain.handle("TURN 7,7").lines;
 //! assert!(answer[0].starts_with("MESSAGE "));
@@ -32,11 +36,15 @@
 //! assert!(brain.handle("START 30").lines[0].starts_with("ERROR unsupported size 30×30"));
 //! ```
 
-use gridrules_core::builtin;
 use gridrules_core::playout::Rng;
 use gridrules_core::rulebook::{LineResult, Marks};
+use gridrules_core::script::ScriptBudget;
+use gridrules_core::script::hooks::HookId;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::{Cell, Game, Move, Rulebook};
+use gridrules_core::{
+    Cell, Game, Move, MoveList, PlayError, Rulebook, ScriptError, ScriptErrorKind,
+};
+use gridrules_core::{builtin, files};
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -92,21 +100,136 @@ impl Default for Options {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answer {
     /// The lines to write, in order (none for `INFO`, `END`, a `BOARD` line).
-    pub lines: Vec<String>,
+    pub lines: Vec<Line>,
     /// `END`: stop after writing them.
     pub end: bool,
 }
 
 impl Answer {
-    fn line(text: impl Into<String>) -> Answer {
+    fn one(line: Line) -> Answer {
         Answer {
-            lines: vec![text.into()],
+            lines: vec![line],
             end: false,
         }
     }
 
+    fn ok() -> Answer {
+        Answer::one(Line::ok())
+    }
+
+    fn error(reason: impl AsRef<str>) -> Answer {
+        Answer::one(Line::error(reason.as_ref()))
+    }
+
+    fn unknown(reason: impl AsRef<str>) -> Answer {
+        Answer::one(Line::unknown(reason.as_ref()))
+    }
+
     fn none() -> Answer {
         Answer::default()
+    }
+}
+
+pub use line::Line;
+
+/// The protocol's lines, and the only way to make one.
+mod line {
+    use std::fmt;
+
+    /// One line the brain writes, in one of the protocol's forms: `OK`, a
+    /// stone `x,y`, `ERROR …`, `UNKNOWN …`, `MESSAGE …` or `ABOUT`'s
+    /// `key="value"` pairs. Only this module makes one, and every text put
+    /// in it — a rulebook's refusal or title, a script's error, what the
+    /// manager sent — goes through [`push_one_line`]: no line holds a
+    /// control character (nor a bidi or invisible one), so none can end
+    /// early and start a line a manager would read as the brain's move, nor
+    /// reach a terminal as an escape.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Line(String);
+
+    impl Line {
+        pub(super) fn ok() -> Line {
+            Line("OK".to_string())
+        }
+
+        /// A stone at protocol coordinates: the brain's move, or `PLAY`'s echo.
+        pub(super) fn stone(x: u32, y: u32) -> Line {
+            Line(format!("{x},{y}"))
+        }
+
+        pub(super) fn error(reason: &str) -> Line {
+            Line::with("ERROR ", reason)
+        }
+
+        pub(super) fn unknown(reason: &str) -> Line {
+            Line::with("UNKNOWN ", reason)
+        }
+
+        pub(super) fn message(text: &str) -> Line {
+            Line::with("MESSAGE ", text)
+        }
+
+        /// `ABOUT`'s answer.
+        pub(super) fn about() -> Line {
+            Line::with("", &super::about())
+        }
+
+        fn with(word: &str, text: &str) -> Line {
+            let mut line = String::with_capacity(word.len() + text.len());
+            line.push_str(word);
+            push_one_line(&mut line, text);
+            Line(line)
+        }
+
+        /// The line's text, without its end.
+        pub fn as_str(&self) -> &str {
+            &self.0
+        }
+    }
+
+    /// `text` on one line: each character the REPL shows as an escape
+    /// ([`crate::edge::hidden`]: control characters, bidi and invisible
+    /// format characters, the line and paragraph separators), and newline
+    /// and tab too, written as its escape, `\u{1b}`.
+    pub fn push_one_line(out: &mut String, text: &str) {
+        for c in text.chars() {
+            if c == '\n' || c == '\t' || crate::edge::hidden(c) {
+                out.extend(c.escape_unicode());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+
+    impl std::ops::Deref for Line {
+        type Target = str;
+        fn deref(&self) -> &str {
+            &self.0
+        }
+    }
+
+    impl fmt::Display for Line {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl PartialEq<str> for Line {
+        fn eq(&self, other: &str) -> bool {
+            self.0 == other
+        }
+    }
+
+    impl PartialEq<&str> for Line {
+        fn eq(&self, other: &&str) -> bool {
+            self.0 == *other
+        }
+    }
+
+    impl From<Line> for String {
+        fn from(line: Line) -> String {
+            line.0
+        }
     }
 }
 
@@ -145,10 +268,52 @@ impl Info {
     }
 }
 
-/// What the search gets of an allowance: half of it by its budget, cut
-/// at seven tenths; the answer is written by nine tenths, searched or not.
-fn plan(allowance: Duration) -> (Duration, Duration, Duration) {
-    (allowance / 2, allowance * 7 / 10, allowance * 9 / 10)
+/// The time the scripts get when there is none ("as fast as possible", or
+/// the match time used up): enough to place a stone and answer at once.
+const NO_TIME_SCRIPTS: Duration = Duration::from_millis(100);
+
+/// The deadlines of one move, counted from when its command was read. Each
+/// stage has one, scripts included; the last stage runs none.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    /// The search's budget: half the allowance (none without time).
+    think: Option<Duration>,
+    /// When the search thread stops, its scripts too: seven tenths.
+    search_by: Instant,
+    /// How long the answer waits for the search thread: three quarters.
+    wait_until: Instant,
+    /// When the move found without search must be ready, its scripts
+    /// stopped: 88 hundredths. Past it, the tables alone choose, at once.
+    fallback_by: Instant,
+    /// When every script the command runs must have stopped: nine tenths.
+    scripts_by: Instant,
+}
+
+impl Plan {
+    fn new(started: Instant, allowance: Duration) -> Plan {
+        let think = (!allowance.is_zero()).then_some(allowance / 2);
+        let a = allowance.max(NO_TIME_SCRIPTS);
+        Plan {
+            think,
+            search_by: started + a * 7 / 10,
+            wait_until: started + a * 3 / 4,
+            fallback_by: started + a * 88 / 100,
+            scripts_by: started + a * 9 / 10,
+        }
+    }
+}
+
+/// Why a script stopped at each deadline (its error says "ran out of
+/// time: …").
+const COMMAND_TIME: &str = "a brain's command has nine tenths of the time for a move";
+const SEARCH_TIME: &str = "the brain's search stops at seven tenths of the time for a move";
+const FALLBACK_TIME: &str =
+    "the move found without search is due at 88 hundredths of the time for a move";
+
+/// Whether `e` is a script stopped for time, past `by`: the stage ran out
+/// of time rather than failing.
+fn out_of_time(e: &ScriptError, by: Instant) -> bool {
+    e.kind == ScriptErrorKind::Limit && Instant::now() >= by
 }
 
 /// Where the rulebook text comes from.
@@ -173,6 +338,16 @@ pub struct Brain {
     /// Inside a block this brain does not play (`SWAP2BOARD` … `DONE`):
     /// the command that opened it.
     skipping: Option<&'static str>,
+    /// The brain's last move, answered but not yet played on its board:
+    /// the rulebook's hooks play it when the next command needs the game,
+    /// so that they never delay the answer.
+    pending: Option<Move>,
+    /// Why the board is no longer the manager's: the brain's own move,
+    /// answered, could not be played on it. Until a new game, moves get
+    /// `ERROR` with this.
+    out_of_step: Option<String>,
+    /// The deadlines of the command being answered.
+    plan: Plan,
     rng: Rng,
 }
 
@@ -191,20 +366,51 @@ impl Brain {
             made: HashMap::new(),
             board: None,
             skipping: None,
+            pending: None,
+            out_of_step: None,
+            plan: Plan::new(Instant::now(), DEFAULT_TURN),
             rng,
         }
     }
 
+    /// Drops the game (and the brain's move not yet played on it).
+    fn drop_game(&mut self) {
+        self.game = None;
+        self.pending = None;
+        self.out_of_step = None;
+    }
+
+    /// The empty cells of the board, for the share of the match time.
+    fn empty_cells(&self) -> usize {
+        match (&self.game, self.size) {
+            (Some((_, game)), _) => {
+                game.rulebook().grid().len() - game.position().occupied().count() as usize
+            }
+            (None, Some((w, h))) => w as usize * h as usize,
+            (None, None) => 0,
+        }
+    }
+
     /// The position as `position` prints it (rows from the top), once a
-    /// game has begun: what the brain believes the board is.
-    pub fn position_text(&self) -> Option<String> {
-        let (_, game) = self.game.as_ref()?;
+    /// game has begun: what the brain believes the board is, its own last
+    /// move included.
+    pub fn position_text(&mut self) -> Option<String> {
+        self.game.as_ref()?;
+        let game = self.game().ok()?;
         Some(game.rulebook().position_text(game.position()))
     }
 
-    /// Answers one line from the manager.
+    /// Answers one line from the manager. Its scripts (the hooks that
+    /// place a stone, search, or play the brain's last move) have until
+    /// nine tenths of the time for a move; loading a rulebook has only the
+    /// per-call limit.
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
+        self.plan = Plan::new(started, self.info.allowance(self.empty_cells()));
+        ScriptBudget::until(self.plan.scripts_by, COMMAND_TIME).run(|| self.command(line, started))
+    }
+
+    fn command(&mut self, line: &str, started: Instant) -> Answer {
         let line = line.trim();
         if let Some(command) = self.skipping {
             // One answer for the whole block, when the manager awaits it:
@@ -214,11 +420,11 @@ impl Brain {
                 return Answer::none();
             }
             self.skipping = None;
-            let refused = format!("UNKNOWN {command} is not supported");
+            let refused = Line::unknown(&format!("{command} is not supported"));
             if line.eq_ignore_ascii_case("DONE") {
-                return Answer::line(refused);
+                return Answer::one(refused);
             }
-            let mut answer = self.handle(line);
+            let mut answer = self.command(line, started);
             answer.lines.insert(0, refused);
             return answer;
         }
@@ -240,7 +446,7 @@ impl Brain {
             "PLAY" => self.play_own(rest),
             "BOARD" => {
                 if self.size.is_none() {
-                    return Answer::line("ERROR no board yet: START comes first");
+                    return Answer::error("no board yet: START comes first");
                 }
                 self.board = Some(Vec::new());
                 Answer::none()
@@ -251,36 +457,36 @@ impl Brain {
                 self.skipping = Some("SWAP2BOARD (swap2 openings)");
                 Answer::none()
             }
-            "ABOUT" => Answer::line(about()),
+            "ABOUT" => Answer::one(Line::about()),
             "END" => Answer {
                 lines: Vec::new(),
                 end: true,
             },
-            _ => Answer::line(format!("UNKNOWN command `{}`", clip(word))),
+            _ => Answer::unknown(format!("command `{}`", clip(word))),
         }
     }
 
     fn start(&mut self, size: Option<(u32, u32)>, text: &str) -> Answer {
         let Some((w, h)) = size.filter(|&(w, h)| w > 0 && h > 0) else {
-            return Answer::line(format!("ERROR bad size `{}`", clip(text)));
+            return Answer::error(format!("bad size `{}`", clip(text)));
         };
         self.size = None;
-        self.game = None;
+        self.drop_game();
         match self.rulebook((w, h, self.exact())) {
             Ok(_) => {
                 self.size = Some((w, h));
-                Answer::line("OK")
+                Answer::ok()
             }
-            Err(reason) => Answer::line(format!("ERROR unsupported size {w}×{h}: {reason}")),
+            Err(reason) => Answer::error(format!("unsupported size {w}×{h}: {reason}")),
         }
     }
 
     fn restart(&mut self) -> Answer {
         if self.size.is_none() {
-            return Answer::line("ERROR no board yet: START comes first");
+            return Answer::error("no board yet: START comes first");
         }
-        self.game = None;
-        Answer::line("OK")
+        self.drop_game();
+        Answer::ok()
     }
 
     fn info(&mut self, text: &str) -> Answer {
@@ -296,7 +502,7 @@ impl Brain {
                         self.info.rule = rule;
                         Answer::none()
                     }
-                    Err(_) => Answer::line(format!("ERROR bad rule `{}`", clip(value))),
+                    Err(_) => Answer::error(format!("bad rule `{}`", clip(value))),
                 };
             }
             // The protocol's other keys (max_memory, game_type, evaluate,
@@ -309,7 +515,7 @@ impl Brain {
                 *slot = Some(ms.max(0) as u64);
                 Answer::none()
             }
-            Err(_) => Answer::line(format!("ERROR bad value `{}` for {key}", clip(value))),
+            Err(_) => Answer::error(format!("bad value `{}` for {key}", clip(value))),
         }
     }
 
@@ -317,8 +523,32 @@ impl Brain {
         self.info.rule & RULE_EXACT != 0
     }
 
-    /// The game, made (or remade under a rule that changed) for the board.
+    /// The game, made (or remade under a rule that changed) for the board,
+    /// with the brain's last move played.
     fn game(&mut self) -> Result<&mut Game, String> {
+        if let Some(why) = &self.out_of_step {
+            return Err(why.clone());
+        }
+        if let (Some(mv), Some((_, game))) = (self.pending.take(), &mut self.game)
+            && let Err(e) = game.play(mv)
+        {
+            let (x, y) = mv.to().map_or((0, 0), |cell| xy_of(game, cell));
+            if let PlayError::Script(script) = &e
+                && out_of_time(script, self.plan.scripts_by)
+            {
+                // Not refused: tried again by the next command.
+                self.pending = Some(mv);
+                return Err(format!(
+                    "no time left to play the brain's move {x},{y} on its board ({e})"
+                ));
+            }
+            let why = format!(
+                "the brain's move {x},{y} was answered, but the rulebook does not play it ({e}): \
+                 the board is no longer the manager's; BOARD or RESTART starts again"
+            );
+            self.out_of_step = Some(why.clone());
+            return Err(why);
+        }
         let Some((w, h)) = self.size else {
             return Err("no board yet: START comes first".to_string());
         };
@@ -350,11 +580,21 @@ impl Brain {
     }
 
     /// The rulebook for `key`, made once.
+    ///
+    /// Its load-time hooks have only their per-call limit, not the move's
+    /// deadline: the game needs the rulebook whole. A load during a move
+    /// (the manager changed the rule after `START`) still counts in its
+    /// time, as every deadline is counted from when the command was read.
     fn rulebook(&mut self, key: RuleKey) -> Result<Arc<Rulebook>, String> {
         if let Some(r) = self.made.get(&key) {
             return Ok(r.clone());
         }
-        let rules = Arc::new(make_rulebook(&self.options.rules, key)?);
+        // A load has its own budget (`ScriptBudget::load`).
+        let before = ScriptBudget::current();
+        ScriptBudget::UNLIMITED.set();
+        let made = make_rulebook(&self.options.rules, key);
+        before.set();
+        let rules = Arc::new(made?);
         self.made.insert(key, rules.clone());
         Ok(rules)
     }
@@ -362,19 +602,19 @@ impl Brain {
     fn begin(&mut self, started: Instant) -> Answer {
         match self.game() {
             Ok(game) if !game.moves().is_empty() => {
-                Answer::line("ERROR BEGIN on a board with stones: RESTART first")
+                Answer::error("BEGIN on a board with stones: RESTART first")
             }
             Ok(_) => self.reply(started),
-            Err(reason) => Answer::line(format!("ERROR {reason}")),
+            Err(reason) => Answer::error(reason),
         }
     }
 
     fn turn(&mut self, text: &str, started: Instant) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         if let Err(reason) = self.place(x, y) {
-            return Answer::line(format!("ERROR {reason}"));
+            return Answer::error(reason);
         }
         self.reply(started)
     }
@@ -382,11 +622,11 @@ impl Brain {
     /// `PLAY x,y`: the manager's choice of the brain's own move.
     fn play_own(&mut self, text: &str) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         match self.place(x, y) {
-            Ok(()) => Answer::line(format!("{x},{y}")),
-            Err(reason) => Answer::line(format!("ERROR {reason}")),
+            Ok(()) => Answer::one(Line::stone(x, y)),
+            Err(reason) => Answer::error(reason),
         }
     }
 
@@ -397,21 +637,21 @@ impl Brain {
 
     fn takeback(&mut self, text: &str) -> Answer {
         let Some((x, y)) = parse_pair(text) else {
-            return Answer::line(format!("ERROR bad coordinates `{}`", clip(text)));
+            return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         let game = match self.game() {
             Ok(game) => game,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         let cell = match cell_at(game, x, y) {
             Ok(cell) => cell,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         if game.moves().last().and_then(|m| m.to()) != Some(cell) {
-            return Answer::line(format!("ERROR {x},{y} is not the last stone played"));
+            return Answer::error(format!("{x},{y} is not the last stone played"));
         }
         game.undo();
-        Answer::line("OK")
+        Answer::ok()
     }
 
     /// A line after `BOARD`: a stone, or `DONE`.
@@ -423,7 +663,7 @@ impl Brain {
             let stones = self.board.take().unwrap_or_default();
             return match self.set_board(&stones) {
                 Ok(()) => self.reply(started),
-                Err(reason) => Answer::line(format!("ERROR {reason}")),
+                Err(reason) => Answer::error(reason),
             };
         }
         let fields: Vec<Option<u32>> = line.split(',').map(|f| f.trim().parse().ok()).collect();
@@ -437,8 +677,8 @@ impl Brain {
             _ => {
                 // As the protocol's own skeleton does: the board ends here.
                 self.board = None;
-                Answer::line(format!(
-                    "ERROR x,y,field or DONE expected after BOARD, not `{}`",
+                Answer::error(format!(
+                    "x,y,field or DONE expected after BOARD, not `{}`",
                     clip(line)
                 ))
             }
@@ -455,7 +695,7 @@ impl Brain {
                     .to_string(),
             );
         }
-        self.game = None;
+        self.drop_game();
         let game = self.game()?;
         let mine: Vec<(u32, u32)> = stones
             .iter()
@@ -493,85 +733,124 @@ impl Brain {
         Ok(())
     }
 
-    /// The brain's move, played and answered as `x,y`.
+    /// The brain's move, answered as `x,y` and played when the next
+    /// command needs the game.
     fn reply(&mut self, started: Instant) -> Answer {
         let seed = self.rng.next_u64();
-        let info = self.info;
+        let plan = self.plan;
         let game = match self.game() {
             Ok(game) => game,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         if let Some(result) = game.result_text() {
-            return Answer::line(format!("ERROR the game is over ({result})"));
+            return Answer::error(format!("the game is over ({result})"));
         }
-        let empty = game.rulebook().grid().len() - game.position().occupied().count() as usize;
-        let (mv, how) = match choose(game, info.allowance(empty), started, seed) {
+        let (mv, how) = match choose(game, plan, started, seed) {
             Ok(chosen) => chosen,
-            Err(reason) => return Answer::line(format!("ERROR {reason}")),
+            Err(reason) => return Answer::error(reason),
         };
         let (x, y) = match mv.to() {
             Some(cell) => xy_of(game, cell),
-            None => return Answer::line("ERROR the search chose a move that places no stone"),
+            None => return Answer::error("the search chose a move that places no stone"),
         };
-        if let Err(e) = game.play(mv) {
-            return Answer::line(format!("ERROR {e}"));
-        }
+        self.pending = Some(mv);
         Answer {
-            lines: vec![format!("MESSAGE {how}"), format!("{x},{y}")],
+            lines: vec![Line::message(&how), Line::stone(x, y)],
             end: false,
         }
     }
 }
 
-/// Hard's move in `game` within `allowance` from `started`, and how it was
-/// found (the `MESSAGE` line's text). The search runs on a thread of its
-/// own: should it overrun its cap, the answer does not wait for it (the
-/// move found at once is played instead, and the search's dropped). With
-/// no time at all, that move is the answer.
-fn choose(
-    game: &Game,
-    allowance: Duration,
-    started: Instant,
-    seed: u64,
-) -> Result<(Move, String), String> {
-    let (think, cap, answer_by) = plan(allowance);
-    let searched = if allowance.is_zero() {
-        Err("no time to search")
-    } else {
-        let (send, receive) = channel();
-        let searched = game.clone();
-        let spawned = std::thread::Builder::new()
-            .name("brain-search".to_string())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let mut rng = Rng::new(seed);
-                let chosen = search::within(started + cap, || {
-                    search::choose_reported(&searched, Level::Hard, &mut rng, Budget::Time(think))
+/// Hard's move in `game` by `plan`'s deadlines, and how it was found (the
+/// `MESSAGE` line's text). Each stage has a deadline, its scripts too:
+///
+/// 1. the search, on a thread of its own: it stops, scripts and all, at
+///    `search_by`; the answer waits for it until `wait_until`;
+/// 2. should it overrun (or with no time at all), the move found without
+///    search (`search::at_once`), its scripts stopped at `fallback_by`;
+/// 3. should that run out of time too, the move the rulebook's tables
+///    alone give (`search::by_tables`), which runs no script.
+fn choose(game: &Game, plan: Plan, started: Instant, seed: u64) -> Result<(Move, String), String> {
+    let searched = match plan.think {
+        None => Err("no time to search"),
+        Some(think) => {
+            let (send, receive) = channel();
+            let searched = game.clone();
+            let spawned = std::thread::Builder::new()
+                .name("brain-search".to_string())
+                .stack_size(16 << 20)
+                .spawn(move || {
+                    // The thread's scripts (and its workers') stop when
+                    // its search does.
+                    let mut rng = Rng::new(seed);
+                    let chosen = ScriptBudget::until(plan.search_by, SEARCH_TIME).run(|| {
+                        search::within(plan.search_by, || {
+                            search::choose_reported(
+                                &searched,
+                                Level::Hard,
+                                &mut rng,
+                                Budget::Time(think),
+                            )
+                        })
+                    });
+                    let _ = send.send(chosen);
                 });
-                let _ = send.send(chosen);
-            });
-        match spawned {
-            Ok(_) => receive
-                .recv_timeout((started + answer_by).saturating_duration_since(Instant::now()))
-                .map_err(|e| match e {
-                    RecvTimeoutError::Timeout => "the search ran out of time",
-                    RecvTimeoutError::Disconnected => "the search failed",
-                }),
-            Err(_) => Err("the search could not start"),
+            match spawned {
+                Ok(_) => receive
+                    .recv_timeout(plan.wait_until.saturating_duration_since(Instant::now()))
+                    .map_err(|e| match e {
+                        RecvTimeoutError::Timeout => "the search ran out of time",
+                        RecvTimeoutError::Disconnected => "the search failed",
+                    }),
+                Err(_) => Err("the search could not start"),
+            }
         }
     };
-    let (chosen, how) = match searched {
-        Ok(Ok((mv, report))) => (Ok(mv), report.to_string()),
-        Ok(Err(e)) => (Err(e), String::new()),
-        Err(why) => (
-            search::at_once(game, &mut Rng::new(seed)),
-            format!("{why}: static evaluation"),
-        ),
+    let (mv, how) = match searched {
+        Ok(Ok((Some(mv), report))) => (mv, report.to_string()),
+        Ok(Ok((None, _))) => return Err("no move left: the game is over".to_string()),
+        Ok(Err(e)) if out_of_time(&e, plan.search_by) => {
+            fallback(game, "the search ran out of time", plan, seed)?
+        }
+        Ok(Err(e)) => return Err(e.to_string()),
+        Err(why) => fallback(game, why, plan, seed)?,
     };
-    let how = format!("{how} tm {}", started.elapsed().as_millis());
-    match chosen {
-        Ok(Some(mv)) => Ok((mv, how)),
+    Ok((mv, format!("{how} tm {}", started.elapsed().as_millis())))
+}
+
+/// The move found without search, `why` there was none; its scripts stop
+/// at `plan.fallback_by`, and past it the rulebook's tables alone choose:
+/// among the legal moves if listing them (which asks the `refuse` hook)
+/// was done in time, else among the empty cells.
+fn fallback(game: &Game, why: &str, plan: Plan, seed: u64) -> Result<(Move, String), String> {
+    let mut rng = Rng::new(seed);
+    let mut legal = None;
+    let found = ScriptBudget::until(plan.fallback_by, FALLBACK_TIME).run(|| {
+        let mut list = MoveList::new();
+        game.rulebook()
+            .legal_moves(game.position(), game.moves(), &mut list)?;
+        legal = Some(list.to_vec());
+        search::at_once_among(game, list.to_vec(), &mut rng)
+    });
+    match found {
+        Ok(Some(mv)) => Ok((mv, format!("{why}: static evaluation"))),
         Ok(None) => Err("no move left: the game is over".to_string()),
+        Err(e) if out_of_time(&e, plan.fallback_by) => {
+            let refuse = game.rulebook().script().defines(HookId::Refuse);
+            let mv = search::by_tables(game, legal.as_deref(), &mut rng)
+                .ok_or_else(|| format!("{why}, and its scripts too: {e}"))?;
+            let unasked = if legal.is_none() && refuse {
+                ", the refuse hook not asked"
+            } else {
+                ""
+            };
+            Ok((
+                mv,
+                format!(
+                    "{why}, and the static evaluation's scripts too: the tables' move{unasked}"
+                ),
+            ))
+        }
         Err(e) => Err(e.to_string()),
     }
 }
@@ -648,14 +927,22 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
             format!("rules/{name}.toml"),
             None,
         ),
+        // Read as `load` and `--rules` read one: only a regular `.toml`
+        // file of at most 1 MiB (a FIFO would block, `/dev/zero` never end).
         Source::File(path) => (
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+            files::read(path, files::RULEBOOK)
+                .map_err(|e| format!("{}: cannot read the rulebook: {e}", path.display()))?,
             path.display().to_string(),
             Some(path.parent().map(Path::to_path_buf).unwrap_or_default()),
         ),
     };
+    // The first problem is the one to fix first (the line it is written
+    // on escapes whatever it quotes).
     let first_problem = |e: gridrules_core::RulebookError| {
-        e.to_string().lines().next().unwrap_or_default().to_string()
+        e.problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default()
     };
     let base = Rulebook::from_str_at(&text, &shown, dir.clone()).map_err(first_problem)?;
     let fits_size = base.grid().width() == w && base.grid().height() == h;
@@ -791,6 +1078,8 @@ pub fn run(
             }
         }
         let answer = brain.handle(&String::from_utf8_lossy(&line));
+        // The one place the brain writes: each `Line` holds no control
+        // character, so each is one line for the manager.
         for text in &answer.lines {
             writeln!(output, "{text}")?;
         }

@@ -7,6 +7,7 @@ use gridrules_core::playout::Rng;
 use gridrules_core::search::{Budget, Level, choose_in};
 use gridrules_core::{Game, Move, Outcome, Rulebook, Side};
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -21,8 +22,8 @@ fn brain() -> Brain {
 fn ask(brain: &mut Brain, line: &str) -> String {
     let answer = brain.handle(line);
     match &answer.lines[..] {
-        [one] => one.clone(),
-        [message, mv] if message.starts_with("MESSAGE ") && mv.contains(',') => mv.clone(),
+        [one] => one.to_string(),
+        [message, mv] if message.starts_with("MESSAGE ") && mv.contains(',') => mv.to_string(),
         other => panic!("{line}: {other:?}"),
     }
 }
@@ -34,13 +35,18 @@ fn on_board(brain: &mut Brain, stones: &[&str]) -> Vec<String> {
     for line in std::iter::once("BOARD").chain(stones.iter().copied()) {
         assert!(brain.handle(line).lines.is_empty(), "{line}");
     }
-    brain.handle("DONE").lines
+    brain
+        .handle("DONE")
+        .lines
+        .into_iter()
+        .map(String::from)
+        .collect()
 }
 
 /// The one line `brain` answers to a new game on the board with `stones`.
 fn ask_board(brain: &mut Brain, stones: &[&str]) -> String {
     let lines = on_board(brain, stones);
-    lines.last().cloned().expect("an answer")
+    lines.last().expect("an answer").to_string()
 }
 
 fn xy(answer: &str) -> (u32, u32) {
@@ -492,4 +498,412 @@ fn the_answer_comes_well_within_the_time_per_move() {
         took < Duration::from_millis(1500),
         "{answer} after {took:?}"
     );
+}
+
+/// A rulebook file `name.toml` in `dir`, with its script `name.rhai`: `k`
+/// in a row wins on a `size`×`size` board, and the script has `hooks`.
+/// Its path.
+fn rulebook_file(dir: &Path, name: &str, size: u32, k: u32, hooks: &str) -> String {
+    let toml = format!(
+        "name = \"{name}\"\ntitle = \"{name}\"\nscript = \"{name}.rhai\"\n\n\
+         [board]\nwidth = {size}\nheight = {size}\n\n[params]\nk = {k}\n"
+    );
+    let script =
+        format!("fn lines() {{ lines::straight(K) }}\nfn wins(run) {{ run >= K }}\n{hooks}");
+    std::fs::write(dir.join(format!("{name}.toml")), toml).unwrap();
+    std::fs::write(dir.join(format!("{name}.rhai")), script).unwrap();
+    dir.join(format!("{name}.toml")).display().to_string()
+}
+
+/// Hooks whose texts would forge the brain's answer: a refusal of a1 (`0,14`
+/// on 15×15) that holds a move and a `MESSAGE` retitling a terminal, and an
+/// error thrown when the game's first stone is on b2 (`1,13`).
+const HOSTILE_HOOKS: &str = r#"
+fn refuse(state, mv) {
+    if mv.to == cell(0, 0) { "taken\n7,7\nMESSAGE \x1b]0;owned\x07" }
+}
+fn outcome(state) {
+    if state.move_count == 1 && state.mark(cell(1, 1)) != "" { throw "boom\n7,7\r\n\x1b[2J\x00"; }
+}
+"#;
+
+/// Whether `line` is one of the protocol's forms, with no control character
+/// (nor any other the REPL shows escaped: bidi and invisible format ones).
+fn is_protocol_line(line: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let form = line == "OK"
+        || line == about()
+        || line
+            .split_once(',')
+            .is_some_and(|(x, y)| digits(x) && digits(y))
+        || ["ERROR ", "UNKNOWN ", "MESSAGE "]
+            .iter()
+            .any(|word| line.strip_prefix(word).is_some_and(|rest| !rest.is_empty()));
+    form && !line.contains(|c: char| c == '\n' || c == '\t' || gridrules::edge::hidden(c))
+}
+
+#[test]
+fn a_refusal_reaches_the_manager_as_one_escaped_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    let mut b = Process::start(env!("CARGO_BIN_EXE_pbrain-gridrules"), &["--rules", &rules]);
+    assert_eq!(b.ask("START 15").0, "OK");
+    b.tell("INFO timeout_turn 100");
+    // The refusal is one ERROR line, its newlines and escapes written out;
+    // a `7,7` of its own would be read as the brain's move.
+    let (refused, _) = b.ask("TURN 0,14");
+    assert_eq!(
+        refused,
+        r"ERROR 0,14: taken\u{a}7,7\u{a}MESSAGE \u{1b}]0;owned\u{7}"
+    );
+    // The next line is the next command's answer.
+    assert_eq!(b.ask("ABOUT").0, about());
+    // The game is as it was: the brain answers a stone elsewhere.
+    xy(&b.ask("TURN 7,7").0);
+}
+
+#[test]
+fn an_unknown_command_is_echoed_with_its_control_characters_escaped() {
+    let mut b = Process::pbrain();
+    assert_eq!(
+        b.ask("FOO\0\x01\x1b[2J 1").0,
+        r"UNKNOWN command `FOO\u{0}\u{1}\u{1b}[2J`"
+    );
+    assert_eq!(b.ask("ABOUT").0, about());
+}
+
+#[test]
+fn texts_from_the_rulebook_and_the_manager_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    let mut b = Brain::new(Options {
+        rules,
+        ..Options::default()
+    });
+    /// The one line `b` answers, checked for its form.
+    fn one(b: &mut Brain, line: &str) -> String {
+        let answer = b.handle(line);
+        assert_eq!(answer.lines.len(), 1, "{line:?}: {:?}", answer.lines);
+        let text = answer.lines[0].to_string();
+        assert!(is_protocol_line(&text), "{line:?}: {text:?}");
+        text
+    }
+    assert_eq!(one(&mut b, "START 15"), "OK");
+    assert!(b.handle("INFO timeout_turn 50").lines.is_empty());
+    assert!(one(&mut b, "TURN 1\x1b,2").starts_with(r"ERROR bad coordinates `1\u{1b},2`"));
+    assert!(one(&mut b, "INFO timeout_turn \x07").starts_with(r"ERROR bad value `\u{7}`"));
+    // A script's error, thrown when the manager's stone lands on b2.
+    let thrown = one(&mut b, "TURN 1,13");
+    assert!(
+        thrown.contains(r"boom\u{a}7,7\u{d}\u{a}\u{1b}[2J\u{0}"),
+        "{thrown}"
+    );
+    // The loader's problems quote the rulebook: its name here.
+    std::fs::write(
+        dir.path().join("named.toml"),
+        "name = \"bad\\u001b]0;x\\u0007\\n7,7\"\ntitle = \"t\"\nscript = \"k_in_a_row.rhai\"\n\
+         [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = true\n",
+    )
+    .unwrap();
+    let mut c = Brain::new(Options {
+        rules: dir.path().join("named.toml").display().to_string(),
+        ..Options::default()
+    });
+    let answer = c.handle("START 15").lines;
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(is_protocol_line(&answer[0]), "{answer:?}");
+    assert!(
+        answer[0].contains(r"bad\u{1b}]0;x\u{7}\u{a}7,7"),
+        "{answer:?}"
+    );
+}
+
+/// Protocol words, and arguments for them, right and wrong.
+const WORDS: &[&str] = &[
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "PLAY",
+    "BOARD",
+    "DONE",
+    "TAKEBACK",
+    "INFO",
+    "ABOUT",
+    "SWAP2BOARD",
+    "END",
+    "start",
+    "turn",
+    "FOO",
+    "",
+    "7,7",
+    "1,1,1",
+    "0,0,2",
+];
+const ARGS: &[&str] = &[
+    "",
+    "15",
+    "9",
+    "5",
+    "0",
+    "30",
+    "7,7",
+    "0,14",
+    "1,13",
+    "0,0",
+    "8,8",
+    "14,14",
+    "20,12",
+    "timeout_turn 0",
+    "timeout_turn 3",
+    "time_left 2",
+    "timeout_match 0",
+    "rule 1",
+    "rule 4",
+    "max_memory 1",
+    "-1",
+    "x,y",
+    "99999999999,1",
+];
+/// Characters a hostile line may hold: controls, separators, non-ASCII.
+const ODD: &[&str] = &[
+    "\0",
+    "\x01",
+    "\x07",
+    "\x08",
+    "\x1b",
+    "\x1b]0;t\x07",
+    "\x1b[2J",
+    "\r",
+    "\t",
+    "\x7f",
+    "\u{85}",
+    "\u{9b}",
+    "\u{2028}",
+    "\u{2029}",
+    "é",
+    "\u{202e}",
+    "\u{fffd}",
+    "`",
+    " ",
+];
+
+fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
+    from[rng.below(from.len())]
+}
+
+/// A random protocol line, with odd characters put in at random.
+fn hostile_line(rng: &mut Rng) -> String {
+    let mut line = format!("{} {}", pick(rng, WORDS), pick(rng, ARGS));
+    for _ in 0..rng.below(4) {
+        let at = rng.below(line.chars().count() + 1);
+        let at = line.char_indices().nth(at).map_or(line.len(), |(i, _)| i);
+        line.insert_str(at, pick(rng, ODD));
+    }
+    line
+}
+
+#[test]
+fn random_lines_get_only_protocol_lines_without_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = rulebook_file(dir.path(), "hostile", 15, 5, HOSTILE_HOOKS);
+    for seed in 0..40 {
+        let mut rng = Rng::new(seed);
+        let rules = if seed % 2 == 0 {
+            hostile.clone()
+        } else {
+            "gomoku".to_string()
+        };
+        let options = Options { rules, seed };
+        let mut brain = Brain::new(options.clone());
+        // Through `handle`: each answer line on its own.
+        let mut input = Vec::new();
+        for _ in 0..60 {
+            let line = hostile_line(&mut rng);
+            for answer in brain.handle(&line).lines {
+                assert!(
+                    is_protocol_line(&answer),
+                    "seed {seed}, {line:?}: {answer:?}"
+                );
+            }
+            // The same, with CR LF and now and then a stray byte, for `run`.
+            input.extend_from_slice(line.as_bytes());
+            if rng.below(8) == 0 {
+                input.push([0xff, 0xc3, 0x00, b'\r'][rng.below(4)]);
+            }
+            input.extend_from_slice(b"\r\n");
+        }
+        // Through `run`: what reaches the manager, byte by byte.
+        let mut output = Vec::new();
+        gridrules::brain::run(&input[..], &mut output, options).unwrap();
+        let output = String::from_utf8(output).expect("UTF-8");
+        for line in output.lines() {
+            assert!(is_protocol_line(line), "seed {seed}: {line:?}");
+        }
+    }
+}
+
+#[test]
+fn a_rules_file_is_read_only_if_it_is_a_small_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FIFO: opening it would wait for a writer, forever.
+    let fifo = dir.path().join("fifo.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Gomoku padded past the rulebook's 1 MiB.
+    let big = dir.path().join("big.toml");
+    let padding = "# padding\n".repeat(120_000);
+    let gomoku = gridrules_core::builtin::rulebook("gomoku").unwrap();
+    std::fs::write(&big, format!("{gomoku}{padding}")).unwrap();
+    let cases = [
+        (&fifo, "not a regular file"),
+        (&big, "too large for a rulebook"),
+        // Not a `.toml` file: never opened (it would be read for ever).
+        (
+            &Path::new("/dev/zero").to_path_buf(),
+            "a rulebook is a .toml file",
+        ),
+    ];
+    for (path, why) in cases {
+        let path = path.display().to_string();
+        // Both ways of starting the brain read it alike.
+        for (program, args) in [
+            (
+                env!("CARGO_BIN_EXE_pbrain-gridrules"),
+                vec!["--rules", &path],
+            ),
+            (
+                env!("CARGO_BIN_EXE_gridrules"),
+                vec!["brain", "--rules", &path],
+            ),
+        ] {
+            let mut b = Process::start(program, &args);
+            let (answer, _) = b.ask("START 15");
+            assert!(
+                answer.starts_with("ERROR ") && answer.contains(why),
+                "{path}: {answer}"
+            );
+        }
+    }
+}
+
+/// An `outcome` hook that counts to `n` and decides nothing: 6 000 cost
+/// about 1 ms a call on a two-core machine (`bench` of a 15×15 rulebook
+/// with it: 52 random games a second at 1 000, 11 at 5 000, of 112 moves).
+fn counting_outcome(n: u32) -> String {
+    format!("fn outcome(state) {{ let s = 0; for i in 0..{n} {{ s += i; }} }}")
+}
+
+impl Process {
+    /// The brain's search threads still running (their workers inherit
+    /// the name), once they have had `grace` to stop.
+    #[cfg(target_os = "linux")]
+    fn searching_after(&self, grace: Duration) -> usize {
+        let count = || {
+            std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+                .map(|tasks| {
+                    tasks
+                        .filter_map(Result::ok)
+                        .filter(|t| {
+                            std::fs::read_to_string(t.path().join("comm"))
+                                .is_ok_and(|name| name.trim() == "brain-search")
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        let started = Instant::now();
+        while count() > 0 && started.elapsed() < grace {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        count()
+    }
+}
+
+#[test]
+fn per_move_hooks_answer_within_the_time_per_move_and_leave_no_search_running() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 15×15 rulebook whose `outcome` costs about 1 ms (it answered at
+    // 1.1–1.8 s with 1 000 ms a move, and its search ran on), and a 5×5
+    // one whose costs about 50 ms (no answer in 25 s).
+    let wide = rulebook_file(dir.path(), "wide", 15, 5, &counting_outcome(6_000));
+    let small = rulebook_file(dir.path(), "small", 5, 4, &counting_outcome(300_000));
+    let cases: [(&str, u32, u64, &[&str]); 3] = [
+        (
+            &wide,
+            15,
+            1000,
+            &["BEGIN", "TURN 0,0", "TURN 14,14", "TURN 0,14"],
+        ),
+        (&wide, 15, 300, &["BEGIN", "TURN 0,0", "TURN 14,14"]),
+        (&small, 5, 1000, &["BEGIN", "TURN 0,0", "TURN 4,4"]),
+    ];
+    for (rules, size, turn, commands) in cases {
+        let mut b = Process::start(env!("CARGO_BIN_EXE_pbrain-gridrules"), &["--rules", rules]);
+        assert_eq!(b.ask(&format!("START {size}")).0, "OK");
+        b.tell(&format!("INFO timeout_turn {turn}"));
+        for command in commands {
+            let (answer, took) = b.ask(command);
+            xy(&answer);
+            // A late move loses: the answer comes within the time (a half
+            // more for a busy machine; it comes at nine tenths).
+            assert!(
+                took < Duration::from_millis(turn * 3 / 2),
+                "{rules}, {turn} ms a move: {command} answered {answer} after {took:?}"
+            );
+            // And the search does not run on into the opponent's time.
+            #[cfg(target_os = "linux")]
+            assert_eq!(
+                b.searching_after(Duration::from_millis(500)),
+                0,
+                "{rules}: a search still runs after {command}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_move_the_refuse_hook_had_no_time_to_check_and_then_refuses_is_reported() {
+    // Each `refuse` costs about 50 ms, and the centre is closed: listing
+    // the 25 moves does not fit 300 ms, so the tables alone choose — the
+    // centre, unchecked, and the MESSAGE says so.
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = "fn refuse(state, mv) {\n    let s = 0; for i in 0..300000 { s += i; }\n    \
+                 if mv.to == cell(2, 2) { \"the centre is closed\" }\n}\n";
+    let rules = rulebook_file(dir.path(), "closed", 5, 4, hooks);
+    let mut b = Brain::new(Options {
+        rules,
+        ..Options::default()
+    });
+    assert_eq!(ask(&mut b, "START 5"), "OK");
+    b.handle("INFO timeout_turn 300");
+    let lines = b.handle("BEGIN").lines;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains("the refuse hook not asked"), "{lines:?}");
+    assert_eq!(lines[1], "2,2");
+    // Played when the next command needs the board, the rulebook refuses
+    // it: the board is no longer the manager's, and every move says so.
+    // (Time enough for that `refuse` on a busy machine: run out of time,
+    // it would be tried again.)
+    b.handle("INFO timeout_turn 3000");
+    let answer = ask(&mut b, "TURN 0,0");
+    assert!(
+        answer.starts_with(
+            "ERROR the brain's move 2,2 was answered, but the rulebook does not play it"
+        ) && answer.contains("the centre is closed"),
+        "{answer}"
+    );
+    assert!(ask(&mut b, "TURN 1,1").starts_with("ERROR the brain's move 2,2"));
+    // A new game starts again (its moves may run out of time for their
+    // hooks on a busy machine, but the board is the manager's again).
+    assert_eq!(ask(&mut b, "RESTART"), "OK");
+    b.handle("INFO timeout_turn 300");
+    let answer = b.handle("TURN 0,0").lines;
+    assert!(!answer[0].contains("the brain's move 2,2"), "{answer:?}");
 }
