@@ -402,8 +402,8 @@ impl Brain {
 
     /// Answers one line from the manager. Its scripts (the hooks that
     /// place a stone, search, or play the brain's last move) have until
-    /// nine tenths of the time for a move; loading a rulebook has only the
-    /// per-call limit.
+    /// nine tenths of the time for a move; loading a rulebook has the 4 s
+    /// of any load instead.
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
         self.plan = Plan::new(started, self.info.allowance(self.empty_cells()));
@@ -500,6 +500,11 @@ impl Brain {
                 return match value.parse() {
                     Ok(rule) => {
                         self.info.rule = rule;
+                        // Made now, in this command's time, not in the
+                        // next move's: managers send the rule after START.
+                        if let Some((w, h)) = self.size {
+                            let _ = self.rulebook((w, h, self.exact()));
+                        }
                         Answer::none()
                     }
                     Err(_) => Answer::error(format!("bad rule `{}`", clip(value))),
@@ -579,21 +584,16 @@ impl Brain {
         Ok(&mut self.game.as_mut().expect("made above").1)
     }
 
-    /// The rulebook for `key`, made once.
+    /// The rulebook for `key`, made once, when the board's size or the
+    /// rule is given (`START`, `INFO rule`), so that no move waits for it.
     ///
-    /// Its load-time hooks have only their per-call limit, not the move's
-    /// deadline: the game needs the rulebook whole. A load during a move
-    /// (the manager changed the rule after `START`) still counts in its
-    /// time, as every deadline is counted from when the command was read.
+    /// A load has its own budget ([`ScriptBudget::load`]), not the move's:
+    /// the game needs the rulebook whole.
     fn rulebook(&mut self, key: RuleKey) -> Result<Arc<Rulebook>, String> {
         if let Some(r) = self.made.get(&key) {
             return Ok(r.clone());
         }
-        // A load has its own budget (`ScriptBudget::load`).
-        let before = ScriptBudget::current();
-        ScriptBudget::UNLIMITED.set();
-        let made = make_rulebook(&self.options.rules, key);
-        before.set();
+        let made = ScriptBudget::UNLIMITED.replacing(|| make_rulebook(&self.options.rules, key));
         let rules = Arc::new(made?);
         self.made.insert(key, rules.clone());
         Ok(rules)
@@ -1071,10 +1071,22 @@ pub fn run(
             return Ok(());
         }
         if line.len() == MAX_LINE && line.last() != Some(&b'\n') {
-            // Past the cut, up to the end of the line.
-            let mut rest = Vec::new();
-            while input.read_until(b'\n', &mut rest)? > 0 && rest.last() != Some(&b'\n') {
-                rest.clear();
+            // Past the cut, up to the end of the line, holding none of it.
+            loop {
+                let buf = input.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        input.consume(i + 1);
+                        break;
+                    }
+                    None => {
+                        let n = buf.len();
+                        input.consume(n);
+                    }
+                }
             }
         }
         let answer = brain.handle(&String::from_utf8_lossy(&line));

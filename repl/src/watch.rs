@@ -48,7 +48,8 @@ fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
 /// The script file the rulebook's `script` key names beside it, read from
 /// the TOML alone (it is wanted when the rulebook does not load).
 fn named_script(rulebook: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(rulebook).ok()?;
+    // Read as any rulebook is: a FIFO here would hang the watch.
+    let text = gridrules_core::files::read(rulebook, gridrules_core::files::RULEBOOK).ok()?;
     let table: toml::Table = text.parse().ok()?;
     let name = table.get("script")?.as_str()?;
     let path = rulebook.parent().unwrap_or(Path::new("")).join(name);

@@ -208,3 +208,67 @@ fn import_reads_only_regular_files_inside_the_rulebooks_folder() {
         }
     }
 }
+
+#[test]
+fn modules_imported_in_hooks_count_against_what_scripts_may_keep() {
+    // Imported inside a hook, a module was cached for good and never
+    // measured: five links to one module kept 1.09 GB.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("big.rhai"),
+        "let big = [];\nbig.pad(99000, 0);\nlet keep = [];\nfor i in 0..12 { let copy = big; keep.push(|| copy); }\nexport keep;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("inhook.toml"),
+        "name = \"inhook\"\ntitle = \"hostile\"\nscript = \"inhook.rhai\"\n\n[board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("inhook.rhai"),
+        "fn lines() { import \"big\" as b; lines::straight(3) }\nfn wins(run) { run >= 3 }\n",
+    )
+    .unwrap();
+    let r = check(dir.path(), "inhook.toml", MEMORY_MIB, PATIENCE);
+    assert_eq!(r.code, Some(1), "{}", r.out);
+    assert!(
+        r.out.contains("module `big` leaves more than the 16 MiB"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn a_module_that_fails_at_every_import_is_not_kept_again_each_time() {
+    // Its text was kept for diagnostics at every attempt: a megabyte a
+    // hook call, 658 MB over `perft 3`.
+    let dir = tempfile::tempdir().unwrap();
+    let mut bad = "// padding\n".repeat(90_000);
+    bad.push_str("throw \"no\";\n");
+    std::fs::write(dir.path().join("bad.rhai"), bad).unwrap();
+    a_rulebook(
+        dir.path(),
+        "retry",
+        "fn refuse(state, mv) { try { import \"bad\" as b; } catch (e) {} }\n",
+    );
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {}; echo 'perft 3' | exec \"$0\" --batch --rules retry.toml 2>&1",
+            MEMORY_MIB << 10
+        ))
+        .arg(env!("CARGO_BIN_EXE_gridrules"))
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "{out}");
+    assert!(out.contains("perft 3: 504"), "{out}");
+}

@@ -111,21 +111,32 @@ impl ScriptBudget {
         BUDGET.with(|b| b.set(self));
     }
 
+    /// Runs `work` on this thread with this budget in place of the one set
+    /// here (which may be sooner: a load inside a move has its own), and
+    /// puts that one back after, even if `work` panics.
+    pub fn replacing<T>(self, work: impl FnOnce() -> T) -> T {
+        let _restore = Restore(ScriptBudget::current());
+        self.set();
+        work()
+    }
+
     /// Runs `work` on this thread within this budget and the one already
     /// set here, whichever ends sooner; the budget before is restored
     /// after, even if `work` panics.
     pub fn run<T>(self, work: impl FnOnce() -> T) -> T {
-        /// Puts back the budget that was set before.
-        struct Restore(ScriptBudget);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                self.0.set();
-            }
-        }
         let before = ScriptBudget::current();
         let _restore = Restore(before);
         before.min(self).set();
         work()
+    }
+}
+
+/// Puts back the budget that was set before.
+struct Restore(ScriptBudget);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        self.0.set();
     }
 }
 
@@ -196,12 +207,12 @@ pub(crate) fn progress(ops: u64) -> Option<Stop> {
     if !ops.is_multiple_of(CLOCK_EVERY) {
         return None;
     }
-    look(ops)
+    look()
 }
 
 /// [`progress`], every [`CLOCK_EVERY`] operations.
 #[cold]
-fn look(_ops: u64) -> Option<Stop> {
+fn look() -> Option<Stop> {
     CALL.with(|c| {
         let mut call = c.get()?;
         let now = Instant::now();
@@ -278,9 +289,9 @@ fn add_bytes(value: &rhai::Dynamic, limit: u64, depth: usize, total: &mut u64) -
     };
     if value.is_shared() {
         // A closure's captured variable: read through the lock, not copied.
-        if let Some(inner) = value.read_lock::<rhai::Dynamic>() {
-            each(&mut std::iter::once(&*inner), total)?;
-        }
+        // One that cannot be read is not counted as nothing: refused.
+        let inner = value.read_lock::<rhai::Dynamic>()?;
+        each(&mut std::iter::once(&*inner), total)?;
     } else if let Some(items) = value.read_lock::<rhai::Array>() {
         each(&mut items.iter(), total)?;
     } else if let Some(map) = value.read_lock::<rhai::Map>() {

@@ -42,6 +42,9 @@ const MAX_OUTPUT_LINE: usize = 500;
 /// every place that names it, and a script of a megabyte can name one
 /// many thousand times.
 const INLINE_BYTES: u64 = 1024;
+/// What the constants compiled into a script's code may take in all, in
+/// bytes, counting a copy for each place that names one.
+const INLINE_COPIES: u64 = 8 << 20;
 
 /// Runs `call` as one hook call, within the limits of [`limits`].
 fn with_deadline<T>(
@@ -227,7 +230,8 @@ impl ScriptHost {
             }
         });
 
-        let params_scope = base_scope(grid, params, &[]);
+        let code = code_only(&source.text);
+        let params_scope = base_scope(grid, params, &[], &code);
         // Strict variables catch a misspelt name at load, with a suggestion;
         // but a hook may name what the top level defines, which only running
         // the top level tells. So a name not found sends the script through
@@ -266,7 +270,7 @@ impl ScriptHost {
             // The top level itself names an undefined variable: the compile
             // error said so first, with its suggestion.
             (Err(TopLevelError::NotFound(_)), Some(first)) => {
-                let scope = base_scope(grid, params, &[]);
+                let scope = base_scope(grid, params, &[], &code_only(&host.source.text));
                 return Err(syntax_error(first, &scope, &host.source).into());
             }
             (Err(TopLevelError::NotFound(e) | TopLevelError::Other(e)), _) => {
@@ -289,7 +293,7 @@ impl ScriptHost {
         top: &[(String, Dynamic)],
         recompile: bool,
     ) -> Result<(), ScriptError> {
-        let scope = base_scope(grid, params, top);
+        let scope = base_scope(grid, params, top, &code_only(&self.source.text));
         let mut module = Module::new();
         // In order, so that a later definition of a name replaces an earlier.
         for (name, _, value) in scope.iter() {
@@ -385,18 +389,25 @@ impl ScriptHost {
         modules: &[(String, Shared<Module>)],
     ) -> Result<(), ScriptError> {
         const LIMIT: u64 = limits::KEPT_MIB << 20;
+        // `iter_raw` runs newest first (Rhai's `iter_rev_inner`) and clones
+        // nothing (`iter` would copy every value): the top level's own
+        // variables are the first `len - given`.
         let variables = scope
             .iter_raw()
             .take(scope.len() - given)
             .map(|(name, _, value)| (name.to_string(), value));
-        let imported = modules.iter().flat_map(|(alias, m)| {
-            m.iter_var()
-                .map(move |(name, value)| (format!("{alias}::{name}"), value))
-        });
         let mut total = 0;
         let mut largest = (String::new(), 0);
-        for (name, value) in variables.chain(imported) {
-            let Some(bytes) = limits::bytes_held(value, LIMIT - total.min(LIMIT)) else {
+        let kept = variables
+            .map(|(name, value)| (name, Ok(value)))
+            .chain(modules.iter().map(|(alias, m)| (alias.clone(), Err(m))));
+        for (name, held) in kept {
+            let room = LIMIT - total.min(LIMIT);
+            let bytes = match held {
+                Ok(value) => limits::bytes_held(value, room),
+                Err(module) => modules::module_bytes(module, room),
+            };
+            let Some(bytes) = bytes else {
                 return Err(self.kept_error(
                     &name,
                     format!(
@@ -584,11 +595,7 @@ impl ScriptHost {
 
     /// Whether the script's code (not its comments or strings) names `word`.
     pub fn mentions(&self, word: &str) -> bool {
-        let code = code_only(&self.source.text);
-        code.match_indices(word).any(|(i, _)| {
-            let name = |c: char| c.is_alphanumeric() || c == '_';
-            !code[..i].ends_with(name) && !code[i + word.len()..].starts_with(name)
-        })
+        times_named(&code_only(&self.source.text), word) > 0
     }
 
     /// What the author may have got wrong without breaking the load.
@@ -878,21 +885,31 @@ enum TopLevelError {
 
 /// The constants a script is compiled with: `WIDTH`, `HEIGHT`, the params
 /// (upper-cased), then what its top level defined (which may shadow them).
+/// `code` is the script's code (comments and strings blanked).
 fn base_scope(
     grid: Grid,
     params: &[(String, Dynamic)],
     top: &[(String, Dynamic)],
+    code: &str,
 ) -> Scope<'static> {
     let mut scope = Scope::new();
     scope.push_constant("WIDTH", i64::from(grid.width()));
     scope.push_constant("HEIGHT", i64::from(grid.height()));
-    // A large value stays a name (read from the global module at run
-    // time): as a constant, the optimizer would copy it wherever it is named.
+    // The optimizer copies a constant into every place that names it: a
+    // value is a constant only while those copies stay small, and is
+    // otherwise read by name (from the global module) at run time.
+    let mut copies = 0;
     let mut push = |name: String, value: &Dynamic| {
-        if limits::bytes_held(value, INLINE_BYTES).is_some_and(|b| b <= INLINE_BYTES) {
-            scope.push_constant_dynamic(name, value.clone());
-        } else {
-            scope.push_dynamic(name, value.clone());
+        let bytes = limits::bytes_held(value, INLINE_BYTES).filter(|&b| b <= INLINE_BYTES);
+        let cost = bytes.map(|b| b * times_named(code, &name));
+        match cost {
+            Some(cost) if copies + cost <= INLINE_COPIES => {
+                copies += cost;
+                scope.push_constant_dynamic(name, value.clone());
+            }
+            _ => {
+                scope.push_dynamic(name, value.clone());
+            }
         }
     };
     for (name, value) in params {
@@ -902,6 +919,14 @@ fn base_scope(
         push(name.clone(), value);
     }
     scope
+}
+
+/// How many times `code` names `word` (as a whole word).
+fn times_named(code: &str, word: &str) -> u64 {
+    let name = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(word)
+        .filter(|&(i, _)| !code[..i].ends_with(name) && !code[i + word.len()..].starts_with(name))
+        .count() as u64
 }
 
 /// The names in `scope`, each once, for suggestions.

@@ -5,6 +5,7 @@
 
 use crate::error::Source;
 use crate::files;
+use crate::script::limits;
 use rhai::{Engine, EvalAltResult, Module, Position, Scope, Shared};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,8 @@ pub(crate) struct Modules {
     loaded: Mutex<HashMap<PathBuf, Shared<Module>>>,
     /// The text of every module read, which diagnostics point into.
     texts: Arc<Mutex<Vec<Source>>>,
+    /// What the modules read so far hold, in bytes.
+    kept: Mutex<u64>,
 }
 
 impl Modules {
@@ -46,6 +49,7 @@ impl Modules {
             shown: folder.map(Path::to_path_buf).unwrap_or_default(),
             loaded: Mutex::new(HashMap::new()),
             texts,
+            kept: Mutex::new(0),
         }
     }
 
@@ -71,7 +75,7 @@ impl Modules {
             Ok(real) if real.starts_with(folder) => Ok(real),
             Ok(_) => Err(outside()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
-                "module `{name}` not found: there is no `{name}.rhai` beside the script, and no built-in module of that name"
+                "module `{name}` not found: there is no `{name}.rhai` in the rulebook's folder, and no built-in module of that name"
             )),
             Err(e) => Err(format!("module `{name}` cannot be read: {e}")),
         }
@@ -104,14 +108,31 @@ impl Modules {
             .to_string();
         let in_module =
             |e: Box<EvalAltResult>| Box::new(EvalAltResult::ErrorInModule(shown.clone(), e, pos));
-        self.texts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(Source::new(shown.clone(), text.as_str()));
+        {
+            // Once per file: a module that fails is read again at each
+            // `import`, and must not be kept again each time.
+            let mut texts = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+            if !texts.iter().any(|t| t.path == shown) {
+                texts.push(Source::new(shown.clone(), text.as_str()));
+            }
+        }
         let mut ast = engine.compile(&text).map_err(|e| in_module(e.into()))?;
         ast.set_source(shown.as_str());
         let mut module = Module::eval_ast_as_new(Scope::new(), &ast, engine).map_err(in_module)?;
         module.set_id(shown.as_str());
+        // Every module read stays for as long as the rulebook: what they
+        // hold in all is bounded as the top level's is.
+        let limit = limits::KEPT_MIB << 20;
+        let kept = *self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let held = module_bytes(&module, limit.saturating_sub(kept));
+        let total = held.map(|h| kept + h).filter(|&t| t <= limit);
+        let Some(total) = total else {
+            return Err(refused(format!(
+                "module `{name}` leaves more than the {} MiB that the modules a script imports may hold in all (closures' captured values counted)",
+                limits::KEPT_MIB
+            )));
+        };
+        *self.kept.lock().unwrap_or_else(|e| e.into_inner()) = total;
         let module = Shared::new(module);
         self.loaded().insert(file, module.clone());
         Ok(module)
@@ -163,4 +184,23 @@ impl rhai::ModuleResolver for Modules {
             None => self.load(engine, path, pos),
         }
     }
+}
+
+/// About how many bytes `module`'s variables and sub-modules hold, up to
+/// past `limit`; `None` when they nest too deep to count.
+pub(crate) fn module_bytes(module: &Module, limit: u64) -> Option<u64> {
+    let mut total = 0;
+    for (_, value) in module.iter_var() {
+        total += limits::bytes_held(value, limit.saturating_sub(total))?;
+        if total > limit {
+            return Some(total);
+        }
+    }
+    for (_, sub) in module.iter_sub_modules() {
+        total += module_bytes(sub, limit.saturating_sub(total))?;
+        if total > limit {
+            return Some(total);
+        }
+    }
+    Some(total)
 }
