@@ -272,3 +272,19 @@ fn a_module_that_fails_at_every_import_is_not_kept_again_each_time() {
     assert!(child.wait().unwrap().success(), "{out}");
     assert!(out.contains("perft 3: 504"), "{out}");
 }
+
+#[test]
+fn a_functions_own_const_is_not_copied_where_it_is_named() {
+    // Rhai's optimizer put a `const`'s value in every place that named
+    // it, while compiling, where no limit holds: 1.9 GB for this one.
+    let dir = tempfile::tempdir().unwrap();
+    let big = vec!["0"; 99_000].join(",");
+    let names = vec!["C"; 600].join(",");
+    a_rulebook(
+        dir.path(),
+        "localconst",
+        &format!("fn table() {{\n    const C = [{big}];\n    [{names}]\n}}\n"),
+    );
+    let r = check(dir.path(), "localconst.toml", MEMORY_MIB, PATIENCE);
+    assert_eq!(r.code, Some(0), "{}", r.out);
+}

@@ -37,15 +37,6 @@ const MAX_MAP_SIZE: usize = 10_000;
 /// output waits for the command to end, so it must not grow without bound.
 const MAX_OUTPUT_LINES: usize = 200;
 const MAX_OUTPUT_LINE: usize = 500;
-/// A value the top level leaves larger than this is read by name in the
-/// hooks, not compiled into them: the optimizer copies a constant into
-/// every place that names it, and a script of a megabyte can name one
-/// many thousand times.
-const INLINE_BYTES: u64 = 1024;
-/// What the constants compiled into a script's code may take in all, in
-/// bytes, counting a copy for each place that names one.
-const INLINE_COPIES: u64 = 8 << 20;
-
 /// Runs `call` as one hook call, within the limits of [`limits`].
 fn with_deadline<T>(
     call: impl FnOnce() -> Result<T, Box<EvalAltResult>>,
@@ -105,6 +96,13 @@ fn sandboxed_engine() -> Engine {
             .clone(),
     );
     engine.disable_symbol("curry");
+    // No optimizer: it copies a constant (a param, a top-level value, a
+    // function's own `const`) into every place that names it, at compile
+    // time, where no limit holds: 600 names of a large array made 1.9 GB
+    // of code, and 40 000 functions × 30 000 params took 26 s. Reading
+    // them by name costs under 1 % (instructions of a hook rulebook's
+    // perft under callgrind).
+    engine.set_optimization_level(rhai::OptimizationLevel::None);
     set_limits(&mut engine);
     engine.on_progress(|ops| limits::progress(ops).map(Dynamic::from));
     engine
@@ -154,6 +152,9 @@ pub struct ScriptHost {
     text: Source,
     /// The texts of the modules it imported from files, likewise.
     module_texts: Arc<Mutex<Vec<Source>>>,
+    /// The words of its code (not its comments or strings), read once:
+    /// a rulebook asks about each of its params.
+    words: OnceLock<std::collections::HashSet<String>>,
     output: Arc<Mutex<Vec<String>>>,
     /// Set the first time a hook reads `state.history`: from then on a
     /// position's value may depend on the way to it.
@@ -230,8 +231,7 @@ impl ScriptHost {
             }
         });
 
-        let code = code_only(&source.text);
-        let params_scope = base_scope(grid, params, &[], &code);
+        let params_scope = base_scope(grid, params, &[]);
         // Strict variables catch a misspelt name at load, with a suggestion;
         // but a hook may name what the top level defines, which only running
         // the top level tells. So a name not found sends the script through
@@ -255,6 +255,7 @@ impl ScriptHost {
             source,
             text,
             module_texts,
+            words: OnceLock::new(),
             output,
             history_read,
             per_move: Vec::new(),
@@ -270,7 +271,7 @@ impl ScriptHost {
             // The top level itself names an undefined variable: the compile
             // error said so first, with its suggestion.
             (Err(TopLevelError::NotFound(_)), Some(first)) => {
-                let scope = base_scope(grid, params, &[], &code_only(&host.source.text));
+                let scope = base_scope(grid, params, &[]);
                 return Err(syntax_error(first, &scope, &host.source).into());
             }
             (Err(TopLevelError::NotFound(e) | TopLevelError::Other(e)), _) => {
@@ -282,10 +283,10 @@ impl ScriptHost {
     }
 
     /// Makes what the top level left in its scope visible to every hook:
-    /// compiled into the function bodies as constants, where the optimizer
-    /// puts the value in place of the name, and kept in a global module for
-    /// the reads it leaves as names (`LINES[i]`, `LINES.len()`). Recompiles
-    /// only when there is something to share or a name was not found.
+    /// constants in a global module, which hooks read by name (`LINES`,
+    /// `LINES[i]`, `LINES.len()`); the script is compiled again with them
+    /// in scope, so that strict variables know them. Recompiles only when
+    /// there is something to share or a name was not found.
     fn share_top_level(
         &mut self,
         grid: Grid,
@@ -293,7 +294,7 @@ impl ScriptHost {
         top: &[(String, Dynamic)],
         recompile: bool,
     ) -> Result<(), ScriptError> {
-        let scope = base_scope(grid, params, top, &code_only(&self.source.text));
+        let scope = base_scope(grid, params, top);
         let mut module = Module::new();
         // In order, so that a later definition of a name replaces an earlier.
         for (name, _, value) in scope.iter() {
@@ -595,7 +596,15 @@ impl ScriptHost {
 
     /// Whether the script's code (not its comments or strings) names `word`.
     pub fn mentions(&self, word: &str) -> bool {
-        times_named(&code_only(&self.source.text), word) > 0
+        self.words
+            .get_or_init(|| {
+                code_only(&self.source.text)
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .contains(word)
     }
 
     /// What the author may have got wrong without breaking the load.
@@ -885,56 +894,33 @@ enum TopLevelError {
 
 /// The constants a script is compiled with: `WIDTH`, `HEIGHT`, the params
 /// (upper-cased), then what its top level defined (which may shadow them).
-/// `code` is the script's code (comments and strings blanked).
 fn base_scope(
     grid: Grid,
     params: &[(String, Dynamic)],
     top: &[(String, Dynamic)],
-    code: &str,
 ) -> Scope<'static> {
     let mut scope = Scope::new();
     scope.push_constant("WIDTH", i64::from(grid.width()));
     scope.push_constant("HEIGHT", i64::from(grid.height()));
-    // The optimizer copies a constant into every place that names it: a
-    // value is a constant only while those copies stay small, and is
-    // otherwise read by name (from the global module) at run time.
-    let mut copies = 0;
-    let mut push = |name: String, value: &Dynamic| {
-        let bytes = limits::bytes_held(value, INLINE_BYTES).filter(|&b| b <= INLINE_BYTES);
-        let cost = bytes.map(|b| b * times_named(code, &name));
-        match cost {
-            Some(cost) if copies + cost <= INLINE_COPIES => {
-                copies += cost;
-                scope.push_constant_dynamic(name, value.clone());
-            }
-            _ => {
-                scope.push_dynamic(name, value.clone());
-            }
-        }
-    };
+    // Constants, so that a hook cannot assign to them. The engine does not
+    // optimize (see `sandboxed_engine`), so none is copied into the code:
+    // a hook reads each by name, from the global module.
     for (name, value) in params {
-        push(name.to_uppercase(), value);
+        scope.push_constant_dynamic(name.to_uppercase(), value.clone());
     }
     for (name, value) in top {
-        push(name.clone(), value);
+        scope.push_constant_dynamic(name.clone(), value.clone());
     }
     scope
 }
 
-/// How many times `code` names `word` (as a whole word).
-fn times_named(code: &str, word: &str) -> u64 {
-    let name = |c: char| c.is_alphanumeric() || c == '_';
-    code.match_indices(word)
-        .filter(|&(i, _)| !code[..i].ends_with(name) && !code[i + word.len()..].starts_with(name))
-        .count() as u64
-}
-
 /// The names in `scope`, each once, for suggestions.
 fn names(scope: &Scope) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     // `iter_raw` runs newest first and clones nothing.
     for (name, ..) in scope.iter_raw() {
-        if !out.iter().any(|n| n == name) {
+        if seen.insert(name) {
             out.push(name.to_string());
         }
     }
@@ -1233,7 +1219,7 @@ mod tests {
     #[test]
     fn hooks_see_what_the_top_level_defines() {
         // A constant table, a variable, a map and an imported module: read
-        // whole (inlined by the optimizer) and by index or method (looked up).
+        // whole, and by index or method, each by name.
         let host = host(
             "import \"lines\" as l;\n\
              const LINES = l::straight(K);\n\
@@ -1256,7 +1242,7 @@ mod tests {
 
     #[test]
     fn a_params_array_may_be_indexed_in_a_hook() {
-        // The optimizer leaves `SIZES[1]` as a name, read when the hook runs.
+        // `SIZES[1]` is read by name when the hook runs.
         let host =
             host("fn lines() { [cells()] }\nfn wins(run) { run >= SIZES[1] + SIZES.len() }\n")
                 .unwrap_or_else(|e| panic!("{e}"));
