@@ -152,6 +152,10 @@ struct Call {
     held_at_start: Option<u64>,
 }
 
+/// Why a call stopped at its own limit (its number is the constant's,
+/// which a unit test keeps in step).
+const HOOK_WHY: &str = "a hook call may run 2 s";
+
 /// Why a call never started or was stopped: the message of its error.
 pub(crate) type Stop = String;
 
@@ -178,7 +182,7 @@ pub(crate) fn within_limits<T, E>(
     let own = now + Duration::from_secs(HOOK_SECONDS);
     let (deadline, why) = match budget.end {
         Some((end, why)) if end < own => (end, why),
-        _ => (own, "a hook call may run 2 s"),
+        _ => (own, HOOK_WHY),
     };
     CALL.with(|c| {
         c.set(Some(Call {
@@ -325,6 +329,14 @@ mod tests {
             assert_eq!(ScriptBudget::current(), late);
         });
         assert_eq!(ScriptBudget::current(), ScriptBudget::UNLIMITED);
+    }
+
+    #[test]
+    fn the_messages_say_the_limits_the_constants_set() {
+        let why = |b: ScriptBudget| b.end.map(|(_, why)| why).unwrap_or_default();
+        assert!(why(ScriptBudget::command()).contains(&format!(" {COMMAND_SCRIPT_SECONDS} s ")));
+        assert!(why(ScriptBudget::load()).contains(&format!(" {LOAD_SECONDS} s ")));
+        assert!(HOOK_WHY.ends_with(&format!(" {HOOK_SECONDS} s")));
     }
 
     #[test]
