@@ -161,6 +161,8 @@ fn import_reads_only_regular_files_inside_the_rulebooks_folder() {
     assert!(made.success());
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.rhai")).unwrap();
     std::os::unix::fs::symlink(root.path().join("outside.rhai"), dir.join("link.rhai")).unwrap();
+    // A second name inside the folder for a file outside it.
+    std::fs::hard_link(root.path().join("outside.rhai"), dir.join("hard.rhai")).unwrap();
     std::fs::write(dir.join("huge.rhai"), "// x\n".repeat(300_000)).unwrap();
     let cases = [
         ("helpers", None),
@@ -171,6 +173,10 @@ fn import_reads_only_regular_files_inside_the_rulebooks_folder() {
         (
             "zero",
             Some("module `zero` is outside the rulebook's folder"),
+        ),
+        (
+            "hard",
+            Some("module `hard` is outside the rulebook's folder"),
         ),
         (
             "link",

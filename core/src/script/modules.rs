@@ -58,7 +58,7 @@ impl Modules {
     fn file(&self, name: &str) -> Result<PathBuf, String> {
         let outside = || {
             format!(
-                "module `{name}` is outside the rulebook's folder: `import` reads only .rhai files in it (a link out of it counts as outside)"
+                "module `{name}` is outside the rulebook's folder: `import` reads only .rhai files in it (a link out of it, or a file with other names, counts as outside)"
             )
         };
         let Some(folder) = &self.folder else {
@@ -72,7 +72,7 @@ impl Modules {
         }
         let wanted = folder.join(format!("{name}.rhai"));
         match wanted.canonicalize() {
-            Ok(real) if real.starts_with(folder) => Ok(real),
+            Ok(real) if real.starts_with(folder) && !hard_linked(&real) => Ok(real),
             Ok(_) => Err(outside()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
                 "module `{name}` not found: there is no `{name}.rhai` in the rulebook's folder, and no built-in module of that name"
@@ -203,4 +203,17 @@ pub(crate) fn module_bytes(module: &Module, limit: u64) -> Option<u64> {
         }
     }
     Some(total)
+}
+
+/// Whether `file` has other names: a hard link may be a file from outside
+/// the folder, which no path shows.
+#[cfg(unix)]
+fn hard_linked(file: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.nlink() > 1)
+}
+
+#[cfg(not(unix))]
+fn hard_linked(_file: &Path) -> bool {
+    false
 }
