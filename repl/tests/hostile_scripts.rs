@@ -2,7 +2,7 @@
 //! sandbox's bounds on memory, time and files. Each load must end, within
 //! the memory given, with an error naming the real cause.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,30 +20,33 @@ struct Run {
     code: Option<i32>,
 }
 
-/// Runs `gridrules check <rulebook>` in `dir` with at most `memory_mib` of
-/// address space (the shell's `ulimit -v`), killed if it runs past
-/// `patience`: a test that would hang fails instead. The limits are far
-/// from what a fixed build needs, so a busy machine does not trip them.
-fn check(dir: &Path, rulebook: &str, memory_mib: u64, patience: Duration) -> Run {
+/// Runs `gridrules <args>` in `dir`, `input` on its stdin, with at most
+/// [`MEMORY_MIB`] of address space (the shell's `ulimit -v`), killed if it
+/// runs past [`PATIENCE`]: a test that would hang fails instead.
+fn limited(dir: &Path, args: &[&str], input: &str) -> Run {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!(
-            "ulimit -v {}; exec \"$0\" check \"$1\" 2>&1",
-            memory_mib << 10
+            "ulimit -v {}; exec \"$0\" \"$@\" 2>&1",
+            MEMORY_MIB << 10
         ))
         .arg(env!("CARGO_BIN_EXE_gridrules"))
-        .arg(rulebook)
+        .args(args)
         .current_dir(dir)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("sh starts");
+    // Dropped after writing: the program sees the end of its input.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break Some(status);
         }
-        if started.elapsed() > patience {
+        if started.elapsed() > PATIENCE {
             let _ = child.kill();
             let _ = child.wait();
             break None;
@@ -63,13 +66,26 @@ fn check(dir: &Path, rulebook: &str, memory_mib: u64, patience: Duration) -> Run
     }
 }
 
+/// `gridrules check <rulebook>` in `dir`, within the limits of [`limited`].
+fn check(dir: &Path, rulebook: &str) -> Run {
+    limited(dir, &["check", rulebook], "")
+}
+
+/// [`check`] of a fixture under `tests/hostile/`.
+fn check_fixture(name: &str) -> Run {
+    check(Path::new("."), fixture(name).to_str().unwrap())
+}
+
 /// Enough for any honest rulebook, and far less than the hostile ones
-/// took before they were bounded (1.2–1.6 GB).
+/// took before they were bounded (1.2–1.6 GB): far from what a fixed build
+/// needs, so a busy machine does not trip it.
 const MEMORY_MIB: u64 = 640;
 /// Far past the 4 s a load may take, so that only a hang trips it.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-fn a_rulebook(dir: &Path, name: &str, script: &str) {
+/// Writes `name.toml`, a 3×3 rulebook whose script is `name.rhai`, and
+/// that script: `script` as given.
+fn rulebook_with(dir: &Path, name: &str, script: &str) {
     std::fs::write(
         dir.join(format!("{name}.toml")),
         format!(
@@ -77,18 +93,18 @@ fn a_rulebook(dir: &Path, name: &str, script: &str) {
         ),
     )
     .unwrap();
+    std::fs::write(dir.join(format!("{name}.rhai")), script).unwrap();
+}
+
+/// [`rulebook_with`] `script` followed by the two hooks every script needs.
+fn a_rulebook(dir: &Path, name: &str, script: &str) {
     let hooks = "\nfn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n";
-    std::fs::write(dir.join(format!("{name}.rhai")), format!("{script}{hooks}")).unwrap();
+    rulebook_with(dir, name, &format!("{script}{hooks}"));
 }
 
 #[test]
 fn closures_over_copies_of_a_large_array_are_stopped_by_memory() {
-    let r = check(
-        Path::new("."),
-        fixture("closures.toml").to_str().unwrap(),
-        MEMORY_MIB,
-        PATIENCE,
-    );
+    let r = check_fixture("closures.toml");
     assert_eq!(r.code, Some(1), "{}", r.out);
     assert!(
         r.out.contains("closures.rhai:") && r.out.contains("used too much memory"),
@@ -105,7 +121,7 @@ fn many_copies_in_many_variables_are_stopped_by_memory() {
         script.push_str(&format!("let copy{i} = big;\n"));
     }
     a_rulebook(dir.path(), "copies", &script);
-    let r = check(dir.path(), "copies.toml", MEMORY_MIB, PATIENCE);
+    let r = check(dir.path(), "copies.toml");
     assert_eq!(r.code, Some(1), "{}", r.out);
     assert!(r.out.contains("used too much memory"), "{}", r.out);
 }
@@ -122,19 +138,14 @@ fn a_large_top_level_value_named_many_times_is_not_copied_into_the_code() {
     }
     script.push_str(" x.len()\n}\n");
     a_rulebook(dir.path(), "named", &script);
-    let r = check(dir.path(), "named.toml", MEMORY_MIB, PATIENCE);
+    let r = check(dir.path(), "named.toml");
     assert_eq!(r.code, Some(0), "{}", r.out);
     assert!(r.out.contains("check named: 0 examples"), "{}", r.out);
 }
 
 #[test]
 fn a_whole_load_is_bounded_in_time_not_only_each_hook() {
-    let r = check(
-        Path::new("."),
-        fixture("slow-load.toml").to_str().unwrap(),
-        MEMORY_MIB,
-        PATIENCE,
-    );
+    let r = check_fixture("slow-load.toml");
     assert_eq!(r.code, Some(1), "{}", r.out);
     // Each hook stays within its own 2 s here; on a machine slow enough
     // that one does not, that limit stops the load first.
@@ -199,7 +210,7 @@ fn import_reads_only_regular_files_inside_the_rulebooks_folder() {
         .chain([(absolute, Some(absolute_error.as_str()))])
     {
         a_rulebook(&dir, "importer", &format!("import \"{name}\" as m;\n"));
-        let r = check(&dir, "importer.toml", MEMORY_MIB, PATIENCE);
+        let r = check(&dir, "importer.toml");
         match error {
             None => assert_eq!(r.code, Some(0), "import {name}:\n{}", r.out),
             Some(error) => {
@@ -225,17 +236,12 @@ fn modules_imported_in_hooks_count_against_what_scripts_may_keep() {
         "let big = [];\nbig.pad(99000, 0);\nlet keep = [];\nfor i in 0..12 { let copy = big; keep.push(|| copy); }\nexport keep;\n",
     )
     .unwrap();
-    std::fs::write(
-        dir.path().join("inhook.toml"),
-        "name = \"inhook\"\ntitle = \"hostile\"\nscript = \"inhook.rhai\"\n\n[board]\nwidth = 3\nheight = 3\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("inhook.rhai"),
+    rulebook_with(
+        dir.path(),
+        "inhook",
         "fn lines() { import \"big\" as b; lines::straight(3) }\nfn wins(run) { run >= 3 }\n",
-    )
-    .unwrap();
-    let r = check(dir.path(), "inhook.toml", MEMORY_MIB, PATIENCE);
+    );
+    let r = check(dir.path(), "inhook.toml");
     assert_eq!(r.code, Some(1), "{}", r.out);
     assert!(
         r.out.contains("module `big` leaves more than the 16 MiB"),
@@ -257,26 +263,13 @@ fn a_module_that_fails_at_every_import_is_not_kept_again_each_time() {
         "retry",
         "fn refuse(state, mv) { try { import \"bad\" as b; } catch (e) {} }\n",
     );
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {}; echo 'perft 3' | exec \"$0\" --batch --rules retry.toml 2>&1",
-            MEMORY_MIB << 10
-        ))
-        .arg(env!("CARGO_BIN_EXE_gridrules"))
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(child.wait().unwrap().success(), "{out}");
-    assert!(out.contains("perft 3: 504"), "{out}");
+    let r = limited(
+        dir.path(),
+        &["--batch", "--rules", "retry.toml"],
+        "perft 3\n",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.out);
+    assert!(r.out.contains("perft 3: 504"), "{}", r.out);
 }
 
 #[test]
@@ -291,6 +284,6 @@ fn a_functions_own_const_is_not_copied_where_it_is_named() {
         "localconst",
         &format!("fn table() {{\n    const C = [{big}];\n    [{names}]\n}}\n"),
     );
-    let r = check(dir.path(), "localconst.toml", MEMORY_MIB, PATIENCE);
+    let r = check(dir.path(), "localconst.toml");
     assert_eq!(r.code, Some(0), "{}", r.out);
 }

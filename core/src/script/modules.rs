@@ -123,16 +123,18 @@ impl Modules {
         // Every module read stays for as long as the rulebook: what they
         // hold in all is bounded as the top level's is.
         let limit = limits::KEPT_MIB << 20;
-        let kept = *self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let held = module_bytes(&module, limit.saturating_sub(kept));
-        let total = held.map(|h| kept + h).filter(|&t| t <= limit);
-        let Some(total) = total else {
+        // Held across the count, so that two threads importing at once
+        // cannot both fit in the room left for one.
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let held = module_bytes(&module, limit.saturating_sub(*kept));
+        let Some(total) = held.map(|h| *kept + h).filter(|&t| t <= limit) else {
             return Err(refused(format!(
                 "module `{name}` leaves more than the {} MiB that the modules a script imports may hold in all (closures' captured values counted)",
                 limits::KEPT_MIB
             )));
         };
-        *self.kept.lock().unwrap_or_else(|e| e.into_inner()) = total;
+        *kept = total;
+        drop(kept);
         let module = Shared::new(module);
         self.loaded().insert(file, module.clone());
         Ok(module)
