@@ -46,8 +46,6 @@ pub struct Rulebook {
     pub(crate) outcome_hook: bool,
     /// Whether random games run in the playout kernel (see `kernel.rs`).
     pub(crate) kernel: bool,
-    /// The graph of positions the computer solves, once built.
-    pub(crate) graph: crate::search::GraphCache,
 }
 
 impl Rulebook {
@@ -364,7 +362,6 @@ impl Rulebook {
             tables,
             script: Arc::new(script),
             kernel: false,
-            graph: Default::default(),
         };
         rulebook.kernel = crate::kernel::eligible(&rulebook);
         Ok(rulebook)

@@ -37,7 +37,6 @@ mod threats;
 
 pub use mcts::Memory;
 pub use report::{Report, Worth};
-pub(crate) use retrograde::GraphCache;
 pub use retrograde::Value;
 
 use crate::error::ScriptError;

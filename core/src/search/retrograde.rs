@@ -4,14 +4,15 @@
 //! which is what a repetition rule makes of it. A winner that follows the
 //! shortest win never repeats a position, so the repetition rule cannot take
 //! a win away. The graph from a rulebook's initial position is built once
-//! and kept with the rulebook.
+//! and kept for as long as the rulebook is.
 
 use super::Limit;
 use crate::error::ScriptError;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
+use crate::script::ScriptHost;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// Positions the analysis may hold before it gives up (about 30 MB while
 /// it builds, a tenth of that kept).
@@ -104,23 +105,75 @@ impl Graph {
     }
 
     /// The graph from `rules`' initial position, built on first use within
-    /// `limit` and kept with the rulebook: `None` when it is too large
+    /// `limit` and kept (see [`GRAPHS`]): `None` when it is too large
     /// (which is kept too) or when `limit` ran out first (which is not: a
     /// later call may have the time).
     pub(super) fn of_rulebook(
         rules: &Rulebook,
         limit: &Limit<'_>,
     ) -> Result<Option<Arc<Graph>>, ScriptError> {
-        if let Some(kept) = rules.graph.0.get() {
-            return Ok(kept.clone());
+        let load = Arc::downgrade(&rules.script);
+        if let Some(kept) = kept(&load) {
+            return Ok(kept);
         }
         let built = match Graph::build(rules, &rules.initial(), limit)? {
             Ok(g) => Some(Arc::new(g)),
             Err(Unbuilt::TooLarge) => None,
             Err(Unbuilt::OutOfTime) => return Ok(None),
         };
-        Ok(rules.graph.0.get_or_init(|| built).clone())
+        Ok(keep(load, built))
     }
+}
+
+/// The graphs built from rulebooks' initial positions (`None`: too large),
+/// each with the load of the rulebook it was built for.
+///
+/// Implementation note: the search keeps them, not the rulebook nor its
+/// callers. A graph depends on nothing but the rules (not on the budget,
+/// the deadline or who asks), so sharing one is invisible but for speed,
+/// and every caller that asks twice — a session's moves and `solve`s, an
+/// arena's games on all its threads, a brain's turns, the tests that solve
+/// every position — gets it without carrying a cache. A load is named by
+/// its script host, which only the copies of one load share (under other
+/// table rules, of which only the pie rule changes the moves, and no graph
+/// is built under it); the host's weak pointer keeps its address from
+/// being reused by a later load, and a graph whose rulebooks are all gone
+/// is dropped at the next look.
+static GRAPHS: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+
+/// A graph in [`GRAPHS`].
+struct Kept {
+    load: Weak<ScriptHost>,
+    graph: Option<Arc<Graph>>,
+}
+
+/// [`GRAPHS`], once the graphs of rulebooks no longer loaded are dropped.
+fn graphs() -> std::sync::MutexGuard<'static, Vec<Kept>> {
+    let mut graphs = GRAPHS.lock().unwrap_or_else(PoisonError::into_inner);
+    graphs.retain(|k| k.load.strong_count() > 0);
+    graphs
+}
+
+/// The graph kept for `load`, if one was built.
+fn kept(load: &Weak<ScriptHost>) -> Option<Option<Arc<Graph>>> {
+    graphs()
+        .iter()
+        .find(|k| k.load.ptr_eq(load))
+        .map(|k| k.graph.clone())
+}
+
+/// Keeps `graph` for `load`, unless another thread kept one first: then
+/// that one, so that every caller shares one graph.
+fn keep(load: Weak<ScriptHost>, graph: Option<Arc<Graph>>) -> Option<Arc<Graph>> {
+    let mut graphs = graphs();
+    if let Some(k) = graphs.iter().find(|k| k.load.ptr_eq(&load)) {
+        return k.graph.clone();
+    }
+    graphs.push(Kept {
+        load,
+        graph: graph.clone(),
+    });
+    graph
 }
 
 /// Values every position from the ends backwards, breadth first: a position
@@ -189,15 +242,4 @@ fn solve(positions: &[Position], first: &[u32], children: &[u32]) -> Vec<Value> 
         .into_iter()
         .map(|v| v.unwrap_or(Value::Draw))
         .collect()
-}
-
-/// A rulebook's graph, once built. A copy starts empty: a copy under other
-/// table rules (the pie rule) may have other moves.
-#[derive(Debug, Default)]
-pub(crate) struct GraphCache(OnceLock<Option<Arc<Graph>>>);
-
-impl Clone for GraphCache {
-    fn clone(&self) -> GraphCache {
-        GraphCache::default()
-    }
 }
