@@ -500,12 +500,9 @@ mod tests {
         let pos = rules.initial();
         let mut list = MoveList::new();
         rules.legal_moves(&pos, &[], &mut list).unwrap();
-        let limit = Limit {
-            nodes: 2_000,
-            deadline: None,
-            stop: None,
-        };
-        let proof = Solver::new(&rules, &[], limit).deepen(&pos, &list).unwrap();
+        let proof = Solver::new(&rules, &[], Limit::nodes(2_000))
+            .deepen(&pos, &list)
+            .unwrap();
         assert_eq!(proof, Proof::Open(list.to_vec()));
     }
 }

@@ -1,0 +1,377 @@
+//! The methods hard and medium ask, one per rulebook shape, and how their
+//! answers rank the moves.
+
+use super::exact::{Proof, Solver};
+use super::retrograde::{Graph, Value};
+use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, threats};
+use crate::error::ScriptError;
+use crate::playout::Rng;
+use crate::position::{Move, MoveList, Outcome, Position, Side};
+use crate::rulebook::Rulebook;
+use std::cell::RefCell;
+
+/// Nodes the alpha-beta solver may visit to value a position before it
+/// gives up.
+const SOLVE_NODES: u64 = 400_000;
+
+/// Threat-search nodes this two-core machine visits in a second, to turn
+/// a time budget into nodes.
+const THREAT_NODES_PER_SECOND: f64 = 200_000.0;
+
+/// What a method says of the candidate moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// Play this one.
+    Play(Move),
+    /// The next method should choose among these: the others are proven
+    /// worse.
+    Among(Vec<Move>),
+    /// The method cannot tell within its limits.
+    Pass,
+}
+
+impl From<Option<Move>> for Answer {
+    fn from(mv: Option<Move>) -> Answer {
+        mv.map_or(Answer::Pass, Answer::Play)
+    }
+}
+
+/// A way of choosing moves and valuing positions. Each lives in its own
+/// module; [`methods`] picks them by the rulebook's shape.
+pub(super) trait Method {
+    /// What the method makes of `candidates` (legal moves of `at`) for the
+    /// side to move.
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Answer, ScriptError>;
+
+    /// What the side to move can expect (1 a win, ½ a draw, 0 a loss), or
+    /// `None` when the method cannot tell (a method that only picks moves).
+    fn expected(
+        &self,
+        _at: &At<'_>,
+        _rng: &mut Rng,
+        _budget: Budget,
+    ) -> Result<Option<f64>, ScriptError> {
+        Ok(None)
+    }
+}
+
+/// Line threats, one move deep (module `lines`).
+struct Lines;
+/// Threat-space search: continuous fours, then alpha-beta over the cells
+/// that build and block the most (module `threats`).
+struct ThreatSpace;
+/// Retrograde analysis over every reachable position (module `retrograde`).
+struct Retrograde;
+/// Alpha-beta to the end of the game (module `exact`).
+struct Exact;
+/// Monte Carlo tree search (module `mcts`): hard's, with proven values and
+/// a tree per thread, or plain UCT for medium.
+struct Mcts {
+    plain: bool,
+}
+/// Hard's MCTS.
+const STRONG_MCTS: Mcts = Mcts { plain: false };
+/// Medium's MCTS.
+const PLAIN_MCTS: Mcts = Mcts { plain: true };
+
+impl Method for Lines {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        _: Budget,
+    ) -> Result<Answer, ScriptError> {
+        at.noted("lines");
+        Ok(Answer::Play(lines::threat_move(
+            at.rules, at.pos, candidates, rng,
+        )))
+    }
+}
+
+impl Method for ThreatSpace {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        _: &mut Rng,
+        budget: Budget,
+    ) -> Result<Answer, ScriptError> {
+        let nodes = match budget {
+            Budget::Playouts(n) => u64::from(n) * threats::NODES_PER_PLAYOUT,
+            // About what this machine visits in the time.
+            Budget::Time(d) => (d.as_secs_f64() * THREAT_NODES_PER_SECOND) as u64,
+        };
+        let mut search = threats::Threats::new(at.rules).with_nodes(nodes);
+        let chosen = search.best(at.pos, at.history, candidates)?;
+        let found = search.found;
+        at.note(match found.fours_plies {
+            Some(plies) => Report {
+                method: "continuous fours",
+                value: Some(Worth::Wins(plies)),
+                ..Report::default()
+            },
+            None => Report {
+                method: "alpha-beta",
+                depth: found.depth,
+                nodes: Some(search.nodes()),
+                value: found.value.map(worth_of_alpha_beta),
+            },
+        });
+        Ok(chosen.into())
+    }
+}
+
+impl Method for Retrograde {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        _: Budget,
+    ) -> Result<Answer, ScriptError> {
+        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
+            return Ok(Answer::Pass);
+        };
+        let Some(ranked) = rank(&graph, at, candidates)? else {
+            return Ok(Answer::Pass);
+        };
+        let best = ranked.iter().map(|&(_, r, _)| r).max();
+        if let Some(&(_, _, v)) = ranked.iter().find(|&&(_, r, _)| Some(r) == best) {
+            let me = at.pos.turn();
+            at.note(Report {
+                method: "retrograde",
+                value: Some(match v {
+                    Value::Win { side, plies } if side == me => Worth::Wins(plies + 1),
+                    Value::Win { plies, .. } => Worth::Loses(plies + 1),
+                    Value::Draw => Worth::Expected(0.5),
+                }),
+                ..Report::default()
+            });
+        }
+        let top: Vec<Move> = ranked
+            .iter()
+            .filter(|&&(_, r, _)| Some(r) == best)
+            .map(|&(m, _, _)| m)
+            .collect();
+        Ok(top.get(rng.below(top.len().max(1))).copied().into())
+    }
+
+    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
+            return Ok(None);
+        };
+        Ok(graph.value(at.pos).map(|v| score_of(v, at.pos.turn())))
+    }
+}
+
+impl Method for Exact {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        _: &mut Rng,
+        budget: Budget,
+    ) -> Result<Answer, ScriptError> {
+        let limit = Limit::of_budget(budget);
+        Ok(
+            match Solver::new(at.rules, at.history, limit).deepen(at.pos, candidates)? {
+                Proof::Win(mv, plies) => {
+                    at.note(Report {
+                        method: "exact",
+                        value: Some(Worth::Wins(plies)),
+                        ..Report::default()
+                    });
+                    Answer::Play(mv)
+                }
+                Proof::Lost(mv) => {
+                    at.noted("exact");
+                    Answer::Play(mv)
+                }
+                Proof::Draws(draws) => {
+                    at.note(Report {
+                        method: "exact",
+                        value: Some(Worth::Expected(0.5)),
+                        ..Report::default()
+                    });
+                    draws.first().copied().into()
+                }
+                Proof::Open(open) if open.len() == 1 => {
+                    at.noted("exact");
+                    Answer::Play(open[0])
+                }
+                Proof::Open(open) if open.len() == candidates.len() => Answer::Pass,
+                Proof::Open(open) => Answer::Among(open),
+            },
+        )
+    }
+
+    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let value =
+            Solver::new(at.rules, at.history, Limit::nodes(SOLVE_NODES)).value_of(at.pos)?;
+        Ok(value.map(|v| match v.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        }))
+    }
+}
+
+impl Mcts {
+    fn config(&self, rules: &Rulebook) -> mcts::Config {
+        if self.plain {
+            mcts::Config::PLAIN
+        } else {
+            mcts::Config::strong(rules)
+        }
+    }
+}
+
+impl Method for Mcts {
+    fn best(
+        &self,
+        at: &At<'_>,
+        candidates: &[Move],
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Answer, ScriptError> {
+        let config = self.config(at.rules);
+        let mut memory = at.memory.map(RefCell::borrow_mut);
+        let found = mcts::mcts(
+            at.rules,
+            at.pos,
+            at.history,
+            candidates,
+            rng,
+            budget,
+            config,
+            memory.as_deref_mut(),
+        )?;
+        if let Some((_, value)) = found {
+            at.note(Report {
+                method: "mcts",
+                value: Some(Worth::Expected(value)),
+                ..Report::default()
+            });
+        }
+        Ok(found.map(|(mv, _)| mv).into())
+    }
+
+    fn expected(
+        &self,
+        at: &At<'_>,
+        rng: &mut Rng,
+        budget: Budget,
+    ) -> Result<Option<f64>, ScriptError> {
+        let mut list = MoveList::new();
+        at.rules.legal_moves(at.pos, at.history, &mut list)?;
+        let config = self.config(at.rules);
+        let found = mcts::mcts(
+            at.rules, at.pos, at.history, &list, rng, budget, config, None,
+        )?;
+        Ok(found.map(|(_, value)| value))
+    }
+}
+
+/// The methods for `level` on `pos`, by the rulebook's shape (never its
+/// name), most exact first.
+pub(super) fn methods(
+    rules: &Rulebook,
+    pos: &Position,
+    level: Level,
+) -> &'static [&'static dyn Method] {
+    if lines::suits(rules, pos) {
+        return if level == Level::Hard && threats::Threats::applies(rules) {
+            &[&ThreatSpace, &Lines]
+        } else {
+            &[&Lines]
+        };
+    }
+    if level != Level::Hard {
+        return &[&PLAIN_MCTS];
+    }
+    if rules.tables().repetition().is_some() {
+        if Graph::applies(rules) {
+            &[&Retrograde, &STRONG_MCTS]
+        } else {
+            &[&STRONG_MCTS]
+        }
+    } else if Solver::applies(rules) {
+        &[&Exact, &STRONG_MCTS]
+    } else {
+        &[&STRONG_MCTS]
+    }
+}
+
+/// The value of each of `candidates` from the mover's side, from `graph`
+/// (a win sooner is better, a loss later is less bad), or `None` if the
+/// graph lacks one of the positions they lead to.
+pub(super) fn rank(
+    graph: &Graph,
+    at: &At<'_>,
+    candidates: &[Move],
+) -> Result<Option<Vec<Ranked>>, ScriptError> {
+    let me = at.pos.turn();
+    let mut ranked = Vec::with_capacity(candidates.len());
+    for &mv in candidates {
+        let mut next = at.rules.play_unchecked(at.pos, at.history, mv)?;
+        // The graph values positions alone; the game's repetition rule may
+        // already make this one a draw.
+        at.rules.settle_repetition(&mut next, at.keys);
+        let v = if next.is_over() {
+            match next.outcome() {
+                Some(Outcome::Win(side)) => Value::Win { side, plies: 0 },
+                _ => Value::Draw,
+            }
+        } else {
+            match graph.value(&next) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
+        };
+        ranked.push((mv, rank_of(v, me), v));
+    }
+    Ok(Some(ranked))
+}
+
+/// A move, its value as a number for its mover (higher is better), and the
+/// value of the position it leads to.
+pub(super) type Ranked = (Move, i64, Value);
+
+/// A value as a number for `side`: higher is better.
+pub(super) fn rank_of(v: Value, side: Side) -> i64 {
+    match v {
+        Value::Draw => 0,
+        Value::Win { side: s, plies } if s == side => i64::from(u32::MAX - plies),
+        Value::Win { plies, .. } => -i64::from(u32::MAX - plies),
+    }
+}
+
+/// A value as an expected score for `side`.
+pub(super) fn score_of(v: Value, side: Side) -> f64 {
+    match v {
+        Value::Draw => 0.5,
+        Value::Win { side: s, .. } if s == side => 1.0,
+        Value::Win { .. } => 0.0,
+    }
+}
+
+/// A threat search's alpha-beta value as a worth: beyond half of
+/// [`threats::WIN`] it counts the plies to the end (a win at ply `p`
+/// scores `WIN - p`).
+pub(super) fn worth_of_alpha_beta(v: i32) -> Worth {
+    use threats::WIN;
+    if v >= WIN / 2 {
+        Worth::Wins((WIN - v).unsigned_abs())
+    } else if v <= -WIN / 2 {
+        Worth::Loses((WIN + v).unsigned_abs())
+    } else {
+        Worth::Eval(v)
+    }
+}

@@ -1,0 +1,279 @@
+//! Exact values: a position solved by alpha-beta or over its graph of
+//! positions, or why it cannot be.
+
+use super::At;
+use super::exact::{Solver, WIN};
+use super::methods::{Ranked, rank, rank_of};
+use super::request::Limit;
+use super::retrograde::{Graph, Unbuilt, Value};
+use crate::error::ScriptError;
+use crate::game::Game;
+use crate::interrupt::Interrupt;
+use crate::position::{Move, MoveList, Outcome, Position};
+use crate::rulebook::Rulebook;
+use std::time::{Duration, Instant};
+
+/// A position's value under perfect play and the moves that keep it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// The value, with the plies to the end when a side wins.
+    pub value: Value,
+    /// The legal moves that keep the value (a win still a win, a draw still
+    /// at least a draw), best first; a lost position's moves all lose, and
+    /// those that hold out longest are listed.
+    pub moves: Vec<Move>,
+}
+
+/// What [`solve`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Solved {
+    /// The exact value.
+    Exact(Solution),
+    /// More positions than the exact methods hold, whatever the time.
+    TooLarge,
+    /// The time ran out (or the solve was interrupted) first.
+    OutOfTime,
+    /// No exact method applies: a repetition rule with per-move hooks (which
+    /// may read the path) or with the pie rule (which exchanges players).
+    Unsupported,
+}
+
+/// The exact value of `pos` (reached by `history`) within `within` of
+/// computing, or why there is none. Games with a repetition rule are
+/// solved over their graph of positions, others by alpha-beta. The
+/// position stands alone; [`solve_in`] counts a game's repetitions.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn solve(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    within: Duration,
+    stop: &Interrupt,
+) -> Result<Solved, ScriptError> {
+    let at = At::new(rules, pos, history, &[]);
+    solve_at(&at, within, stop)
+}
+
+/// [`solve`] for a game's position: a move that would repeat a position
+/// for the last time allowed is a draw.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn solve_in(game: &Game, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
+    let at = At::new(game.rulebook(), game.position(), game.moves(), game.keys());
+    solve_at(&at, within, stop)
+}
+
+fn solve_at(at: &At<'_>, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
+    if let Some(o) = pos.outcome() {
+        let value = match o {
+            Outcome::Draw => Value::Draw,
+            Outcome::Win(side) => Value::Win { side, plies: 0 },
+        };
+        return Ok(Solved::Exact(Solution {
+            value,
+            moves: Vec::new(),
+        }));
+    }
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    let moves = list.to_vec();
+    let started = Instant::now();
+    let limit = Limit::time(within, stop);
+    let expired = || stop.is_raised() || started.elapsed() >= within;
+    let me = pos.turn();
+    let ranked = if rules.tables().repetition().is_some() || !Solver::applies(rules) {
+        if !Graph::applies(rules) {
+            return Ok(Solved::Unsupported);
+        }
+        let graph = match Graph::of_rulebook(rules, &limit)? {
+            Some(g) if g.value(pos).is_some() => g,
+            _ if expired() => return Ok(Solved::OutOfTime),
+            _ => match Graph::build(rules, pos, &limit)? {
+                Ok(g) => std::sync::Arc::new(g),
+                Err(Unbuilt::TooLarge) => return Ok(Solved::TooLarge),
+                Err(Unbuilt::OutOfTime) => return Ok(Solved::OutOfTime),
+            },
+        };
+        match rank(&graph, at, &moves)? {
+            Some(r) => r,
+            None => return Ok(Solved::TooLarge),
+        }
+    } else {
+        let Some(values) = Solver::new(rules, history, limit).values(pos, &moves)? else {
+            return Ok(if expired() {
+                Solved::OutOfTime
+            } else {
+                Solved::TooLarge
+            });
+        };
+        moves
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| {
+                // Values are the mover's, who after a swap plays the other side.
+                let mover = if m == Move::Swap { me.other() } else { me };
+                let value = match v.signum() {
+                    0 => Value::Draw,
+                    // Plies from the position the move leads to, as the graph counts.
+                    1 => Value::Win {
+                        side: mover,
+                        plies: (WIN - v) as u32 - 1,
+                    },
+                    _ => Value::Win {
+                        side: mover.other(),
+                        plies: (WIN + v) as u32 - 1,
+                    },
+                };
+                (m, rank_of(value, mover), value)
+            })
+            .collect()
+    };
+    Ok(solution(ranked).map_or(Solved::TooLarge, Solved::Exact))
+}
+
+/// The solution from each move's rank for its mover: the best move's
+/// value one ply earlier, and the moves that keep it. `None` without moves.
+fn solution(mut ranked: Vec<Ranked>) -> Option<Solution> {
+    ranked.sort_by_key(|&(_, r, _)| std::cmp::Reverse(r));
+    let &(_, best, best_value) = ranked.first()?;
+    let value = match best_value {
+        Value::Draw => Value::Draw,
+        Value::Win { side, plies } => Value::Win {
+            side,
+            plies: plies + 1,
+        },
+    };
+    let moves = ranked
+        .into_iter()
+        .filter(|&(_, r, _)| r.signum() == best.signum() && (best >= 0 || r == best))
+        .map(|(m, _, _)| m)
+        .collect();
+    Some(Solution { value, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Side;
+
+    /// Every position reachable from the initial one, found by the engine.
+    fn reachable(rules: &Rulebook) -> Vec<Position> {
+        let mut seen = std::collections::HashSet::new();
+        let mut all = vec![rules.initial()];
+        seen.insert(all[0].key());
+        let mut list = MoveList::new();
+        let mut i = 0;
+        while i < all.len() {
+            let pos = all[i];
+            i += 1;
+            if pos.is_over() {
+                continue;
+            }
+            rules.legal_moves(&pos, &[], &mut list).unwrap();
+            for &mv in list.iter() {
+                let next = rules.play_unchecked(&pos, &[], mv).unwrap();
+                if seen.insert(next.key()) {
+                    all.push(next);
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn retrograde_agrees_with_alpha_beta_where_there_are_no_cycles() {
+        for name in ["classic", "misere", "notakto", "wild"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let graph = Graph::of_rulebook(&rules, &Limit::unbounded())
+                .unwrap()
+                .expect("small");
+            for pos in reachable(&rules) {
+                let exact = Solver::new(&rules, &[], Limit::unbounded())
+                    .value_of(&pos)
+                    .unwrap()
+                    .unwrap();
+                let me = pos.turn();
+                let expected = match exact.signum() {
+                    0 => Value::Draw,
+                    1 => Value::Win {
+                        side: me,
+                        plies: (WIN - exact) as u32,
+                    },
+                    _ => Value::Win {
+                        side: me.other(),
+                        plies: (WIN + exact) as u32,
+                    },
+                };
+                let text = rules.position_text(&pos);
+                assert_eq!(graph.value(&pos), Some(expected), "{name}: {text}");
+            }
+        }
+    }
+
+    /// The retrograde values of games with cycles, checked move by move: a
+    /// win in `d` has a move to a win in `d - 1` (and none quicker); a loss
+    /// in `d` has only moves to wins for the other side, the longest in
+    /// `d - 1`; a draw has no winning move and some move that does not lose.
+    /// Together with finite distances this proves every value.
+    #[test]
+    fn retrograde_values_hold_move_by_move_in_games_with_cycles() {
+        for name in ["moving", "moving-jumps", "three-mens-morris"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let graph = Graph::of_rulebook(&rules, &Limit::unbounded())
+                .unwrap()
+                .expect("small");
+            let mut list = MoveList::new();
+            let mut drawn = 0;
+            for pos in reachable(&rules) {
+                let text = rules.position_text(&pos);
+                let value = graph.value(&pos).unwrap();
+                if let Some(o) = pos.outcome() {
+                    let expected = match o {
+                        Outcome::Draw => Value::Draw,
+                        Outcome::Win(side) => Value::Win { side, plies: 0 },
+                    };
+                    assert_eq!(value, expected, "{name}: {text}");
+                    continue;
+                }
+                let me = pos.turn();
+                rules.legal_moves(&pos, &[], &mut list).unwrap();
+                let children: Vec<Value> = list
+                    .iter()
+                    .map(|&m| {
+                        graph
+                            .value(&rules.play_unchecked(&pos, &[], m).unwrap())
+                            .unwrap()
+                    })
+                    .collect();
+                let wins = |side: Side| {
+                    children.iter().filter_map(move |&v| match v {
+                        Value::Win { side: s, plies } if s == side => Some(plies),
+                        _ => None,
+                    })
+                };
+                match value {
+                    Value::Win { side, plies } if side == me => {
+                        assert_eq!(wins(me).min(), Some(plies - 1), "{name}: {text}");
+                    }
+                    Value::Win { side, plies } => {
+                        assert_eq!(wins(side).count(), children.len(), "{name}: {text}");
+                        assert_eq!(wins(side).max(), Some(plies - 1), "{name}: {text}");
+                    }
+                    Value::Draw => {
+                        drawn += 1;
+                        assert_eq!(wins(me).count(), 0, "{name}: {text}");
+                        assert!(children.contains(&Value::Draw), "{name}: {text}");
+                    }
+                }
+            }
+            assert!(
+                drawn > 0,
+                "{name}: no drawn position: the cycles go untested"
+            );
+        }
+    }
+}
