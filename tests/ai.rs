@@ -5,7 +5,7 @@
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{
-    Budget, Level, Solution, Solved, Value, choose, continuous_fours, solve,
+    At, Budget, Level, Request, Solution, Solved, Value, choose, continuous_fours, solve,
 };
 use gridrules_core::{Game, Move, MoveList, Outcome, Position, Rulebook, Side};
 use std::sync::Arc;
@@ -27,9 +27,13 @@ fn never_loses(rules: &Rulebook, pos: &Position, hard: Side, path: &mut Vec<Stri
     }
     if pos.turn() == hard {
         let mut rng = Rng::new(1);
-        let mv = choose(rules, pos, &[], Level::Hard, &mut rng, BUDGET)
-            .unwrap()
-            .expect("a move");
+        let mv = choose(
+            At::new(rules, pos, &[]),
+            Request::new(Level::Hard, BUDGET),
+            &mut rng,
+        )
+        .unwrap()
+        .expect("a move");
         path.push(rules.move_text(mv));
         let n = never_loses(rules, &rules.play(pos, &[], mv).unwrap(), hard, path);
         path.pop();
@@ -73,9 +77,13 @@ fn never_loses_to_random(rules: &Rulebook, hard: Side, games: u64) {
         while !pos.is_over() {
             let moves = legal(rules, &pos);
             let mv = if pos.turn() == hard {
-                choose(rules, &pos, &[], Level::Hard, &mut rng, BUDGET)
-                    .unwrap()
-                    .unwrap()
+                choose(
+                    At::new(rules, &pos, &[]),
+                    Request::new(Level::Hard, BUDGET),
+                    &mut rng,
+                )
+                .unwrap()
+                .unwrap()
             } else {
                 moves[rng.below(moves.len())]
             };
@@ -118,12 +126,9 @@ fn always_wins(game: &mut Game, hard: Side, path: &mut Vec<String>) -> u64 {
     }
     let moves = if game.position().turn() == hard {
         let mv = choose(
-            &rules,
-            game.position(),
-            game.moves(),
-            Level::Hard,
+            At::new(&rules, game.position(), game.moves()),
+            Request::new(Level::Hard, BUDGET),
             &mut Rng::new(1),
-            BUDGET,
         )
         .unwrap()
         .expect("a move");
@@ -153,7 +158,13 @@ fn hard_as_x_wins_the_moving_games_against_every_defence() {
 
 /// The exact value of `pos`, which must be small enough to solve.
 fn value(rules: &Rulebook, pos: &Position) -> Value {
-    match solve(rules, pos, &[], Duration::from_secs(600), &Interrupt::new()).unwrap() {
+    match solve(
+        At::new(rules, pos, &[]),
+        Duration::from_secs(600),
+        &Interrupt::new(),
+    )
+    .unwrap()
+    {
         Solved::Exact(s) => s.value,
         other => panic!("{}: {other:?}", rules.position_text(pos)),
     }
@@ -184,9 +195,13 @@ fn hard_keeps_the_value_it_solves() {
         };
         for pos in positions.iter().filter(|p| !p.is_over()) {
             let before = winner(value(&rules, pos));
-            let mv = choose(&rules, pos, &[], Level::Hard, &mut Rng::new(5), BUDGET)
-                .unwrap()
-                .unwrap();
+            let mv = choose(
+                At::new(&rules, pos, &[]),
+                Request::new(Level::Hard, BUDGET),
+                &mut Rng::new(5),
+            )
+            .unwrap()
+            .unwrap();
             let after = winner(value(&rules, &rules.play(pos, &[], mv).unwrap()));
             let me = pos.turn();
             let ok = match before {
@@ -248,9 +263,7 @@ fn solve_gives_the_known_values() {
     let b2 = two.parse_move(&two.initial(), &[], "b2").unwrap();
     let pos = two.play(&two.initial(), &[], b2).unwrap();
     let solved = solve(
-        &two,
-        &pos,
-        &[b2],
+        At::new(&two, &pos, &[b2]),
         Duration::from_secs(60),
         &Interrupt::new(),
     )
@@ -266,9 +279,7 @@ fn solve_gives_the_known_values() {
     // Too large: said, never a wrong value.
     let rules = Rulebook::builtin("connect-four").unwrap();
     let solved = solve(
-        &rules,
-        &rules.initial(),
-        &[],
+        At::new(&rules, &rules.initial(), &[]),
         Duration::from_millis(200),
         &Interrupt::new(),
     )
@@ -276,9 +287,7 @@ fn solve_gives_the_known_values() {
     assert_eq!(solved, Solved::OutOfTime);
     let rules = Rulebook::builtin("teeko").unwrap();
     let solved = solve(
-        &rules,
-        &rules.initial(),
-        &[],
+        At::new(&rules, &rules.initial(), &[]),
         Duration::from_secs(600),
         &Interrupt::new(),
     )
@@ -293,9 +302,13 @@ fn every_level_takes_a_win_it_sees() {
     let pos = rules.parse_position("3/1X1/XOO X").unwrap();
     for level in Level::ALL {
         for seed in 0..20 {
-            let mv = choose(&rules, &pos, &[], level, &mut Rng::new(seed), BUDGET)
-                .unwrap()
-                .unwrap();
+            let mv = choose(
+                At::new(&rules, &pos, &[]),
+                Request::new(level, BUDGET),
+                &mut Rng::new(seed),
+            )
+            .unwrap()
+            .unwrap();
             let next = rules.play(&pos, &[], mv).unwrap();
             assert_eq!(
                 next.outcome(),
@@ -316,9 +329,13 @@ fn medium_and_hard_block_an_immediate_threat() {
         .unwrap();
     for level in [Level::Medium, Level::Hard] {
         for seed in 0..10 {
-            let mv = choose(&rules, &pos, &[], level, &mut Rng::new(seed), BUDGET)
-                .unwrap()
-                .unwrap();
+            let mv = choose(
+                At::new(&rules, &pos, &[]),
+                Request::new(level, BUDGET),
+                &mut Rng::new(seed),
+            )
+            .unwrap()
+            .unwrap();
             assert_eq!(rules.move_text(mv), "e1", "{level} seed {seed}");
         }
     }
@@ -332,9 +349,13 @@ fn on_gomoku_hard_blocks_an_open_three() {
         .parse_position("15/15/15/15/15/15/15/3OOO9/15/15/X14/15/15/15/X13X X")
         .unwrap();
     for seed in 0..10 {
-        let mv = choose(&rules, &pos, &[], Level::Hard, &mut Rng::new(seed), BUDGET)
-            .unwrap()
-            .unwrap();
+        let mv = choose(
+            At::new(&rules, &pos, &[]),
+            Request::new(Level::Hard, BUDGET),
+            &mut Rng::new(seed),
+        )
+        .unwrap()
+        .unwrap();
         let text = rules.move_text(mv);
         assert!(
             text == "c8" || text == "g8",
@@ -380,9 +401,13 @@ fn on_gomoku_hard_wins_by_continuous_fours() {
                 } else {
                     defender
                 };
-                let mv = choose(&rules, &pos, &moves, level, &mut rng, BUDGET)
-                    .unwrap()
-                    .unwrap();
+                let mv = choose(
+                    At::new(&rules, &pos, &moves),
+                    Request::new(level, BUDGET),
+                    &mut rng,
+                )
+                .unwrap()
+                .unwrap();
                 line.push(rules.move_text(mv));
                 pos = rules.play(&pos, &moves, mv).unwrap();
                 moves.push(mv);
@@ -436,12 +461,9 @@ fn on_gomoku_hard_leaves_no_win_by_continuous_fours() {
     );
     for seed in 0..4 {
         let mv = choose(
-            &rules,
-            &pos,
-            &moves,
-            Level::Hard,
+            At::new(&rules, &pos, &moves),
+            Request::new(Level::Hard, BUDGET),
             &mut Rng::new(seed),
-            BUDGET,
         )
         .unwrap()
         .unwrap();
@@ -472,9 +494,13 @@ fn on_gomoku_hard_wins_against_easy() {
                 } else {
                     Level::Easy
                 };
-                let mv = choose(&rules, &pos, &[], level, &mut rng, BUDGET)
-                    .unwrap()
-                    .unwrap();
+                let mv = choose(
+                    At::new(&rules, &pos, &[]),
+                    Request::new(level, BUDGET),
+                    &mut rng,
+                )
+                .unwrap()
+                .unwrap();
                 pos = rules.play(&pos, &[], mv).unwrap();
             }
             assert_ne!(
@@ -525,9 +551,13 @@ fn every_level_plays_a_legal_move_in_every_rulebook() {
             let moves = legal(&rules, &pos);
             assert!(!moves.is_empty(), "{name} after `{path}`: no legal move");
             for level in Level::ALL {
-                let mv = choose(&rules, &pos, &[], level, &mut Rng::new(7), BUDGET)
-                    .unwrap()
-                    .unwrap_or_else(|| panic!("{name} {level} after `{path}`: no move"));
+                let mv = choose(
+                    At::new(&rules, &pos, &[]),
+                    Request::new(level, BUDGET),
+                    &mut Rng::new(7),
+                )
+                .unwrap()
+                .unwrap_or_else(|| panic!("{name} {level} after `{path}`: no move"));
                 assert!(
                     moves.contains(&mv),
                     "{name} {level} after `{path}`: {} is not among the legal moves",
@@ -547,9 +577,13 @@ fn choices(rules: &Rulebook, pos: &Position) -> Vec<(Level, u64, Move)> {
     let mut out = Vec::new();
     for level in Level::ALL {
         for seed in 0..8 {
-            let mv = choose(rules, pos, &[], level, &mut Rng::new(seed), BUDGET)
-                .unwrap()
-                .unwrap();
+            let mv = choose(
+                At::new(rules, pos, &[]),
+                Request::new(level, BUDGET),
+                &mut Rng::new(seed),
+            )
+            .unwrap()
+            .unwrap();
             out.push((level, seed, mv));
         }
     }
@@ -655,7 +689,12 @@ fn hard_swaps_a_strong_first_move_only() {
         to: gridrules_core::Cell(0),
         mark: Side::X,
     }];
-    let mv = choose(&two, &pos, &history, Level::Hard, &mut Rng::new(3), BUDGET).unwrap();
+    let mv = choose(
+        At::new(&two, &pos, &history),
+        Request::new(Level::Hard, BUDGET),
+        &mut Rng::new(3),
+    )
+    .unwrap();
     assert_eq!(mv, Some(Move::Swap), "two in a row: O should swap");
 
     // Gomoku: a first mark in the centre is worth taking, one in a corner is not.
@@ -664,12 +703,9 @@ fn hard_swaps_a_strong_first_move_only() {
         let first = gomoku.parse_move(&gomoku.initial(), &[], text).unwrap();
         let pos = gomoku.play(&gomoku.initial(), &[], first).unwrap();
         let mv = choose(
-            &gomoku,
-            &pos,
-            &[first],
-            Level::Hard,
+            At::new(&gomoku, &pos, &[first]),
+            Request::new(Level::Hard, BUDGET),
             &mut Rng::new(3),
-            BUDGET,
         )
         .unwrap()
         .unwrap();
@@ -741,13 +777,15 @@ fn the_script_budget_holds_on_the_threads_an_arena_starts() {
 fn hard_never_wins_into_a_repetition_draw() {
     // In a game, a winning move whose position has occurred twice before
     // is a draw by the repetition rule (M7), whatever it is worth alone.
-    use gridrules_core::search::choose_after;
     let rules = Rulebook::builtin("moving").unwrap();
     let mut checked = 0;
     for pos in reachable(&rules).iter().filter(|p| !p.is_over()) {
-        let Solved::Exact(s) =
-            solve(&rules, pos, &[], Duration::from_secs(60), &Interrupt::new()).unwrap()
-        else {
+        let Solved::Exact(s) = solve(
+            At::new(&rules, pos, &[]),
+            Duration::from_secs(60),
+            &Interrupt::new(),
+        )
+        .unwrap() else {
             panic!("moving is small")
         };
         let winning = matches!(s.value, Value::Win { side, .. } if side == pos.turn());
@@ -762,14 +800,10 @@ fn hard_never_wins_into_a_repetition_draw() {
         }
         let keys = [first.key(), first.key(), pos.key()];
         for seed in 0..3 {
-            let mv = choose_after(
-                &rules,
-                pos,
-                &[],
-                &keys,
-                Level::Hard,
+            let mv = choose(
+                At::new(&rules, pos, &[]).after(&keys),
+                Request::new(Level::Hard, BUDGET),
                 &mut Rng::new(seed),
-                BUDGET,
             )
             .unwrap()
             .unwrap();

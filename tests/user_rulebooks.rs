@@ -243,7 +243,7 @@ fn perft_carries_the_history_to_the_hooks() {
 #[test]
 fn the_computer_plays_by_the_history_rule() {
     use gridrules_core::playout::Rng;
-    use gridrules_core::search::{Budget, Level, choose};
+    use gridrules_core::search::{At, Budget, Level, Request, choose};
     let rules = user("apart.toml");
     for seed in 0..4 {
         let mut game = Game::new(rules.clone());
@@ -255,12 +255,9 @@ fn the_computer_plays_by_the_history_rule() {
                 Level::Medium
             };
             let mv = choose(
-                &rules,
-                game.position(),
-                game.moves(),
-                level,
+                At::new(&rules, game.position(), game.moves()),
+                Request::new(level, Budget::Playouts(300)),
                 &mut rng,
-                Budget::Playouts(300),
             )
             .unwrap()
             .expect("a move while the game runs");

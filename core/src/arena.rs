@@ -24,7 +24,7 @@ use crate::playout::{MAX_PLIES, Rng};
 use crate::position::{Move, MoveList, Outcome, Side};
 use crate::program::{ANSWER_TIME, Program};
 use crate::rulebook::Rulebook;
-use crate::search::{self, Budget, Level};
+use crate::search::{self, At, Budget, Level, Request};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -258,7 +258,8 @@ impl Match {
         let results: Mutex<Vec<Option<Result<Ended, MatchError>>>> =
             Mutex::new(vec![None; self.games as usize]);
         let threads = self.threads.clamp(1, self.games.max(1) as usize);
-        // The scripts' budget holds on every thread that runs them.
+        // The scripts' budget holds on every thread that runs them: each
+        // game's requests take it from the thread they are made on.
         let budget = crate::script::ScriptBudget::current();
         std::thread::scope(|scope| {
             for _ in 0..threads {
@@ -327,11 +328,11 @@ impl Match {
             let budget = self.budgets[seat];
             let mv = match &players[seat] {
                 Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
-                Player::Uct => search::plain_uct(rules, &pos, &moves, &mut rng, budget)?,
+                Player::Uct => search::plain_uct(At::new(rules, &pos, &moves), budget, &mut rng)?,
                 Player::Computer(level) => {
-                    let at = search::At::new(rules, &pos, &moves, &keys);
-                    let memory = Some(&mut memories[seat]);
-                    search::choose_at(&at, memory, *level, &mut rng, budget)?
+                    let at = At::new(rules, &pos, &moves).after(&keys);
+                    let request = Request::new(*level, budget).memory(&mut memories[seat]);
+                    search::choose(at, request, &mut rng)?
                 }
                 Player::Program(_) => {
                     let within = match budget {

@@ -40,7 +40,7 @@ use gridrules_core::playout::Rng;
 use gridrules_core::rulebook::{LineResult, Marks};
 use gridrules_core::script::ScriptBudget;
 use gridrules_core::script::hooks::HookId;
-use gridrules_core::search::{self, Budget, Level};
+use gridrules_core::search::{self, Budget, Level, Report, Request};
 use gridrules_core::{
     Cell, Game, Move, MoveList, PlayError, Rulebook, ScriptError, ScriptErrorKind,
 };
@@ -783,17 +783,14 @@ fn choose(game: &Game, plan: Plan, started: Instant, seed: u64) -> Result<(Move,
                     // The thread's scripts (and its workers') stop when
                     // its search does.
                     let mut rng = Rng::new(seed);
+                    let mut report = Report::default();
                     let chosen = ScriptBudget::until(plan.search_by, SEARCH_TIME).run(|| {
-                        search::within(plan.search_by, || {
-                            search::choose_reported(
-                                &searched,
-                                Level::Hard,
-                                &mut rng,
-                                Budget::Time(think),
-                            )
-                        })
+                        let request = Request::new(Level::Hard, Budget::Time(think))
+                            .deadline(plan.search_by)
+                            .report(&mut report);
+                        search::choose(&searched, request, &mut rng)
                     });
-                    let _ = send.send(chosen);
+                    let _ = send.send(chosen.map(|mv| (mv, report)));
                 });
             match spawned {
                 Ok(_) => receive

@@ -4,7 +4,7 @@
 
 use gridrules::brain::{Brain, Options, about, make_rulebook};
 use gridrules_core::playout::Rng;
-use gridrules_core::search::{Budget, Level, choose_in};
+use gridrules_core::search::{Budget, Level, Request, choose};
 use gridrules_core::{Game, Move, Outcome, Rulebook, Side};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -457,9 +457,8 @@ fn the_brain_beats_the_easy_level() {
     let mut rng = Rng::new(7);
     while !game.is_over() {
         // Easy is X, the manager's side; the brain answers as O.
-        let easy = choose_in(&game, Level::Easy, &mut rng, Budget::Playouts(1), None)
-            .unwrap()
-            .unwrap();
+        let request = Request::new(Level::Easy, Budget::Playouts(1));
+        let easy = choose(&game, request, &mut rng).unwrap().unwrap();
         game.play(easy).unwrap();
         if game.is_over() {
             break;

@@ -8,11 +8,12 @@
 //! the root. Plain UCT, one tree and no proofs, is kept as the yardstick
 //! `arena` measures it against.
 
-use super::Budget;
+use super::{At, Budget};
 use crate::error::ScriptError;
 use crate::playout::{Playout, Rng};
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
+use crate::script::ScriptBudget;
 use std::time::Instant;
 
 /// Which search to run.
@@ -49,8 +50,8 @@ impl Config {
 /// scored 82.5 % against plain UCT, 1.0 77.5 %, 0.3 70 %, and √2 55 %.
 const EXPLORATION: f64 = 0.5;
 
-/// Trees hard grows, each on its own thread: as many as this two-core
-/// machine has cores.
+/// Trees hard grows, each on its own thread: two, the cores of the machine
+/// the search was tuned on (a fixed count, see [`Config::strong`]).
 const TREES: usize = 2;
 
 /// One node of the search tree.
@@ -204,50 +205,51 @@ fn reroot(nodes: &[Node], since: &[Move], root_moves: &[Move]) -> Option<Vec<Nod
     Some(out)
 }
 
-/// Monte Carlo tree search from `pos`, over `root_moves`, within `budget`:
+/// What bounds a search: its budget; when it must stop, whatever the
+/// budget says; and the scripts' budget, which holds on every thread that
+/// grows a tree.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    pub(super) budget: Budget,
+    pub(super) deadline: Option<Instant>,
+    pub(super) scripts: ScriptBudget,
+}
+
+/// Monte Carlo tree search from `at`, over `root_moves`, within `bounds`:
 /// the chosen move and its average score for the mover; `None` without
 /// moves. With a `memory`, the search starts from the trees kept there
 /// (where they match) and keeps its own for the next.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn mcts(
-    rules: &Rulebook,
-    pos: &Position,
-    history: &[Move],
+    at: &At<'_>,
     root_moves: &[Move],
     rng: &mut Rng,
-    budget: Budget,
+    bounds: Bounds,
     config: Config,
     memory: Option<&mut Memory>,
 ) -> Result<Option<(Move, f64)>, ScriptError> {
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
     let seeds: Vec<u64> = (0..config.threads.max(1)).map(|_| rng.next_u64()).collect();
-    let limits = Limits {
-        budget,
-        solver: config.solver,
-        deadline: super::deadline(),
-    };
     let mut memory = memory;
     let mut kept = match memory.as_deref_mut() {
         Some(m) => m.take(rules, pos, history, root_moves, config),
         None => Vec::new(),
     };
     kept.resize_with(seeds.len(), Vec::new);
+    let grow_tree = |seed, tree| {
+        // The request's scripts' budget holds on every thread a tree grows on.
+        bounds
+            .scripts
+            .run(|| grow(at, root_moves, seed, bounds, config.solver, tree))
+    };
     let grown: Vec<Result<Vec<Node>, ScriptError>> = if seeds.len() == 1 {
         let tree = kept.pop().unwrap_or_default();
-        vec![grow(
-            rules, pos, history, root_moves, seeds[0], limits, tree,
-        )]
+        vec![grow_tree(seeds[0], tree)]
     } else {
-        // The scripts' budget holds on every thread that runs them.
-        let budget = crate::script::ScriptBudget::current();
         std::thread::scope(|scope| {
             let handles: Vec<_> = seeds
                 .iter()
                 .zip(kept)
-                .map(|(&seed, tree)| {
-                    scope.spawn(move || {
-                        budget.run(|| grow(rules, pos, history, root_moves, seed, limits, tree))
-                    })
-                })
+                .map(|(&seed, tree)| scope.spawn(move || grow_tree(seed, tree)))
                 .collect();
             handles
                 .into_iter()
@@ -295,31 +297,21 @@ pub(super) fn mcts(
     })
 }
 
-/// What bounds one tree: its budget, whether it keeps proofs, and when it
-/// must stop whatever the budget says.
-#[derive(Debug, Clone, Copy)]
-struct Limits {
-    budget: Budget,
-    solver: bool,
-    deadline: Option<Instant>,
-}
-
 /// One tree, from its own seed, grown from `tree` (empty: from the root
-/// alone). It stops at its budget or at `deadline`, whichever comes first.
+/// alone), keeping proven values if `solver`. It stops at its budget or at
+/// its deadline, whichever comes first.
 fn grow(
-    rules: &Rulebook,
-    pos: &Position,
-    history: &[Move],
+    at: &At<'_>,
     root_moves: &[Move],
     seed: u64,
-    limits: Limits,
+    bounds: Bounds,
+    solver: bool,
     tree: Vec<Node>,
 ) -> Result<Vec<Node>, ScriptError> {
-    let Limits {
-        budget,
-        solver,
-        deadline,
-    } = limits;
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
+    let Bounds {
+        budget, deadline, ..
+    } = bounds;
     let mut rng = Rng::new(seed);
     let c = if solver {
         EXPLORATION
@@ -536,6 +528,15 @@ mod tests {
         (pos, line)
     }
 
+    /// `playouts` a tree, without a deadline.
+    fn bounds(playouts: u32) -> Bounds {
+        Bounds {
+            budget: Budget::Playouts(playouts),
+            deadline: None,
+            scripts: ScriptBudget::UNLIMITED,
+        }
+    }
+
     /// Hard's search: proven values, two trees.
     const STRONG: Config = Config {
         solver: true,
@@ -553,9 +554,9 @@ mod tests {
         let (pos, line) = after(rules, texts);
         let mut list = MoveList::new();
         rules.legal_moves(&pos, &line, &mut list).unwrap();
-        let budget = Budget::Playouts(playouts);
         let mut rng = Rng::new(1);
-        mcts(rules, &pos, &line, &list, &mut rng, budget, config, memory)
+        let at = At::new(rules, &pos, &line);
+        mcts(&at, &list, &mut rng, bounds(playouts), config, memory)
             .unwrap()
             .unwrap()
     }
@@ -604,19 +605,9 @@ mod tests {
         let set_up = drop.parse_position("7/7/7/7/7/3X3 O - -").unwrap();
         let mut list = MoveList::new();
         drop.legal_moves(&set_up, &[], &mut list).unwrap();
-        let (budget, config) = (Budget::Playouts(100), STRONG);
         let mut rng = Rng::new(1);
-        mcts(
-            &drop,
-            &set_up,
-            &[],
-            &list,
-            &mut rng,
-            budget,
-            config,
-            Some(&mut memory),
-        )
-        .unwrap();
+        let at = At::new(&drop, &set_up, &[]);
+        mcts(&at, &list, &mut rng, bounds(100), STRONG, Some(&mut memory)).unwrap();
         assert_eq!(memory.visits(), 2 * 100, "another start");
     }
 }

@@ -2,6 +2,7 @@
 //! answers rank the moves.
 
 use super::exact::{Proof, Solver};
+use super::request::Search;
 use super::retrograde::{Graph, Value};
 use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, threats};
 use crate::error::ScriptError;
@@ -14,8 +15,8 @@ use std::cell::RefCell;
 /// gives up.
 const SOLVE_NODES: u64 = 400_000;
 
-/// Threat-search nodes this two-core machine visits in a second, to turn
-/// a time budget into nodes.
+/// Threat-search nodes a core visits in a second, as measured when the
+/// figure was set: it turns a time budget into nodes.
 const THREAT_NODES_PER_SECOND: f64 = 200_000.0;
 
 /// What a method says of the candidate moves.
@@ -39,11 +40,11 @@ impl From<Option<Move>> for Answer {
 /// A way of choosing moves and valuing positions. Each lives in its own
 /// module; [`methods`] picks them by the rulebook's shape.
 pub(super) trait Method {
-    /// What the method makes of `candidates` (legal moves of `at`) for the
-    /// side to move.
+    /// What the method makes of `candidates` (legal moves of the search's
+    /// position) for the side to move.
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         rng: &mut Rng,
         budget: Budget,
@@ -53,7 +54,7 @@ pub(super) trait Method {
     /// `None` when the method cannot tell (a method that only picks moves).
     fn expected(
         &self,
-        _at: &At<'_>,
+        _search: &Search<'_>,
         _rng: &mut Rng,
         _budget: Budget,
     ) -> Result<Option<f64>, ScriptError> {
@@ -83,14 +84,14 @@ const PLAIN_MCTS: Mcts = Mcts { plain: true };
 impl Method for Lines {
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         rng: &mut Rng,
         _: Budget,
     ) -> Result<Answer, ScriptError> {
-        at.noted("lines");
+        s.noted("lines");
         Ok(Answer::Play(lines::threat_move(
-            at.rules, at.pos, candidates, rng,
+            s.at.rules, s.at.pos, candidates, rng,
         )))
     }
 }
@@ -98,20 +99,22 @@ impl Method for Lines {
 impl Method for ThreatSpace {
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
         let nodes = match budget {
             Budget::Playouts(n) => u64::from(n) * threats::NODES_PER_PLAYOUT,
-            // About what this machine visits in the time.
+            // About what a core visits in the time.
             Budget::Time(d) => (d.as_secs_f64() * THREAT_NODES_PER_SECOND) as u64,
         };
-        let mut search = threats::Threats::new(at.rules).with_nodes(nodes);
-        let chosen = search.best(at.pos, at.history, candidates)?;
+        let mut search = threats::Threats::new(s.at.rules)
+            .with_nodes(nodes)
+            .until(s.deadline);
+        let chosen = search.best(s.at.pos, s.at.history, candidates)?;
         let found = search.found;
-        at.note(match found.fours_plies {
+        s.note(match found.fours_plies {
             Some(plies) => Report {
                 method: "continuous fours",
                 value: Some(Worth::Wins(plies)),
@@ -128,24 +131,31 @@ impl Method for ThreatSpace {
     }
 }
 
+impl Retrograde {
+    /// The rulebook's graph, if it is built within the search's deadline.
+    fn graph(s: &Search<'_>) -> Result<Option<std::sync::Arc<Graph>>, ScriptError> {
+        Graph::of_rulebook(s.at.rules, &Limit::nodes(u64::MAX).by(s.deadline))
+    }
+}
+
 impl Method for Retrograde {
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         rng: &mut Rng,
         _: Budget,
     ) -> Result<Answer, ScriptError> {
-        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
+        let Some(graph) = Retrograde::graph(s)? else {
             return Ok(Answer::Pass);
         };
-        let Some(ranked) = rank(&graph, at, candidates)? else {
+        let Some(ranked) = rank(&graph, &s.at, candidates)? else {
             return Ok(Answer::Pass);
         };
         let best = ranked.iter().map(|&(_, r, _)| r).max();
         if let Some(&(_, _, v)) = ranked.iter().find(|&&(_, r, _)| Some(r) == best) {
-            let me = at.pos.turn();
-            at.note(Report {
+            let me = s.at.pos.turn();
+            s.note(Report {
                 method: "retrograde",
                 value: Some(match v {
                     Value::Win { side, plies } if side == me => Worth::Wins(plies + 1),
@@ -163,27 +173,27 @@ impl Method for Retrograde {
         Ok(top.get(rng.below(top.len().max(1))).copied().into())
     }
 
-    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        let Some(graph) = Graph::of_rulebook(at.rules, &Limit::nodes(u64::MAX))? else {
+    fn expected(&self, s: &Search<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let Some(graph) = Retrograde::graph(s)? else {
             return Ok(None);
         };
-        Ok(graph.value(at.pos).map(|v| score_of(v, at.pos.turn())))
+        Ok(graph.value(s.at.pos).map(|v| score_of(v, s.at.pos.turn())))
     }
 }
 
 impl Method for Exact {
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        let limit = Limit::of_budget(budget);
+        let limit = Limit::of_budget(budget, s.deadline);
         Ok(
-            match Solver::new(at.rules, at.history, limit).deepen(at.pos, candidates)? {
+            match Solver::new(s.at.rules, s.at.history, limit).deepen(s.at.pos, candidates)? {
                 Proof::Win(mv, plies) => {
-                    at.note(Report {
+                    s.note(Report {
                         method: "exact",
                         value: Some(Worth::Wins(plies)),
                         ..Report::default()
@@ -191,11 +201,11 @@ impl Method for Exact {
                     Answer::Play(mv)
                 }
                 Proof::Lost(mv) => {
-                    at.noted("exact");
+                    s.noted("exact");
                     Answer::Play(mv)
                 }
                 Proof::Draws(draws) => {
-                    at.note(Report {
+                    s.note(Report {
                         method: "exact",
                         value: Some(Worth::Expected(0.5)),
                         ..Report::default()
@@ -203,7 +213,7 @@ impl Method for Exact {
                     draws.first().copied().into()
                 }
                 Proof::Open(open) if open.len() == 1 => {
-                    at.noted("exact");
+                    s.noted("exact");
                     Answer::Play(open[0])
                 }
                 Proof::Open(open) if open.len() == candidates.len() => Answer::Pass,
@@ -212,9 +222,13 @@ impl Method for Exact {
         )
     }
 
-    fn expected(&self, at: &At<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        let value =
-            Solver::new(at.rules, at.history, Limit::nodes(SOLVE_NODES)).value_of(at.pos)?;
+    fn expected(&self, s: &Search<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
+        let value = Solver::new(
+            s.at.rules,
+            s.at.history,
+            Limit::nodes(SOLVE_NODES).by(s.deadline),
+        )
+        .value_of(s.at.pos)?;
         Ok(value.map(|v| match v.signum() {
             1 => 1.0,
             0 => 0.5,
@@ -233,28 +247,36 @@ impl Mcts {
     }
 }
 
+/// What bounds an MCTS run within `s`: `budget`, the search's deadline,
+/// and its scripts' budget on every thread that grows a tree.
+fn bounds(s: &Search<'_>, budget: Budget) -> mcts::Bounds {
+    mcts::Bounds {
+        budget,
+        deadline: Some(s.deadline),
+        scripts: s.scripts,
+    }
+}
+
 impl Method for Mcts {
     fn best(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         candidates: &[Move],
         rng: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        let config = self.config(at.rules);
-        let mut memory = at.memory.map(RefCell::borrow_mut);
+        let config = self.config(s.at.rules);
+        let mut memory = s.memory.map(RefCell::borrow_mut);
         let found = mcts::mcts(
-            at.rules,
-            at.pos,
-            at.history,
+            &s.at,
             candidates,
             rng,
-            budget,
+            bounds(s, budget),
             config,
             memory.as_deref_mut(),
         )?;
         if let Some((_, value)) = found {
-            at.note(Report {
+            s.note(Report {
                 method: "mcts",
                 value: Some(Worth::Expected(value)),
                 ..Report::default()
@@ -265,16 +287,14 @@ impl Method for Mcts {
 
     fn expected(
         &self,
-        at: &At<'_>,
+        s: &Search<'_>,
         rng: &mut Rng,
         budget: Budget,
     ) -> Result<Option<f64>, ScriptError> {
         let mut list = MoveList::new();
-        at.rules.legal_moves(at.pos, at.history, &mut list)?;
-        let config = self.config(at.rules);
-        let found = mcts::mcts(
-            at.rules, at.pos, at.history, &list, rng, budget, config, None,
-        )?;
+        s.at.rules.legal_moves(s.at.pos, s.at.history, &mut list)?;
+        let config = self.config(s.at.rules);
+        let found = mcts::mcts(&s.at, &list, rng, bounds(s, budget), config, None)?;
         Ok(found.map(|(_, value)| value))
     }
 }

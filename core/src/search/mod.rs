@@ -1,5 +1,11 @@
 //! Computer players, for every rulebook, driven only by the engine API.
 //!
+//! A search is asked through [`choose`] with one [`Request`]: the level,
+//! the budget, a deadline, and, if the caller keeps them, a game's search
+//! trees ([`Memory`]) and a [`Report`] of what it found. It starts from a
+//! game or a position ([`At`]). The request's deadline and its scripts'
+//! budget go with it to every method it asks and every thread it starts.
+//!
 //! Every level takes a win it sees. `easy` otherwise plays at random;
 //! `medium` avoids moves that let the opponent win at once and now and then
 //! plays a random move; `hard` asks the methods that suit the rulebook's
@@ -13,15 +19,20 @@
 //!
 //! The exact methods give up beyond their limits and the next method
 //! answers. [`solve`] reports an exact value, or that the game is too large.
+//! Around the methods: `request` (what a search is asked and the limits it
+//! sets), `choose` (the levels), `methods` (which methods suit a rulebook
+//! and how their answers rank the moves), `solve`, and `fallback` (moves
+//! found without search).
 //!
 //! ```
 //! use gridrules_core::Rulebook;
 //! use gridrules_core::interrupt::Interrupt;
-//! use gridrules_core::search::{Solved, Value, solve};
+//! use gridrules_core::search::{At, Solved, Value, solve};
 //! use std::time::Duration;
 //!
 //! let rules = Rulebook::builtin("classic").unwrap();
-//! let solved = solve(&rules, &rules.initial(), &[], Duration::from_secs(5), &Interrupt::new()).unwrap();
+//! let start = rules.initial();
+//! let solved = solve(At::new(&rules, &start, &[]), Duration::from_secs(5), &Interrupt::new()).unwrap();
 //! let Solved::Exact(solution) = solved else { panic!("classic is small") };
 //! assert_eq!(solution.value, Value::Draw);
 //! assert_eq!(solution.moves.len(), 9); // every first move keeps the draw
@@ -29,6 +40,7 @@
 
 mod choose;
 mod exact;
+mod fallback;
 mod lines;
 mod mcts;
 mod methods;
@@ -39,16 +51,12 @@ mod solve;
 mod tactics;
 mod threats;
 
-pub(crate) use choose::choose_at;
-pub use choose::{
-    accepts_draw, at_once, at_once_among, by_tables, choose, choose_after, choose_in,
-    choose_reported, continuous_fours, expected_score, plain_uct,
-};
+pub use choose::{accepts_draw, choose, continuous_fours, plain_uct};
+pub use fallback::{at_once, at_once_among, by_tables};
 pub use mcts::Memory;
 pub use report::{Report, Worth};
-pub(crate) use request::At;
-pub use request::{Budget, Level, SEARCH_CAP, within};
+pub use request::{At, Budget, Level, Request, SEARCH_CAP};
 pub use retrograde::Value;
-pub use solve::{Solution, Solved, solve, solve_in};
+pub use solve::{Solution, Solved, solve};
 
-use request::{Limit, deadline};
+use request::Limit;

@@ -1,9 +1,13 @@
-//! What a search is asked: the level, the budget, and when it must stop.
+//! What a search is asked ([`Request`]) and from where ([`At`]), and what
+//! bounds each method it asks: the request's deadline, its scripts' budget,
+//! and for the exact methods a [`Limit`].
 
 use super::{Memory, Report};
+use crate::game::Game;
 use crate::interrupt::Interrupt;
 use crate::position::{Move, Position};
 use crate::rulebook::Rulebook;
+use crate::script::ScriptBudget;
 use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
@@ -62,6 +66,15 @@ impl Budget {
             Budget::Playouts(n) => Budget::Playouts((n / by).max(1)),
         }
     }
+
+    /// How long a search on this budget may take at most: [`SEARCH_CAP`],
+    /// past a time budget's own end.
+    fn cap(self) -> Duration {
+        match self {
+            Budget::Time(d) => d + SEARCH_CAP,
+            Budget::Playouts(_) => SEARCH_CAP,
+        }
+    }
 }
 
 /// Alpha-beta nodes a proof search may visit per playout of the budget
@@ -74,51 +87,196 @@ pub(super) const NODES_PER_PLAYOUT: u64 = 20;
 /// keeps their moves repeatable, and below the command's 10 s of script
 /// time, so that a slow hook rulebook still gets its move.
 pub const SEARCH_CAP: Duration = Duration::from_secs(6);
-thread_local! {
-    /// When the move being chosen on this thread must be ready.
-    static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+
+/// Where a search starts: a position, the moves that reached it (per-move
+/// hooks read them), and the keys of the game's positions up to it (its
+/// repetition rule counts them). A [`Game`] gives all three.
+#[derive(Debug, Clone, Copy)]
+pub struct At<'a> {
+    pub(super) rules: &'a Rulebook,
+    pub(super) pos: &'a Position,
+    pub(super) history: &'a [Move],
+    /// The keys of the game's positions up to `pos`, for its repetition
+    /// rule; empty when the position stands alone.
+    pub(super) keys: &'a [u64],
 }
 
-/// Runs `search` with this thread's deadline [`SEARCH_CAP`] from now (past
-/// a time budget's own end), unless an outer search set one: the cap holds
-/// for a whole choice, however many methods it asks.
-pub(super) fn capped<T>(budget: Budget, search: impl FnOnce() -> T) -> T {
-    if DEADLINE.with(std::cell::Cell::get).is_some() {
-        return search();
-    }
-    let cap = match budget {
-        Budget::Time(d) => d + SEARCH_CAP,
-        Budget::Playouts(_) => SEARCH_CAP,
-    };
-    DEADLINE.with(|d| d.set(Some(Instant::now() + cap)));
-    let result = search();
-    DEADLINE.with(|d| d.set(None));
-    result
-}
-
-/// When the search under way must stop, if it is capped.
-pub(super) fn deadline() -> Option<Instant> {
-    DEADLINE.with(std::cell::Cell::get)
-}
-
-/// Runs `search` (any choice of this module: [`choose_in`], [`choose`], …)
-/// with `by` as its cap instead of [`SEARCH_CAP`]: every method stops by
-/// then (it reads the clock every thousand nodes or so) and answers with
-/// what it has, for a caller whose clock is not the table's — a program
-/// speaking a tournament protocol with a time per move. An earlier cap
-/// already set on this thread stays.
-pub fn within<T>(by: Instant, search: impl FnOnce() -> T) -> T {
-    /// Puts back the cap that was set before, even if `search` panics.
-    struct Restore(Option<Instant>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            DEADLINE.with(|d| d.set(self.0));
+impl<'a> At<'a> {
+    /// `pos` of `rules`, reached by `history` (see
+    /// [`Rulebook::legal_moves`]), standing alone: no earlier position
+    /// counts towards a repetition.
+    pub fn new(rules: &'a Rulebook, pos: &'a Position, history: &'a [Move]) -> At<'a> {
+        At {
+            rules,
+            pos,
+            history,
+            keys: &[],
         }
     }
-    let before = deadline();
-    let _restore = Restore(before);
-    DEADLINE.with(|d| d.set(Some(before.map_or(by, |b| b.min(by)))));
-    search()
+
+    /// The same position after the game's positions with `keys` (their
+    /// [`Position::key`]s, the current one last), which its repetition rule
+    /// counts: a move that would repeat a position for the last time
+    /// allowed is a draw, whatever the position is worth alone.
+    #[must_use]
+    pub fn after(self, keys: &'a [u64]) -> At<'a> {
+        At { keys, ..self }
+    }
+}
+
+impl<'a> From<&'a Game> for At<'a> {
+    /// The game's position, after the game's positions.
+    fn from(game: &'a Game) -> At<'a> {
+        At::new(game.rulebook(), game.position(), game.moves()).after(game.keys())
+    }
+}
+
+/// What a search is asked: a move at a level within a budget, stopped by a
+/// deadline, optionally growing a game's kept trees and saying what it
+/// found. One value, handed down to every method the search asks and to
+/// every thread it starts.
+#[derive(Debug)]
+pub struct Request<'a> {
+    level: Level,
+    budget: Budget,
+    deadline: Option<Instant>,
+    memory: Option<&'a mut Memory>,
+    report: Option<&'a mut Report>,
+    scripts: ScriptBudget,
+}
+
+impl<'a> Request<'a> {
+    /// A move at `level` within about `budget`, stopped at the latest
+    /// [`SEARCH_CAP`] after the search starts (past a time budget's end).
+    /// The scripts' budget of the work on this thread
+    /// ([`ScriptBudget::current`]) goes with the request: it holds on every
+    /// thread the search runs scripts on.
+    pub fn new(level: Level, budget: Budget) -> Request<'a> {
+        Request {
+            level,
+            budget,
+            deadline: None,
+            memory: None,
+            report: None,
+            scripts: ScriptBudget::current(),
+        }
+    }
+
+    /// Stops the search by `by` instead of [`SEARCH_CAP`] after its start:
+    /// every method stops then (it reads the clock every thousand nodes or
+    /// so) and answers with what it has, for a caller whose clock is not
+    /// the table's — a program speaking a tournament protocol with a time
+    /// per move. Of two deadlines the sooner holds.
+    #[must_use]
+    pub fn deadline(self, by: Instant) -> Request<'a> {
+        Request {
+            deadline: Some(self.deadline.map_or(by, |d| d.min(by))),
+            ..self
+        }
+    }
+
+    /// Grows MCTS on the trees of the game's last search kept in `memory`
+    /// (tree reuse), and keeps this search's trees there for the next.
+    #[must_use]
+    pub fn memory(self, memory: &'a mut Memory) -> Request<'a> {
+        Request {
+            memory: Some(memory),
+            ..self
+        }
+    }
+
+    /// Writes what the search found on the way into `report` (for a status
+    /// line such as the Gomocup brain's `MESSAGE`).
+    #[must_use]
+    pub fn report(self, report: &'a mut Report) -> Request<'a> {
+        Request {
+            report: Some(report),
+            ..self
+        }
+    }
+
+    /// Runs `work` as this request's search from `at`, given the level and
+    /// the budget: the deadline is fixed now, for every method it asks;
+    /// the trees and the report are lent to the methods through cells and
+    /// put back after; the scripts' budget holds on this thread too.
+    pub(super) fn run<T>(
+        self,
+        at: At<'_>,
+        work: impl FnOnce(&Search<'_>, Level, Budget) -> T,
+    ) -> T {
+        let Request {
+            level,
+            budget,
+            deadline,
+            memory,
+            report,
+            scripts,
+        } = self;
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + budget.cap());
+        let mut memory = memory;
+        let trees = memory
+            .as_deref_mut()
+            .map(|m| RefCell::new(std::mem::take(m)));
+        let found = report.as_ref().map(|_| RefCell::new(Report::default()));
+        let search = Search {
+            at,
+            deadline,
+            scripts,
+            memory: trees.as_ref(),
+            report: found.as_ref(),
+        };
+        let result = scripts.run(|| work(&search, level, budget));
+        if let (Some(m), Some(trees)) = (memory, trees) {
+            *m = trees.into_inner();
+        }
+        if let (Some(r), Some(found)) = (report, found) {
+            *r = found.into_inner();
+        }
+        result
+    }
+}
+
+/// A request under way: where it searches from, what bounds every method
+/// it asks, and where the methods keep what they found.
+#[derive(Clone, Copy)]
+pub(super) struct Search<'a> {
+    pub(super) at: At<'a>,
+    /// When every method must stop: the request's deadline, or its cap.
+    pub(super) deadline: Instant,
+    /// The scripts' budget, for the threads a method starts.
+    pub(super) scripts: ScriptBudget,
+    /// The game's last search trees, to grow on (MCTS only).
+    pub(super) memory: Option<&'a RefCell<Memory>>,
+    /// Where the method that chooses says what it found.
+    report: Option<&'a RefCell<Report>>,
+}
+
+impl<'a> Search<'a> {
+    /// The same search from `at`, with no trees and no report: for the
+    /// value of a position that the choice only weighs.
+    pub(super) fn from(self, at: At<'a>) -> Search<'a> {
+        Search {
+            at,
+            memory: None,
+            report: None,
+            ..self
+        }
+    }
+
+    /// Says how the move was chosen, when someone asked.
+    pub(super) fn note(&self, report: Report) {
+        if let Some(cell) = self.report {
+            *cell.borrow_mut() = report;
+        }
+    }
+
+    /// Says that `method` chose, and nothing more.
+    pub(super) fn noted(&self, method: &'static str) {
+        self.note(Report {
+            method,
+            ..Report::default()
+        });
+    }
 }
 
 /// When an exact method gives up: after so many nodes, at a deadline, or
@@ -130,40 +288,37 @@ pub(crate) struct Limit<'a> {
 }
 
 impl<'a> Limit<'a> {
-    /// A count of nodes, within [`SEARCH_CAP`]: the same answer on every
-    /// machine unless the cap cuts it.
+    /// A count of nodes: the same answer on every machine.
     pub(super) fn nodes(nodes: u64) -> Limit<'a> {
         Limit {
             nodes,
-            deadline: deadline(),
+            deadline: None,
             stop: None,
         }
     }
 
-    /// What `budget` allows a proof search before the next method: nodes
-    /// in proportion to playouts, or half of a time.
-    pub(super) fn of_budget(budget: Budget) -> Limit<'a> {
+    /// This limit, and stop at `deadline` (a search's cap) too.
+    #[must_use]
+    pub(super) fn by(self, deadline: Instant) -> Limit<'a> {
+        Limit {
+            deadline: Some(deadline),
+            ..self
+        }
+    }
+
+    /// What `budget` allows a proof search before the next method, within
+    /// `deadline`: nodes in proportion to playouts, or half of a time.
+    pub(super) fn of_budget(budget: Budget, deadline: Instant) -> Limit<'a> {
         match budget {
-            Budget::Playouts(n) => Limit::nodes(u64::from(n) * NODES_PER_PLAYOUT),
-            Budget::Time(d) => {
-                let half = Instant::now() + d / 2;
-                Limit {
-                    nodes: u64::MAX,
-                    deadline: Some(deadline().map_or(half, |cap| cap.min(half))),
-                    stop: None,
-                }
-            }
+            Budget::Playouts(n) => Limit::nodes(u64::from(n) * NODES_PER_PLAYOUT).by(deadline),
+            Budget::Time(d) => Limit::nodes(u64::MAX).by(deadline.min(Instant::now() + d / 2)),
         }
     }
 
     /// No limit but the methods' own.
     #[cfg(test)]
     pub(super) fn unbounded() -> Limit<'a> {
-        Limit {
-            nodes: u64::MAX,
-            deadline: None,
-            stop: None,
-        }
+        Limit::nodes(u64::MAX)
     }
 
     /// A time, cut short by `stop`.
@@ -182,55 +337,6 @@ impl<'a> Limit<'a> {
             || (nodes.is_multiple_of(1024)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
                     || self.stop.is_some_and(Interrupt::is_raised)))
-    }
-}
-
-/// A position and the moves that led to it (per-move hooks read them).
-#[derive(Clone, Copy)]
-pub(crate) struct At<'a> {
-    pub(super) rules: &'a Rulebook,
-    pub(super) pos: &'a Position,
-    pub(super) history: &'a [Move],
-    /// The keys of the game's positions up to `pos`, for its repetition
-    /// rule; empty when the position stands alone.
-    pub(super) keys: &'a [u64],
-    /// The game's last search trees, to grow on (MCTS only).
-    pub(super) memory: Option<&'a RefCell<Memory>>,
-    /// Where the method that chooses says what it found.
-    pub(super) report: Option<&'a RefCell<Report>>,
-}
-
-impl<'a> At<'a> {
-    /// `pos`, reached by `history`, after the positions with `keys`.
-    pub(crate) fn new(
-        rules: &'a Rulebook,
-        pos: &'a Position,
-        history: &'a [Move],
-        keys: &'a [u64],
-    ) -> At<'a> {
-        At {
-            rules,
-            pos,
-            history,
-            keys,
-            memory: None,
-            report: None,
-        }
-    }
-
-    /// Says how the move was chosen, when someone asked.
-    pub(super) fn note(&self, report: Report) {
-        if let Some(cell) = self.report {
-            *cell.borrow_mut() = report;
-        }
-    }
-
-    /// Says that `method` chose, and nothing more.
-    pub(super) fn noted(&self, method: &'static str) {
-        self.note(Report {
-            method,
-            ..Report::default()
-        });
     }
 }
 

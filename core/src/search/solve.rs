@@ -7,10 +7,8 @@ use super::methods::{Ranked, rank, rank_of};
 use super::request::Limit;
 use super::retrograde::{Graph, Unbuilt, Value};
 use crate::error::ScriptError;
-use crate::game::Game;
 use crate::interrupt::Interrupt;
-use crate::position::{Move, MoveList, Outcome, Position};
-use crate::rulebook::Rulebook;
+use crate::position::{Move, MoveList, Outcome};
 use std::time::{Duration, Instant};
 
 /// A position's value under perfect play and the moves that keep it.
@@ -38,35 +36,20 @@ pub enum Solved {
     Unsupported,
 }
 
-/// The exact value of `pos` (reached by `history`) within `within` of
-/// computing, or why there is none. Games with a repetition rule are
-/// solved over their graph of positions, others by alpha-beta. The
-/// position stands alone; [`solve_in`] counts a game's repetitions.
+/// The exact value of the position `from` a game or a position ([`At`])
+/// within `within` of computing, or why there is none. Games with a
+/// repetition rule are solved over their graph of positions, others by
+/// alpha-beta. Where `from` holds the game's earlier positions, a move that
+/// would repeat a position for the last time allowed is a draw.
 ///
 /// # Errors
 /// A failing per-move hook.
-pub fn solve(
-    rules: &Rulebook,
-    pos: &Position,
-    history: &[Move],
+pub fn solve<'a>(
+    from: impl Into<At<'a>>,
     within: Duration,
     stop: &Interrupt,
 ) -> Result<Solved, ScriptError> {
-    let at = At::new(rules, pos, history, &[]);
-    solve_at(&at, within, stop)
-}
-
-/// [`solve`] for a game's position: a move that would repeat a position
-/// for the last time allowed is a draw.
-///
-/// # Errors
-/// A failing per-move hook.
-pub fn solve_in(game: &Game, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
-    let at = At::new(game.rulebook(), game.position(), game.moves(), game.keys());
-    solve_at(&at, within, stop)
-}
-
-fn solve_at(at: &At<'_>, within: Duration, stop: &Interrupt) -> Result<Solved, ScriptError> {
+    let at = from.into();
     let (rules, pos, history) = (at.rules, at.pos, at.history);
     if let Some(o) = pos.outcome() {
         let value = match o {
@@ -98,7 +81,7 @@ fn solve_at(at: &At<'_>, within: Duration, stop: &Interrupt) -> Result<Solved, S
                 Err(Unbuilt::OutOfTime) => return Ok(Solved::OutOfTime),
             },
         };
-        match rank(&graph, at, &moves)? {
+        match rank(&graph, &at, &moves)? {
             Some(r) => r,
             None => return Ok(Solved::TooLarge),
         }
@@ -158,7 +141,8 @@ fn solution(mut ranked: Vec<Ranked>) -> Option<Solution> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Side;
+    use crate::position::{Position, Side};
+    use crate::rulebook::Rulebook;
 
     /// Every position reachable from the initial one, found by the engine.
     fn reachable(rules: &Rulebook) -> Vec<Position> {

@@ -14,6 +14,7 @@ use crate::error::ScriptError;
 use crate::geometry::Cell;
 use crate::position::{Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
+use std::time::Instant;
 
 /// A win's score in alpha-beta, less the plies to it: far above any
 /// evaluation, so the evaluation's clamp below half of it is never reached
@@ -48,6 +49,9 @@ pub(super) struct Threats<'a> {
     nodes: u64,
     /// Nodes one move's alpha-beta may visit.
     node_limit: u64,
+    /// When the search must stop, whatever its nodes say: its request's
+    /// deadline (none for a search on its own).
+    deadline: Option<Instant>,
     /// Nodes of the continuous-four search under way.
     vcf_nodes: u64,
     /// The depth the continuous-four search under way started from.
@@ -108,6 +112,20 @@ impl<'a> Threats<'a> {
         }
     }
 
+    /// Stops the search at `deadline`; past it, alpha-beta keeps its last
+    /// complete pass and the continuous-four search does not know.
+    pub(super) fn until(self, deadline: Instant) -> Threats<'a> {
+        Threats {
+            deadline: Some(deadline),
+            ..self
+        }
+    }
+
+    /// Whether the deadline has passed.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
         let k = rules.tables().min_run();
         let windows = rules
@@ -140,6 +158,7 @@ impl<'a> Threats<'a> {
             scale: far + 1,
             nodes: 0,
             node_limit: 20_000 * NODES_PER_PLAYOUT,
+            deadline: None,
             vcf_nodes: 0,
             vcf_top: 0,
             vcf_plies: 0,
@@ -351,8 +370,7 @@ impl<'a> Threats<'a> {
     ) -> Result<Option<i32>, ScriptError> {
         self.nodes += 1;
         // The clock is read every 1024 nodes: a choice's cap holds here too.
-        let late = || super::deadline().is_some_and(|d| std::time::Instant::now() >= d);
-        if self.nodes > self.node_limit || (self.nodes.is_multiple_of(1024) && late()) {
+        if self.nodes > self.node_limit || (self.nodes.is_multiple_of(1024) && self.late()) {
             return Ok(None);
         }
         let me = pos.turn();
@@ -445,8 +463,7 @@ impl<'a> Threats<'a> {
         for cell in self.four_cells(&b) {
             self.vcf_nodes += 1;
             // A choice's cap holds here too: past it, the search does not know.
-            let late = || super::deadline().is_some_and(|d| std::time::Instant::now() >= d);
-            if self.vcf_nodes > VCF_NODES || (self.vcf_nodes.is_multiple_of(256) && late()) {
+            if self.vcf_nodes > VCF_NODES || (self.vcf_nodes.is_multiple_of(256) && self.late()) {
                 return Ok(Err(Unknown));
             }
             let mv = Move::Place {

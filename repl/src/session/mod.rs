@@ -592,14 +592,13 @@ impl Session {
             self.memory = search::Memory::default();
             self.memory_of = Some(rules.clone());
         }
-        let memory = remember.then_some(&mut self.memory);
-        Ok(search::choose_in(
-            &self.game,
-            level,
-            &mut self.rng,
-            budget,
-            memory,
-        )?)
+        let request = search::Request::new(level, budget);
+        let request = if remember {
+            request.memory(&mut self.memory)
+        } else {
+            request
+        };
+        Ok(search::choose(&self.game, request, &mut self.rng)?)
     }
 
     /// The computer plays while its seat is to move.

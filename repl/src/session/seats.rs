@@ -137,15 +137,13 @@ impl Session {
     /// The computer takes a draw unless it expects to do better than one:
     /// exactly when the game can be solved, else by its search's estimate.
     pub(crate) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
-        let rules = self.game.rulebook().clone();
-        let budget = self.think_budget();
+        // Judged as hard judges, whatever the seat's level.
+        let request = search::Request::new(Level::Hard, self.think_budget());
         Ok(search::accepts_draw(
-            &rules,
-            self.game.position(),
-            self.game.moves(),
+            &self.game,
             side,
+            request,
             &mut self.rng,
-            budget,
         )?)
     }
 

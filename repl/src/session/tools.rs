@@ -169,7 +169,7 @@ impl Session {
     pub(crate) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
         use gridrules_core::search::{self, Solved, Value};
         let rules = self.game.rulebook();
-        let solved = search::solve_in(&self.game, within, &self.interrupt)?;
+        let solved = search::solve(&self.game, within, &self.interrupt)?;
         let line = match solved {
             Solved::Exact(solution) => {
                 let value = match solution.value {
