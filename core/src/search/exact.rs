@@ -39,6 +39,41 @@ struct Entry {
 const FULL: u32 = u32::MAX;
 
 impl Entry {
+    /// What a search of a node at `ply` with the window `window` found:
+    /// its value `best` (counted from the root) and the move that gave it,
+    /// seeing `depth` plies below.
+    fn found(best: i32, window: (i32, i32), ply: u32, mv: Option<Move>, depth: u32) -> Entry {
+        let bound = if best <= window.0 {
+            Bound::Upper
+        } else if best >= window.1 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        Entry {
+            value: to_node(best, ply),
+            bound,
+            best: mv,
+            depth,
+        }
+    }
+
+    /// Narrows the window `alpha`..`beta` by the entry's value `v`, counted
+    /// from the root: whether that settles the node's value.
+    fn narrows(&self, v: i32, alpha: &mut i32, beta: &mut i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => {
+                *alpha = (*alpha).max(v);
+                *alpha >= *beta
+            }
+            Bound::Upper => {
+                *beta = (*beta).min(v);
+                *alpha >= *beta
+            }
+        }
+    }
+
     /// Whether the value holds however deep a later search looks: a won or
     /// lost value is a proof, whatever the horizon it was found within.
     fn proves(&self) -> bool {
@@ -307,25 +342,10 @@ impl<'a> Solver<'a> {
         } else {
             self.horizon - ply
         };
-        // Per-move hooks may read the move count and the last move, which
-        // the key leaves out; once one has read the whole history, a value
-        // belongs to its path and no position is looked up or stored.
+        // Once a per-move hook has read the whole history, a value belongs
+        // to its path and no position is looked up or stored.
         let hooks = self.rules.has_per_move_hooks();
-        let key = if hooks {
-            let last = match pos.last_move() {
-                None => 0,
-                Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
-                Some(Move::Step { from, to }) => {
-                    1 << 40 | u64::from(from.0) << 16 | u64::from(to.0)
-                }
-                Some(Move::Swap) => 2 << 40,
-            };
-            pos.key()
-                ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-        } else {
-            pos.key()
-        };
+        let key = table_key(pos, hooks);
         let by_path = hooks && self.rules.script().has_read_history();
         let mut first = None;
         // Whether a bound read from the table was itself cut by a horizon.
@@ -337,17 +357,7 @@ impl<'a> Solver<'a> {
             // unless it is a proof.
             if entry.depth >= remaining || entry.proves() {
                 let v = from_node(entry.value, ply);
-                let settled = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => {
-                        alpha = alpha.max(v);
-                        alpha >= beta
-                    }
-                    Bound::Upper => {
-                        beta = beta.min(v);
-                        alpha >= beta
-                    }
-                };
+                let settled = entry.narrows(v, &mut alpha, &mut beta);
                 // What a horizon limited stays limited up the tree.
                 limited = entry.depth != FULL && !entry.proves();
                 if settled {
@@ -392,23 +402,29 @@ impl<'a> Solver<'a> {
         self.cut |= outer_cut;
         let by_path = by_path || (hooks && self.rules.script().has_read_history());
         if !by_path {
-            let bound = if best <= window.0 {
-                Bound::Upper
-            } else if best >= window.1 {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            let entry = Entry {
-                value: to_node(best, ply),
-                bound,
-                best: best_move,
-                depth,
-            };
+            let entry = Entry::found(best, window, ply, best_move, depth);
             self.table.insert(key, entry);
         }
         Ok(best)
     }
+}
+
+/// The key `pos` is kept under in the table: its own, and where per-move
+/// `hooks` run, which may read the move count and the last move (the
+/// position's key leaves them out), those too.
+fn table_key(pos: &Position, hooks: bool) -> u64 {
+    if !hooks {
+        return pos.key();
+    }
+    let last = match pos.last_move() {
+        None => 0,
+        Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
+        Some(Move::Step { from, to }) => 1 << 40 | u64::from(from.0) << 16 | u64::from(to.0),
+        Some(Move::Swap) => 2 << 40,
+    };
+    pos.key()
+        ^ u64::from(pos.ply()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
 }
 
 #[cfg(test)]

@@ -215,6 +215,21 @@ pub(super) struct Bounds {
     pub(super) scripts: ScriptBudget,
 }
 
+impl Bounds {
+    /// Whether a tree that started growing at `started` is done after
+    /// `iterations`: its budget spent, or (on playouts) its deadline past.
+    fn spent(&self, iterations: u32, started: Instant) -> bool {
+        // Reading the clock costs about a 3×3 playout: look every 64 iterations.
+        let look = iterations.is_multiple_of(64);
+        match self.budget {
+            Budget::Time(d) => iterations > 0 && look && started.elapsed() >= d,
+            Budget::Playouts(n) => {
+                iterations >= n || (look && self.deadline.is_some_and(|d| Instant::now() >= d))
+            }
+        }
+    }
+}
+
 /// Monte Carlo tree search from `at`, over `root_moves`, within `bounds`:
 /// the chosen move and its average score for the mover; `None` without
 /// moves. With a `memory`, the search starts from the trees kept there
@@ -309,9 +324,6 @@ fn grow(
     tree: Vec<Node>,
 ) -> Result<Vec<Node>, ScriptError> {
     let (rules, pos, history) = (at.rules, at.pos, at.history);
-    let Bounds {
-        budget, deadline, ..
-    } = bounds;
     let mut rng = Rng::new(seed);
     let c = if solver {
         EXPLORATION
@@ -319,45 +331,29 @@ fn grow(
         std::f64::consts::SQRT_2
     };
     let started = Instant::now();
-    let done = |iterations: u32| match budget {
-        // Reading the clock costs about a 3×3 playout: look every 64 iterations.
-        Budget::Time(d) => {
-            iterations > 0 && iterations.is_multiple_of(64) && started.elapsed() >= d
-        }
-        Budget::Playouts(n) => {
-            iterations >= n
-                || (iterations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d))
-        }
-    };
     let mut nodes = tree;
     if nodes.is_empty() {
-        nodes.push(Node {
-            mv: None,
-            mover: pos.turn().other(),
-            to_move: pos.turn(),
-            children: Vec::new(),
-            untried: root_moves.to_vec(),
-            visits: 0,
-            score: 0.0,
-            proven: None,
-        });
+        nodes.push(Node::new(
+            None,
+            pos.turn().other(),
+            pos,
+            root_moves.to_vec(),
+        ));
     }
     let mut playout = Playout::new();
     let mut list = MoveList::new();
     let mut path = Vec::new();
-    // The moves from the game's start, for per-move hooks only.
-    let hooks = rules.has_per_move_hooks();
-    let mut line = Vec::new();
+    let mut walk = Walk {
+        state: *pos,
+        line: Vec::new(),
+        hooks: rules.has_per_move_hooks(),
+    };
     let mut iterations = 0u32;
-    while !done(iterations) && nodes[0].proven.is_none() {
+    while !bounds.spent(iterations, started) && nodes[0].proven.is_none() {
         iterations += 1;
         path.clear();
         path.push(0);
-        let mut state = *pos;
-        line.clear();
-        if hooks {
-            line.extend_from_slice(history);
-        }
+        walk.restart(pos, history);
         let mut node = 0;
         // Select, stopping at a node whose value is known.
         while nodes[node].untried.is_empty()
@@ -371,13 +367,11 @@ fn grow(
                 .max_by(|&&a, &&b| uct(&nodes[a], log_n, c).total_cmp(&uct(&nodes[b], log_n, c)))
                 .expect("children is not empty");
             let mv = nodes[node].mv.expect("non-root nodes have a move");
-            rules.apply(&mut state, &line, mv)?;
-            if hooks {
-                line.push(mv);
-            }
+            walk.play(rules, mv)?;
             path.push(node);
         }
         // Expand.
+        let state = &walk.state;
         if !nodes[node].untried.is_empty() && nodes[node].proven.is_none() && !state.is_over() {
             let i = rng.below(nodes[node].untried.len());
             let mv = nodes[node].untried.swap_remove(i);
@@ -387,51 +381,92 @@ fn grow(
                 Move::Swap => state.turn().other(),
                 _ => state.turn(),
             };
-            rules.apply(&mut state, &line, mv)?;
-            if hooks {
-                line.push(mv);
-            }
+            walk.play(rules, mv)?;
+            let (state, line) = (&walk.state, &walk.line);
             let untried = if state.is_over() {
                 Vec::new()
             } else {
-                rules.legal_moves(&state, &line, &mut list)?;
+                rules.legal_moves(state, line, &mut list)?;
                 list.to_vec()
             };
-            nodes.push(Node {
-                mv: Some(mv),
-                mover,
-                to_move: state.turn(),
-                children: Vec::new(),
-                untried,
-                visits: 0,
-                score: 0.0,
-                proven: if solver { state.outcome() } else { None },
-            });
+            let mut child = Node::new(Some(mv), mover, state, untried);
+            child.proven = if solver { state.outcome() } else { None };
+            nodes.push(child);
             let child = nodes.len() - 1;
             nodes[node].children.push(child);
             path.push(child);
         }
-        // Simulate (a proven node needs none), then back up from the point
-        // of view of each node's mover, proving what can be proven.
+        // Simulate (a proven node needs none), then back up.
         let leaf = *path.last().expect("the path holds the root");
         let outcome = match nodes[leaf].proven {
             Some(o) => o,
-            None => playout.run(rules, &state, &line, &mut rng)?,
+            None => playout.run(rules, &walk.state, &walk.line, &mut rng)?,
         };
-        for &n in path.iter().rev() {
-            if solver && nodes[n].proven.is_none() {
-                nodes[n].proven = prove(&nodes, n);
-            }
-            let node = &mut nodes[n];
-            node.visits += 1;
-            node.score += match outcome {
-                Outcome::Draw => 0.5,
-                Outcome::Win(s) if s == node.mover => 1.0,
-                Outcome::Win(_) => 0.0,
-            };
-        }
+        back_up(&mut nodes, &path, outcome, solver);
     }
     Ok(nodes)
+}
+
+impl Node {
+    /// A node not yet visited, reached by `mv` (the root: none) made by
+    /// `mover`, whose position is `state`, with `untried` moves.
+    fn new(mv: Option<Move>, mover: Side, state: &Position, untried: Vec<Move>) -> Node {
+        Node {
+            mv,
+            mover,
+            to_move: state.turn(),
+            children: Vec::new(),
+            untried,
+            visits: 0,
+            score: 0.0,
+            proven: None,
+        }
+    }
+}
+
+/// One iteration's walk down a tree: the position reached, and the moves
+/// from the game's start to it (kept for per-move hooks only).
+struct Walk {
+    state: Position,
+    line: Vec<Move>,
+    hooks: bool,
+}
+
+impl Walk {
+    /// Back at the root, `pos` reached by `history`.
+    fn restart(&mut self, pos: &Position, history: &[Move]) {
+        self.state = *pos;
+        self.line.clear();
+        if self.hooks {
+            self.line.extend_from_slice(history);
+        }
+    }
+
+    /// One step down, by `mv`.
+    fn play(&mut self, rules: &Rulebook, mv: Move) -> Result<(), ScriptError> {
+        rules.apply(&mut self.state, &self.line, mv)?;
+        if self.hooks {
+            self.line.push(mv);
+        }
+        Ok(())
+    }
+}
+
+/// Scores `outcome` on every node of `path` from the point of view of the
+/// node's mover, deepest first, proving what can be proven.
+fn back_up(nodes: &mut [Node], path: &[usize], outcome: Outcome, solver: bool) {
+    for &n in path.iter().rev() {
+        if solver && nodes[n].proven.is_none() {
+            nodes[n].proven = prove(nodes, n);
+        }
+        let node = &mut nodes[n];
+        node.visits += 1;
+        node.score += match outcome {
+            Outcome::Draw => 0.5,
+            Outcome::Win(s) if s == node.mover => 1.0,
+            Outcome::Win(_) => 0.0,
+        };
+    }
 }
 
 /// What a tree says of each of its root's moves.
