@@ -741,6 +741,29 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
     assert_eq!(one, tally(3));
 }
 
+/// Issue 23: the scripts' budget goes with a search request, to whichever
+/// thread runs it (and every thread it starts), not only the thread that
+/// made it.
+#[test]
+fn a_search_requests_script_budget_goes_with_it() {
+    use gridrules_core::script::ScriptBudget;
+    let rules = Rulebook::from_file(std::path::Path::new("user/misere_hook.toml")).unwrap();
+    let pos = rules.initial();
+    let spent = ScriptBudget::until(std::time::Instant::now(), "the test's budget is spent");
+    let request = spent.run(|| Request::new(Level::Hard, BUDGET));
+    // A thread of its own, which has no budget set.
+    let chosen = std::thread::scope(|scope| {
+        let search = move || choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1));
+        scope.spawn(search).join().unwrap()
+    });
+    let err = chosen.expect_err("the search ran its hooks past the budget");
+    assert!(
+        err.to_string()
+            .contains("ran out of time: the test's budget is spent"),
+        "{err}"
+    );
+}
+
 /// Issue 22: the scripts' time budget was kept per thread, so the games
 /// an arena plays on its worker threads ran their hooks with none.
 #[test]

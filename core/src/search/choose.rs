@@ -341,4 +341,29 @@ mod tests {
         }
         assert!(missed.is_empty(), "of {}: {missed:#?}", wins.len());
     }
+
+    /// A request's deadline reaches every method and every thread it
+    /// starts: with playouts enough for hours, each kind of search answers
+    /// soon after the deadline, long before the cap.
+    #[test]
+    fn a_requests_deadline_stops_every_method() {
+        // Alpha-beta, then MCTS on two threads; retrograde analysis (a
+        // graph too large to finish in time), then MCTS; the threat search.
+        for name in ["connect-four", "teeko", "pente"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let pos = rules.initial();
+            let started = Instant::now();
+            let mut report = Report::default();
+            let request = Request::new(Level::Hard, Budget::Playouts(u32::MAX))
+                .deadline(started + std::time::Duration::from_millis(200))
+                .report(&mut report);
+            let mv = choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap();
+            let took = started.elapsed();
+            assert!(mv.is_some(), "{name}: no move");
+            assert!(
+                took < crate::search::SEARCH_CAP / 3,
+                "{name}: {took:?} ({report})"
+            );
+        }
+    }
 }
