@@ -118,6 +118,7 @@ pub fn plain_uct<'a>(
     let bounds = mcts::Bounds {
         budget,
         deadline: None,
+        // One tree, grown on this thread: the budget set here.
         scripts: ScriptBudget::current(),
     };
     let found = mcts::mcts(&at, &list, rng, bounds, mcts::Config::PLAIN, None)?;
@@ -209,7 +210,7 @@ fn choose_swap(
         // distance from the centre (a central first mark favours X).
         lines::first_mark_value(at.rules, at.pos)
     } else {
-        let after = s.from(At::new(at.rules, &swapped, &line));
+        let after = s.weighing(At::new(at.rules, &swapped, &line));
         expected(&after, rng, half)?
     };
     if stay < 0.5 {

@@ -254,7 +254,7 @@ pub(super) struct Search<'a> {
 impl<'a> Search<'a> {
     /// The same search from `at`, with no trees and no report: for the
     /// value of a position that the choice only weighs.
-    pub(super) fn from(self, at: At<'a>) -> Search<'a> {
+    pub(super) fn weighing(self, at: At<'a>) -> Search<'a> {
         Search {
             at,
             memory: None,
