@@ -4,7 +4,6 @@ pub mod primitives;
 mod schema;
 mod sections;
 pub mod tables;
-pub mod turns;
 
 use crate::builtin;
 use crate::error::{Problem, RulebookError, Source};
@@ -13,6 +12,7 @@ use crate::position::Side;
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, ScriptSource};
 use crate::table::TableRules;
+pub use crate::turns::{TurnPlace, Turns};
 pub use primitives::{FullRegion, LineResult, Marks, NoMoves};
 use rhai::Dynamic;
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
@@ -20,7 +20,6 @@ use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 pub use tables::{Capture, Jump, Tables};
-pub use turns::{TurnPlace, Turns};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
 /// its load-time hooks. Share it with `Arc`; a copy with other table options
@@ -44,8 +43,6 @@ pub struct Rulebook {
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
     pub(crate) outcome_hook: bool,
-    /// Whether random games run in the playout kernel (see `kernel.rs`).
-    pub(crate) kernel: bool,
     /// The graph of positions the computer solves, once built.
     pub(crate) graph: crate::search::GraphCache,
 }
@@ -346,7 +343,7 @@ impl Rulebook {
         });
         let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
         script.explicit_mark = tables.marks == Marks::Either;
-        let mut rulebook = Rulebook {
+        Ok(Rulebook {
             name: name.to_string(),
             title,
             description: raw.description,
@@ -363,11 +360,8 @@ impl Rulebook {
             outcome_hook: script.has_per_move(HookId::Outcome),
             tables,
             script: Arc::new(script),
-            kernel: false,
             graph: Default::default(),
-        };
-        rulebook.kernel = crate::kernel::eligible(&rulebook);
-        Ok(rulebook)
+        })
     }
 
     /// The rulebook's name (`classic`).
@@ -423,12 +417,10 @@ impl Rulebook {
     /// The same rulebook played under other table rules (the pie rule
     /// chosen at the table, PI1).
     pub fn with_table(&self, table: TableRules) -> Rulebook {
-        let mut copy = Rulebook {
+        Rulebook {
             table,
             ..self.clone()
-        };
-        copy.kernel = crate::kernel::eligible(&copy);
-        copy
+        }
     }
 
     /// The documented examples (`[[example]]`), run by `gridrules check`.

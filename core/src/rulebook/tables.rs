@@ -4,12 +4,12 @@
 //! interpreter never runs for a cell of a move; play reads these tables only.
 
 use super::primitives::{FullRegion, LineResult, Marks, NoMoves, Word};
-use super::turns::Turns;
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Grid, Span, WORDS};
 use crate::position::{NO_REGION, UNLIMITED};
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, describe};
+use crate::turns::Turns;
 use rhai::Dynamic;
 
 /// A jump: the destination and the cells that must be empty in between.

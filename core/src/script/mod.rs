@@ -13,7 +13,7 @@ use crate::error::{
 };
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
-use crate::rulebook::TurnPlace;
+use crate::turns::TurnPlace;
 use api::{History, ScriptMove, ScriptState};
 use hooks::{HOOKS, HookId, HookKind};
 use rhai::{
