@@ -1,17 +1,29 @@
-//! The README documents every command, hook, refusal key and `[table]` key:
-//! the registries that drive parsing and loading also keep the docs honest.
+//! The reference (`docs/reference.md`) names every command, hook, rulebook
+//! key, refusal, `expect` form, result reason and function a script can
+//! call, each read here from the registry the engine uses: the registries
+//! that drive parsing and loading also keep the docs honest.
 
 use gridrules::command::COMMANDS;
 use gridrules_core::rules::REFUSAL_KEYS;
 use gridrules_core::script::hooks::HOOKS;
+use std::path::{Path, PathBuf};
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap()
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn reference() -> String {
+    read("docs/reference.md")
 }
 
 #[test]
-fn every_command_is_in_the_readme() {
-    let text = readme();
+fn every_command_is_in_the_reference() {
+    let text = reference();
     let missing: Vec<&str> = COMMANDS
         .iter()
         .map(|c| c.name)
@@ -21,48 +33,13 @@ fn every_command_is_in_the_readme() {
         .collect();
     assert!(
         missing.is_empty(),
-        "commands missing from the README's table: {missing:?}"
+        "commands missing from the reference's table: {missing:?}"
     );
 }
 
 #[test]
-fn every_hook_is_in_the_readme_with_its_signature_and_kind() {
-    let text = readme();
-    let missing: Vec<String> = HOOKS
-        .iter()
-        .map(|h| format!("| `{}` | {}", h.signature(), h.kind.as_str()))
-        .filter(|row| !text.contains(row))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "hooks missing from the README: {missing:?}"
-    );
-}
-
-#[test]
-fn every_refusal_key_is_in_the_readme() {
-    let text = readme();
-    let missing: Vec<&&str> = REFUSAL_KEYS
-        .iter()
-        .filter(|k| !text.contains(&format!("`{k}`")))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "refusal keys missing from the README: {missing:?}"
-    );
-}
-
-// The author's guide (`docs/authoring.md`) is the deep reference: it names
-// every hook, key, refusal, `expect` form, result reason and function a
-// script can call, each read here from the registry the engine uses.
-
-fn guide() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/authoring.md")).unwrap()
-}
-
-#[test]
-fn every_hook_is_in_the_guide_with_its_signature_and_kind() {
-    let text = guide();
+fn every_hook_is_in_the_reference_with_its_signature_and_kind() {
+    let text = reference();
     let missing: Vec<String> = HOOKS
         .iter()
         .map(|h| format!("| `{}` | {} |", h.signature(), h.kind.as_str()))
@@ -70,7 +47,7 @@ fn every_hook_is_in_the_guide_with_its_signature_and_kind() {
         .collect();
     assert!(
         missing.is_empty(),
-        "hooks missing from the guide: {missing:?}"
+        "hooks missing from the reference: {missing:?}"
     );
 }
 
@@ -103,8 +80,8 @@ fn keys_of(section: &str) -> Vec<String> {
 }
 
 #[test]
-fn every_rulebook_key_is_in_the_guide() {
-    let text = guide();
+fn every_rulebook_key_is_in_the_reference() {
+    let text = reference();
     let mut missing = Vec::new();
     for section in ["", "[board]", "[table]", "[[example]]"] {
         for key in keys_of(section) {
@@ -120,14 +97,14 @@ fn every_rulebook_key_is_in_the_guide() {
     }
     assert!(
         missing.is_empty(),
-        "keys missing from the guide: {missing:?}"
+        "keys missing from the reference: {missing:?}"
     );
 }
 
 #[test]
-fn every_refusal_and_placeholder_is_in_the_guide() {
+fn every_refusal_and_placeholder_is_in_the_reference() {
     use gridrules_core::rules::REFUSAL_PLACEHOLDERS;
-    let text = guide();
+    let text = reference();
     let missing: Vec<&&str> = REFUSAL_KEYS
         .iter()
         .filter(|k| !text.contains(&format!("| `{k}` |")))
@@ -139,16 +116,16 @@ fn every_refusal_and_placeholder_is_in_the_guide() {
         .collect();
     assert!(
         missing.is_empty(),
-        "refusals missing from the guide: {missing:?}"
+        "refusals missing from the reference: {missing:?}"
     );
 }
 
 #[test]
-fn every_expect_form_and_result_reason_is_in_the_guide() {
+fn every_expect_form_and_result_reason_is_in_the_reference() {
     use gridrules_core::game::result_line;
     use gridrules_core::rulebook::EXPECT_KINDS;
     use gridrules_core::{Ending, Outcome, Side};
-    let text = guide();
+    let text = reference();
     let mut missing: Vec<String> = EXPECT_KINDS
         .iter()
         .filter(|k| !text.contains(&format!("`{k}`")))
@@ -188,7 +165,7 @@ fn every_expect_form_and_result_reason_is_in_the_guide() {
     missing.dedup();
     assert!(
         missing.is_empty(),
-        "expect forms and result reasons missing from the guide: {missing:?}"
+        "expect forms and result reasons missing from the reference: {missing:?}"
     );
 }
 
@@ -205,10 +182,10 @@ fn script_functions(text: &str) -> Vec<(String, String)> {
 }
 
 #[test]
-fn every_built_in_module_function_is_in_the_guide() {
+fn every_built_in_module_function_is_in_the_reference() {
     use gridrules_core::builtin::SCRIPTS;
     use gridrules_core::script::hooks::HookId;
-    let text = guide();
+    let text = reference();
     let mut missing = Vec::new();
     let mut modules = 0;
     for (module, source) in SCRIPTS {
@@ -231,20 +208,16 @@ fn every_built_in_module_function_is_in_the_guide() {
     assert!(modules >= 5, "only {modules} built-in modules found");
     assert!(
         missing.is_empty(),
-        "module functions missing from the guide: {missing:?}"
+        "module functions missing from the reference: {missing:?}"
     );
 }
 
 #[test]
-fn every_function_and_member_scripts_see_is_in_the_guide() {
+fn every_function_and_member_scripts_see_is_in_the_reference() {
     // `core/src/script/api.rs` registers them: functions with
     // `register_fn("name"`, state and move members with `register_get("name"`.
-    let api = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../core/src/script/api.rs"
-    ))
-    .unwrap();
-    let text = guide();
+    let api = read("core/src/script/api.rs");
+    let text = reference();
     let mut names = Vec::new();
     for marker in [".register_fn(", ".register_get("] {
         for (_, rest) in api
@@ -264,6 +237,6 @@ fn every_function_and_member_scripts_see_is_in_the_guide() {
         .collect();
     assert!(
         missing.is_empty(),
-        "script functions missing from the guide: {missing:?}"
+        "script functions missing from the reference: {missing:?}"
     );
 }
