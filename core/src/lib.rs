@@ -30,6 +30,7 @@ pub mod game;
 pub mod geometry;
 pub mod interrupt;
 mod kernel;
+pub mod mechanics;
 pub mod notation;
 pub mod perft;
 pub mod playout;

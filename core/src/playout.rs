@@ -40,8 +40,8 @@ impl Playout {
         history: &[Move],
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
-        if crate::kernel::eligible(rules) && !start.is_over() {
-            let end = crate::kernel::playout(rules, start, rng);
+        if rules.kernel && !start.is_over() {
+            let end = crate::kernel::playout(rules.tables(), start, rng);
             self.plies = end.plies;
             return Ok(end.outcome);
         }

@@ -443,13 +443,8 @@ pub(crate) fn board_text(session: &Session) -> String {
         };
         outln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv));
     }
-    if t.has_captures() {
-        outln!(
-            out,
-            "captures: X {}, O {}",
-            pos.captures(Side::X),
-            pos.captures(Side::O)
-        );
+    if let Some(status) = t.captures().status(pos) {
+        outln!(out, "{status}");
     }
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
         outln!(out, "roles: X is {x}, O is {o}");

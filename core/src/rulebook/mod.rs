@@ -1,25 +1,23 @@
 //! Rulebooks: a TOML file and the Rhai script it names, validated and compiled.
 
-pub mod primitives;
 mod schema;
 mod sections;
-pub mod tables;
 
 use crate::builtin;
 use crate::error::{Problem, RulebookError, Source};
 use crate::geometry::Grid;
+pub use crate::mechanics::words::{FullRegion, LineResult, Marks, NoMoves};
+pub use crate::mechanics::{Capture, Jump, Tables};
 use crate::position::Side;
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, ScriptSource};
 use crate::table::TableRules;
 pub use crate::turns::{TurnPlace, Turns};
-pub use primitives::{FullRegion, LineResult, Marks, NoMoves};
 use rhai::Dynamic;
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-pub use tables::{Capture, Jump, Tables};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
 /// its load-time hooks. Share it with `Arc`; a copy with other table options
@@ -42,6 +40,9 @@ pub struct Rulebook {
     pub(crate) tables: Tables,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
+    /// Whether random games run in the playout kernel: its own answer
+    /// ([`crate::kernel::eligible`]), kept so that no game asks again.
+    pub(crate) kernel: bool,
     pub(crate) outcome_hook: bool,
     /// The graph of positions the computer solves, once built.
     pub(crate) graph: crate::search::GraphCache,
@@ -341,8 +342,10 @@ impl Rulebook {
                 at.map(|l| (l.line, l.col)),
             )
         });
-        let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
+        let tables = crate::mechanics::build(&script, grid, &shown_params)?;
         script.explicit_mark = tables.marks == Marks::Either;
+        let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
+        let kernel = crate::kernel::eligible(&tables, table.pie, per_move);
         Ok(Rulebook {
             name: name.to_string(),
             title,
@@ -358,6 +361,7 @@ impl Rulebook {
             warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
             outcome_hook: script.has_per_move(HookId::Outcome),
+            kernel,
             tables,
             script: Arc::new(script),
             graph: Default::default(),
@@ -418,6 +422,7 @@ impl Rulebook {
     /// chosen at the table, PI1).
     pub fn with_table(&self, table: TableRules) -> Rulebook {
         Rulebook {
+            kernel: crate::kernel::eligible(&self.tables, table.pie, self.has_per_move_hooks()),
             table,
             ..self.clone()
         }

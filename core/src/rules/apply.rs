@@ -6,7 +6,7 @@ use crate::error::ScriptError;
 use crate::geometry::{Bits, Cell};
 use crate::position::{Ending, Move, NO_REGION, Outcome, Position, Side, UNLIMITED};
 use crate::refusal::PlayError;
-use crate::rulebook::{FullRegion, Marks, Rulebook};
+use crate::rulebook::{FullRegion, Rulebook};
 use crate::script::api::History;
 use crate::script::hooks::HookId;
 use rhai::Dynamic;
@@ -87,8 +87,8 @@ impl Rulebook {
         let marks = p.marks.get_mut(mark);
         let own = marks.prefix::<W>() | Bits::single(to);
         marks.set_prefix(own);
-        if !t.captures.is_empty() {
-            self.capture::<W>(p, to, mark, own);
+        if t.captures.any() {
+            t.captures.take::<W>(p, to, mark, own);
         }
         if t.gravity {
             self.settle_support::<W>(p, to);
@@ -98,10 +98,8 @@ impl Rulebook {
             if line {
                 let holder = t.line_result.holder(mark, side);
                 p.result = Some((t.line_result.outcome(holder), Ending::Line));
-            } else if let Some(n) = t.capture_wins
-                && *p.captures.get(side) >= n
-            {
-                p.result = Some((Outcome::Win(side), Ending::Captures(n)));
+            } else if t.captures.any() {
+                p.result = t.captures.decided(p, side);
             }
         } else {
             self.settle_region::<W>(p, to, mark, side, line);
@@ -133,26 +131,6 @@ impl Rulebook {
             }
         }
         Ok(())
-    }
-
-    /// Takes the opponent's marks that the mark of `mark` on `to` captures
-    /// (`own` holds it), in every pattern at once, and counts the captures.
-    #[inline(never)]
-    fn capture<const W: usize>(&self, p: &mut Position, to: Cell, mark: Side, own: Bits<W>) {
-        let theirs = p.marks.get_mut(mark.other());
-        let mut left = theirs.prefix::<W>();
-        let mut made = 0;
-        for c in &self.tables.captures[to.index()] {
-            let take = c.take.prefix::<W>();
-            if take.is_subset(left) && own.contains(c.by) {
-                left = left & !take;
-                made += 1;
-            }
-        }
-        if made > 0 {
-            theirs.set_prefix(left);
-            *p.captures.get_mut(mark) += made;
-        }
     }
 
     /// Opens the cells that now rest on their support, after a mark on `to`.
@@ -281,29 +259,5 @@ impl Rulebook {
         if seen >= limit {
             pos.result = Some((Outcome::Draw, Ending::Repetition(limit)));
         }
-    }
-}
-
-/// A uniformly random placement among `n` free cells: which of them (by its
-/// place in the set) and the mark, both marks being choices where a move
-/// chooses. The general path and the playout kernel both draw with this, so
-/// that one seed gives them the same games.
-#[inline(always)]
-pub(crate) fn draw_placement(
-    marks: Marks,
-    turn: Side,
-    n: u32,
-    rng: &mut crate::rng::Rng,
-) -> (u32, Side) {
-    if marks == Marks::Either {
-        let r = rng.below(2 * n as usize) as u32;
-        let mark = if r.is_multiple_of(2) {
-            Side::X
-        } else {
-            Side::O
-        };
-        (r / 2, mark)
-    } else {
-        (rng.below(n as usize) as u32, marks.default_mark(turn))
     }
 }

@@ -144,7 +144,7 @@ impl Rulebook {
         let own = pos.marks(pos.mark_at(to)?);
         t.lines.iter().find_map(|line| {
             let i = line.iter().position(|&c| c == to)?;
-            let run = &line[crate::rulebook::tables::run_at(line, i, own)];
+            let run = &line[crate::mechanics::run_at(line, i, own)];
             t.wins_run(run.len()).then(|| run.to_vec())
         })
     }

@@ -11,7 +11,6 @@ mod timeout;
 pub use crate::refusal::{
     PlayError, REFUSAL_KEYS, REFUSAL_PLACEHOLDERS, Refusal, refusal_placeholders,
 };
-pub(crate) use apply::draw_placement;
 
 use crate::bits::with_width;
 use crate::error::ScriptError;
@@ -193,7 +192,7 @@ impl Rulebook {
         if n == 0 {
             return None;
         }
-        let (i, mark) = draw_placement(self.tables.marks, pos.turn, n, rng);
+        let (i, mark) = crate::kernel::draw_placement(self.tables.marks, pos.turn, n, rng);
         let to = free.nth(i).expect("i < n cells");
         Some(Move::Place { to, mark })
     }
