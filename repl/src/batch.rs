@@ -3,6 +3,7 @@
 
 use crate::command::parse;
 use crate::edge;
+use crate::layout;
 use crate::render::{self, Style};
 use crate::session::{Reply, Session, Setting};
 use std::io::{self, BufRead, Read, Write};
@@ -107,7 +108,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
 fn fitted(text: String, style: Style) -> String {
     let text = edge::finish(&text, style.color);
     match style.width {
-        Some(w) => render::fit(&text, w),
+        Some(w) => layout::fit(&text, w),
         None => text,
     }
 }

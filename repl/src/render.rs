@@ -7,15 +7,16 @@
 //! leaves the program. The public functions that return text ready to
 //! print say so.
 
-use crate::edge::{self, Paint};
+use crate::diagnostic;
+use crate::edge::{self, Paint, outln};
 use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet as AnnotSnippet};
 use gridrules_core::game::result_line;
 use gridrules_core::rulebook::Marks;
-use gridrules_core::{
-    Cell, PlayError, Position, Problem, Rulebook, RulebookError, ScriptError, Side, Snippet,
-};
+use gridrules_core::{Cell, PlayError, Position, Rulebook, Side};
 use std::fmt::Write as _;
+
+// The diagnostics' public names, where the conformance suite calls them.
+pub use crate::diagnostic::{rulebook_error, script_error, warning};
 
 /// How replies are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,58 +49,6 @@ impl Style {
             width: Some(80),
         }
     }
-}
-
-/// `writeln!` for composed text: the line ends with gridrules' own line
-/// end, not a `\n` (which would be content, and continue the line).
-macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
-        write!($out, $($arg)*).expect("writing to a String cannot fail");
-        $out.push_str(edge::line_end());
-    }};
-}
-
-/// Finished `text` (see [`edge::finish`]) with every line longer than
-/// `width` wrapped at spaces, so a list of moves breaks between moves, never
-/// inside one; continuation lines are indented two spaces more than the
-/// line. Boards (drawn in colour) and source lines quoted under an error
-/// (`12 | …`) are left as they are.
-pub fn fit(text: &str, width: usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches('\n');
-        let quoted = body
-            .trim_start()
-            .split_once(" | ")
-            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
-        if body.chars().count() <= width || body.contains('\x1b') || quoted {
-            out.push_str(line);
-            continue;
-        }
-        // An indented line (a continuation) keeps its indent, and its own
-        // continuations go two further in.
-        let words = body.trim_start_matches(' ');
-        let indent = body.len() - words.len();
-        out.push_str(&body[..indent]);
-        let mut len = indent;
-        for (i, word) in words.split(' ').enumerate() {
-            let w = word.chars().count();
-            if i > 0 && len + 1 + w > width {
-                out.push('\n');
-                out.extend(std::iter::repeat_n(' ', indent + 2));
-                len = indent + 2;
-            } else if i > 0 {
-                out.push(' ');
-                len += 1;
-            }
-            out.push_str(word);
-            len += w;
-        }
-        if line.ends_with('\n') {
-            out.push('\n');
-        }
-    }
-    out
 }
 
 /// The line for a move the computer or the clock made (a person's own move prints nothing).
@@ -167,7 +116,7 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             // Shown with every new game until the author fixes them, as a
             // compiler repeats its warnings.
             for w in r.warnings() {
-                out.push_str(&warning_text(w));
+                out.push_str(&diagnostic::warning_text(w));
             }
             let seats = session.seats();
             outln!(
@@ -522,13 +471,8 @@ pub fn error(err: &CommandError) -> String {
 /// [`error`] as composed text.
 pub(crate) fn error_text(err: &CommandError) -> String {
     match err {
-        CommandError::Rulebook(e) => rulebook_error_text(e),
-        CommandError::Record(e) => {
-            e.0.problems
-                .iter()
-                .map(|p| problem(Level::ERROR, p))
-                .collect()
-        }
+        CommandError::Rulebook(e) => diagnostic::rulebook_error_text(e),
+        CommandError::Record(e) => diagnostic::rulebook_error_text(&e.0),
         CommandError::Check(lines, _) => {
             let mut out = String::new();
             for l in lines {
@@ -540,160 +484,13 @@ pub(crate) fn error_text(err: &CommandError) -> String {
         // A hook that failed during play: the refused move, then where in
         // the script.
         CommandError::Play(mv, PlayError::Script(e)) => {
-            problem_after(Level::ERROR, &format!("{mv}: "), &e.to_problem())
+            diagnostic::error_text_after(&format!("{mv}: "), &e.to_problem())
         }
-        CommandError::Script(e) => problem(Level::ERROR, &e.to_problem()),
+        CommandError::Script(e) => diagnostic::error_text(&e.to_problem()),
         _ => {
             let mut out = String::new();
             outln!(out, "error: {err}");
             out
         }
     }
-}
-
-/// A rulebook that did not load, every problem drawn (finished plain text).
-pub fn rulebook_error(e: &RulebookError) -> String {
-    edge::finish(&rulebook_error_text(e), false)
-}
-
-fn rulebook_error_text(e: &RulebookError) -> String {
-    e.problems
-        .iter()
-        .map(|p| problem(Level::ERROR, p))
-        .collect()
-}
-
-/// A hook that failed, drawn at the script line where it stopped (finished
-/// plain text).
-pub fn script_error(e: &ScriptError) -> String {
-    edge::finish(&problem(Level::ERROR, &e.to_problem()), false)
-}
-
-/// A warning about a rulebook that loads (a function one slip from a
-/// hook), as finished plain text.
-pub fn warning(p: &Problem) -> String {
-    edge::finish(&warning_text(p), false)
-}
-
-/// [`warning`] as composed text, its lines ending in [`edge::line_end`].
-pub(crate) fn warning_text(p: &Problem) -> String {
-    problem(Level::WARNING, p)
-}
-
-/// [`warning`] as one entry of [`Reply::Lines`]: composed text without its
-/// last line end (the reply adds it).
-pub(crate) fn warning_entry(p: &Problem) -> String {
-    let text = warning_text(p);
-    match text.strip_suffix(edge::line_end()) {
-        Some(entry) => entry.to_string(),
-        None => text,
-    }
-}
-
-/// One problem: `level: path:line:col: message`, then its source lines
-/// with carets under the offending token, and its `help:`.
-fn problem(level: Level<'_>, p: &Problem) -> String {
-    problem_after(level, "", p)
-}
-
-/// [`problem`], its first line after `context` (the move a hook refused).
-fn problem_after(level: Level<'_>, context: &str, p: &Problem) -> String {
-    let title = match &p.location {
-        Some(loc) => format!("{context}{loc}: {}", p.message),
-        None => format!("{context}{}", p.message),
-    };
-    diagnostic(level, &title, p.snippet.as_deref(), p.help.as_deref())
-}
-
-/// The one place diagnostics are drawn. The title keeps `path:line:col` on
-/// the first line, as compilers print it, so editors and `grep` find it;
-/// annotate-snippets draws the rest. Plain text: the same in a terminal, a
-/// log and a snapshot.
-///
-/// The renderer's own line breaks become gridrules' ([`edge::line_end`]);
-/// so a line break in the title, a label or the help (a thrown message, a
-/// refusal) is handed to it as [`edge::content_break`], and shows as any
-/// line break in content does. The source lines are drawn by the renderer
-/// each after its gutter (`12 | `), their control characters as symbols.
-fn diagnostic(
-    level: Level<'_>,
-    title: &str,
-    snippet: Option<&Snippet>,
-    help: Option<&str>,
-) -> String {
-    let content = |text: &str| text.replace('\n', edge::content_break());
-    let title = content(title);
-    let help = help.map(content);
-    let help = help.as_deref();
-    let labels: Vec<String> = snippet
-        .iter()
-        .flat_map(|s| s.label.iter().chain(s.context.iter().map(|(_, l)| l)))
-        .map(|l| content(l))
-        .collect();
-    let mut labels = labels.iter();
-    let mut group = Group::with_title(level.primary_title(&title));
-    if let Some(s) = snippet {
-        let range = clamp(&s.source.text, s.range.clone());
-        let mut primary = AnnotationKind::Primary.span(range);
-        if s.label.is_some()
-            && let Some(label) = labels.next()
-        {
-            primary = primary.label(label.as_str());
-        }
-        let mut shown = AnnotSnippet::source(&*s.source.text)
-            .fold(true)
-            .annotation(primary);
-        for ((range, _), label) in s.context.iter().zip(labels) {
-            shown = shown.annotation(
-                AnnotationKind::Context
-                    .span(clamp(&s.source.text, range.clone()))
-                    .label(label.as_str()),
-            );
-        }
-        group = group.element(shown);
-    }
-    // With no source lines to hang it under, the help is a line of its own.
-    let mut tail = String::new();
-    match (help, snippet) {
-        (Some(help), Some(_)) => group = group.element(Level::HELP.message(help)),
-        (Some(help), None) => tail = format!("\nhelp: {help}"),
-        (None, _) => {}
-    }
-    let text = format!("{}{tail}", Renderer::plain().render(&[group]));
-    let mut out = text.trim_end().replace('\n', edge::line_end());
-    out.push_str(edge::line_end());
-    out
-}
-
-/// `range` within `text` and on character boundaries, so a stale or odd
-/// range draws something rather than panicking.
-fn clamp(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let fix = |mut i: usize| {
-        i = i.min(text.len());
-        while !text.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    };
-    let start = fix(range.start);
-    start..fix(range.end).max(start)
-}
-
-/// Wraps prose at `width` columns.
-pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }

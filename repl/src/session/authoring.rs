@@ -28,7 +28,7 @@ pub(crate) fn new_variant(
     let mut lines = vec![format!("new-variant: wrote {}", shown.join(", "))];
     let r = &written.rulebook;
     for w in r.warnings() {
-        lines.push(crate::render::warning_entry(w));
+        lines.push(crate::diagnostic::warning_entry(w));
     }
     super::tools::checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
@@ -190,7 +190,7 @@ impl Session {
         let mut lines: Vec<String> = rules
             .warnings()
             .iter()
-            .map(crate::render::warning_entry)
+            .map(crate::diagnostic::warning_entry)
             .collect();
         let texts: Vec<String> = self
             .game

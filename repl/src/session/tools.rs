@@ -39,7 +39,7 @@ impl Session {
         if let Some(d) = r.description() {
             lines.push(String::new());
             lines.extend(
-                crate::render::wrap(d, 78 - crate::edge::CONTINUATION.len())
+                crate::layout::wrap(d, 78 - crate::edge::CONTINUATION.len())
                     .into_iter()
                     .map(|l| format!("{}{l}", crate::edge::CONTINUATION)),
             );
@@ -89,7 +89,7 @@ impl Session {
                 }
             ));
         }
-        lines.extend(crate::render::wrap(
+        lines.extend(crate::layout::wrap(
             &format!("hooks: {}", hooks.join(", ")),
             78,
         ));
@@ -323,7 +323,7 @@ impl Session {
         let (mut total, mut failed) = (0, 0);
         for r in &rulebooks {
             for w in r.warnings() {
-                lines.push(crate::render::warning_entry(w));
+                lines.push(crate::diagnostic::warning_entry(w));
             }
             let results = gridrules_core::check::run(r);
             total += results.len();
@@ -416,7 +416,7 @@ pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
             vec!["commands (a bare move such as `b2` or `b2-c2` plays it):".to_string()];
         for c in COMMANDS {
             let usage = c.usage();
-            let mut summary = crate::render::wrap(c.summary, 78 - COLUMN - 1).into_iter();
+            let mut summary = crate::layout::wrap(c.summary, 78 - COLUMN - 1).into_iter();
             if usage.chars().count() > COLUMN {
                 lines.push(format!("  {usage}"));
             } else {
@@ -433,7 +433,7 @@ pub(crate) fn help(topic: Option<&str>) -> Result<Reply, CommandError> {
     };
     // The summary's pointer to this very page is left out here.
     let summary = c.summary.split(" (see `help").next().unwrap_or(c.summary);
-    let mut lines = crate::render::wrap(&format!("{} — {summary}", c.usage()), 78);
+    let mut lines = crate::layout::wrap(&format!("{} — {summary}", c.usage()), 78);
     if !c.aliases.is_empty() {
         lines.push(format!("also: {}", c.aliases.join(", ")));
     }
