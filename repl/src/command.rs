@@ -2,7 +2,9 @@
 //! `help`, completion, hints and what goes into the transcript, so a new
 //! command is one entry in [`COMMANDS`] and the session method it calls.
 
-use crate::session::{CommandError, Reply, Session};
+use crate::error::CommandError;
+use crate::reply::Reply;
+use crate::session::Session;
 use gridrules_core::Side;
 use gridrules_core::search::Level;
 use std::fmt;

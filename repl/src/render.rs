@@ -9,7 +9,9 @@
 
 use crate::diagnostic;
 use crate::edge::{self, Paint, outln};
-use crate::session::{By, CommandError, Played, Reply, Session, clock_line};
+use crate::error::CommandError;
+use crate::reply::{By, Played, Reply};
+use crate::session::{Session, clock_line};
 use gridrules_core::game::result_line;
 use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, PlayError, Position, Rulebook, Side};

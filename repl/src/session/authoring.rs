@@ -1,7 +1,9 @@
 //! Commands for rulebook authors: `new-variant` writes a new variant's
 //! files, `reload` puts an edited rulebook into the game in progress.
 
-use super::{CommandError, Reply, Session, refused};
+use super::{Session, refused};
+use crate::error::CommandError;
+use crate::reply::Reply;
 use crate::scaffold::{self, ScaffoldError};
 use gridrules_core::table::TableRules;
 use gridrules_core::{Ending, Game, PlayError, Problem, Rulebook};

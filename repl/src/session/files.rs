@@ -1,6 +1,8 @@
 //! Game records and session transcripts on disk.
 
-use super::{CommandError, Reply, Session};
+use super::Session;
+use crate::error::CommandError;
+use crate::reply::Reply;
 use gridrules_core::record;
 use gridrules_core::{Move, Rulebook, Side};
 use std::path::{Path, PathBuf};

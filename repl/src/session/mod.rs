@@ -8,18 +8,14 @@ mod tools;
 pub(crate) use authoring::new_variant;
 pub(crate) use tools::{help, variants};
 
-use crate::command::{Args, Invocation, Log, ParseError};
+use crate::command::{Args, Invocation, Log};
+use crate::error::CommandError;
+use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
-use gridrules_core::playout::{BenchResult, Rng};
-use gridrules_core::record::RecordError;
+use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::setup::SetupError;
-use gridrules_core::{
-    Ending, Game, Move, Outcome, ParseMoveError, PlayError, Refusal, Rulebook, RulebookError,
-    ScriptError, Side,
-};
-use std::fmt;
+use gridrules_core::{Ending, Game, Move, PlayError, Refusal, Rulebook, RulebookError, Side};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,127 +25,6 @@ pub const BENCH_SECONDS: f64 = 3.0;
 /// `bench` reports the median of this many rounds: one noisy slice of time
 /// on a shared machine does not move it.
 pub const BENCH_ROUNDS: u32 = 5;
-/// Who made a move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum By {
-    /// A person typed it.
-    Person,
-    /// The computer chose it (`ai`, or its seat's reply).
-    Computer,
-    /// The clock made it: the player's time ran out (T2).
-    Clock,
-}
-
-/// A move made by a command, with the result if it ended the game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Played {
-    /// The mover.
-    pub side: Side,
-    /// The move, as text.
-    pub mv: String,
-    /// Who chose it.
-    pub by: By,
-    /// The result, if this move ended the game.
-    pub ending: Option<(Outcome, Ending)>,
-    /// Its result line, naming the deciding line's cells.
-    pub result: Option<String>,
-    /// What else the move changed at the table (a swap: who plays which mark).
-    pub note: Option<String>,
-}
-
-/// What a command produced, as data; `render` turns it into text.
-#[derive(Debug)]
-pub enum Reply {
-    /// Nothing to say.
-    Nothing,
-    /// Lines of plain text.
-    Lines(Vec<String>),
-    /// Draw the current board.
-    Board,
-    /// Lines, then moves that followed (a person's, and any computer replies).
-    Played(Vec<String>, Vec<Played>),
-    /// A new game started (by `new`, `load`, `setup`, `open` or `again`),
-    /// and the computer's first moves if it plays X.
-    NewGame(Vec<Played>),
-    /// Moves were taken back.
-    Undone(Vec<String>),
-    /// Benchmark figures.
-    Bench {
-        /// The rulebook measured.
-        rulebook: String,
-        /// Whether the rulebook runs per-move hooks (the slow path).
-        per_move_hooks: bool,
-        /// Each round's figures, sorted by speed.
-        rounds: Vec<BenchResult>,
-        /// Ctrl-C stopped it before every round ran.
-        stopped: bool,
-    },
-    /// Leave the REPL.
-    Quit,
-}
-
-/// A command that was refused. The session is unchanged.
-#[derive(Debug)]
-pub enum CommandError {
-    /// The line is not a command.
-    Parse(ParseError),
-    /// The move text is not a move.
-    Move(ParseMoveError),
-    /// The move is not allowed (the text is the move as typed).
-    Play(String, PlayError),
-    /// A rulebook did not load.
-    Rulebook(RulebookError),
-    /// A position text was refused.
-    Setup(SetupError),
-    /// A script failed while answering the command.
-    Script(ScriptError),
-    /// A game record could not be saved or opened.
-    Record(RecordError),
-    /// Documented examples failed: the report's lines, and how many failed.
-    Check(Vec<String>, usize),
-    /// Anything else, in words.
-    Other(String),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Parse(e) => e.fmt(f),
-            CommandError::Move(e) => e.fmt(f),
-            CommandError::Play(mv, e) => write!(f, "{mv}: {e}"),
-            CommandError::Rulebook(e) => e.fmt(f),
-            CommandError::Setup(e) => write!(f, "setup: {e}"),
-            CommandError::Script(e) => e.fmt(f),
-            CommandError::Record(e) => e.fmt(f),
-            CommandError::Check(_, failed) => {
-                write!(
-                    f,
-                    "check: {failed} example{} failed",
-                    if *failed == 1 { "" } else { "s" }
-                )
-            }
-            CommandError::Other(e) => f.write_str(e),
-        }
-    }
-}
-
-impl From<ScriptError> for CommandError {
-    fn from(e: ScriptError) -> CommandError {
-        CommandError::Script(e)
-    }
-}
-
-impl From<RulebookError> for CommandError {
-    fn from(e: RulebookError) -> CommandError {
-        CommandError::Rulebook(e)
-    }
-}
-
-impl From<RecordError> for CommandError {
-    fn from(e: RecordError) -> CommandError {
-        CommandError::Record(e)
-    }
-}
 
 fn refused(msg: impl Into<String>) -> CommandError {
     CommandError::Other(msg.into())

@@ -1,8 +1,10 @@
 //! The table rules' commands: playing the computer, resigning, draw
 //! offers, rematches and the clock.
 
-use super::{By, CommandError, Reply, Session, clock_line, refused};
+use super::{Session, clock_line, refused};
 use crate::command::DrawAction;
+use crate::error::CommandError;
+use crate::reply::{By, Reply};
 use crate::table::{ClockRun, Offer, TimeSource};
 use gridrules_core::search::{self, Level};
 use gridrules_core::table::TableRules;

@@ -1,8 +1,10 @@
 //! Commands about rulebooks rather than the game: their rules in words,
 //! perft, documented examples, benchmarks; and `help`.
 
-use super::{BENCH_ROUNDS, BENCH_SECONDS, CommandError, Reply, Session, open_rulebook};
+use super::{BENCH_ROUNDS, BENCH_SECONDS, Session, open_rulebook};
 use crate::command::{COMMANDS, ParseError, spec};
+use crate::error::CommandError;
+use crate::reply::Reply;
 use gridrules_core::playout::bench;
 use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
 use gridrules_core::{Rulebook, Side};
