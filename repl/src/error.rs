@@ -51,6 +51,12 @@ impl fmt::Display for CommandError {
     }
 }
 
+impl From<ParseError> for CommandError {
+    fn from(e: ParseError) -> CommandError {
+        CommandError::Parse(e)
+    }
+}
+
 impl From<ScriptError> for CommandError {
     fn from(e: ScriptError) -> CommandError {
         CommandError::Script(e)

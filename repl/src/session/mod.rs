@@ -1,14 +1,11 @@
 //! The REPL's state and one small function per command.
 
 mod authoring;
+mod dispatch;
 mod files;
 mod seats;
 mod tools;
 
-pub(crate) use authoring::new_variant;
-pub(crate) use tools::{help, variants};
-
-use crate::command::{Args, Invocation, Log};
 use crate::error::CommandError;
 use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
@@ -236,44 +233,6 @@ impl Session {
                 false
             }
         }
-    }
-
-    /// Runs one parsed line. On error the game is unchanged (the clock may
-    /// have made a move for a player whose time ran out first: see
-    /// `take_pending`).
-    ///
-    /// # Errors
-    /// Why the command was refused.
-    pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
-        // However a script misbehaves, a command spends a bounded time in it.
-        use gridrules_core::script::ScriptBudget;
-        if inv.spec.long {
-            ScriptBudget::UNLIMITED.set();
-        } else {
-            ScriptBudget::command().set();
-        }
-        let ran_out = self.clock_moves();
-        if ran_out && inv.spec.plays {
-            // In a replay the `wait` before it already made the clock's move,
-            // so this line would play for the other side: keep it as a note.
-            self.log(format!(
-                "# {}  (typed after the time ran out, refused)",
-                inv.text
-            ));
-            return Err(refused(format!(
-                "{}: too late: the time for the move ran out",
-                inv.text
-            )));
-        }
-        let logged = match inv.spec.log {
-            Log::Always => true,
-            Log::Never => false,
-            Log::VirtualClock => matches!(self.clock.source, TimeSource::Virtual(_)),
-        };
-        if logged {
-            self.log(inv.text.clone());
-        }
-        (inv.spec.run)(self, &Args::new(inv.spec, &inv.args))
     }
 
     /// A line that is not a command, refused before it ran: it goes into the

@@ -2,7 +2,7 @@
 //! perft, documented examples, benchmarks; and `help`.
 
 use super::{BENCH_ROUNDS, BENCH_SECONDS, Session, open_rulebook};
-use crate::command::{COMMANDS, ParseError, spec};
+use crate::command::{ArenaMatch, COMMANDS, ParseError, spec};
 use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::playout::bench;
@@ -203,20 +203,17 @@ impl Session {
     }
 
     /// A match between two players on a rulebook (a name or a file).
-    pub(crate) fn arena(
-        &self,
-        rulebook: &str,
-        seats: [(
-            gridrules_core::arena::Player,
-            Option<gridrules_core::search::Budget>,
-        ); 2],
-        games: u32,
-        seed: u64,
-        budget: Option<gridrules_core::search::Budget>,
-    ) -> Result<Reply, CommandError> {
+    pub(crate) fn arena(&self, asked: &ArenaMatch) -> Result<Reply, CommandError> {
         use gridrules_core::arena::Match;
         use gridrules_core::search::Budget;
-        let rules = open_rulebook(rulebook)?;
+        let ArenaMatch {
+            rulebook,
+            players: seats,
+            games,
+            seed,
+            budget,
+        } = asked.clone();
+        let rules = open_rulebook(&rulebook)?;
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let bar = self.progress_bar(
             u64::from(games),
