@@ -6,12 +6,16 @@
 //! [`Command`] variant, and the arm in the session's dispatch that runs
 //! it; the dispatch's match is exhaustive, so the compiler asks for the arm.
 
+mod complete;
+mod help;
 mod line;
 mod parsed;
 mod registry;
 mod spec;
 mod words;
 
+pub use complete::{Candidates, complete};
+pub use help::help;
 pub use line::{Invocation, parse};
 pub use parsed::{ArenaMatch, Command, DrawAction};
 pub use registry::{COMMANDS, spec};

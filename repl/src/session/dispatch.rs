@@ -2,9 +2,9 @@
 //! meets the [`Session`].
 
 use super::authoring::new_variant;
-use super::tools::{help, variants};
+use super::tools::variants;
 use super::{Session, refused};
-use crate::command::{Command, Invocation, Log};
+use crate::command::{Command, Invocation, Log, help};
 use crate::error::CommandError;
 use crate::reply::Reply;
 use crate::table::TimeSource;
@@ -53,7 +53,7 @@ impl Session {
     /// [`Command`] is refused by the compiler until it runs something.
     fn run(&mut self, command: Command) -> Result<Reply, CommandError> {
         match command {
-            Command::Help(topic) => help(topic.as_deref()),
+            Command::Help(topic) => Ok(Reply::Lines(help(topic.as_deref())?)),
             Command::Variants => Ok(variants()),
             Command::New(rulebook) => self.new_game(rulebook.as_deref()),
             Command::Load(path) => self.load(&path),
