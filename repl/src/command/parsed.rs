@@ -3,6 +3,7 @@
 use gridrules_core::Side;
 use gridrules_core::arena::Player;
 use gridrules_core::search::{Budget, Level};
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,6 +16,17 @@ pub enum DrawAction {
     Accept,
     /// Decline the pending offer.
     Decline,
+}
+
+/// The word that asks for it: `offer`, `accept`, `decline`.
+impl fmt::Display for DrawAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrawAction::Offer => "offer",
+            DrawAction::Accept => "accept",
+            DrawAction::Decline => "decline",
+        })
+    }
 }
 
 /// A command line read into data: which command, its arguments typed.

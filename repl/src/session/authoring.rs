@@ -1,7 +1,7 @@
 //! Commands for rulebook authors: `new-variant` writes a new variant's
 //! files, `reload` puts an edited rulebook into the game in progress.
 
-use super::{Session, refused};
+use super::Session;
 use crate::error::CommandError;
 use crate::reply::Reply;
 use crate::scaffold::{self, ScaffoldError};
@@ -20,7 +20,7 @@ pub(crate) fn new_variant(
             // A source that does not load is shown as any rulebook error is,
             // with its file, line and column.
             ScaffoldError::From(e) => CommandError::Rulebook(e),
-            e => CommandError::Other(e.to_string()),
+            e => CommandError::Scaffold(e),
         })?;
     let shown: Vec<String> = written
         .files
@@ -169,9 +169,7 @@ impl Session {
     pub(crate) fn reload(&mut self) -> Result<Reply, CommandError> {
         let name = self.rulebook_name.clone();
         if Rulebook::is_builtin(&name) {
-            return Err(refused(format!(
-                "reload: `{name}` is built in, with no file to read again: `new-variant my-{name} --from {name}` writes a copy to edit"
-            )));
+            return Err(CommandError::BuiltinReload(name));
         }
         let mut rules = Rulebook::from_file(&PathBuf::from(&name)).map_err(|mut e| {
             e.problems.push(Problem::bare(

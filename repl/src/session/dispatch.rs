@@ -1,9 +1,9 @@
 //! Which session method each command runs: the one place a [`Command`]
 //! meets the [`Session`].
 
+use super::Session;
 use super::authoring::new_variant;
 use super::tools::variants;
-use super::{Session, refused};
 use crate::command::{Command, Invocation, Log, help};
 use crate::error::CommandError;
 use crate::reply::Reply;
@@ -32,10 +32,7 @@ impl Session {
                 "# {}  (typed after the time ran out, refused)",
                 inv.text
             ));
-            return Err(refused(format!(
-                "{}: too late: the time for the move ran out",
-                inv.text
-            )));
+            return Err(CommandError::TimeRanOut(inv.text.clone()));
         }
         let logged = match inv.spec.log {
             Log::Always => true,

@@ -29,10 +29,7 @@ impl Session {
     pub(crate) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
         // What `open` reads back.
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
-            return Err(super::refused(format!(
-                "save: {}: a record is a .toml file",
-                path.display()
-            )));
+            return Err(CommandError::NotARecordFile(path.to_path_buf()));
         }
         let table = record::Table {
             x: Some(self.seats.person_name(Side::X).to_string()),
@@ -88,7 +85,7 @@ impl Session {
 
     pub(crate) fn record_off(&mut self) -> Result<Reply, CommandError> {
         let Some(path) = self.recording.take() else {
-            return Err(super::refused("record off: nothing is being recorded"));
+            return Err(CommandError::NotRecording);
         };
         Ok(Reply::Lines(vec![format!(
             "recorded: {} ({} lines); recording stopped",

@@ -6,7 +6,7 @@ mod files;
 mod seats;
 mod tools;
 
-use crate::error::CommandError;
+use crate::error::{CommandError, SeatError, UndoError};
 use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
@@ -22,10 +22,6 @@ pub const BENCH_SECONDS: f64 = 3.0;
 /// `bench` reports the median of this many rounds: one noisy slice of time
 /// on a shared machine does not move it.
 pub const BENCH_ROUNDS: u32 = 5;
-
-fn refused(msg: impl Into<String>) -> CommandError {
-    CommandError::Other(msg.into())
-}
 
 /// Where the session runs, which decides its clock and its random seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,9 +273,7 @@ impl Session {
     pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
         // Names pick seats (`first Ada`), so two seats never share one.
         if self.seats.seat_named(name).is_some_and(|s| s != seat) {
-            return Err(refused(format!(
-                "name: the other seat is called `{name}` already"
-            )));
+            return Err(SeatError::NameTaken(name.to_string()).into());
         }
         self.seats.set_name(seat, name.to_string());
         Ok(Reply::Lines(vec![self.seats.score_line()]))
@@ -458,9 +452,11 @@ impl Session {
         })?;
         let side = self.game.position().turn();
         if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
-            return Err(refused(format!(
-                "{text}: {side} is the computer's ({level}) to play"
-            )));
+            return Err(CommandError::ComputersTurn {
+                mv: text.to_string(),
+                side,
+                level,
+            });
         }
         let mut played = vec![self.make_move(mv, By::Person)?];
         self.computer_replies(&mut played)?;
@@ -499,22 +495,35 @@ impl Session {
         )]))
     }
 
+    /// `refusal` of `command`, in the rulebook's words.
+    fn refused(&self, command: &'static str, refusal: Refusal) -> CommandError {
+        let reason = self.rulebook().explain(&refusal);
+        CommandError::Refused {
+            command,
+            refusal,
+            reason,
+        }
+    }
+
+    /// Refuses `command` once the game is over.
+    fn refuse_if_over(&self, command: &'static str) -> Result<(), CommandError> {
+        match self.game.ending() {
+            Some((o, _)) => Err(self.refused(command, Refusal::GameOver(o))),
+            None => Ok(()),
+        }
+    }
+
     /// The move the computer chooses for the side to move; refused, in
     /// `command`'s name, after the result or without a legal move.
     fn computer_move(
         &mut self,
         level: Level,
-        command: &str,
+        command: &'static str,
         remember: bool,
     ) -> Result<Move, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "{command}: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
+        self.refuse_if_over(command)?;
         self.think(level, remember)?
-            .ok_or_else(|| refused(format!("{command}: there is no legal move")))
+            .ok_or(CommandError::NoLegalMove(command))
     }
 
     pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
@@ -525,12 +534,7 @@ impl Session {
     }
 
     pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "legal: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
+        self.refuse_if_over("legal")?;
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
         r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
@@ -540,14 +544,7 @@ impl Session {
 
     pub(crate) fn undo(&mut self) -> Result<Reply, CommandError> {
         if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
-            let what = if ending == Ending::Agreed {
-                "an agreed draw"
-            } else {
-                "a resignation"
-            };
-            return Err(refused(format!(
-                "undo: {what} is final; `again` starts the next game"
-            )));
+            return Err(UndoError::Final(ending).into());
         }
         let was_over = self.game.ending().map(|(o, _)| o);
         // Worked out on copies: refused, it changes nothing.
@@ -566,12 +563,10 @@ impl Session {
             }
         }
         if undone.is_empty() {
-            return Err(refused("undo: no move has been played"));
+            return Err(UndoError::NothingPlayed.into());
         }
         if seats.computer(game.position().turn()).is_some() {
-            return Err(refused(
-                "undo: only the computer's opening move is left, and it would make it again; `new` starts over",
-            ));
+            return Err(UndoError::ComputerOpening.into());
         }
         self.game = game;
         self.seats = seats;

@@ -1,14 +1,14 @@
 //! The table rules' commands: playing the computer, resigning, draw
 //! offers, rematches and the clock.
 
-use super::{Session, clock_line, refused};
+use super::{Session, clock_line};
 use crate::command::DrawAction;
-use crate::error::CommandError;
+use crate::error::{Choice, ClockError, CommandError, DrawError, SeatError};
 use crate::reply::{By, Reply};
 use crate::table::{ClockRun, Offer, TimeSource};
 use gridrules_core::search::{self, Level};
 use gridrules_core::table::TableRules;
-use gridrules_core::{Game, Refusal, Side};
+use gridrules_core::{Game, Side};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,9 +29,7 @@ impl Session {
             (None, Some(h)) => h,
             // Two people in mid-game: which one leaves is theirs to say.
             (None, None) if underway => {
-                return Err(refused(format!(
-                    "vs {level}: in mid-game, say which mark you keep: `vs {level} X` or `vs {level} O`"
-                )));
+                return Err(SeatError::WhichMark(level).into());
             }
             // Before the first move: the person is seat 1, with the mark it
             // holds in this game (X at first; `again` may have passed it).
@@ -61,25 +59,22 @@ impl Session {
             .unwrap_or(self.game.position().turn());
         self.game
             .resign(side)
-            .map_err(|e| refused(format!("resign: {}", self.game.rulebook().explain(&e))))?;
+            .map_err(|e| self.refused("resign", e))?;
         self.settle();
         Ok(Reply::Lines(vec![self.game.status_line()]))
     }
 
     pub(crate) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "draw: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
+        self.refuse_if_over("draw")?;
         match action {
             DrawAction::Offer => self.offer_draw(),
             DrawAction::Accept => {
                 let Some(offer) = self.offer else {
-                    return Err(refused("draw accept: there is no draw offer to answer"));
+                    return Err(DrawError::NoOffer(action).into());
                 };
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.game
+                    .agree_draw()
+                    .map_err(|e| self.refused("draw", e))?;
                 self.settle();
                 Ok(Reply::Lines(vec![
                     format!("{} accepts the draw", offer.by.other()),
@@ -88,7 +83,7 @@ impl Session {
             }
             DrawAction::Decline => {
                 let Some(offer) = self.offer.take() else {
-                    return Err(refused("draw decline: there is no draw offer to answer"));
+                    return Err(DrawError::NoOffer(action).into());
                 };
                 Ok(Reply::Lines(vec![format!(
                     "{} declines the draw",
@@ -105,21 +100,19 @@ impl Session {
             .unwrap_or(self.game.position().turn());
         let ply = self.game.moves().len();
         if self.offer.is_some() {
-            return Err(refused(
-                "draw offer: an offer is already waiting for an answer",
-            ));
+            return Err(DrawError::Waiting.into());
         }
         if self.last_offer == Some(Offer { by, ply }) {
-            return Err(refused(format!(
-                "draw offer: {by} has offered a draw this move already (one offer per move)"
-            )));
+            return Err(DrawError::OfferedThisMove(by).into());
         }
         let offer = Offer { by, ply };
         self.last_offer = Some(offer);
         let them = by.other();
         if self.seats.computer(them).is_some() {
             if self.computer_accepts_draw(them)? {
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.game
+                    .agree_draw()
+                    .map_err(|e| self.refused("draw", e))?;
                 self.settle();
                 return Ok(Reply::Lines(vec![
                     format!("{by} offers a draw; the computer accepts"),
@@ -153,9 +146,7 @@ impl Session {
 
     pub(crate) fn again(&mut self) -> Result<Reply, CommandError> {
         if !self.game.is_over() {
-            return Err(refused(
-                "again: the game is still on: finish it, resign or agree a draw first (`new` abandons it)",
-            ));
+            return Err(CommandError::GameOn);
         }
         let swap = self.alternate.unwrap_or(self.rulebook().table().alternate);
         let rulebook = self.rulebook().clone();
@@ -169,25 +160,24 @@ impl Session {
         let people_moved = (0..self.game.moves().len())
             .any(|i| self.seats.computer(positions[i].turn()).is_none());
         if people_moved && !self.game.is_over() {
-            return Err(refused(
-                "clock: the clock is set before the first move (or after the result, for the next game)",
-            ));
+            return Err(CommandError::TooLateToChoose(Choice::Clock));
         }
         let table = self.rulebook().table();
         if let Some(s) = limit
             && !table.allows_clock(s)
         {
             if table.clock_options.is_empty() {
-                return Err(refused(format!(
-                    "clock {s}: at most {} seconds per move (a day), or off",
-                    gridrules_core::table::MAX_CLOCK
-                )));
+                return Err(ClockError::TooLong {
+                    seconds: s,
+                    max: gridrules_core::table::MAX_CLOCK,
+                }
+                .into());
             }
-            let options: Vec<String> = table.clock_options.iter().map(|o| format!("{o}")).collect();
-            return Err(refused(format!(
-                "clock {s}: this rulebook offers {} seconds per move, or off",
-                options.join(" or ")
-            )));
+            return Err(ClockError::NotOffered {
+                seconds: s,
+                offered: table.clock_options.clone(),
+            }
+            .into());
         }
         self.clock.limit = limit;
         self.clock.chosen = Some(limit);
@@ -204,7 +194,7 @@ impl Session {
     /// same rulebook: chosen before the first move, like the clock.
     pub(crate) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
         if !self.game.moves().is_empty() || self.game.is_over() {
-            return Err(refused("pie: the pie rule is chosen before the first move"));
+            return Err(CommandError::TooLateToChoose(Choice::Pie));
         }
         let table = TableRules {
             pie: on,
@@ -223,9 +213,7 @@ impl Session {
 
     pub(crate) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
         let TimeSource::Virtual(now) = &mut self.clock.source else {
-            return Err(refused(
-                "wait: only batch mode's clock can be moved; at the REPL time is real",
-            ));
+            return Err(ClockError::RealTime.into());
         };
         *now += Duration::from_secs(u64::from(seconds));
         self.run_clock()?;
@@ -267,7 +255,7 @@ impl Session {
     pub(crate) fn ready(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("ready")?;
         if !self.clock.start() {
-            return Err(refused("ready: the clock is already running"));
+            return Err(ClockError::Running.into());
         }
         Ok(Reply::Lines(vec![self.clock_state()]))
     }
@@ -276,10 +264,11 @@ impl Session {
     pub(crate) fn pause(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("pause")?;
         if !self.clock.pause() {
-            return Err(refused(match self.clock.run() {
-                ClockRun::Paused => "pause: the clock is paused already",
-                _ => "pause: the clock has not started: it starts at the first move, or at `ready`",
-            }));
+            return Err(match self.clock.run() {
+                ClockRun::Paused => ClockError::Paused,
+                _ => ClockError::NotStarted,
+            }
+            .into());
         }
         Ok(Reply::Lines(vec![self.clock_state()]))
     }
@@ -288,20 +277,18 @@ impl Session {
     pub(crate) fn resume(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("resume")?;
         if !self.clock.resume() {
-            return Err(refused("resume: the clock is not paused"));
+            return Err(ClockError::NotPaused.into());
         }
         Ok(Reply::Lines(vec![self.clock_state()]))
     }
 
     /// Refuses `what` where there is no clock to hold or start.
-    fn clock_usable(&self, what: &str) -> Result<(), CommandError> {
+    fn clock_usable(&self, what: &'static str) -> Result<(), ClockError> {
         if self.clock.limit.is_none() {
-            return Err(refused(format!(
-                "{what}: the clock is off (`clock <seconds>` sets it)"
-            )));
+            return Err(ClockError::Off(what));
         }
         if self.game.is_over() {
-            return Err(refused(format!("{what}: the game is over")));
+            return Err(ClockError::GameOver(what));
         }
         Ok(())
     }
@@ -329,20 +316,19 @@ impl Session {
     /// seat's name. The computer opens if its seat now has X.
     pub(crate) fn first(&mut self, who: &str) -> Result<Reply, CommandError> {
         if !self.game.moves().is_empty() || self.game.is_over() {
-            return Err(refused(
-                "first: who plays X is chosen before the first move (`again` alternates it)",
-            ));
+            return Err(CommandError::TooLateToChoose(Choice::First));
         }
         let seat = match who {
             "1" => 0,
             "2" => 1,
-            name => self.seats.seat_named(name).ok_or_else(|| {
-                refused(format!(
-                    "first: no seat is called `{name}`: 1, 2, `{}` or `{}`",
-                    self.seats.person_name(self.seats.side_of(0)),
-                    self.seats.person_name(self.seats.side_of(1))
-                ))
-            })?,
+            name => self
+                .seats
+                .seat_named(name)
+                .ok_or_else(|| SeatError::NoSuchSeat {
+                    name: name.to_string(),
+                    seats: [0, 1]
+                        .map(|seat| self.seats.person_name(self.seats.side_of(seat)).to_string()),
+                })?,
         };
         self.seats.give_mark(seat, Side::X);
         let lines = vec![

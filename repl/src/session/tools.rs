@@ -163,7 +163,7 @@ impl Session {
         }
         match counted? {
             Some(n) => Ok(Reply::Lines(vec![format!("perft {depth}: {n}")])),
-            None => Err(super::refused(format!("perft {depth}: stopped (Ctrl-C)"))),
+            None => Err(CommandError::PerftStopped(depth)),
         }
     }
 
@@ -192,7 +192,7 @@ impl Session {
                     .to_string()
             }
             Solved::OutOfTime if self.interrupt.is_raised() => {
-                return Err(super::refused("solve: stopped (Ctrl-C)"));
+                return Err(CommandError::SolveStopped);
             }
             Solved::OutOfTime => format!(
                 "solve: too large to solve within {} s",
@@ -241,7 +241,7 @@ impl Session {
         }
         let t = tally.map_err(|e| match e {
             gridrules_core::arena::MatchError::Script(e) => CommandError::Script(e),
-            program => CommandError::Other(format!("arena: {program}")),
+            program => CommandError::Arena(program),
         })?;
         let [p, q] = players;
         let of = |b: Budget| match b {
