@@ -70,12 +70,11 @@ impl Session {
     /// Writes the transcript so far to `path`, and keeps it up to date
     /// after every command until `record off`.
     pub(crate) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
-        write_transcript(path, &self.transcript, force)?;
-        let was = self.recording.replace(path.to_path_buf());
+        let was = self.transcript.record(path, force)?;
         let mut lines = vec![format!(
             "recording: {} ({} lines so far); every command is added until `record off`",
             path.display(),
-            self.transcript.len()
+            self.transcript.lines().len()
         )];
         if let Some(was) = was.filter(|w| w != path) {
             lines.push(format!("({} is no longer recorded)", was.display()));
@@ -84,33 +83,15 @@ impl Session {
     }
 
     pub(crate) fn record_off(&mut self) -> Result<Reply, CommandError> {
-        let Some(path) = self.recording.take() else {
+        let Some(path) = self.transcript.stop() else {
             return Err(CommandError::NotRecording);
         };
         Ok(Reply::Lines(vec![format!(
             "recorded: {} ({} lines); recording stopped",
             path.display(),
-            self.transcript.len()
+            self.transcript.lines().len()
         )]))
     }
-}
-
-/// The first line of every transcript `record` writes.
-const TRANSCRIPT: &str = "# gridrules session transcript";
-
-/// Writes a session transcript, with the header that says how to replay it.
-pub(super) fn write_transcript(
-    path: &Path,
-    transcript: &[String],
-    force: bool,
-) -> Result<(), CommandError> {
-    let mut text = format!("{TRANSCRIPT}: replay it with `gridrules --batch < FILE`\n");
-    for line in transcript {
-        text.push_str(line);
-        text.push('\n');
-    }
-    record::write(path, &text, TRANSCRIPT, force)?;
-    Ok(())
 }
 
 /// `path` as seen from `dir` (both absolute): up to their common part, then down.

@@ -5,6 +5,7 @@ mod dispatch;
 mod files;
 mod seats;
 mod tools;
+mod transcript;
 
 use crate::error::{CommandError, SeatError, UndoError};
 use crate::reply::{By, Played, Reply};
@@ -13,9 +14,10 @@ use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
 use gridrules_core::{Ending, Game, Move, PlayError, Refusal, Rulebook, RulebookError, Side};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use transcript::Transcript;
 
 /// Seconds `bench` runs when not told.
 pub const BENCH_SECONDS: f64 = 3.0;
@@ -59,16 +61,16 @@ pub struct Session {
     memory_of: Option<Arc<Rulebook>>,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
-    /// The commands that changed or showed the session, replayable in batch mode.
-    transcript: Vec<String>,
+    /// The commands that changed or showed the session, replayable in batch
+    /// mode, and the file `record` keeps up to date with them.
+    transcript: Transcript,
     /// Whether `again` swaps the marks, as chosen at the table (`alternate`);
     /// `None`: as the rulebook says.
     alternate: Option<bool>,
     /// The pie rule as chosen at the table (`pie`), for records; `None`: as
     /// the rulebook says.
     pie: Option<bool>,
-    /// The file `record` keeps up to date, until `record off`.
-    recording: Option<PathBuf>,
+
     /// Lines about what happened besides the command, for the front end.
     notices: Vec<String>,
     /// Raised by the front end (Ctrl-C) to stop a long command.
@@ -146,8 +148,7 @@ impl Session {
             pending: Vec::new(),
             alternate: None,
             pie: None,
-            transcript,
-            recording: None,
+            transcript: Transcript::new(transcript),
             notices: Vec::new(),
             interrupt: Interrupt::new(),
             setting,
@@ -239,20 +240,16 @@ impl Session {
 
     /// Adds a line to the transcript, and to the file being recorded.
     fn log(&mut self, line: String) {
-        self.transcript.push(line);
-        if let Some(path) = &self.recording
-            && let Err(e) = files::write_transcript(path, &self.transcript, true)
-        {
+        if let Err(e) = self.transcript.push(line) {
             self.notices.push(format!(
                 "error: {e}: recording stopped (`record <file>` starts it again)"
             ));
-            self.recording = None;
         }
     }
 
     /// The transcript so far, as `record` writes it (without its header).
     pub fn transcript(&self) -> &[String] {
-        &self.transcript
+        self.transcript.lines()
     }
 
     /// Lines for the front end about what happened besides the command
