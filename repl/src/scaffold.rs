@@ -4,6 +4,7 @@
 //! `expect` kinds) come from the registries that loading uses, so they
 //! cannot drift from what the engine accepts.
 
+use crate::layout::wrap;
 use gridrules_core::check::{self, Checked};
 use gridrules_core::rulebook::EXPECT_KINDS;
 use gridrules_core::rules::REFUSAL_KEYS;
@@ -211,7 +212,7 @@ pub fn blank(name: &str) -> Files {
         .filter(|k| !["occupied", "off_board", "game_over"].contains(k))
         .collect();
     let mut refusal_list = String::new();
-    for line in crate::layout::wrap(&other_refusals.join(", "), 70) {
+    for line in wrap(&other_refusals.join(", "), 70) {
         refusal_list.push_str(&format!("#   {line}\n"));
     }
     let expect_kinds = EXPECT_KINDS.join(" ");
@@ -311,7 +312,7 @@ expect = "result: draw — no cell left to play"
             HookKind::PerMove => "per move, slower",
         };
         optional.push_str(&format!("//\n// fn {}  ({kind})\n", h.signature()));
-        for line in crate::layout::wrap(h.doc, 72) {
+        for line in wrap(h.doc, 72) {
             optional.push_str(&format!("//     {line}\n"));
         }
     }

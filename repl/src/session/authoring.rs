@@ -2,6 +2,8 @@
 //! files, `reload` puts an edited rulebook into the game in progress.
 
 use super::Session;
+use super::check::checked_lines;
+use crate::diagnostic::warning_entry;
 use crate::error::CommandError;
 use crate::reply::Reply;
 use crate::scaffold::{self, ScaffoldError};
@@ -30,9 +32,9 @@ pub(crate) fn new_variant(
     let mut lines = vec![format!("new-variant: wrote {}", shown.join(", "))];
     let r = &written.rulebook;
     for w in r.warnings() {
-        lines.push(crate::diagnostic::warning_entry(w));
+        lines.push(warning_entry(w));
     }
-    super::tools::checked_lines(r, &written.checked, &mut lines);
+    checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
         "next: edit them, `gridrules check {0}` after each change (or `check --watch {0}`); play with `gridrules --rules {0}`; replay the transcript with `gridrules --rules {0} --batch < {1}`",
         shown[0], shown[2]
@@ -187,11 +189,7 @@ impl Session {
         }
         let rules = Arc::new(rules);
         let replayed = replay(&self.game, &rules)?;
-        let mut lines: Vec<String> = rules
-            .warnings()
-            .iter()
-            .map(crate::diagnostic::warning_entry)
-            .collect();
+        let mut lines: Vec<String> = rules.warnings().iter().map(warning_entry).collect();
         let texts: Vec<String> = self
             .game
             .moves()

@@ -3,7 +3,7 @@
 
 use super::Session;
 use super::authoring::new_variant;
-use super::tools::variants;
+use super::describe::variants;
 use crate::command::{Command, Invocation, Log, help};
 use crate::error::CommandError;
 use crate::reply::Reply;
@@ -70,7 +70,7 @@ impl Session {
             Command::Resign(side) => self.resign(side),
             Command::Draw(action) => self.draw(action),
             Command::Again => self.again(),
-            Command::Score => Ok(Reply::Lines(vec![self.seats().score_line()])),
+            Command::Score => Ok(self.score()),
             Command::Name(seat, name) => self.name_seat(seat, &name),
             Command::Clock(limit) => self.set_clock(limit),
             Command::Ready => self.ready(),

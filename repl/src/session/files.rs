@@ -1,6 +1,6 @@
 //! Game records and session transcripts on disk.
 
-use super::Session;
+use super::{Session, rulebook_ref};
 use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::record;
@@ -49,7 +49,7 @@ impl Session {
             opened.rulebook
         } else {
             let dir = path.parent().unwrap_or(Path::new(""));
-            super::rulebook_ref(&dir.join(&opened.rulebook))
+            rulebook_ref(&dir.join(&opened.rulebook))
         };
         self.clock.limit = opened.table.clock;
         let swaps = opened

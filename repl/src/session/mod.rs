@@ -1,29 +1,35 @@
-//! The REPL's state and one small function per command.
+//! The REPL's state ([`Session`]) and what every command shares: starting
+//! a game, making a move, the computer's replies, scoring a result.
+//!
+//! Each command is a small method in the file for its job (`game`,
+//! `seats`, `clock`, `files`, `describe`, `measure`, `arena`, `check`,
+//! `authoring`), and `dispatch` runs the one a [`crate::command::Command`]
+//! names. Those files use this one; this one uses none of them but the
+//! transcript, so the layers run one way.
 
+mod arena;
 mod authoring;
+mod check;
+mod clock;
+mod describe;
 mod dispatch;
 mod files;
+mod game;
+mod measure;
 mod seats;
-mod tools;
 mod transcript;
 
-use crate::error::{CommandError, SeatError, UndoError};
+use crate::error::CommandError;
 use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::{Ending, Game, Move, PlayError, Refusal, Rulebook, RulebookError, Side};
+use gridrules_core::{Game, Move, Refusal, Rulebook, RulebookError, Side};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use transcript::Transcript;
-
-/// Seconds `bench` runs when not told.
-pub const BENCH_SECONDS: f64 = 3.0;
-/// `bench` reports the median of this many rounds: one noisy slice of time
-/// on a shared machine does not move it.
-pub const BENCH_ROUNDS: u32 = 5;
 
 /// Where the session runs, which decides its clock and its random seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,34 +210,6 @@ impl Session {
         std::mem::take(&mut self.pending)
     }
 
-    /// Lets the clock make the moves of players whose time ran out, with no
-    /// command (the REPL calls it when Enter is pressed on an empty line).
-    ///
-    /// # Errors
-    /// A failing per-move hook.
-    pub fn tick(&mut self) -> bool {
-        self.clock_moves()
-    }
-
-    /// Lets the clock move for a player whose time ran out. A script that
-    /// fails on that move must not block the table: the failure is shown,
-    /// the clock is paused (`resume` tries again), and every command still
-    /// works.
-    fn clock_moves(&mut self) -> bool {
-        match self.run_clock() {
-            Ok(moved) => moved,
-            Err(e) => {
-                self.clock.pause();
-                self.notices.push(format!(
-                    "error: the clock could not move for the side whose time ran out: {e}"
-                ));
-                self.notices
-                    .push("the clock is paused; `resume` runs it again".to_string());
-                false
-            }
-        }
-    }
-
     /// A line that is not a command, refused before it ran: it goes into the
     /// transcript all the same, so the replay refuses it too.
     pub fn note_unparsed(&mut self, line: &str) {
@@ -263,39 +241,6 @@ impl Session {
         &self.interrupt
     }
 
-    pub(crate) fn status(&self) -> Reply {
-        Reply::Lines(vec![self.game.status_line()])
-    }
-
-    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
-        // Names pick seats (`first Ada`), so two seats never share one.
-        if self.seats.seat_named(name).is_some_and(|s| s != seat) {
-            return Err(SeatError::NameTaken(name.to_string()).into());
-        }
-        self.seats.set_name(seat, name.to_string());
-        Ok(Reply::Lines(vec![self.seats.score_line()]))
-    }
-
-    pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
-        self.alternate = Some(on);
-        Reply::Lines(vec![if on {
-            "alternate: on — `again` passes X and the first move to the other seat".to_string()
-        } else {
-            "alternate: off — `again` keeps the marks where they are".to_string()
-        }])
-    }
-
-    pub(crate) fn seed(&mut self, seed: u64) -> Reply {
-        self.rng = Rng::new(seed);
-        Reply::Lines(vec![format!(
-            "seed: {seed} — the same commands now give the same computer and clock moves"
-        )])
-    }
-
-    pub(crate) fn position(&self) -> Reply {
-        Reply::Lines(vec![self.rulebook().position_text(self.game.position())])
-    }
-
     /// Starts `game` as the next one at the table: scores, offers and the
     /// clock start afresh; the computer moves first if it has X.
     fn start(&mut self, game: Game, swap: bool) -> Result<Reply, CommandError> {
@@ -309,7 +254,7 @@ impl Session {
         &mut self,
         game: Game,
         swap: bool,
-        seat: impl FnOnce(&mut crate::table::Seats),
+        seat: impl FnOnce(&mut Seats),
     ) -> Result<Reply, CommandError> {
         let decided = game.ending();
         self.game = game;
@@ -336,28 +281,6 @@ impl Session {
             Some(Some(s)) if rulebook.table().allows_clock(s) => Some(s),
             _ => rulebook.table().clock,
         }
-    }
-
-    pub(crate) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
-        let rulebook = match name {
-            None => self.rulebook().clone(),
-            Some(n) => {
-                let r = Arc::new(open_rulebook(n)?);
-                self.rulebook_name = rulebook_ref(Path::new(n));
-                self.clock.limit = self.clock_for(&r);
-                self.pie = None;
-                r
-            }
-        };
-        self.start(Game::new(rulebook), false)
-    }
-
-    pub(crate) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
-        let rulebook = Arc::new(Rulebook::from_file(path)?);
-        self.rulebook_name = rulebook_ref(path);
-        self.clock.limit = self.clock_for(&rulebook);
-        self.pie = None;
-        self.start(Game::new(rulebook), false)
     }
 
     /// After any move: an offer the mover did not make is declined (T3); a
@@ -442,54 +365,10 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let mv = self.game.parse_move(text).map_err(|e| match e {
-            PlayError::Notation(e) => CommandError::Move(e),
-            e => CommandError::Play(text.to_string(), e),
-        })?;
-        let side = self.game.position().turn();
-        if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
-            return Err(CommandError::ComputersTurn {
-                mv: text.to_string(),
-                side,
-                level,
-            });
-        }
-        let mut played = vec![self.make_move(mv, By::Person)?];
-        self.computer_replies(&mut played)?;
-        Ok(Reply::Played(Vec::new(), played))
-    }
-
     /// How long the computer thinks now.
     pub(crate) fn think_budget(&self) -> Budget {
         self.think
             .unwrap_or(Budget::Playouts(self.rulebook().table().ai_playouts))
-    }
-
-    /// Sets how long the computer thinks: `None` for the rulebook's budget
-    /// in playouts (moves repeat for a seed), else a time a move.
-    pub(crate) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
-        self.think = time.map(Budget::Time);
-        let n = self.rulebook().table().ai_playouts;
-        Ok(Reply::Lines(vec![match time {
-            Some(t) => format!(
-                "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
-                t.as_secs_f64()
-            ),
-            None => format!(
-                "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
-            ),
-        }]))
-    }
-
-    /// The move the computer would make for the side to move, not played.
-    pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "hint", false)?;
-        let side = self.game.position().turn();
-        Ok(Reply::Lines(vec![format!(
-            "hint: {side} could play {} ({level})",
-            self.rulebook().move_text(mv)
-        )]))
     }
 
     /// `refusal` of `command`, in the rulebook's words.
@@ -523,98 +402,18 @@ impl Session {
             .ok_or(CommandError::NoLegalMove(command))
     }
 
-    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "ai", true)?;
-        let mut played = vec![self.make_move(mv, By::Computer)?];
-        self.computer_replies(&mut played)?;
-        Ok(Reply::Played(Vec::new(), played))
-    }
-
-    pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
-        self.refuse_if_over("legal")?;
-        let r = self.rulebook();
-        let mut list = gridrules_core::MoveList::new();
-        r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
-        let moves: Vec<String> = list.iter().map(|&m| r.move_text(m)).collect();
-        Ok(Reply::Lines(vec![moves.join(" ")]))
-    }
-
-    pub(crate) fn undo(&mut self) -> Result<Reply, CommandError> {
-        if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
-            return Err(UndoError::Final(ending).into());
-        }
-        let was_over = self.game.ending().map(|(o, _)| o);
-        // Worked out on copies: refused, it changes nothing.
-        let (mut game, mut seats) = (self.game.clone(), self.seats.clone());
-        let mut undone = Vec::new();
-        // Against the computer, take back its reply too (every mark of it,
-        // in a turn of several) and the move it answered, so it is the
-        // person's move again.
-        while let Some(mv) = game.undo() {
-            if mv == Move::Swap {
-                seats.unexchange_marks();
-            }
-            undone.push(self.rulebook().move_text(mv));
-            if seats.computer(game.position().turn()).is_none() {
-                break;
-            }
-        }
-        if undone.is_empty() {
-            return Err(UndoError::NothingPlayed.into());
-        }
-        if seats.computer(game.position().turn()).is_some() {
-            return Err(UndoError::ComputerOpening.into());
-        }
-        self.game = game;
-        self.seats = seats;
-        if let Some(o) = was_over {
-            self.seats.unscore(o);
-        }
-        self.offer = None;
-        self.clock.restart_turn();
-        Ok(Reply::Undone(undone))
-    }
-
-    pub(crate) fn history(&self) -> Reply {
-        let r = self.rulebook();
-        if self.game.moves().is_empty() {
-            return Reply::Lines(vec!["no moves yet".into()]);
-        }
-        // A number for each round, X's turn then O's, each turn as many
-        // marks as the rulebook says; a game set up with O to move starts
-        // `1. …`.
-        let positions = self.game.positions();
-        let mut text = String::new();
-        let mut round = 0;
-        for (i, &mv) in self.game.moves().iter().enumerate() {
-            let mover = positions[i].turn();
-            let new_round = match i {
-                0 => true,
-                _ => mover == Side::X && positions[i - 1].turn() == Side::O,
-            };
-            if new_round {
-                round += 1;
-                if i > 0 {
-                    text.push(' ');
-                }
-                text.push_str(&format!("{round}."));
-                if i == 0 && mover == Side::O {
-                    text.push_str(" …");
-                }
-            }
-            text.push(' ');
-            text.push_str(&r.move_text(mv));
-        }
-        Reply::Lines(vec![text])
-    }
-
-    pub(crate) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let pos = self
-            .rulebook()
-            .parse_position(text)
-            .map_err(CommandError::Setup)?;
-        let game = Game::from_position(self.rulebook().clone(), pos);
-        self.start(game, false)
+    /// A progress bar of `len` steps drawn by `template`, at a terminal only
+    /// (indicatif draws on stderr).
+    fn progress_bar(&self, len: u64, template: &str) -> Option<indicatif::ProgressBar> {
+        (self.setting == Setting::Interactive).then(|| {
+            let bar = indicatif::ProgressBar::new(len);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            bar
+        })
     }
 }
 

@@ -1,16 +1,15 @@
-//! The table rules' commands: playing the computer, resigning, draw
-//! offers, rematches and the clock.
+//! The table's commands: the seats (who plays the computer, who plays X,
+//! names), resigning, draw offers, rematches and the pie rule.
 
-use super::{Session, clock_line};
+use super::Session;
 use crate::command::DrawAction;
-use crate::error::{Choice, ClockError, CommandError, DrawError, SeatError};
-use crate::reply::{By, Reply};
-use crate::table::{ClockRun, Offer, TimeSource};
+use crate::error::{Choice, CommandError, DrawError, SeatError};
+use crate::reply::Reply;
+use crate::table::Offer;
 use gridrules_core::search::{self, Level};
 use gridrules_core::table::TableRules;
 use gridrules_core::{Game, Side};
 use std::sync::Arc;
-use std::time::Duration;
 
 impl Session {
     pub(crate) fn vs(
@@ -153,43 +152,6 @@ impl Session {
         self.start(Game::new(rulebook), swap)
     }
 
-    pub(crate) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
-        // Before any person has moved (the computer may have opened), or
-        // once the game is over, for the next.
-        let positions = self.game.positions();
-        let people_moved = (0..self.game.moves().len())
-            .any(|i| self.seats.computer(positions[i].turn()).is_none());
-        if people_moved && !self.game.is_over() {
-            return Err(CommandError::TooLateToChoose(Choice::Clock));
-        }
-        let table = self.rulebook().table();
-        if let Some(s) = limit
-            && !table.allows_clock(s)
-        {
-            if table.clock_options.is_empty() {
-                return Err(ClockError::TooLong {
-                    seconds: s,
-                    max: gridrules_core::table::MAX_CLOCK,
-                }
-                .into());
-            }
-            return Err(ClockError::NotOffered {
-                seconds: s,
-                offered: table.clock_options.clone(),
-            }
-            .into());
-        }
-        self.clock.limit = limit;
-        self.clock.chosen = Some(limit);
-        self.clock.restart_turn();
-        let mut lines = vec![clock_line(limit)];
-        // Already started (`ready`): say so, it counts from now.
-        if limit.is_some() && self.clock.run() != ClockRun::Waiting && !self.game.is_over() {
-            lines.push(self.clock_state());
-        }
-        Ok(Reply::Lines(lines))
-    }
-
     /// The pie rule at this table (PI1), for this game and the next on the
     /// same rulebook: chosen before the first move, like the clock.
     pub(crate) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
@@ -209,107 +171,6 @@ impl Session {
         } else {
             "pie rule: off".to_string()
         }]))
-    }
-
-    pub(crate) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
-        let TimeSource::Virtual(now) = &mut self.clock.source else {
-            return Err(ClockError::RealTime.into());
-        };
-        *now += Duration::from_secs(u64::from(seconds));
-        self.run_clock()?;
-        Ok(Reply::Nothing)
-    }
-
-    /// Makes the move of a player whose time ran out (T2), a random legal
-    /// one, and the computer's reply. The next side's time begins now, when
-    /// the move is shown (at the REPL, when Enter is pressed): never while
-    /// the notice waits. Returns whether a move was made.
-    pub(crate) fn run_clock(&mut self) -> Result<bool, CommandError> {
-        if self.game.is_over()
-            || self.seats.computer(self.game.position().turn()).is_some()
-            || !self.clock.ran_out()
-        {
-            return Ok(false);
-        }
-        let rules = self.game.rulebook().clone();
-        let Some(mv) =
-            rules.timeout_move(self.game.position(), self.game.moves(), &mut self.rng)?
-        else {
-            return Ok(false);
-        };
-        if matches!(self.clock.source, TimeSource::Real(_)) {
-            // Whole seconds, rounded down: still at least the limit, so the
-            // replay times out here too, once.
-            let used = self.clock.used().as_secs();
-            self.log(format!("wait {used}"));
-        }
-        let p = self.make_move(mv, By::Clock)?;
-        self.pending.push(p);
-        let mut replies = Vec::new();
-        self.computer_replies(&mut replies)?;
-        self.pending.extend(replies);
-        Ok(true)
-    }
-
-    /// Starts the clock before the first move (`ready`).
-    pub(crate) fn ready(&mut self) -> Result<Reply, CommandError> {
-        self.clock_usable("ready")?;
-        if !self.clock.start() {
-            return Err(ClockError::Running.into());
-        }
-        Ok(Reply::Lines(vec![self.clock_state()]))
-    }
-
-    /// Holds the clock (`pause`).
-    pub(crate) fn pause(&mut self) -> Result<Reply, CommandError> {
-        self.clock_usable("pause")?;
-        if !self.clock.pause() {
-            return Err(match self.clock.run() {
-                ClockRun::Paused => ClockError::Paused,
-                _ => ClockError::NotStarted,
-            }
-            .into());
-        }
-        Ok(Reply::Lines(vec![self.clock_state()]))
-    }
-
-    /// Runs the held clock again (`resume`).
-    pub(crate) fn resume(&mut self) -> Result<Reply, CommandError> {
-        self.clock_usable("resume")?;
-        if !self.clock.resume() {
-            return Err(ClockError::NotPaused.into());
-        }
-        Ok(Reply::Lines(vec![self.clock_state()]))
-    }
-
-    /// Refuses `what` where there is no clock to hold or start.
-    fn clock_usable(&self, what: &'static str) -> Result<(), ClockError> {
-        if self.clock.limit.is_none() {
-            return Err(ClockError::Off(what));
-        }
-        if self.game.is_over() {
-            return Err(ClockError::GameOver(what));
-        }
-        Ok(())
-    }
-
-    /// `clock: running — X has 12 s left`, and the like.
-    pub(crate) fn clock_state(&self) -> String {
-        let side = self.game.position().turn();
-        // Rounded up, as the prompt shows it: 0 only when the time is up.
-        let left = self
-            .clock
-            .left()
-            .map_or(0, |d| d.as_millis().div_ceil(1000));
-        match self.clock.run() {
-            ClockRun::Running => format!("clock: running — {side} has {left} s left"),
-            ClockRun::Paused => {
-                format!("clock: paused — {side} has {left} s left; `resume` runs it again")
-            }
-            ClockRun::Waiting => {
-                "clock: waiting — it starts at the first move, or at `ready`".to_string()
-            }
-        }
     }
 
     /// Who plays X in this game, before its first move: seat 1 or 2, or a
@@ -342,5 +203,27 @@ impl Session {
         let mut played = Vec::new();
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(lines, played))
+    }
+
+    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
+        // Names pick seats (`first Ada`), so two seats never share one.
+        if self.seats.seat_named(name).is_some_and(|s| s != seat) {
+            return Err(SeatError::NameTaken(name.to_string()).into());
+        }
+        self.seats.set_name(seat, name.to_string());
+        Ok(Reply::Lines(vec![self.seats.score_line()]))
+    }
+
+    pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
+        self.alternate = Some(on);
+        Reply::Lines(vec![if on {
+            "alternate: on — `again` passes X and the first move to the other seat".to_string()
+        } else {
+            "alternate: off — `again` keeps the marks where they are".to_string()
+        }])
+    }
+
+    pub(crate) fn score(&self) -> Reply {
+        Reply::Lines(vec![self.seats.score_line()])
     }
 }
