@@ -4,12 +4,12 @@ use super::{Session, open_rulebook};
 use crate::command::ArenaMatch;
 use crate::error::CommandError;
 use crate::reply::Reply;
+use gridrules_core::arena::{Match, MatchError, Player, Tally};
+use gridrules_core::search::Budget;
 
 impl Session {
     /// A match between two players on a rulebook (a name or a file).
     pub(crate) fn arena(&self, asked: &ArenaMatch) -> Result<Reply, CommandError> {
-        use gridrules_core::arena::Match;
-        use gridrules_core::search::Budget;
         let ArenaMatch {
             rulebook,
             players: seats,
@@ -44,72 +44,78 @@ impl Session {
             bar.finish_and_clear();
         }
         let t = tally.map_err(|e| match e {
-            gridrules_core::arena::MatchError::Script(e) => CommandError::Script(e),
+            MatchError::Script(e) => CommandError::Script(e),
             program => CommandError::Arena(program),
         })?;
-        let [p, q] = players;
-        let of = |b: Budget| match b {
-            Budget::Playouts(n) => format!("{n} playouts a tree"),
-            Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
-        };
-        // One budget for both, or each player's own after its name.
-        let [bp, bq] = m.budgets;
-        let (vs, budgets) = if bp == bq {
-            (format!("{p} vs {q}"), format!(", {}", of(bp)))
-        } else {
-            (
-                format!("{p} ({}) vs {q} ({})", of(bp), of(bq)),
-                String::new(),
-            )
-        };
-        let plural =
-            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let elo = t.elo();
-        let signed = |x: f64| {
-            if x.is_infinite() {
-                if x > 0.0 {
-                    "+inf".to_string()
-                } else {
-                    "-inf".to_string()
-                }
-            } else {
-                format!("{:+}", x.round() as i64)
-            }
-        };
-        let mut lines = vec![
-            format!(
-                "arena {}: {vs}, {}{}, sides alternating, seed {seed}{budgets}",
-                rules.name(),
-                plural(t.games(), "game", "games"),
-                if t.stopped {
-                    " (Ctrl-C stopped the rest)"
-                } else {
-                    ""
-                },
-            ),
-            format!(
-                "{p}: {}, {}, {} (score {:.1} %)",
-                plural(t.wins, "win", "wins"),
-                plural(t.draws, "draw", "draws"),
-                plural(t.losses, "loss", "losses"),
-                100.0 * t.score()
-            ),
-            format!(
-                "first mover (X): {:.1} % of the points",
-                100.0 * t.first_mover_share()
-            ),
-        ];
-        if t.games() == 0 {
-            lines.truncate(1);
-            lines.push("no game finished".to_string());
-        } else {
-            lines.push(format!(
-                "Elo difference: {} (95 %: {} to {})",
-                signed(elo.difference),
-                signed(elo.low),
-                signed(elo.high)
-            ));
-        }
-        Ok(Reply::Lines(lines))
+        Ok(Reply::Lines(report(rules.name(), &players, &m, &t)))
     }
+}
+
+/// The report of match `m` on `rulebook` between `players`: the match,
+/// the first player's results, the first mover's share, and the Elo
+/// difference.
+fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<String> {
+    let [p, q] = players;
+    let seed = m.seed;
+    let of = |b: Budget| match b {
+        Budget::Playouts(n) => format!("{n} playouts a tree"),
+        Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
+    };
+    // One budget for both, or each player's own after its name.
+    let [bp, bq] = m.budgets;
+    let (vs, budgets) = if bp == bq {
+        (format!("{p} vs {q}"), format!(", {}", of(bp)))
+    } else {
+        (
+            format!("{p} ({}) vs {q} ({})", of(bp), of(bq)),
+            String::new(),
+        )
+    };
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let elo = t.elo();
+    let signed = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else {
+            format!("{:+}", x.round() as i64)
+        }
+    };
+    let mut lines = vec![
+        format!(
+            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}",
+            plural(t.games(), "game", "games"),
+            if t.stopped {
+                " (Ctrl-C stopped the rest)"
+            } else {
+                ""
+            },
+        ),
+        format!(
+            "{p}: {}, {}, {} (score {:.1} %)",
+            plural(t.wins, "win", "wins"),
+            plural(t.draws, "draw", "draws"),
+            plural(t.losses, "loss", "losses"),
+            100.0 * t.score()
+        ),
+        format!(
+            "first mover (X): {:.1} % of the points",
+            100.0 * t.first_mover_share()
+        ),
+    ];
+    if t.games() == 0 {
+        lines.truncate(1);
+        lines.push("no game finished".to_string());
+    } else {
+        lines.push(format!(
+            "Elo difference: {} (95 %: {} to {})",
+            signed(elo.difference),
+            signed(elo.low),
+            signed(elo.high)
+        ));
+    }
+    lines
 }
