@@ -2,8 +2,8 @@
 //! command or a legal move, later words to what the command's entry says
 //! its argument is.
 
+use super::entry::Arg;
 use super::registry::{COMMANDS, spec};
-use super::spec::Arg;
 use gridrules_core::Rulebook;
 
 /// What may replace the word being typed.

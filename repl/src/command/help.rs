@@ -1,7 +1,7 @@
 //! `help`, written from the registry: there is no other list of commands.
 
+use super::entry::ParseError;
 use super::registry::{COMMANDS, spec};
-use super::spec::ParseError;
 use crate::layout::wrap;
 
 /// What `help` prints: every command with its usage and summary, or one

@@ -1,9 +1,9 @@
 //! A command line: which command it names (or the move it is), its
 //! arguments, and the line as the transcript keeps it.
 
+use super::entry::{Args, CommandSpec, ParseError};
 use super::parsed::Command;
 use super::registry::spec;
-use super::spec::{Args, CommandSpec, ParseError};
 use super::words::normal_move;
 
 /// A parsed line: the command, its arguments, and the line as the

@@ -3,8 +3,8 @@
 //! keeps it, and how its arguments are read. Parsing, `help`, completion
 //! and hints all read this one table.
 
+use super::entry::{Arg, CommandSpec, Log, Parse};
 use super::parsed::{Command, DrawAction};
-use super::spec::{Arg, CommandSpec, Log, Parse};
 use super::words::{self, normal_move, side};
 
 /// An entry: `name`, its `args` and `summary`, and how they are read. The

@@ -1,8 +1,8 @@
 //! The longer argument readers: the words after a command's name, read
 //! into a [`Command`] or refused with the command's usage.
 
+use super::entry::{Args, ParseError};
 use super::parsed::{ArenaMatch, Command};
-use super::spec::{Args, ParseError};
 use gridrules_core::Side;
 use gridrules_core::arena::Player;
 use gridrules_core::search::{Budget, Level};
