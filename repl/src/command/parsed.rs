@@ -30,8 +30,9 @@ impl fmt::Display for DrawAction {
 }
 
 /// A command line read into data: which command, its arguments typed.
-/// The session runs it (`Session::execute`); each variant is one entry of
-/// [`COMMANDS`], whose doc says what it does.
+/// The session runs it (`Session::execute`). Each variant belongs to an
+/// entry of [`COMMANDS`](crate::command::COMMANDS), whose summary says what
+/// it does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// `help`: every command, or the one named.
