@@ -9,7 +9,7 @@ use gridrules_core::search::Budget;
 
 impl Session {
     /// A match between two players on a rulebook (a name or a file).
-    pub(crate) fn arena(&self, asked: &ArenaMatch) -> Result<Reply, CommandError> {
+    pub(super) fn arena(&self, asked: &ArenaMatch) -> Result<Reply, CommandError> {
         let ArenaMatch {
             rulebook,
             players: seats,

@@ -12,7 +12,7 @@ use gridrules_core::{Ending, Game, PlayError, Problem, Rulebook};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub(crate) fn new_variant(
+pub(super) fn new_variant(
     name: &str,
     from: Option<&str>,
     dir: Option<&str>,
@@ -168,7 +168,7 @@ impl Session {
     /// still hold but to type them again; the moves dropped are printed, so
     /// none is lost from sight. A file that does not load, or a script that
     /// fails in the replay, is refused and changes nothing.
-    pub(crate) fn reload(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn reload(&mut self) -> Result<Reply, CommandError> {
         let name = self.rulebook_name.clone();
         if Rulebook::is_builtin(&name) {
             return Err(CommandError::BuiltinReload(name));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 impl Session {
     /// Runs the documented examples of one rulebook, or of every built-in.
-    pub(crate) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
+    pub(super) fn check(&self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebooks = match name {
             None => vec![self.rulebook().clone()],
             Some("all") => Rulebook::builtin_names()

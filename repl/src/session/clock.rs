@@ -36,7 +36,7 @@ impl Session {
         }
     }
 
-    pub(crate) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
+    pub(super) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
         // Before any person has moved (the computer may have opened), or
         // once the game is over, for the next.
         let positions = self.game.positions();
@@ -73,7 +73,7 @@ impl Session {
         Ok(Reply::Lines(lines))
     }
 
-    pub(crate) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
+    pub(super) fn wait(&mut self, seconds: u32) -> Result<Reply, CommandError> {
         let TimeSource::Virtual(now) = &mut self.clock.source else {
             return Err(ClockError::RealTime.into());
         };
@@ -86,7 +86,7 @@ impl Session {
     /// one, and the computer's reply. The next side's time begins now, when
     /// the move is shown (at the REPL, when Enter is pressed): never while
     /// the notice waits. Returns whether a move was made.
-    pub(crate) fn run_clock(&mut self) -> Result<bool, CommandError> {
+    fn run_clock(&mut self) -> Result<bool, CommandError> {
         if self.game.is_over()
             || self.seats.computer(self.game.position().turn()).is_some()
             || !self.clock.ran_out()
@@ -114,7 +114,7 @@ impl Session {
     }
 
     /// Starts the clock before the first move (`ready`).
-    pub(crate) fn ready(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn ready(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("ready")?;
         if !self.clock.start() {
             return Err(ClockError::Running.into());
@@ -123,7 +123,7 @@ impl Session {
     }
 
     /// Holds the clock (`pause`).
-    pub(crate) fn pause(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn pause(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("pause")?;
         if !self.clock.pause() {
             return Err(match self.clock.run() {
@@ -136,7 +136,7 @@ impl Session {
     }
 
     /// Runs the held clock again (`resume`).
-    pub(crate) fn resume(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn resume(&mut self) -> Result<Reply, CommandError> {
         self.clock_usable("resume")?;
         if !self.clock.resume() {
             return Err(ClockError::NotPaused.into());
@@ -156,7 +156,7 @@ impl Session {
     }
 
     /// `clock: running — X has 12 s left`, and the like.
-    pub(crate) fn clock_state(&self) -> String {
+    fn clock_state(&self) -> String {
         let side = self.game.position().turn();
         // Rounded up, as the prompt shows it: 0 only when the time is up.
         let left = self

@@ -9,7 +9,7 @@ use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
 use gridrules_core::{Rulebook, Side};
 
 impl Session {
-    pub(crate) fn rules(&self) -> Reply {
+    pub(super) fn rules(&self) -> Reply {
         let r = self.rulebook();
         let mut lines = vec![format!("{} — {}", r.name(), r.title())];
         // The rulebook's words, indented as a quotation: a line of them
@@ -118,7 +118,7 @@ fn no_moves_text(rule: NoMoves) -> String {
     }
 }
 
-pub(crate) fn variants() -> Reply {
+pub(super) fn variants() -> Reply {
     let width = Rulebook::builtin_names().map(str::len).max().unwrap_or(0);
     let lines = Rulebook::builtin_names()
         .map(|n| match Rulebook::builtin(n) {

@@ -26,7 +26,7 @@ impl Session {
             .unwrap_or_else(|| name.clone())
     }
 
-    pub(crate) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+    pub(super) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
         // What `open` reads back.
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
             return Err(CommandError::NotARecordFile(path.to_path_buf()));
@@ -42,7 +42,7 @@ impl Session {
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
-    pub(crate) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let opened = record::open(path)?;
         // The record names a rulebook file from its own directory.
         self.rulebook_name = if Rulebook::is_builtin(&opened.rulebook) {
@@ -69,7 +69,7 @@ impl Session {
 
     /// Writes the transcript so far to `path`, and keeps it up to date
     /// after every command until `record off`.
-    pub(crate) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+    pub(super) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
         let was = self.transcript.record(path, force)?;
         let mut lines = vec![format!(
             "recording: {} ({} lines so far); every command is added until `record off`",
@@ -82,7 +82,7 @@ impl Session {
         Ok(Reply::Lines(lines))
     }
 
-    pub(crate) fn record_off(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn record_off(&mut self) -> Result<Reply, CommandError> {
         let Some(path) = self.transcript.stop() else {
             return Err(CommandError::NotRecording);
         };

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 impl Session {
-    pub(crate) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
+    pub(super) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebook = match name {
             None => self.rulebook().clone(),
             Some(n) => {
@@ -26,7 +26,7 @@ impl Session {
         self.start(Game::new(rulebook), false)
     }
 
-    pub(crate) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(super) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let rulebook = Arc::new(Rulebook::from_file(path)?);
         self.rulebook_name = rulebook_ref(path);
         self.clock.limit = self.clock_for(&rulebook);
@@ -34,7 +34,7 @@ impl Session {
         self.start(Game::new(rulebook), false)
     }
 
-    pub(crate) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
+    pub(super) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
         let pos = self
             .rulebook()
             .parse_position(text)
@@ -43,7 +43,7 @@ impl Session {
         self.start(game, false)
     }
 
-    pub(crate) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
+    pub(super) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
         let mv = self.game.parse_move(text).map_err(|e| match e {
             PlayError::Notation(e) => CommandError::Move(e),
             e => CommandError::Play(text.to_string(), e),
@@ -61,7 +61,7 @@ impl Session {
         Ok(Reply::Played(Vec::new(), played))
     }
 
-    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+    pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         let mv = self.computer_move(level, "ai", true)?;
         let mut played = vec![self.make_move(mv, By::Computer)?];
         self.computer_replies(&mut played)?;
@@ -69,7 +69,7 @@ impl Session {
     }
 
     /// The move the computer would make for the side to move, not played.
-    pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
+    pub(super) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
         let mv = self.computer_move(level, "hint", false)?;
         let side = self.game.position().turn();
         Ok(Reply::Lines(vec![format!(
@@ -80,7 +80,7 @@ impl Session {
 
     /// Sets how long the computer thinks: `None` for the rulebook's budget
     /// in playouts (moves repeat for a seed), else a time a move.
-    pub(crate) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
+    pub(super) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
         self.think = time.map(Budget::Time);
         let n = self.rulebook().table().ai_playouts;
         Ok(Reply::Lines(vec![match time {
@@ -94,7 +94,7 @@ impl Session {
         }]))
     }
 
-    pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
+    pub(super) fn legal(&self) -> Result<Reply, CommandError> {
         self.refuse_if_over("legal")?;
         let r = self.rulebook();
         let mut list = gridrules_core::MoveList::new();
@@ -103,7 +103,7 @@ impl Session {
         Ok(Reply::Lines(vec![moves.join(" ")]))
     }
 
-    pub(crate) fn undo(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn undo(&mut self) -> Result<Reply, CommandError> {
         if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
             return Err(UndoError::Final(ending).into());
         }
@@ -139,7 +139,7 @@ impl Session {
         Ok(Reply::Undone(undone))
     }
 
-    pub(crate) fn history(&self) -> Reply {
+    pub(super) fn history(&self) -> Reply {
         let r = self.rulebook();
         if self.game.moves().is_empty() {
             return Reply::Lines(vec!["no moves yet".into()]);
@@ -172,15 +172,15 @@ impl Session {
         Reply::Lines(vec![text])
     }
 
-    pub(crate) fn status(&self) -> Reply {
+    pub(super) fn status(&self) -> Reply {
         Reply::Lines(vec![self.game.status_line()])
     }
 
-    pub(crate) fn position(&self) -> Reply {
+    pub(super) fn position(&self) -> Reply {
         Reply::Lines(vec![self.rulebook().position_text(self.game.position())])
     }
 
-    pub(crate) fn seed(&mut self, seed: u64) -> Reply {
+    pub(super) fn seed(&mut self, seed: u64) -> Reply {
         self.rng = Rng::new(seed);
         Reply::Lines(vec![format!(
             "seed: {seed} — the same commands now give the same computer and clock moves"

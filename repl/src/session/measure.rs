@@ -15,7 +15,7 @@ const BENCH_SECONDS: f64 = 3.0;
 const BENCH_ROUNDS: u32 = 5;
 
 impl Session {
-    pub(crate) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
+    pub(super) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
         // At a terminal, a bar over the first moves: a deep count can take
         // minutes.
         let bar = self.progress_bar(
@@ -46,7 +46,7 @@ impl Session {
     }
 
     /// The exact value of the position, within `within`.
-    pub(crate) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
+    pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
         use gridrules_core::search::{self, Solved, Value};
         let rules = self.game.rulebook();
         let solved = search::solve_in(&self.game, within, &self.interrupt)?;
@@ -80,7 +80,7 @@ impl Session {
         Ok(Reply::Lines(vec![line]))
     }
 
-    pub(crate) fn bench(
+    pub(super) fn bench(
         &self,
         name: Option<&str>,
         seconds: Option<f64>,

@@ -366,7 +366,7 @@ impl Session {
     }
 
     /// How long the computer thinks now.
-    pub(crate) fn think_budget(&self) -> Budget {
+    fn think_budget(&self) -> Budget {
         self.think
             .unwrap_or(Budget::Playouts(self.rulebook().table().ai_playouts))
     }

@@ -12,7 +12,7 @@ use gridrules_core::{Game, Side};
 use std::sync::Arc;
 
 impl Session {
-    pub(crate) fn vs(
+    pub(super) fn vs(
         &mut self,
         level: Option<Level>,
         mark: Option<Side>,
@@ -52,7 +52,7 @@ impl Session {
         Ok(Reply::Played(lines, played))
     }
 
-    pub(crate) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
+    pub(super) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
         let side = side
             .or(self.seats.human_side())
             .unwrap_or(self.game.position().turn());
@@ -63,7 +63,7 @@ impl Session {
         Ok(Reply::Lines(vec![self.game.status_line()]))
     }
 
-    pub(crate) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
+    pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
         self.refuse_if_over("draw")?;
         match action {
             DrawAction::Offer => self.offer_draw(),
@@ -92,7 +92,7 @@ impl Session {
         }
     }
 
-    pub(crate) fn offer_draw(&mut self) -> Result<Reply, CommandError> {
+    fn offer_draw(&mut self) -> Result<Reply, CommandError> {
         let by = self
             .seats
             .human_side()
@@ -130,7 +130,7 @@ impl Session {
 
     /// The computer takes a draw unless it expects to do better than one:
     /// exactly when the game can be solved, else by its search's estimate.
-    pub(crate) fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
+    fn computer_accepts_draw(&mut self, side: Side) -> Result<bool, CommandError> {
         let rules = self.game.rulebook().clone();
         let budget = self.think_budget();
         Ok(search::accepts_draw(
@@ -143,7 +143,7 @@ impl Session {
         )?)
     }
 
-    pub(crate) fn again(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn again(&mut self) -> Result<Reply, CommandError> {
         if !self.game.is_over() {
             return Err(CommandError::GameOn);
         }
@@ -154,7 +154,7 @@ impl Session {
 
     /// The pie rule at this table (PI1), for this game and the next on the
     /// same rulebook: chosen before the first move, like the clock.
-    pub(crate) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
+    pub(super) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
         if !self.game.moves().is_empty() || self.game.is_over() {
             return Err(CommandError::TooLateToChoose(Choice::Pie));
         }
@@ -175,7 +175,7 @@ impl Session {
 
     /// Who plays X in this game, before its first move: seat 1 or 2, or a
     /// seat's name. The computer opens if its seat now has X.
-    pub(crate) fn first(&mut self, who: &str) -> Result<Reply, CommandError> {
+    pub(super) fn first(&mut self, who: &str) -> Result<Reply, CommandError> {
         if !self.game.moves().is_empty() || self.game.is_over() {
             return Err(CommandError::TooLateToChoose(Choice::First));
         }
@@ -205,7 +205,7 @@ impl Session {
         Ok(Reply::Played(lines, played))
     }
 
-    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
+    pub(super) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
         // Names pick seats (`first Ada`), so two seats never share one.
         if self.seats.seat_named(name).is_some_and(|s| s != seat) {
             return Err(SeatError::NameTaken(name.to_string()).into());
@@ -214,7 +214,7 @@ impl Session {
         Ok(Reply::Lines(vec![self.seats.score_line()]))
     }
 
-    pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
+    pub(super) fn set_alternate(&mut self, on: bool) -> Reply {
         self.alternate = Some(on);
         Reply::Lines(vec![if on {
             "alternate: on — `again` passes X and the first move to the other seat".to_string()
@@ -223,7 +223,7 @@ impl Session {
         }])
     }
 
-    pub(crate) fn score(&self) -> Reply {
+    pub(super) fn score(&self) -> Reply {
         Reply::Lines(vec![self.seats.score_line()])
     }
 }
