@@ -42,6 +42,8 @@ impl Session {
         if logged {
             self.log(inv.text.clone());
         }
+        // The arguments are read after the line is logged: a usage error is
+        // in the transcript too, and the replay refuses it the same way.
         let command = inv.command()?;
         self.run(command)
     }
