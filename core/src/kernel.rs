@@ -76,8 +76,7 @@ pub(crate) fn playout(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
 #[inline]
 fn run<const W: usize>(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
-    let mut open: Bits<W> =
-        t.all.prefix::<W>() & !start.occupied_in::<W>() & !start.closed_cells.prefix::<W>();
+    let mut open: Bits<W> = t.fillable_in::<W>(start);
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
     let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {

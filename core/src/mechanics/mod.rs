@@ -23,8 +23,8 @@ pub(crate) use lines::run_at;
 pub use pieces::Jump;
 
 use crate::error::RulebookError;
-use crate::geometry::{Cell, CellSet, Grid, WORDS};
-use crate::position::{NO_REGION, UNLIMITED};
+use crate::geometry::{Bits, Cell, CellSet, Grid, WORDS};
+use crate::position::{NO_REGION, Position, UNLIMITED};
 use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
@@ -141,6 +141,16 @@ impl Tables {
             unsupported: CellSet::EMPTY,
             words: words_for(grid.len()),
         }
+    }
+}
+
+impl Tables {
+    /// The cells a mark could fill in `pos`, in the first `W` words (see
+    /// [`crate::bits`]): empty, and neither in a closed region nor waiting
+    /// for their support.
+    #[inline(always)]
+    pub(crate) fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        self.all.prefix::<W>() & !pos.occupied_in::<W>() & !pos.closed_cells.prefix::<W>()
     }
 }
 

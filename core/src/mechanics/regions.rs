@@ -2,10 +2,11 @@
 //! `redirect(cell)`, `region_name(r)`): ultimate's boards of boards.
 
 use super::load::Load;
+use super::words::FullRegion;
 use super::{Mechanic, Tables};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet};
-use crate::position::NO_REGION;
+use crate::position::{Ending, NO_REGION, Position, Side};
 use crate::script::describe;
 use crate::script::hooks::HookId;
 
@@ -117,6 +118,14 @@ fn regions(
         }
     }
     let count = regions.len();
+    let region_lines = region_lines(load, count)?;
+    let redirect = redirect(load, count)?;
+    Ok((regions, region_of, region_lines, redirect))
+}
+
+/// `region_lines()`: per region, the lines of regions through it, each as a
+/// mask over region numbers.
+fn region_lines(load: &Load<'_>, count: usize) -> Result<Vec<Vec<u32>>, RulebookError> {
     let v = load.call(HookId::RegionLines, ())?.ok_or_else(|| {
         load.bad(
             HookId::Regions,
@@ -148,6 +157,12 @@ fn regions(
             }
         }
     }
+    Ok(region_lines)
+}
+
+/// `redirect(cell)` for every cell: the region the next move is sent to.
+fn redirect(load: &Load<'_>, count: usize) -> Result<Vec<u8>, RulebookError> {
+    let n = load.grid.len();
     let mut redirect = vec![NO_REGION; n];
     for c in load.grid.cells() {
         if let Some(v) = load.call(HookId::Redirect, (c.0 as i64,))? {
@@ -167,5 +182,58 @@ fn regions(
             }
         }
     }
-    Ok((regions, region_of, region_lines, redirect))
+    Ok(redirect)
+}
+
+impl Tables {
+    /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
+    /// the region is won by a line or closed when full, held as the rulebook
+    /// says, and a line of held regions decides the game. Then the redirect.
+    #[inline(always)]
+    pub(crate) fn settle_region<const W: usize>(
+        &self,
+        p: &mut Position,
+        to: Cell,
+        mark: Side,
+        mover: Side,
+        line: bool,
+    ) {
+        let t = self;
+        let r = t.region_of[to.index()] as usize;
+        let bit = 1u32 << r;
+        let region = t.regions[r].prefix::<W>();
+        if p.regions_closed & bit == 0 {
+            let full = region.is_subset(p.occupied_in::<W>());
+            // The mover's lines are judged first.
+            let holders = match (line, full, t.full_region) {
+                (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
+                (false, true, FullRegion::Mover) => [Some(mover), None],
+                (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
+                _ => [None, None],
+            };
+            if line || full {
+                p.regions_closed |= bit;
+                let closed = p.closed_cells.prefix::<W>() | region;
+                p.closed_cells.set_prefix(closed);
+            }
+            for h in holders.into_iter().flatten() {
+                *p.regions_won.get_mut(h) |= bit;
+            }
+            for h in holders.into_iter().flatten() {
+                let held = *p.regions_won.get(h);
+                if t.region_lines[r].iter().any(|&l| l & !held == 0) {
+                    p.result = Some((t.line_result.outcome(h), Ending::Line));
+                    break;
+                }
+            }
+        }
+        p.target = t.redirect[to.index()];
+        // Sent to a region where no cell may be filled now (closed, or with
+        // support() every empty cell still waiting): a free choice (U4).
+        if p.target != NO_REGION
+            && (t.regions[p.target as usize].prefix::<W>() & t.fillable_in::<W>(p)).is_empty()
+        {
+            p.target = NO_REGION;
+        }
+    }
 }

@@ -4,7 +4,8 @@
 use super::load::Load;
 use super::{Mechanic, Tables};
 use crate::error::RulebookError;
-use crate::geometry::CellSet;
+use crate::geometry::{Cell, CellSet};
+use crate::position::Position;
 use crate::script::hooks::HookId;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
@@ -94,4 +95,23 @@ fn support(load: &Load<'_>) -> Result<(Vec<CellSet>, Vec<CellSet>, CellSet), Rul
         .filter(|c| !support[c.index()].is_empty())
         .collect();
     Ok((support, dependents, unsupported))
+}
+
+impl Tables {
+    /// Opens the cells that now rest on their support, after a mark on `to`.
+    #[inline(always)]
+    pub(crate) fn settle_support<const W: usize>(&self, p: &mut Position, to: Cell) {
+        let t = self;
+        let occupied = p.occupied_in::<W>();
+        let open = |d: Cell| {
+            t.support[d.index()].prefix::<W>().is_subset(occupied)
+                && t.region_of(d)
+                    .is_none_or(|r| p.regions_closed & (1 << r) == 0)
+        };
+        for d in t.dependents[to.index()].prefix::<W>() {
+            if open(d) {
+                p.closed_cells.remove(d);
+            }
+        }
+    }
 }

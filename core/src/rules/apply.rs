@@ -3,10 +3,10 @@
 
 use crate::bits::with_width;
 use crate::error::ScriptError;
-use crate::geometry::{Bits, Cell};
-use crate::position::{Ending, Move, NO_REGION, Outcome, Position, Side, UNLIMITED};
+use crate::geometry::Bits;
+use crate::position::{Ending, Move, Outcome, Position, Side, UNLIMITED};
 use crate::refusal::PlayError;
-use crate::rulebook::{FullRegion, Rulebook};
+use crate::rulebook::Rulebook;
 use crate::script::api::History;
 use crate::script::hooks::HookId;
 use rhai::Dynamic;
@@ -91,7 +91,7 @@ impl Rulebook {
             t.captures.take::<W>(p, to, mark, own);
         }
         if t.gravity {
-            self.settle_support::<W>(p, to);
+            t.settle_support::<W>(p, to);
         }
         let line = t.wins_through(to, own);
         if t.regions.is_empty() {
@@ -102,7 +102,7 @@ impl Rulebook {
                 p.result = t.captures.decided(p, side);
             }
         } else {
-            self.settle_region::<W>(p, to, mark, side, line);
+            t.settle_region::<W>(p, to, mark, side, line);
         }
         if t.turns.ends_turn(p.marks_played()) {
             p.turn = side.other();
@@ -131,74 +131,6 @@ impl Rulebook {
             }
         }
         Ok(())
-    }
-
-    /// Opens the cells that now rest on their support, after a mark on `to`.
-    #[inline(always)]
-    fn settle_support<const W: usize>(&self, p: &mut Position, to: Cell) {
-        let t = &self.tables;
-        let occupied = p.occupied_in::<W>();
-        let open = |d: Cell| {
-            t.support[d.index()].prefix::<W>().is_subset(occupied)
-                && t.region_of(d)
-                    .is_none_or(|r| p.regions_closed & (1 << r) == 0)
-        };
-        for d in t.dependents[to.index()].prefix::<W>() {
-            if open(d) {
-                p.closed_cells.remove(d);
-            }
-        }
-    }
-
-    /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
-    /// the region is won by a line or closed when full, held as the rulebook
-    /// says, and a line of held regions decides the game. Then the redirect.
-    #[inline(always)]
-    fn settle_region<const W: usize>(
-        &self,
-        p: &mut Position,
-        to: Cell,
-        mark: Side,
-        mover: Side,
-        line: bool,
-    ) {
-        let t = &self.tables;
-        let r = t.region_of[to.index()] as usize;
-        let bit = 1u32 << r;
-        let region = t.regions[r].prefix::<W>();
-        if p.regions_closed & bit == 0 {
-            let full = region.is_subset(p.occupied_in::<W>());
-            // The mover's lines are judged first.
-            let holders = match (line, full, t.full_region) {
-                (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
-                (false, true, FullRegion::Mover) => [Some(mover), None],
-                (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
-                _ => [None, None],
-            };
-            if line || full {
-                p.regions_closed |= bit;
-                let closed = p.closed_cells.prefix::<W>() | region;
-                p.closed_cells.set_prefix(closed);
-            }
-            for h in holders.into_iter().flatten() {
-                *p.regions_won.get_mut(h) |= bit;
-            }
-            for h in holders.into_iter().flatten() {
-                let held = *p.regions_won.get(h);
-                if t.region_lines[r].iter().any(|&l| l & !held == 0) {
-                    p.result = Some((t.line_result.outcome(h), Ending::Line));
-                    break;
-                }
-            }
-        }
-        p.target = t.redirect[to.index()];
-        // Sent to a region where no cell may be filled now (closed, or with
-        // support() every empty cell still waiting): a free choice (U4).
-        if p.target != NO_REGION
-            && (t.regions[p.target as usize].prefix::<W>() & self.fillable_in::<W>(p)).is_empty()
-        {
-            p.target = NO_REGION;
-        }
     }
 
     /// The result when the side to move of `pos` has no legal move: the

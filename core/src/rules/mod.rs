@@ -53,7 +53,7 @@ impl Rulebook {
     /// [`Rulebook::fillable`] in the first `W` words (see [`crate::bits`]).
     #[inline(always)]
     fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
-        self.tables.all.prefix::<W>() & !pos.occupied_in::<W>() & !pos.closed_cells.prefix::<W>()
+        self.tables.fillable_in::<W>(pos)
     }
 
     /// Cells a mark may go to now: fillable, and in the target region if any.
