@@ -1,5 +1,5 @@
 //! Regions (sub-boards) and the redirect (`regions()`, `region_lines()`,
-//! `redirect(cell)`, `region_name(r)`): ultimate's boards of boards.
+//! `redirect(cell)`, `region_name(r)`): boards of boards, each move sending the next.
 
 use super::load::Load;
 use super::words::FullRegion;
