@@ -2,6 +2,7 @@
 //! plays (checked against every opponent line); every level takes a win it
 //! sees; medium blocks an immediate threat.
 
+use gridrules_conformance::{legal, reachable};
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{
@@ -204,28 +205,6 @@ fn hard_keeps_the_value_it_solves() {
             );
         }
     }
-}
-
-/// Every position reachable from the initial one.
-fn reachable(rules: &Rulebook) -> Vec<Position> {
-    let mut seen = std::collections::HashSet::new();
-    let mut all = vec![rules.initial()];
-    seen.insert(all[0].key());
-    let mut i = 0;
-    while i < all.len() {
-        let pos = all[i];
-        i += 1;
-        if pos.is_over() {
-            continue;
-        }
-        for mv in legal(rules, &pos) {
-            let next = rules.play_unchecked(&pos, &[], mv).unwrap();
-            if seen.insert(next.key()) {
-                all.push(next);
-            }
-        }
-    }
-    all
 }
 
 #[test]
@@ -484,13 +463,6 @@ fn on_gomoku_hard_wins_against_easy() {
             );
         }
     }
-}
-
-/// The moves `rules` lists in `pos`.
-fn legal(rules: &Rulebook, pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    rules.legal_moves(pos, &[], &mut list).unwrap();
-    list.iter().copied().collect()
 }
 
 /// The initial position and a few reached from it by seeded random moves,
