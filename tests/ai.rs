@@ -677,8 +677,9 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
     assert_eq!(one, tally(3));
 }
 
-/// Issue 22: the scripts' time budget was kept per thread, so the games
-/// an arena plays on its worker threads ran their hooks with none.
+/// The scripts' time budget holds on the worker threads an arena starts:
+/// kept per thread, it would leave the hooks of the games played there with
+/// none.
 #[test]
 fn the_script_budget_holds_on_the_threads_an_arena_starts() {
     use gridrules_core::arena::{Match, Player};
