@@ -99,7 +99,7 @@ fn rule_ids() -> Vec<String> {
 }
 
 /// The IDs of `tests/rule-exemptions.txt` that no transcript has to cover,
-/// each with its reason (`PG1  # not built yet: issue 24`).
+/// each with its reason (`PG1  # not built yet (pentago)`).
 fn exemptions() -> Vec<(String, String)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rule-exemptions.txt");
     let text = std::fs::read_to_string(&path).unwrap();
