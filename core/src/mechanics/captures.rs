@@ -1,6 +1,6 @@
 //! Captures (`captures(cell)`, `capture_wins()`): a placed mark takes the
-//! opponent's marks in a pattern around it, and enough captures win. Pente's
-//! custodial pairs are one script of this.
+//! opponent's marks in a pattern around it, and enough captures win. Custodial
+//! pairs (two marks taken between two of the mover's) are one script of this.
 //!
 //! Everything the mechanic does lives here: reading its hooks, taking the
 //! marks when a move is made, its field of the position text and what that
