@@ -2,6 +2,7 @@
 //! plays (checked against every opponent line); every level takes a win it
 //! sees; medium blocks an immediate threat.
 
+use gridrules_conformance::{legal, reachable};
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{
@@ -219,28 +220,6 @@ fn hard_keeps_the_value_it_solves() {
             );
         }
     }
-}
-
-/// Every position reachable from the initial one.
-fn reachable(rules: &Rulebook) -> Vec<Position> {
-    let mut seen = std::collections::HashSet::new();
-    let mut all = vec![rules.initial()];
-    seen.insert(all[0].key());
-    let mut i = 0;
-    while i < all.len() {
-        let pos = all[i];
-        i += 1;
-        if pos.is_over() {
-            continue;
-        }
-        for mv in legal(rules, &pos) {
-            let next = rules.play_unchecked(&pos, &[], mv).unwrap();
-            if seen.insert(next.key()) {
-                all.push(next);
-            }
-        }
-    }
-    all
 }
 
 #[test]
@@ -512,13 +491,6 @@ fn on_gomoku_hard_wins_against_easy() {
     }
 }
 
-/// The moves `rules` lists in `pos`.
-fn legal(rules: &Rulebook, pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    rules.legal_moves(pos, &[], &mut list).unwrap();
-    list.iter().copied().collect()
-}
-
 /// The initial position and a few reached from it by seeded random moves,
 /// each walk stopping before a move that would end the game.
 fn sample_positions(rules: &Rulebook) -> Vec<(String, Position)> {
@@ -741,7 +713,7 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
     assert_eq!(one, tally(3));
 }
 
-/// Issue 23: the scripts' budget goes with a search request, to whichever
+/// The scripts' budget goes with a search request, to whichever
 /// thread runs it (and every thread it starts), not only the thread that
 /// made it.
 #[test]
@@ -764,8 +736,9 @@ fn a_search_requests_script_budget_goes_with_it() {
     );
 }
 
-/// Issue 22: the scripts' time budget was kept per thread, so the games
-/// an arena plays on its worker threads ran their hooks with none.
+/// The scripts' time budget holds on the worker threads an arena starts:
+/// kept per thread, it would leave the hooks of the games played there with
+/// none.
 #[test]
 fn the_script_budget_holds_on_the_threads_an_arena_starts() {
     use gridrules_core::arena::{Match, Player};

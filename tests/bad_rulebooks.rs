@@ -256,7 +256,7 @@ fn failing_per_move_hooks() {
     });
 }
 
-/// Issue 10: listing the moves stops at the first failing `refuse`, instead
+/// Listing the moves stops at the first failing `refuse`, instead
 /// of running every candidate to the operations limit.
 #[test]
 fn listing_moves_stops_at_the_first_failing_refuse() {
@@ -269,7 +269,7 @@ fn listing_moves_stops_at_the_first_failing_refuse() {
     assert_eq!(calls, ["refuse called"], "one candidate tried");
 }
 
-/// Issue 10: what a script prints is bounded, however long it loops.
+/// What a script prints is bounded, however long it loops.
 #[test]
 fn a_flood_of_prints_is_cut_short() {
     let rules = Rulebook::from_file(Path::new("rulebooks/run_print_each_move.toml")).unwrap();
@@ -290,7 +290,7 @@ fn a_flood_of_prints_is_cut_short() {
     );
 }
 
-/// Issue 12: a diagnostic draws the source as it was loaded. The script is
+/// A diagnostic draws the source as it was loaded. The script is
 /// changed on disk after the load; the error still shows the line that ran
 /// (the renderer used to read the file again, and showed the new text).
 #[test]

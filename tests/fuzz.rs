@@ -1,8 +1,8 @@
-//! Fuzzing (issue 10), seeded so that a failure repeats: random command
+//! Fuzzing, seeded so that a failure repeats: random command
 //! streams against a batch session, and random mutations of rulebooks,
 //! scripts, records and position texts. Nothing may panic, and a refused
 //! command leaves the game as it was. Texts from outside full of control
-//! characters and forged lines (issue 22) never reach the output raw, and
+//! characters and forged lines never reach the output raw, and
 //! never start a line of it. CI runs a few thousand cases; the
 //! long run is `cargo test -p gridrules-conformance --test fuzz -- --ignored`.
 
@@ -299,7 +299,7 @@ fn mutated_rulebooks_and_scripts_long() {
     rulebook_mutants(2, 3000);
 }
 
-/// A script made of pieces that attack the sandbox's bounds (issue 22):
+/// A script made of pieces that attack the sandbox's bounds:
 /// large arrays copied into closures and variables, values named many
 /// times in the hooks, deep nesting, closures that capture themselves, and
 /// `import`s of every kind (beside the script, out of the folder, absolute,
@@ -537,7 +537,7 @@ fn positions_moves_and_records_round_trip_long() {
     round_trips(6, 300);
 }
 
-// Text from outside (issue 22): a rulebook's title, description, roles,
+// Text from outside: a rulebook's title, description, roles,
 // refusals and examples, what its script prints, returns and throws, the
 // names in a record and a name typed at the table, filled with control
 // characters and with lines that pass for gridrules' own. The program's

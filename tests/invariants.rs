@@ -40,6 +40,7 @@
 //! position on the large ones.
 //! A failure prints the rulebook, the seed, the moves and the position text.
 
+use gridrules_conformance::LINES_3X3;
 use gridrules_core::playout::Rng;
 use gridrules_core::{
     Cell, Ending, Game, Grid, Move, MoveList, Outcome, PlayError, Position, Refusal, Rulebook, Side,
@@ -844,18 +845,9 @@ impl Referee {
                     pos.regions_won(Side::O),
                     pos.regions_closed()
                 );
-                const BIG_LINES: [[usize; 3]; 8] = [
-                    [0, 1, 2],
-                    [3, 4, 5],
-                    [6, 7, 8],
-                    [0, 3, 6],
-                    [1, 4, 7],
-                    [2, 5, 8],
-                    [0, 4, 8],
-                    [2, 4, 6],
-                ];
+                // The boards are numbered like the cells of one 3×3 board.
                 let big_line = |won: u32| {
-                    BIG_LINES
+                    LINES_3X3
                         .iter()
                         .any(|l| l.iter().all(|&b| won & (1 << b) != 0))
                 };

@@ -1,7 +1,7 @@
 //! Property tests (proptest) of the parsers that read untrusted text —
 //! notation, position text, records, command lines — on arbitrary input:
 //! they answer or refuse, never panic, and what they accept reads back the
-//! same (issue 10). `tests/fuzz.rs` round-trips what the engine writes.
+//! same. `tests/fuzz.rs` round-trips what the engine writes.
 
 use gridrules::command::parse;
 use gridrules_core::{Rulebook, record};

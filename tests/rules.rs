@@ -47,10 +47,9 @@
 //! position text. After every move played the interpreter also checks that
 //! the side to move alternates (G1) and that the position text round-trips.
 
+use gridrules_conformance::legal;
 use gridrules_core::perft::perft;
-use gridrules_core::{
-    Ending, Game, Move, MoveList, Outcome, PlayError, Position, Refusal, Rulebook, Side,
-};
+use gridrules_core::{Ending, Game, Move, Outcome, PlayError, Position, Refusal, Rulebook, Side};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -61,12 +60,6 @@ use std::sync::Arc;
 
 fn builtin(name: &str) -> Arc<Rulebook> {
     Arc::new(Rulebook::builtin(name).unwrap_or_else(|e| panic!("built-in `{name}`: {e}")))
-}
-
-fn legal(book: &Rulebook, pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    book.legal_moves(pos, &[], &mut list).expect("legal_moves");
-    list.to_vec()
 }
 
 /// Every move `check` could be asked about: placements of either mark on

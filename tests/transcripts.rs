@@ -73,41 +73,78 @@ fn transcripts() {
     });
 }
 
-/// The rule statement IDs listed in `tests/rule-ids.txt` (RULES.md's IDs:
-/// the shared digest is not in the repository), with those marked
-/// `# exempt: <why>` apart.
-fn rule_ids() -> (Vec<String>, Vec<String>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rule-ids.txt");
+/// The rule statement IDs of `docs/rules.md`: each list item that starts
+/// with an ID (`- C3 A full board …`), in the page's order.
+fn rule_ids() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules.md");
     let text = std::fs::read_to_string(&path).unwrap();
-    let (mut wanted, mut exempt) = (Vec::new(), Vec::new());
+    let mut ids: Vec<String> = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let (id, comment) = line.split_once('#').unwrap_or((line, ""));
-        let id = id.trim();
+        let Some(item) = line.strip_prefix("- ") else {
+            continue;
+        };
+        let word = item.split_whitespace().next().unwrap_or("");
+        if !gridrules_core::rulebook::is_rule_id(word) {
+            continue;
+        }
+        assert!(
+            !ids.iter().any(|id| id == word),
+            "{}:{}: `{word}` is stated twice",
+            path.display(),
+            n + 1
+        );
+        ids.push(word.to_string());
+    }
+    ids
+}
+
+/// The IDs of `tests/rule-exemptions.txt` that no transcript has to cover,
+/// each with its reason (`PG1  # not built yet (pentago)`).
+fn exemptions() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rule-exemptions.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let (id, why) = line.split_once('#').unwrap_or((line, ""));
+        let (id, why) = (id.trim(), why.trim());
         if id.is_empty() {
             continue;
         }
         assert!(
-            id.chars().all(|c| c.is_ascii_alphanumeric()),
+            gridrules_core::rulebook::is_rule_id(id),
             "{}:{}: `{id}` is not a rule ID",
             path.display(),
             n + 1
         );
-        if comment.trim_start().starts_with("exempt:") {
-            exempt.push(id.to_string());
-        } else {
-            wanted.push(id.to_string());
-        }
+        assert!(
+            !why.is_empty(),
+            "{}:{}: `{id}` needs a reason after `#`",
+            path.display(),
+            n + 1
+        );
+        out.push((id.to_string(), why.to_string()));
     }
-    (wanted, exempt)
+    out
 }
 
-/// Every rule statement (each ID in `tests/rule-ids.txt` not marked exempt)
-/// has a transcript whose `# covers:` line names it, and every ID a
-/// transcript names is a rule statement.
+/// Every rule statement of `docs/rules.md` has a transcript whose
+/// `# covers:` line names it, unless `tests/rule-exemptions.txt` says why
+/// not; every ID a transcript names is a rule statement; and every
+/// exemption names a statement that no transcript covers.
 #[test]
 fn every_rule_has_a_transcript() {
-    let (wanted, exempt) = rule_ids();
-    assert!(wanted.len() >= 40, "tests/rule-ids.txt lists too few IDs");
+    let ids = rule_ids();
+    assert!(
+        ids.len() >= 60,
+        "docs/rules.md states too few rules: {ids:?}"
+    );
+    let exempt = exemptions();
+    for (id, why) in &exempt {
+        assert!(
+            ids.contains(id),
+            "tests/rule-exemptions.txt exempts `{id}` ({why}), which docs/rules.md does not state"
+        );
+    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("transcripts");
     let mut covered = BTreeSet::new();
     for rulebook in std::fs::read_dir(&dir).unwrap() {
@@ -116,14 +153,26 @@ fn every_rule_has_a_transcript() {
             let text = std::fs::read_to_string(&path).unwrap();
             for id in Header::parse(&text).covers {
                 assert!(
-                    wanted.contains(&id) || exempt.contains(&id),
-                    "{}: covers `{id}`, which tests/rule-ids.txt does not list",
+                    ids.contains(&id),
+                    "{}: covers `{id}`, which docs/rules.md does not state",
                     path.display()
                 );
                 covered.insert(id);
             }
         }
     }
-    let missing: Vec<&String> = wanted.iter().filter(|id| !covered.contains(*id)).collect();
+    let stale: Vec<&String> = exempt
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| covered.contains(*id))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "transcripts cover {stale:?}: take them off tests/rule-exemptions.txt"
+    );
+    let missing: Vec<&String> = ids
+        .iter()
+        .filter(|id| !covered.contains(*id) && !exempt.iter().any(|(e, _)| e == *id))
+        .collect();
     assert!(missing.is_empty(), "no transcript covers {missing:?}");
 }

@@ -1,6 +1,7 @@
 //! A user's own rulebook loads from a path, imports the built-in modules and a
 //! module of its own, and its per-move hooks take part in play.
 
+use gridrules_conformance::LINES_3X3;
 use gridrules_core::{Ending, Game, MoveList, Outcome, PlayError, Refusal, Rulebook, Side};
 use std::path::Path;
 use std::sync::Arc;
@@ -202,20 +203,10 @@ fn apart_paths(board: &mut [Option<bool>; 9], history: &mut Vec<usize>, depth: u
     if depth == 1 {
         return legal.len() as u64;
     }
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
     let mut total = 0;
     for c in legal {
         board[c] = Some(x_to_move);
-        let line = LINES
+        let line = LINES_3X3
             .iter()
             .any(|l| l.iter().all(|&i| board[i] == Some(x_to_move)));
         if !line {

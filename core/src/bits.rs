@@ -136,26 +136,6 @@ impl<const W: usize> Bits<W> {
         None
     }
 
-    /// The lowest 64 cells as a word: the whole set on a board of at most 64 cells.
-    #[inline]
-    pub fn low_word(self) -> u64 {
-        self.0[0]
-    }
-
-    /// The set of the cells of `word`, the lowest 64.
-    #[inline]
-    pub fn from_low_word(word: u64) -> Bits<W> {
-        let mut words = [0; W];
-        words[0] = word;
-        Bits(words)
-    }
-
-    /// The `n`-th cell of a set within the lowest 64 cells (`n < count`).
-    #[inline]
-    pub fn nth_low(self, n: u32) -> Cell {
-        Cell(select(self.0[0], n) as u16)
-    }
-
     /// The set of the first `W` words of `words` (`words.len() >= W`).
     #[inline(always)]
     pub fn from_words(words: &[u64]) -> Bits<W> {

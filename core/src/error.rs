@@ -228,14 +228,6 @@ impl Problem {
         self.help = help.or(self.help);
         self
     }
-
-    /// The same problem, also pointing at `range` with what it adds.
-    pub fn with_context(mut self, range: Range<usize>, label: impl Into<String>) -> Problem {
-        if let Some(s) = &mut self.snippet {
-            s.context.push((range, label.into()));
-        }
-        self
-    }
 }
 
 impl fmt::Display for Problem {

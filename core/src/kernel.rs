@@ -13,22 +13,43 @@
 //! holds it to that.
 
 use crate::geometry::{Bits, CellSet, WORDS};
-use crate::playout::Rng;
+use crate::mechanics::Tables;
+use crate::mechanics::words::Marks;
+use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
-use crate::rulebook::Rulebook;
-use crate::rules::draw_placement;
+use crate::rng::Rng;
 
-/// Whether `rules` can be played by the kernel: marks only placed and never
-/// taken, no regions, no per-move hook, no repetition rule.
-pub(crate) fn eligible(rules: &Rulebook) -> bool {
-    let t = &rules.tables;
+/// Whether games under tables `t` can be played by the kernel: marks only
+/// placed and never taken, no regions, no repetition rule, and neither the
+/// pie rule nor a per-move hook. Computed once per rulebook (the rulebook
+/// keeps the answer): asked per game, it cost the smallest boards' random
+/// games a twentieth of their speed.
+pub(crate) fn eligible(t: &Tables, pie: bool, per_move_hooks: bool) -> bool {
     t.pieces == UNLIMITED
-        && !rules.table().pie
-        && t.captures.is_empty()
+        && !pie
+        && !t.captures.any()
         && t.regions.is_empty()
         && t.repetition.is_none()
-        && !rules.refuse_hook
-        && !rules.outcome_hook
+        && !per_move_hooks
+}
+
+/// A uniformly random placement among `n` free cells: which of them (by its
+/// place in the set) and the mark, both marks being choices where a move
+/// chooses. The general path and the playout kernel both draw with this, so
+/// that one seed gives them the same games.
+#[inline(always)]
+pub(crate) fn draw_placement(marks: Marks, turn: Side, n: u32, rng: &mut Rng) -> (u32, Side) {
+    if marks == Marks::Either {
+        let r = rng.below(2 * n as usize) as u32;
+        let mark = if r.is_multiple_of(2) {
+            Side::X
+        } else {
+            Side::O
+        };
+        (r / 2, mark)
+    } else {
+        (rng.below(n as usize) as u32, marks.default_mark(turn))
+    }
 }
 
 /// How a kernel game ended.
@@ -43,20 +64,19 @@ pub(crate) struct Finished {
 
 /// Plays uniformly random moves from `start` to the result. `start` must not
 /// be over, and `rules` must be [`eligible`].
-pub(crate) fn playout(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
-    match rules.tables.words {
-        1 => run::<1>(rules, start, rng),
-        2 => run::<2>(rules, start, rng),
-        4 => run::<4>(rules, start, rng),
-        _ => run::<WORDS>(rules, start, rng),
+pub(crate) fn playout(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
+    match t.words {
+        1 => run::<1>(t, start, rng),
+        2 => run::<2>(t, start, rng),
+        4 => run::<4>(t, start, rng),
+        _ => run::<WORDS>(t, start, rng),
     }
 }
 
 #[inline]
-fn run<const W: usize>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Finished {
-    let t = &rules.tables;
+fn run<const W: usize>(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
-    let mut open: Bits<W> = rules.fillable(start).prefix();
+    let mut open: Bits<W> = t.fillable_in::<W>(start);
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
     let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
@@ -104,6 +124,7 @@ fn run<const W: usize>(rules: &Rulebook, start: &Position, rng: &mut Rng) -> Fin
 mod tests {
     use super::*;
     use crate::position::MoveList;
+    use crate::rulebook::Rulebook;
 
     /// The kernel plays the same games as `random_move` + `apply`: the same
     /// marks, result and number of moves, seed for seed.
@@ -142,7 +163,7 @@ mod tests {
             .chain(extra);
         let mut covered = 0;
         for (name, rules) in rulebooks {
-            if !eligible(&rules) {
+            if !rules.kernel {
                 continue;
             }
             covered += 1;
@@ -150,7 +171,7 @@ mod tests {
             for seed in 0..games {
                 let start = rules.initial();
                 let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                let kernel = playout(&rules, &start, &mut a);
+                let kernel = playout(rules.tables(), &start, &mut a);
                 let mut pos = start;
                 let mut list = MoveList::new();
                 let mut general_plies = 0;

@@ -1,10 +1,9 @@
 //! Move text: `b2` places a mark, `b2=O` places a chosen one, `d` drops into
-//! a column, `b2-c2` moves a piece; and how a rulebook reads and writes them.
+//! a column, `b2-c2` moves a piece, as text on a board of any size. How a
+//! rulebook gives that text meaning in a position is `rules::parse`'s.
 
 use crate::geometry::{Cell, Grid};
-use crate::position::{Move, Position, Side};
-use crate::rulebook::{Marks, Rulebook};
-use crate::rules::{PlayError, Refusal};
+use crate::position::Move;
 use std::fmt;
 
 /// Text that is not a move on this board.
@@ -148,134 +147,6 @@ impl fmt::Display for MoveName {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
             Move::Swap => f.write_str("swap"),
-        }
-    }
-}
-
-/// Moves as a rulebook writes and reads them, in a position: the column a
-/// mark drops into and the mark a move chooses depend on the rulebook and on
-/// the position.
-impl Rulebook {
-    /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
-    /// where a move chooses its mark.
-    pub fn move_text(&self, mv: Move) -> String {
-        move_name(self.grid(), mv, self.tables.marks == Marks::Either).to_string()
-    }
-
-    /// The cell a mark dropped into column `col` lands on in `pos`: the one
-    /// cell of that column that may be filled now, if there is exactly one.
-    pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {
-        match self.column_cells(pos, col)[..] {
-            [cell] => Some(cell),
-            _ => None,
-        }
-    }
-
-    /// The cells of column `col`, lowest first.
-    fn column(&self, col: u32) -> impl Iterator<Item = Cell> {
-        let g = self.grid();
-        (0..g.height()).filter_map(move |row| g.cell(i64::from(col), i64::from(row)))
-    }
-
-    /// The cells of column `col` that may be filled now, lowest first.
-    fn column_cells(&self, pos: &Position, col: u32) -> Vec<Cell> {
-        let free = self.free_cells(pos);
-        self.column(col).filter(|&c| free.contains(c)).collect()
-    }
-
-    /// Parses a move in this rulebook's notation, in position `pos` reached by
-    /// `history` (see [`Rulebook::legal_moves`]): `b2`
-    /// (the mover's mark), `b2=O` (a chosen mark), `d` (a drop into column d,
-    /// where marks rest on support), `b2-c2` (a piece moves).
-    ///
-    /// # Errors
-    /// [`PlayError::Notation`] for text that is not a move on this board;
-    /// [`PlayError::Refused`] for a move the notation can say but the
-    /// rulebook does not have (a chosen mark where marks are not chosen, a
-    /// column where marks do not drop, a full column).
-    pub fn parse_move(
-        &self,
-        pos: &Position,
-        history: &[Move],
-        text: &str,
-    ) -> Result<Move, PlayError> {
-        let g = self.grid();
-        let marks = self.tables.marks;
-        let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
-            let cell_name = g.name(cell).to_string();
-            let Some(given) = given else {
-                return Ok(marks.default_mark(pos.turn));
-            };
-            let mut chars = given.chars();
-            let side = match (chars.next().and_then(Side::from_char), chars.next()) {
-                (Some(side), None) => side,
-                _ => {
-                    return Err(
-                        self.refused_at(pos, Refusal::UnknownMark(cell_name, given.to_string()))
-                    );
-                }
-            };
-            if !marks.allows(pos.turn, side) {
-                return Err(self.refused_at(
-                    pos,
-                    Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)),
-                ));
-            }
-            Ok(side)
-        };
-        if text == "swap" {
-            return Ok(Move::Swap);
-        }
-        let parsed = parse_move_text(g, text).map_err(|e| match e {
-            ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
-            // `b2=` where the move's mark is fixed: say which mark it places.
-            ParseMoveError::NoMark(cell) if marks != Marks::Either => {
-                self.refused_at(pos, Refusal::FixedMark(cell, marks.default_mark(pos.turn)))
-            }
-            e => PlayError::Notation(e),
-        })?;
-        match parsed {
-            MoveText::Place { to, mark: m } => Ok(Move::Place {
-                to,
-                mark: mark(to, m.as_deref())?,
-            }),
-            MoveText::Step { from, to } => Ok(Move::Step { from, to }),
-            MoveText::Column { col, mark: m } => {
-                let letter = column_name(col);
-                if !self.tables.gravity {
-                    return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
-                }
-                if col >= g.width() {
-                    return Err(self.refused_at(pos, Refusal::OffBoard(letter)));
-                }
-                match self.column_cells(pos, col)[..] {
-                    [to] => Ok(Move::Place {
-                        to,
-                        mark: mark(to, m.as_deref())?,
-                    }),
-                    // Several cells of the column may be filled: a column
-                    // does not name one of them.
-                    [_, _, ..] => Err(self.refused_at(pos, Refusal::NoColumns(text.to_string()))),
-                    // None may: the column is full, or the board's own rules
-                    // refuse the empty cell that rests on filled ones (a
-                    // board the move is not sent to).
-                    [] => {
-                        let occupied = pos.occupied();
-                        let resting = self.column(col).find(|&c| {
-                            !occupied.contains(c) && self.tables.support(c).is_subset(occupied)
-                        });
-                        let Some(to) = resting else {
-                            return Err(self.refused_at(pos, Refusal::ColumnFull(letter)));
-                        };
-                        let mv = Move::Place {
-                            to,
-                            mark: mark(to, m.as_deref())?,
-                        };
-                        self.check(pos, history, mv)?;
-                        Err(self.refused(Refusal::NoColumns(text.to_string())))
-                    }
-                }
-            }
         }
     }
 }

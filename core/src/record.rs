@@ -17,8 +17,7 @@ use crate::error::{Problem, RulebookError, Source};
 use crate::game::Game;
 use crate::position::{Ending, Outcome, Side};
 use crate::rulebook::Rulebook;
-use serde::Deserialize;
-use std::fmt::Write as _;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
@@ -108,35 +107,46 @@ fn ending_name(e: Ending) -> &'static str {
     }
 }
 
-fn quote(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
+/// A record as [`to_text`] writes it: the keys in this order, those with
+/// nothing to say left out.
+#[derive(Serialize)]
+struct RecordText<'a> {
+    rulebook: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    o: Option<&'a str>,
+    clock: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pie: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<String>,
+    moves: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ending: Option<&'static str>,
 }
 
 /// The record of `game` as text. `rulebook` is how the file names it: a
 /// built-in name, or a path (best relative to where the record is saved).
 pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
     let r = game.rulebook();
-    let mut out = format!("{HEADER}: edit it freely, then `open` it\n");
-    writeln!(out, "rulebook = {}", quote(rulebook)).unwrap();
-    for (key, name) in [("x", &table.x), ("o", &table.o)] {
-        if let Some(name) = name {
-            writeln!(out, "{key} = {}", quote(name)).unwrap();
-        }
-    }
-    writeln!(out, "clock = {}", table.clock.unwrap_or(0)).unwrap();
-    if let Some(pie) = table.pie {
-        writeln!(out, "pie = {pie}").unwrap();
-    }
-    if *game.start() != r.initial() {
-        writeln!(out, "start = {}", quote(&r.position_text(game.start()))).unwrap();
-    }
     let moves: Vec<String> = game.moves().iter().map(|&m| r.move_text(m)).collect();
-    writeln!(out, "moves = {}", quote(&moves.join(" "))).unwrap();
-    if let Some((outcome, ending)) = game.ending() {
-        writeln!(out, "result = {}", quote(&outcome.to_string())).unwrap();
-        writeln!(out, "ending = {}", quote(ending_name(ending))).unwrap();
-    }
-    out
+    let ending = game.ending();
+    let record = RecordText {
+        rulebook,
+        x: table.x.as_deref(),
+        o: table.o.as_deref(),
+        clock: table.clock.unwrap_or(0),
+        pie: table.pie,
+        start: (*game.start() != r.initial()).then(|| r.position_text(game.start())),
+        moves: moves.join(" "),
+        result: ending.map(|(outcome, _)| outcome.to_string()),
+        ending: ending.map(|(_, ending)| ending_name(ending)),
+    };
+    let body = toml::to_string(&record).expect("strings, a number and a flag are TOML");
+    format!("{HEADER}: edit it freely, then `open` it\n{body}")
 }
 
 /// The first line of every record `save` writes: a record may be saved

@@ -23,7 +23,8 @@
 //! ```
 
 use crate::geometry::{Cell, CellSet};
-use crate::position::{BySide, Ending, NO_REGION, Outcome, Position, Side, UNLIMITED};
+use crate::mechanics::Captures;
+use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
 use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
 use crate::script::api::History;
 use std::fmt;
@@ -97,8 +98,8 @@ impl Rulebook {
             };
             write!(out, " {}/{}", list(Side::X), list(Side::O)).unwrap();
         }
-        if self.tables.has_captures() {
-            write!(out, " {}/{}", pos.captures(Side::X), pos.captures(Side::O)).unwrap();
+        if self.tables.captures.any() {
+            write!(out, " {}", Captures::field(pos)).unwrap();
         }
         // The pie rule's swap is spent: said last, after every field.
         if pos.swapped {
@@ -124,7 +125,7 @@ impl Rulebook {
         }
         let fifth = if self.holding_in_text() {
             Some(", boards held")
-        } else if self.tables.has_captures() {
+        } else if self.tables.captures.any() {
             Some(", captures")
         } else {
             None
@@ -146,11 +147,13 @@ impl Rulebook {
         let count = BySide::new_with(|s| marks.get(s).count());
         let in_hand = self.parse_hand(fields.get(2).copied(), count)?;
         let captures = match fields.get(4) {
-            Some(f) if self.tables.has_captures() => self.parse_captures(f)?,
+            Some(f) if self.tables.captures.any() => {
+                Captures::parse_field(f).map_err(SetupError)?
+            }
             _ => BySide::default(),
         };
         // The marks captures took off the board were placed too.
-        let taken = self.marks_taken(captures);
+        let taken = self.tables.captures.marks_taken(captures);
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
         if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
@@ -177,7 +180,7 @@ impl Rulebook {
             _ => None,
         };
         self.settle_lines(&mut pos, held)?;
-        self.settle_captures(&mut pos)?;
+        self.tables.captures.settle(&mut pos).map_err(SetupError)?;
         pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
         if pos.result.is_none()
             && !self
@@ -187,61 +190,6 @@ impl Rulebook {
             pos.result = Some(self.stalemate(&pos));
         }
         Ok(pos)
-    }
-
-    /// Ends the game when a side has made the captures that win: on its own
-    /// last move, so never the side to move.
-    fn settle_captures(&self, pos: &mut Position) -> Result<(), SetupError> {
-        let Some(n) = self.tables.capture_wins else {
-            return Ok(());
-        };
-        if pos.captures(pos.turn) >= n {
-            return fail(format!(
-                "{} has {} captures but is to move: {n} win, so the game ended on {}'s last move",
-                pos.turn,
-                pos.captures(pos.turn),
-                pos.turn
-            ));
-        }
-        let mover = pos.turn.other();
-        if pos.result.is_none() && pos.captures(mover) >= n {
-            pos.result = Some((Outcome::Win(mover), Ending::Captures(n)));
-        }
-        Ok(())
-    }
-
-    /// Reads the fifth field of a rulebook with captures: captures made by
-    /// X, then by O (`2/1`).
-    fn parse_captures(&self, field: &str) -> Result<BySide<u16>, SetupError> {
-        let bad = || {
-            fail(format!(
-                "captures `{field}`: expected the captures X and O have made, such as 2/1"
-            ))
-        };
-        let Some((x, o)) = field.split_once('/') else {
-            return bad();
-        };
-        match (x.parse::<u16>(), o.parse::<u16>()) {
-            (Ok(x), Ok(o)) if x <= 1000 && o <= 1000 => Ok(BySide { x, o }),
-            _ => bad(),
-        }
-    }
-
-    /// The fewest and the most marks of each side that `captures` (made by
-    /// the other side) can have taken off the board.
-    fn marks_taken(&self, captures: BySide<u16>) -> BySide<(u32, u32)> {
-        let sizes = self
-            .tables
-            .captures
-            .iter()
-            .flatten()
-            .map(|c| c.take.count());
-        let (least, most) = sizes.fold((u32::MAX, 0), |(l, m), n| (l.min(n), m.max(n)));
-        let least = if least == u32::MAX { 0 } else { least };
-        BySide::new_with(|s| {
-            let by = u32::from(*captures.get(s.other()));
-            (by * least, by * most)
-        })
     }
 
     /// The marks on the board must fit the side to move: each side places
@@ -254,19 +202,11 @@ impl Rulebook {
         captures: BySide<u16>,
     ) -> Result<(), SetupError> {
         if captures.x + captures.o > 0 {
-            // Placed marks alternate: X placed as many as O, or one more,
-            // whatever captures then took.
-            let taken = self.marks_taken(captures);
-            let want = i64::from(turn == Side::O);
-            let diff = |x: u32, o: u32| i64::from(count.x + x) - i64::from(count.o + o);
-            let (low, high) = (diff(taken.x.0, taken.o.1), diff(taken.x.1, taken.o.0));
-            if !(low..=high).contains(&want) {
-                return fail(format!(
-                    "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",
-                    count.x, count.o, captures.x, captures.o
-                ));
-            }
-            return Ok(());
+            return self
+                .tables
+                .captures
+                .check_counts(turn, count, captures)
+                .map_err(SetupError);
         }
         let (x, o) = (i64::from(count.x), i64::from(count.o));
         if self.tables.marks == Marks::Shared && o > 0 {

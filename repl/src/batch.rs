@@ -3,8 +3,11 @@
 
 use crate::command::parse;
 use crate::edge;
+use crate::error::CommandError;
+use crate::layout;
 use crate::render::{self, Style};
-use crate::session::{Reply, Session, Setting};
+use crate::reply::Reply;
+use crate::session::{Session, Setting};
 use std::io::{self, BufRead, Read, Write};
 
 /// How a batch run shows its input.
@@ -46,7 +49,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
         Ok(inv) => session.execute(&inv),
         Err(e) => {
             session.note_unparsed(line);
-            Err(crate::session::CommandError::Parse(e))
+            Err(CommandError::Parse(e))
         }
     };
     // Composed text (see `edge`): gridrules' own line ends are marks.
@@ -107,7 +110,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
 fn fitted(text: String, style: Style) -> String {
     let text = edge::finish(&text, style.color);
     match style.width {
-        Some(w) => render::fit(&text, w),
+        Some(w) => layout::fit(&text, w),
         None => text,
     }
 }

@@ -1,5 +1,7 @@
 //! The command line: `gridrules [--batch] [--rules <name|file>] [command…]`.
 
+use crate::brain::DEFAULT_RULES;
+
 /// The usage text for `--help` and mistakes.
 pub const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml>] [command...]
 
@@ -75,7 +77,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     if command.first().is_some_and(|c| c == "brain") {
         return match &command[1..] {
             [] if rules_given => Ok(Cli::Brain(rules)),
-            [] => Ok(Cli::Brain(crate::brain::DEFAULT_RULES.to_string())),
+            [] => Ok(Cli::Brain(DEFAULT_RULES.to_string())),
             [flag, name] if flag == "--rules" || flag == "-r" => Ok(Cli::Brain(name.clone())),
             _ => Err("usage: gridrules brain [--rules <rulebook|file.toml>]".to_string()),
         };

@@ -191,6 +191,17 @@ pub fn painted(p: Paint, text: &str) -> String {
     format!("{}{text}{}", paint(p), paint(Paint::Reset))
 }
 
+/// `writeln!` for composed text: the line ends with gridrules' own line
+/// end ([`line_end`]), not a `\n` (which would be content, and continue the
+/// line). The caller brings `std::fmt::Write` into scope.
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        write!($out, $($arg)*).expect("writing to a String cannot fail");
+        $out.push_str($crate::edge::line_end());
+    }};
+}
+pub(crate) use outln;
+
 /// How a content line break continues its line: indented, so that no text
 /// from outside starts a line.
 pub const CONTINUATION: &str = "  ";

@@ -2,12 +2,12 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Arg, COMMANDS, spec};
+use crate::command::{Candidates, complete, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
 use crate::table::ClockRun;
-use gridrules_core::{MoveList, Rulebook};
+use gridrules_core::MoveList;
 use rustyline::ExternalPrinter;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
@@ -73,31 +73,17 @@ struct ReplHelper {
     color: bool,
 }
 
-fn pairs(words: impl IntoIterator<Item = String>, prefix: &str) -> Vec<Pair> {
-    words
-        .into_iter()
-        .filter(|w| w.starts_with(prefix))
-        .map(|w| Pair {
-            display: w.clone(),
-            replacement: w,
-        })
-        .collect()
-}
-
 impl Completer for ReplHelper {
     type Candidate = Pair;
 
-    /// The first word completes to a command or a legal move; later words
-    /// to what the command's entry in `COMMANDS` says it takes.
+    /// What the registry offers (see [`complete`]); a file's path from the
+    /// file completer.
     fn complete(
         &self,
         line: &str,
         pos: usize,
         ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
-        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
-        let word = &before[start..];
         let moves = || {
             self.words
                 .lock()
@@ -105,25 +91,25 @@ impl Completer for ReplHelper {
                 .moves
                 .clone()
         };
-        let commands = || COMMANDS.iter().map(|c| c.name.to_string());
-        let Some(first) = before[..start].split_whitespace().next() else {
-            return Ok((start, pairs(commands().chain(moves()), word)));
-        };
-        let found = match spec(first).map_or(Arg::Nothing, |s| s.arg) {
-            Arg::Nothing => Vec::new(),
-            Arg::Move => pairs(moves(), word),
-            Arg::Rulebook => pairs(Rulebook::builtin_names().map(str::to_string), word),
-            Arg::Command => pairs(commands(), word),
-            Arg::Word(list) => pairs(list.iter().map(|w| w.to_string()), word),
-            Arg::File => {
+        match complete(&line[..pos], moves) {
+            (start, Candidates::Words(words)) => {
+                let pairs = words
+                    .into_iter()
+                    .map(|w| Pair {
+                        display: w.clone(),
+                        replacement: w,
+                    })
+                    .collect();
+                Ok((start, pairs))
+            }
+            (_, Candidates::Files) => {
                 // A file whose name holds a control or bidi character is
                 // not offered: its name would reach the terminal raw.
                 let (start, mut found) = self.files.complete(line, pos, ctx)?;
                 found.retain(|p| edge::plain(&p.display) && edge::plain(&p.replacement));
-                return Ok((start, found));
+                Ok((start, found))
             }
-        };
-        Ok((start, found))
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! `expect` kinds) come from the registries that loading uses, so they
 //! cannot drift from what the engine accepts.
 
+use crate::layout::wrap;
 use gridrules_core::check::{self, Checked};
 use gridrules_core::rulebook::EXPECT_KINDS;
 use gridrules_core::rules::REFUSAL_KEYS;
@@ -205,18 +206,36 @@ pub fn rule_prefix(name: &str) -> String {
 /// each place a kind of rule goes.
 pub fn blank(name: &str) -> Files {
     let p = rule_prefix(name);
-    let other_refusals: Vec<&str> = REFUSAL_KEYS
+    Files {
+        rulebook: blank_rulebook(name, &p),
+        script: blank_script(name),
+        transcript: blank_transcript(name, &p),
+    }
+}
+
+/// The refusal kinds the blank rulebook does not word, as comment lines.
+fn other_refusals() -> String {
+    let other: Vec<&str> = REFUSAL_KEYS
         .iter()
         .copied()
         .filter(|k| !["occupied", "off_board", "game_over"].contains(k))
         .collect();
-    let mut refusal_list = String::new();
-    for line in crate::render::wrap(&other_refusals.join(", "), 70) {
-        refusal_list.push_str(&format!("#   {line}\n"));
+    let mut list = String::new();
+    for line in wrap(&other.join(", "), 70) {
+        list.push_str(&format!("#   {line}\n"));
     }
+    list
+}
+
+/// The blank rulebook for `name`, its rules numbered after prefix `p`.
+///
+/// Implementation note: one template, kept whole so that it reads as the
+/// file it writes.
+fn blank_rulebook(name: &str, p: &str) -> String {
+    let refusal_list = other_refusals();
     let expect_kinds = EXPECT_KINDS.join(" ");
     let ai_playouts = gridrules_core::table::DEFAULT_AI_PLAYOUTS;
-    let rulebook = format!(
+    format!(
         r#"# {name}.toml: a gridrules rulebook, written by `gridrules new-variant`.
 # Check it:  gridrules check {name}.toml       (runs the [[example]]s below)
 # Play it:   gridrules --rules {name}.toml     (or `load {name}.toml` at the REPL)
@@ -303,7 +322,12 @@ text = "a full board without a line is a draw"
 moves = "b2 a1 c3 a3 a2 c2 b3 b1 c1"
 expect = "result: draw — no cell left to play"
 "#
-    );
+    )
+}
+
+/// The blank script for `name`: the hooks the template defines, and every
+/// other hook listed in a comment with its signature and doc.
+fn blank_script(name: &str) -> String {
     let mut optional = String::new();
     for h in HOOKS.iter().filter(|h| !TEMPLATE_HOOKS.contains(&h.id)) {
         let kind = match h.kind {
@@ -311,11 +335,11 @@ expect = "result: draw — no cell left to play"
             HookKind::PerMove => "per move, slower",
         };
         optional.push_str(&format!("//\n// fn {}  ({kind})\n", h.signature()));
-        for line in crate::render::wrap(h.doc, 72) {
+        for line in wrap(h.doc, 72) {
             optional.push_str(&format!("//     {line}\n"));
         }
     }
-    let script = format!(
+    format!(
         r#"//! {name}: K in a row (param `k`), written by `gridrules new-variant`.
 //!
 //! The rules that are code live here, as hooks: functions with fixed names
@@ -350,8 +374,12 @@ fn no_moves() {{
 // The other hooks are optional: define one to use it. The README's "Hooks"
 // table says more about each, and in what order they apply after a move.
 {optional}"#
-    );
-    let transcript = format!(
+    )
+}
+
+/// The transcript for `name`: X wins along the bottom row (rule `p`2).
+fn blank_transcript(name: &str, p: &str) -> String {
+    format!(
         "# rulebook: {name}\n\
          # covers: {p}2\n\
          # X completes the bottom row and wins; afterwards no move is accepted.\n\
@@ -360,12 +388,7 @@ fn no_moves() {{
          # broken one too). In the test suite: tests/transcripts/{name}/, with\n\
          # the rulebook in tests/variants/ and a first line `load variants/{name}.toml`.\n\
          a1\na2\nb1\nb2\nc1\nstatus\nc3\n"
-    );
-    Files {
-        rulebook,
-        script,
-        transcript,
-    }
+    )
 }
 
 /// The hooks the blank script defines; the others are listed in a comment.

@@ -125,11 +125,6 @@ impl Seats {
         self.computer[self.seat_of(side)]
     }
 
-    /// Whether any seat is played by the computer.
-    pub fn against_computer(&self) -> bool {
-        self.computer.iter().any(Option::is_some)
-    }
-
     /// The side a person plays against the computer (the other side's seat is the computer's).
     pub fn human_side(&self) -> Option<Side> {
         Side::ALL

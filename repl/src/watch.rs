@@ -7,6 +7,7 @@
 //! two, so a new dependency (and its platform cases) buys nothing here.
 
 use crate::batch;
+use crate::edge;
 use crate::render::Style;
 use crate::session::{Session, Setting};
 use gridrules_core::{Rulebook, RulebookError};
@@ -90,7 +91,7 @@ pub fn run(rulebook: &Path, out: &mut impl Write) -> io::Result<()> {
             "watching {} for changes (Ctrl-C stops)",
             names.join(" and ")
         );
-        writeln!(out, "{}", crate::edge::finish(&watching, false))?;
+        writeln!(out, "{}", edge::finish(&watching, false))?;
         out.flush()?;
         while stamps(&files) == before {
             std::thread::sleep(POLL);

@@ -205,7 +205,7 @@ fn check_reports_each_example_and_fails_with_a_broken_rule() {
     );
 }
 
-/// Issue 9, defect 9: a line that is not UTF-8 is one `error:` line, and
+/// A line that is not UTF-8 is one `error:` line, and
 /// the run goes on with the game as it was.
 #[test]
 fn an_invalid_utf8_line_is_one_error_and_the_run_goes_on() {
@@ -217,7 +217,7 @@ fn an_invalid_utf8_line_is_one_error_and_the_run_goes_on() {
     assert_eq!((r.err.as_str(), r.code), ("", 0));
 }
 
-/// Issue 9, defect 8: a clock past the longest says the longest.
+/// A clock past the longest says the longest.
 #[test]
 fn a_clock_too_long_names_the_limit() {
     let (out, _, _) = run(&["--batch"], "clock 86401\nclock 86400\n");
@@ -227,7 +227,7 @@ fn a_clock_too_long_names_the_limit() {
     );
 }
 
-/// Issue 9, defect 2: `undo` never leaves the computer to move with no
+/// `undo` never leaves the computer to move with no
 /// move of the person's to take back: the computer's opening stays, and the
 /// person can play on.
 #[test]
@@ -250,7 +250,7 @@ fn undo_never_strands_the_computer() {
     );
 }
 
-/// Issue 9, defect 7: when the computer takes over a named seat mid-game,
+/// When the computer takes over a named seat mid-game,
 /// the seat keeps its name and its points; a seat never named shows the
 /// computer.
 #[test]
@@ -280,7 +280,7 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
     );
 }
 
-/// Issue 9, defect 4: one rule for positions that are already decided: a
+/// One rule for positions that are already decided: a
 /// finished position set up (like a finished record opened) is not scored.
 #[test]
 fn a_decided_setup_is_not_scored() {
@@ -300,7 +300,7 @@ fn a_decided_setup_is_not_scored() {
     );
 }
 
-/// Issue 9, defect 3: the clock can be set while only the computer has
+/// The clock can be set while only the computer has
 /// moved, and after a result (for the next game); the players' choice
 /// holds for `new <rulebook>` as for a bare `new`.
 #[test]
@@ -331,7 +331,7 @@ fn the_clock_is_the_players_choice() {
     );
 }
 
-/// Issue 9, defect 5: what a person did at the REPL replays the same in
+/// What a person did at the REPL replays the same in
 /// batch mode: a `wait` the REPL refused is not carried out in the replay,
 /// and a line that is not a command is recorded and refused there too.
 #[test]
@@ -366,7 +366,7 @@ fn a_repl_session_replays_the_same_in_batch_mode() {
     }
 }
 
-/// Issue 9, defect 6: on gomoku the computer judges a draw offer as it
+/// On gomoku the computer judges a draw offer as it
 /// judges its moves: it declines with a four it will complete, and as X
 /// after its first move; it takes the draw when the person is about to win.
 #[test]
@@ -399,7 +399,7 @@ fn the_computer_declines_a_draw_it_is_winning() {
     );
 }
 
-/// Issue 9, terminal manners: moves and commands in upper case are read as
+/// Terminal manners: moves and commands in upper case are read as
 /// in lower case; a seat name has a sane length; `rules` shows the table in
 /// force (the clock as chosen, the pie rule).
 #[test]
@@ -423,7 +423,7 @@ fn upper_case_long_names_and_the_table_in_rules() {
     );
 }
 
-/// Issue 9: alternating the first move is a table setting too
+/// Alternating the first move is a table setting too
 /// (`alternate on|off`, G5), whatever the rulebook says.
 #[test]
 fn alternate_is_a_table_setting() {

@@ -793,8 +793,8 @@ fn a_rules_file_is_read_only_if_it_is_a_small_regular_file() {
 }
 
 /// An `outcome` hook that counts to `n` and decides nothing: 6 000 cost
-/// about 1 ms a call on a two-core machine (`bench` of a 15×15 rulebook
-/// with it: 52 random games a second at 1 000, 11 at 5 000, of 112 moves).
+/// about 1 ms a call (`bench` of a 15×15 rulebook with it: 52 random
+/// games a second at 1 000, 11 at 5 000, of 112 moves, on two cores).
 fn counting_outcome(n: u32) -> String {
     format!("fn outcome(state) {{ let s = 0; for i in 0..{n} {{ s += i; }} }}")
 }

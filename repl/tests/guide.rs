@@ -1,8 +1,9 @@
 //! The author's guide (`docs/authoring.md`) runs: its worked example is
 //! extracted into a temporary directory and every command it shows is run,
 //! in the order the guide shows them, its output compared with the guide's.
+//! The README's tour runs the same way.
 //!
-//! The guide marks what the test reads with the info string of a fence:
+//! A page marks what the test reads with the info string of a fence:
 //!
 //! - ```` ```toml file=cornerless.toml ```` (any language): write the
 //!   block to that file; a later block of the same name replaces it;
@@ -18,8 +19,10 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn guide() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/authoring.md")).unwrap()
+/// A page of the repository, by its path from the root.
+fn page(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// A fenced block: its info string, the line it starts on, its text.
@@ -29,7 +32,7 @@ struct Block {
     text: String,
 }
 
-fn blocks(doc: &str) -> Vec<Block> {
+fn blocks(doc: &str, name: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut open: Option<Block> = None;
     for (n, line) in doc.lines().enumerate() {
@@ -49,7 +52,7 @@ fn blocks(doc: &str) -> Vec<Block> {
             (None, None) => {}
         }
     }
-    assert!(open.is_none(), "docs/authoring.md: a fence is not closed");
+    assert!(open.is_none(), "{name}: a fence is not closed");
     out
 }
 
@@ -68,15 +71,15 @@ fn patch(from: &str, diff: &str, at: usize) -> String {
             let i = lines
                 .iter()
                 .position(|l| l == old)
-                .unwrap_or_else(|| panic!("guide line {at}: no line `{old}` to replace"));
+                .unwrap_or_else(|| panic!("page line {at}: no line `{old}` to replace"));
             lines.remove(i);
             cursor = Some(i);
         } else if let Some(new) = d.strip_prefix('+') {
-            let i = cursor.unwrap_or_else(|| panic!("guide line {at}: `+` before any `-`"));
+            let i = cursor.unwrap_or_else(|| panic!("page line {at}: `+` before any `-`"));
             lines.insert(i, new.to_string());
             cursor = Some(i + 1);
         } else {
-            panic!("guide line {at}: a diff line that is neither `-` nor `+`: `{d}`");
+            panic!("page line {at}: a diff line that is neither `-` nor `+`: `{d}`");
         }
     }
     lines.join("\n") + "\n"
@@ -89,7 +92,7 @@ fn run(dir: &Path, command: &str, at: usize) -> (String, bool) {
     assert_eq!(
         words.next(),
         Some("gridrules"),
-        "guide line {at}: a console block runs only gridrules"
+        "page line {at}: a console block runs only gridrules"
     );
     let mut args = Vec::new();
     let mut stdin = None;
@@ -122,22 +125,23 @@ fn run(dir: &Path, command: &str, at: usize) -> (String, bool) {
     (text, status.success())
 }
 
-#[test]
-fn the_worked_example_runs_as_the_guide_shows_it() {
-    let doc = guide();
+/// Writes `doc`'s files into a temporary directory and runs its `console`
+/// blocks there, in order, each output compared with the page's: the
+/// commands run, and whether each succeeded.
+fn run_page(doc: &str, name: &str) -> Vec<(String, bool)> {
     let dir = tempfile::tempdir().unwrap();
     let mut ran = Vec::new();
-    for b in blocks(&doc) {
-        if let Some(name) = attr(&b.info, "file") {
+    for b in blocks(doc, name) {
+        if let Some(file) = attr(&b.info, "file") {
             let text = match attr(&b.info, "from") {
                 Some(from) => {
                     let source = std::fs::read_to_string(dir.path().join(from))
-                        .unwrap_or_else(|e| panic!("guide line {}: {from}: {e}", b.line));
+                        .unwrap_or_else(|e| panic!("{name} line {}: {from}: {e}", b.line));
                     patch(&source, &b.text, b.line)
                 }
                 None => b.text.clone(),
             };
-            std::fs::write(dir.path().join(name), text).unwrap();
+            std::fs::write(dir.path().join(file), text).unwrap();
         } else if b.info == "console" {
             let mut steps: Vec<(String, String)> = Vec::new();
             for line in b.text.lines() {
@@ -145,7 +149,7 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
                     Some(cmd) => steps.push((cmd.to_string(), String::new())),
                     None => {
                         let (_, want) = steps.last_mut().unwrap_or_else(|| {
-                            panic!("guide line {}: output before a `$` line", b.line)
+                            panic!("{name} line {}: output before a `$` line", b.line)
                         });
                         want.push_str(line);
                         want.push('\n');
@@ -156,18 +160,24 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
                 let (got, ok) = run(dir.path(), &cmd, b.line);
                 assert_eq!(
                     got, want,
-                    "guide line {}: `{cmd}` printed other than the guide shows",
+                    "{name} line {}: `{cmd}` printed other than the page shows",
                     b.line
                 );
                 // `check` fails exactly when it says so.
                 if cmd.split_whitespace().any(|w| w == "check") {
                     let says_error = want.lines().any(|l| l.starts_with("error:"));
-                    assert_eq!(ok, !says_error, "guide line {}: `{cmd}` status", b.line);
+                    assert_eq!(ok, !says_error, "{name} line {}: `{cmd}` status", b.line);
                 }
                 ran.push((cmd, ok));
             }
         }
     }
+    ran
+}
+
+#[test]
+fn the_worked_example_runs_as_the_guide_shows_it() {
+    let ran = run_page(&page("docs/authoring.md"), "docs/authoring.md");
     // The steps the guide promises are all there.
     let has = |cmd: &str, success: bool| ran.iter().any(|(c, ok)| c == cmd && *ok == success);
     assert!(has("gridrules check cornerless.toml", true), "{ran:?}");
@@ -186,6 +196,15 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
         ),
         "{ran:?}"
     );
+}
+
+#[test]
+fn the_readme_tour_runs_as_the_readme_shows_it() {
+    let ran = run_page(&page("README.md"), "README.md");
+    let has = |cmd: &str| ran.iter().any(|(c, ok)| c == cmd && *ok);
+    assert!(has("gridrules --batch < game.txt"), "{ran:?}");
+    assert!(has("gridrules check exact5.toml"), "{ran:?}");
+    assert!(has("gridrules check classic"), "{ran:?}");
 }
 
 #[test]

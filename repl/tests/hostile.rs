@@ -1,4 +1,4 @@
-//! Hostile input (issue 10): files, scripts and streams made to break the
+//! Hostile input: files, scripts and streams made to break the
 //! program. Each case is a fixture under `tests/hostile/` or made here; the
 //! program must refuse it with a clear message, keep the game, and never
 //! panic, hang or leak.
@@ -286,7 +286,7 @@ fn forge_input() -> String {
     )
 }
 
-/// Issue 22, item 5: colour sequences (SGR) from a rulebook, a script, a
+/// Colour sequences (SGR) from a rulebook, a script, a
 /// record or a player's name passed as gridrules' own colours did, and
 /// bidi overrides passed as text: in batch mode and pipes no escape at all
 /// reaches the output, and what was there is shown escaped.
@@ -322,7 +322,7 @@ fn no_escape_and_no_bidi_control_from_outside_reaches_batch_output() {
     }
 }
 
-/// Issue 22, item 5, at a colour terminal: the board keeps gridrules'
+/// At a colour terminal: the board keeps gridrules'
 /// colours, and an escape from outside is still shown escaped, even a
 /// colour one.
 #[test]
@@ -373,7 +373,7 @@ fn at_a_colour_terminal_only_gridrules_own_colours_are_escapes() {
     assert!(raw.is_empty(), "{raw:?} got through:\n{out:?}");
 }
 
-/// Issue 22, item 6: a refusal (from `[refusals]` or the `refuse` hook),
+/// A refusal (from `[refusals]` or the `refuse` hook),
 /// printed output, a thrown message, a title, a description, a role, an
 /// example's text and the names in a record could each print a line of
 /// their own, such as `result: O wins — a1 b1 c1`, that a script reading
@@ -428,7 +428,7 @@ fn no_text_from_outside_starts_a_line_of_output() {
     }
 }
 
-/// Issue 22: the transcript `new-variant --from` writes quotes the copied
+/// The transcript `new-variant --from` writes quotes the copied
 /// rulebook's example in a comment; an example's text of several lines
 /// put its later lines there as commands, which the replay would run.
 #[test]

@@ -1,4 +1,4 @@
-//! Hostile scripts (issue 22): a rulebook's script made to escape the
+//! Hostile scripts: a rulebook's script made to escape the
 //! sandbox's bounds on memory, time and files. Each load must end, within
 //! the memory given, with an error naming the real cause.
 

@@ -159,7 +159,7 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
     p.exp_eof().unwrap();
 }
 
-/// Issue 9, defect 12: the prompt's time counts down; every timeout shows
+/// The prompt's time counts down; every timeout shows
 /// its notice; the other side's time starts when Enter shows the move; a
 /// move typed too late is refused with the board drawn again.
 #[test]
@@ -198,7 +198,7 @@ fn the_clock_counts_down_warns_each_time_and_plays_on_enter() {
     p.exp_eof().unwrap();
 }
 
-/// Issue 9, defect 1: Ctrl-C stops a long command and the prompt comes
+/// Ctrl-C stops a long command and the prompt comes
 /// back with the game as it was; the history survives a kill.
 #[test]
 fn ctrl_c_stops_a_long_command_and_the_history_survives_a_kill() {
@@ -211,7 +211,7 @@ fn ctrl_c_stops_a_long_command_and_the_history_survives_a_kill() {
     ready(&mut p, r"gomoku O> ");
     // Hours of work: 224 × 223 × 222 × 221 × 220 sequences.
     p.send_line("perft 5").unwrap();
-    // Issue 10: a long count shows how far it is.
+    // A long count shows how far it is.
     p.exp_regex(r"perft 5 \[=*>? *\] \d+/224 first moves")
         .unwrap();
     p.send_control('c').unwrap();

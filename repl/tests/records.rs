@@ -288,7 +288,7 @@ fn records_of_the_wider_family_round_trip() {
     );
 }
 
-/// Issue 9, defect 10: a record without names leaves the seats' names as
+/// A record without names leaves the seats' names as
 /// they are.
 #[test]
 fn a_record_without_names_keeps_the_seats_names() {
@@ -308,7 +308,7 @@ fn a_record_without_names_keeps_the_seats_names() {
     );
 }
 
-/// Issue 9, defect 11: a record's start position is checked as `setup`
+/// A record's start position is checked as `setup`
 /// checks it: a target board before any move is refused by both.
 #[test]
 fn a_record_start_is_checked_like_setup() {
@@ -373,7 +373,7 @@ fn opening_seats_before_the_computer_moves() {
     );
 }
 
-/// Issue 9: `record` says what it does and keeps recording until `record
+/// `record` says what it does and keeps recording until `record
 /// off`: the file follows every later command, the one that stops it aside.
 #[test]
 fn record_keeps_the_file_up_to_date_until_record_off() {

@@ -144,7 +144,7 @@ fn ultimate_both_does_not_show_a_drawn_board_as_won_by_x() {
     assert!(row2.contains("| X O O |"), "{text}");
 }
 
-/// Issue 9: the winning line is marked on the board (bold, underlined)
+/// The winning line is marked on the board (bold, underlined)
 /// where there is colour; each of its cells, and no other.
 #[test]
 fn the_winning_line_is_marked() {
@@ -159,7 +159,7 @@ fn the_winning_line_is_marked() {
     assert!(plain.contains("result: X wins — a1 b2 c3"), "{plain}");
 }
 
-/// Issue 9: at the terminal every line fits 80 columns; `legal` and
+/// At the terminal every line fits 80 columns; `legal` and
 /// `history` wrap between moves, never inside one, and batch mode keeps
 /// each on its one line.
 #[test]

@@ -1,26 +1,23 @@
 //! Rulebooks: a TOML file and the Rhai script it names, validated and compiled.
 
-pub mod primitives;
+mod header;
 mod schema;
 mod sections;
-pub mod tables;
-pub mod turns;
 
 use crate::builtin;
 use crate::error::{Problem, RulebookError, Source};
 use crate::geometry::Grid;
+pub use crate::mechanics::words::{FullRegion, LineResult, Marks, NoMoves};
+pub use crate::mechanics::{Capture, Jump, Tables};
 use crate::position::Side;
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, ScriptSource};
 use crate::table::TableRules;
-pub use primitives::{FullRegion, LineResult, Marks, NoMoves};
-use rhai::Dynamic;
+pub use crate::turns::{TurnPlace, Turns};
 pub use sections::{EXPECT_KINDS, Example, is_rule_id};
 use sections::{examples, refusal_texts, table_rules};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-pub use tables::{Capture, Jump, Tables};
-pub use turns::{TurnPlace, Turns};
 
 /// A validated, immutable variant: board, script, and the tables compiled from
 /// its load-time hooks. Share it with `Arc`; a copy with other table options
@@ -43,9 +40,10 @@ pub struct Rulebook {
     pub(crate) tables: Tables,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
-    pub(crate) outcome_hook: bool,
-    /// Whether random games run in the playout kernel (see `kernel.rs`).
+    /// Whether random games run in the playout kernel: its own answer
+    /// ([`crate::kernel::eligible`]), kept so that no game asks again.
     pub(crate) kernel: bool,
+    pub(crate) outcome_hook: bool,
 }
 
 impl Rulebook {
@@ -62,12 +60,7 @@ impl Rulebook {
     /// Whether `name` keeps the rule for a rulebook's name: lower-case
     /// letters, digits and `-`, at least one (`new-variant` checks it too).
     pub fn is_valid_name(name: &str) -> bool {
-        // Not starting with `-`: a name is a command-line word, and
-        // `gridrules check -x` reads as an option.
-        name.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        header::is_valid_name(name)
     }
 
     /// Loads the built-in rulebook `name`.
@@ -130,164 +123,17 @@ impl Rulebook {
         let Some(raw) = raw else {
             return Err(RulebookError { problems });
         };
+        let header::Header {
+            name,
+            grid,
+            layers,
+            roles,
+            params,
+            shown_params,
+        } = header::read(&raw, &source, &reported, &mut problems);
+        let (title, script) = (raw.title.clone(), raw.script.clone());
         let at = |range: std::ops::Range<usize>, message: String| {
             Problem::spanned(&source, range, message)
-        };
-        // A missing required key: at the top of the file, or at its table;
-        // not again when a wrong or misspelt one was reported.
-        let mut missing = |key: &str, table: Option<std::ops::Range<usize>>| {
-            let path = match table {
-                Some(_) => format!("board.{key}"),
-                None => key.to_string(),
-            };
-            if reported.contains(&path) {
-                return;
-            }
-            let message = format!("missing key `{key}`: every rulebook sets it");
-            problems.push(match table {
-                Some(range) => Problem::spanned(&source, range, message)
-                    .with_label(format!("`{key}` belongs in this table")),
-                None => Problem::at(source.location(0), message),
-            });
-        };
-        let (title, script, board) = (raw.title.clone(), raw.script.clone(), raw.board.as_ref());
-        if title.is_none() {
-            missing("title", None);
-        }
-        if script.is_none() {
-            missing("script", None);
-        }
-        if raw.name.is_none() {
-            missing("name", None);
-        }
-        let (w, h) = match board {
-            None => {
-                missing("board", None);
-                (None, None)
-            }
-            Some(b) => {
-                let (w, h) = (b.get_ref().width.clone(), b.get_ref().height.clone());
-                if w.is_none() {
-                    missing("width", Some(b.span()));
-                }
-                if h.is_none() {
-                    missing("height", Some(b.span()));
-                }
-                (w, h)
-            }
-        };
-        let name = raw.name.as_ref().map_or("", |n| n.get_ref().as_str());
-        if let Some(n) = &raw.name
-            && !Rulebook::is_valid_name(name)
-        {
-            problems.push(
-                at(
-                    n.span(),
-                    format!(
-                        "name `{name}`: expected lower-case letters, digits and `-`, starting with a letter or digit"
-                    ),
-                )
-                .with_label("a rulebook's name is its command-line word"),
-            );
-        }
-        for (what, v, max) in [
-            ("width", &w, crate::geometry::MAX_WIDTH),
-            ("height", &h, crate::geometry::MAX_HEIGHT),
-        ] {
-            if let Some(v) = v
-                && !(1..=i64::from(max)).contains(v.get_ref())
-            {
-                problems.push(at(
-                    v.span(),
-                    format!("board {what} {}: expected 1 to {max}", v.get_ref()),
-                ));
-            }
-        }
-        let grid = match (&w, &h) {
-            (Some(w), Some(h)) => {
-                let grid = u32::try_from(*w.get_ref())
-                    .ok()
-                    .zip(u32::try_from(*h.get_ref()).ok())
-                    .and_then(|(w, h)| Grid::new(w, h));
-                if let (None, true, Some(b)) = (grid, problems.is_empty(), board) {
-                    problems.push(at(
-                        b.span(),
-                        format!(
-                            "board {}×{} has {} cells: at most {} are supported",
-                            w.get_ref(),
-                            h.get_ref(),
-                            w.get_ref() * h.get_ref(),
-                            crate::geometry::MAX_CELLS
-                        ),
-                    ));
-                }
-                grid
-            }
-            _ => None,
-        };
-
-        let mut params = Vec::new();
-        let mut shown_params = Vec::new();
-        for (key, value) in &raw.params {
-            let k = key.get_ref();
-            let ident = k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-                && k.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-            if !ident || k == "width" || k == "height" {
-                problems.push(at(
-                    key.span(),
-                    format!("param `{k}`: expected a lower-case name (letters, digits, `_`) other than width and height"),
-                ));
-                continue;
-            }
-            match to_dynamic(value.get_ref()) {
-                Some(d) => {
-                    params.push((k.clone(), d));
-                    shown_params.push((k.clone(), value.get_ref().to_string()));
-                }
-                None => problems.push(at(
-                    value.span(),
-                    format!(
-                        "param `{k}`: {} values are not supported: use an integer, a boolean, a string, or an array of them",
-                        value.get_ref().type_str()
-                    ),
-                )),
-            }
-        }
-
-        let width = w.as_ref().map_or(1, |w| *w.get_ref());
-        let layers = match board.and_then(|b| b.get_ref().layers.as_ref()) {
-            None => 1,
-            Some(l) => match u32::try_from(*l.get_ref()) {
-                Ok(n) if n >= 1 && width.rem_euclid(i64::from(n)) == 0 => n,
-                _ => {
-                    problems.push(at(
-                        l.span(),
-                        format!(
-                            "board layers {}: expected a number of layers that divides the width {}",
-                            l.get_ref(),
-                            width
-                        ),
-                    ));
-                    1
-                }
-            },
-        };
-        let roles = match &raw.roles {
-            None => None,
-            Some(r) => match &r.get_ref()[..] {
-                [x, o] if !x.trim().is_empty() && !o.trim().is_empty() => {
-                    Some([x.clone(), o.clone()])
-                }
-                _ => {
-                    problems.push(at(
-                        r.span(),
-                        "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]"
-                            .to_string(),
-                    ));
-                    None
-                }
-            },
         };
         let table = table_rules(&raw.table, &source, &mut problems);
         let refusal_texts = refusal_texts(&raw.refusals, &source, &mut problems);
@@ -342,10 +188,12 @@ impl Rulebook {
                 at.map(|l| (l.line, l.col)),
             )
         });
-        let tables = tables::Builder::new(&script, grid, &shown_params).build()?;
+        let tables = crate::mechanics::build(&script, grid, &shown_params)?;
         script.explicit_mark = tables.marks == Marks::Either;
-        let mut rulebook = Rulebook {
-            name: name.to_string(),
+        let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
+        let kernel = crate::kernel::eligible(&tables, table.pie, per_move);
+        Ok(Rulebook {
+            name,
             title,
             description: raw.description,
             path: path.to_string(),
@@ -359,12 +207,10 @@ impl Rulebook {
             warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
             outcome_hook: script.has_per_move(HookId::Outcome),
+            kernel,
             tables,
             script: Arc::new(script),
-            kernel: false,
-        };
-        rulebook.kernel = crate::kernel::eligible(&rulebook);
-        Ok(rulebook)
+        })
     }
 
     /// The rulebook's name (`classic`).
@@ -420,12 +266,11 @@ impl Rulebook {
     /// The same rulebook played under other table rules (the pie rule
     /// chosen at the table, PI1).
     pub fn with_table(&self, table: TableRules) -> Rulebook {
-        let mut copy = Rulebook {
+        Rulebook {
+            kernel: crate::kernel::eligible(&self.tables, table.pie, self.has_per_move_hooks()),
             table,
             ..self.clone()
-        };
-        copy.kernel = crate::kernel::eligible(&copy);
-        copy
+        }
     }
 
     /// The documented examples (`[[example]]`), run by `gridrules check`.
@@ -556,18 +401,4 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
         "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
         builtins.join(", ")
     ))
-}
-
-fn to_dynamic(v: &toml::Value) -> Option<Dynamic> {
-    match v {
-        toml::Value::Integer(i) => Some(Dynamic::from(*i)),
-        toml::Value::Boolean(b) => Some(Dynamic::from(*b)),
-        toml::Value::String(s) => Some(Dynamic::from(s.clone())),
-        toml::Value::Array(items) => items
-            .iter()
-            .map(to_dynamic)
-            .collect::<Option<rhai::Array>>()
-            .map(Dynamic::from_array),
-        _ => None,
-    }
 }

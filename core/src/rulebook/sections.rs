@@ -127,7 +127,7 @@ pub(super) fn refusal_texts(
     source: &Source,
     problems: &mut Vec<Problem>,
 ) -> BTreeMap<String, String> {
-    use crate::rules::{REFUSAL_KEYS, REFUSAL_PLACEHOLDERS};
+    use crate::refusal::{REFUSAL_KEYS, REFUSAL_PLACEHOLDERS};
     let mut out = BTreeMap::new();
     for (key, text) in raw {
         if !REFUSAL_KEYS.contains(&key.get_ref().as_str()) {
@@ -148,7 +148,7 @@ pub(super) fn refusal_texts(
         while let Some(open) = rest.find('{') {
             let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
             let placeholder = &rest[open..close];
-            let allowed = crate::rules::refusal_placeholders(key.get_ref());
+            let allowed = crate::refusal::refusal_placeholders(key.get_ref());
             if !allowed.contains(&placeholder) {
                 // Point at the placeholder itself where the string holds it
                 // as written (no escapes before it).

@@ -3,7 +3,7 @@
 
 use crate::geometry::{Cell, Grid};
 use crate::position::{Move, Position, Side};
-use crate::rulebook::{TurnPlace, Turns};
+use crate::turns::{TurnPlace, Turns};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,14 +1,18 @@
 //! Commands for rulebook authors: `new-variant` writes a new variant's
 //! files, `reload` puts an edited rulebook into the game in progress.
 
-use super::{CommandError, Reply, Session, refused};
+use super::Session;
+use super::check::checked_lines;
+use crate::diagnostic::warning_entry;
+use crate::error::CommandError;
+use crate::reply::Reply;
 use crate::scaffold::{self, ScaffoldError};
 use gridrules_core::table::TableRules;
 use gridrules_core::{Ending, Game, PlayError, Problem, Rulebook};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub(crate) fn new_variant(
+pub(super) fn new_variant(
     name: &str,
     from: Option<&str>,
     dir: Option<&str>,
@@ -18,7 +22,7 @@ pub(crate) fn new_variant(
             // A source that does not load is shown as any rulebook error is,
             // with its file, line and column.
             ScaffoldError::From(e) => CommandError::Rulebook(e),
-            e => CommandError::Other(e.to_string()),
+            e => CommandError::Scaffold(e),
         })?;
     let shown: Vec<String> = written
         .files
@@ -28,9 +32,9 @@ pub(crate) fn new_variant(
     let mut lines = vec![format!("new-variant: wrote {}", shown.join(", "))];
     let r = &written.rulebook;
     for w in r.warnings() {
-        lines.push(crate::render::warning_entry(w));
+        lines.push(warning_entry(w));
     }
-    super::tools::checked_lines(r, &written.checked, &mut lines);
+    checked_lines(r, &written.checked, &mut lines);
     lines.push(format!(
         "next: edit them, `gridrules check {0}` after each change (or `check --watch {0}`); play with `gridrules --rules {0}`; replay the transcript with `gridrules --rules {0} --batch < {1}`",
         shown[0], shown[2]
@@ -164,12 +168,10 @@ impl Session {
     /// still hold but to type them again; the moves dropped are printed, so
     /// none is lost from sight. A file that does not load, or a script that
     /// fails in the replay, is refused and changes nothing.
-    pub(crate) fn reload(&mut self) -> Result<Reply, CommandError> {
+    pub(super) fn reload(&mut self) -> Result<Reply, CommandError> {
         let name = self.rulebook_name.clone();
         if Rulebook::is_builtin(&name) {
-            return Err(refused(format!(
-                "reload: `{name}` is built in, with no file to read again: `new-variant my-{name} --from {name}` writes a copy to edit"
-            )));
+            return Err(CommandError::BuiltinReload(name));
         }
         let mut rules = Rulebook::from_file(&PathBuf::from(&name)).map_err(|mut e| {
             e.problems.push(Problem::bare(
@@ -187,11 +189,7 @@ impl Session {
         }
         let rules = Arc::new(rules);
         let replayed = replay(&self.game, &rules)?;
-        let mut lines: Vec<String> = rules
-            .warnings()
-            .iter()
-            .map(crate::render::warning_entry)
-            .collect();
+        let mut lines: Vec<String> = rules.warnings().iter().map(warning_entry).collect();
         let texts: Vec<String> = self
             .game
             .moves()

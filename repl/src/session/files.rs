@@ -1,6 +1,8 @@
 //! Game records and session transcripts on disk.
 
-use super::{CommandError, Reply, Session};
+use super::{Session, rulebook_ref};
+use crate::error::CommandError;
+use crate::reply::Reply;
 use gridrules_core::record;
 use gridrules_core::{Move, Rulebook, Side};
 use std::path::{Path, PathBuf};
@@ -24,13 +26,10 @@ impl Session {
             .unwrap_or_else(|| name.clone())
     }
 
-    pub(crate) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+    pub(super) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
         // What `open` reads back.
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
-            return Err(super::refused(format!(
-                "save: {}: a record is a .toml file",
-                path.display()
-            )));
+            return Err(CommandError::NotARecordFile(path.to_path_buf()));
         }
         let table = record::Table {
             x: Some(self.seats.person_name(Side::X).to_string()),
@@ -43,14 +42,14 @@ impl Session {
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
-    pub(crate) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
+    pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         let opened = record::open(path)?;
         // The record names a rulebook file from its own directory.
         self.rulebook_name = if Rulebook::is_builtin(&opened.rulebook) {
             opened.rulebook
         } else {
             let dir = path.parent().unwrap_or(Path::new(""));
-            super::rulebook_ref(&dir.join(&opened.rulebook))
+            rulebook_ref(&dir.join(&opened.rulebook))
         };
         self.clock.limit = opened.table.clock;
         let swaps = opened
@@ -70,13 +69,12 @@ impl Session {
 
     /// Writes the transcript so far to `path`, and keeps it up to date
     /// after every command until `record off`.
-    pub(crate) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
-        write_transcript(path, &self.transcript, force)?;
-        let was = self.recording.replace(path.to_path_buf());
+    pub(super) fn record(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
+        let was = self.transcript.record(path, force)?;
         let mut lines = vec![format!(
             "recording: {} ({} lines so far); every command is added until `record off`",
             path.display(),
-            self.transcript.len()
+            self.transcript.lines().len()
         )];
         if let Some(was) = was.filter(|w| w != path) {
             lines.push(format!("({} is no longer recorded)", was.display()));
@@ -84,34 +82,16 @@ impl Session {
         Ok(Reply::Lines(lines))
     }
 
-    pub(crate) fn record_off(&mut self) -> Result<Reply, CommandError> {
-        let Some(path) = self.recording.take() else {
-            return Err(super::refused("record off: nothing is being recorded"));
+    pub(super) fn record_off(&mut self) -> Result<Reply, CommandError> {
+        let Some(path) = self.transcript.stop() else {
+            return Err(CommandError::NotRecording);
         };
         Ok(Reply::Lines(vec![format!(
             "recorded: {} ({} lines); recording stopped",
             path.display(),
-            self.transcript.len()
+            self.transcript.lines().len()
         )]))
     }
-}
-
-/// The first line of every transcript `record` writes.
-const TRANSCRIPT: &str = "# gridrules session transcript";
-
-/// Writes a session transcript, with the header that says how to replay it.
-pub(super) fn write_transcript(
-    path: &Path,
-    transcript: &[String],
-    force: bool,
-) -> Result<(), CommandError> {
-    let mut text = format!("{TRANSCRIPT}: replay it with `gridrules --batch < FILE`\n");
-    for line in transcript {
-        text.push_str(line);
-        text.push('\n');
-    }
-    record::write(path, &text, TRANSCRIPT, force)?;
-    Ok(())
 }
 
 /// `path` as seen from `dir` (both absolute): up to their common part, then down.

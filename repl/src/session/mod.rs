@@ -1,159 +1,35 @@
-//! The REPL's state and one small function per command.
+//! The REPL's state ([`Session`]) and what every command shares: starting
+//! a game, making a move, the computer's replies, scoring a result.
+//!
+//! Each command is a small method in the file for its job (`game`,
+//! `seats`, `clock`, `files`, `describe`, `measure`, `arena`, `check`,
+//! `authoring`), and `dispatch` runs the one a [`crate::command::Command`]
+//! names. Those files use this one; this one uses none of them but the
+//! transcript, so the layers run one way.
 
+mod arena;
 mod authoring;
+mod check;
+mod clock;
+mod describe;
+mod dispatch;
 mod files;
+mod game;
+mod measure;
 mod seats;
-mod tools;
+mod transcript;
 
-pub(crate) use authoring::new_variant;
-pub(crate) use tools::{help, variants};
-
-use crate::command::{Args, Invocation, Log, ParseError};
+use crate::error::CommandError;
+use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
-use gridrules_core::playout::{BenchResult, Rng};
-use gridrules_core::record::RecordError;
+use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::setup::SetupError;
-use gridrules_core::{
-    Ending, Game, Move, Outcome, ParseMoveError, PlayError, Refusal, Rulebook, RulebookError,
-    ScriptError, Side,
-};
-use std::fmt;
-use std::path::{Path, PathBuf};
+use gridrules_core::{Game, Move, Refusal, Rulebook, RulebookError, Side};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Seconds `bench` runs when not told.
-pub const BENCH_SECONDS: f64 = 3.0;
-/// `bench` reports the median of this many rounds: one noisy slice of time
-/// on a shared machine does not move it.
-pub const BENCH_ROUNDS: u32 = 5;
-/// Who made a move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum By {
-    /// A person typed it.
-    Person,
-    /// The computer chose it (`ai`, or its seat's reply).
-    Computer,
-    /// The clock made it: the player's time ran out (T2).
-    Clock,
-}
-
-/// A move made by a command, with the result if it ended the game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Played {
-    /// The mover.
-    pub side: Side,
-    /// The move, as text.
-    pub mv: String,
-    /// Who chose it.
-    pub by: By,
-    /// The result, if this move ended the game.
-    pub ending: Option<(Outcome, Ending)>,
-    /// Its result line, naming the deciding line's cells.
-    pub result: Option<String>,
-    /// What else the move changed at the table (a swap: who plays which mark).
-    pub note: Option<String>,
-}
-
-/// What a command produced, as data; `render` turns it into text.
-#[derive(Debug)]
-pub enum Reply {
-    /// Nothing to say.
-    Nothing,
-    /// Lines of plain text.
-    Lines(Vec<String>),
-    /// Draw the current board.
-    Board,
-    /// Lines, then moves that followed (a person's, and any computer replies).
-    Played(Vec<String>, Vec<Played>),
-    /// A new game started (by `new`, `load`, `setup`, `open` or `again`),
-    /// and the computer's first moves if it plays X.
-    NewGame(Vec<Played>),
-    /// Moves were taken back.
-    Undone(Vec<String>),
-    /// Benchmark figures.
-    Bench {
-        /// The rulebook measured.
-        rulebook: String,
-        /// Whether the rulebook runs per-move hooks (the slow path).
-        per_move_hooks: bool,
-        /// Each round's figures, sorted by speed.
-        rounds: Vec<BenchResult>,
-        /// Ctrl-C stopped it before every round ran.
-        stopped: bool,
-    },
-    /// Leave the REPL.
-    Quit,
-}
-
-/// A command that was refused. The session is unchanged.
-#[derive(Debug)]
-pub enum CommandError {
-    /// The line is not a command.
-    Parse(ParseError),
-    /// The move text is not a move.
-    Move(ParseMoveError),
-    /// The move is not allowed (the text is the move as typed).
-    Play(String, PlayError),
-    /// A rulebook did not load.
-    Rulebook(RulebookError),
-    /// A position text was refused.
-    Setup(SetupError),
-    /// A script failed while answering the command.
-    Script(ScriptError),
-    /// A game record could not be saved or opened.
-    Record(RecordError),
-    /// Documented examples failed: the report's lines, and how many failed.
-    Check(Vec<String>, usize),
-    /// Anything else, in words.
-    Other(String),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Parse(e) => e.fmt(f),
-            CommandError::Move(e) => e.fmt(f),
-            CommandError::Play(mv, e) => write!(f, "{mv}: {e}"),
-            CommandError::Rulebook(e) => e.fmt(f),
-            CommandError::Setup(e) => write!(f, "setup: {e}"),
-            CommandError::Script(e) => e.fmt(f),
-            CommandError::Record(e) => e.fmt(f),
-            CommandError::Check(_, failed) => {
-                write!(
-                    f,
-                    "check: {failed} example{} failed",
-                    if *failed == 1 { "" } else { "s" }
-                )
-            }
-            CommandError::Other(e) => f.write_str(e),
-        }
-    }
-}
-
-impl From<ScriptError> for CommandError {
-    fn from(e: ScriptError) -> CommandError {
-        CommandError::Script(e)
-    }
-}
-
-impl From<RulebookError> for CommandError {
-    fn from(e: RulebookError) -> CommandError {
-        CommandError::Rulebook(e)
-    }
-}
-
-impl From<RecordError> for CommandError {
-    fn from(e: RecordError) -> CommandError {
-        CommandError::Record(e)
-    }
-}
-
-fn refused(msg: impl Into<String>) -> CommandError {
-    CommandError::Other(msg.into())
-}
+use transcript::Transcript;
 
 /// Where the session runs, which decides its clock and its random seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,16 +67,16 @@ pub struct Session {
     memory_of: Option<Arc<Rulebook>>,
     /// Moves made before the command ran (the clock's), for the front end to show.
     pending: Vec<Played>,
-    /// The commands that changed or showed the session, replayable in batch mode.
-    transcript: Vec<String>,
+    /// The commands that changed or showed the session, replayable in batch
+    /// mode, and the file `record` keeps up to date with them.
+    transcript: Transcript,
     /// Whether `again` swaps the marks, as chosen at the table (`alternate`);
     /// `None`: as the rulebook says.
     alternate: Option<bool>,
     /// The pie rule as chosen at the table (`pie`), for records; `None`: as
     /// the rulebook says.
     pie: Option<bool>,
-    /// The file `record` keeps up to date, until `record off`.
-    recording: Option<PathBuf>,
+
     /// Lines about what happened besides the command, for the front end.
     notices: Vec<String>,
     /// Raised by the front end (Ctrl-C) to stop a long command.
@@ -278,8 +154,7 @@ impl Session {
             pending: Vec::new(),
             alternate: None,
             pie: None,
-            transcript,
-            recording: None,
+            transcript: Transcript::new(transcript),
             notices: Vec::new(),
             interrupt: Interrupt::new(),
             setting,
@@ -335,72 +210,6 @@ impl Session {
         std::mem::take(&mut self.pending)
     }
 
-    /// Lets the clock make the moves of players whose time ran out, with no
-    /// command (the REPL calls it when Enter is pressed on an empty line).
-    ///
-    /// # Errors
-    /// A failing per-move hook.
-    pub fn tick(&mut self) -> bool {
-        self.clock_moves()
-    }
-
-    /// Lets the clock move for a player whose time ran out. A script that
-    /// fails on that move must not block the table: the failure is shown,
-    /// the clock is paused (`resume` tries again), and every command still
-    /// works.
-    fn clock_moves(&mut self) -> bool {
-        match self.run_clock() {
-            Ok(moved) => moved,
-            Err(e) => {
-                self.clock.pause();
-                self.notices.push(format!(
-                    "error: the clock could not move for the side whose time ran out: {e}"
-                ));
-                self.notices
-                    .push("the clock is paused; `resume` runs it again".to_string());
-                false
-            }
-        }
-    }
-
-    /// Runs one parsed line. On error the game is unchanged (the clock may
-    /// have made a move for a player whose time ran out first: see
-    /// `take_pending`).
-    ///
-    /// # Errors
-    /// Why the command was refused.
-    pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
-        // However a script misbehaves, a command spends a bounded time in it.
-        use gridrules_core::script::ScriptBudget;
-        if inv.spec.long {
-            ScriptBudget::UNLIMITED.set();
-        } else {
-            ScriptBudget::command().set();
-        }
-        let ran_out = self.clock_moves();
-        if ran_out && inv.spec.plays {
-            // In a replay the `wait` before it already made the clock's move,
-            // so this line would play for the other side: keep it as a note.
-            self.log(format!(
-                "# {}  (typed after the time ran out, refused)",
-                inv.text
-            ));
-            return Err(refused(format!(
-                "{}: too late: the time for the move ran out",
-                inv.text
-            )));
-        }
-        let logged = match inv.spec.log {
-            Log::Always => true,
-            Log::Never => false,
-            Log::VirtualClock => matches!(self.clock.source, TimeSource::Virtual(_)),
-        };
-        if logged {
-            self.log(inv.text.clone());
-        }
-        (inv.spec.run)(self, &Args::new(inv.spec, &inv.args))
-    }
-
     /// A line that is not a command, refused before it ran: it goes into the
     /// transcript all the same, so the replay refuses it too.
     pub fn note_unparsed(&mut self, line: &str) {
@@ -409,20 +218,16 @@ impl Session {
 
     /// Adds a line to the transcript, and to the file being recorded.
     fn log(&mut self, line: String) {
-        self.transcript.push(line);
-        if let Some(path) = &self.recording
-            && let Err(e) = files::write_transcript(path, &self.transcript, true)
-        {
+        if let Err(e) = self.transcript.push(line) {
             self.notices.push(format!(
                 "error: {e}: recording stopped (`record <file>` starts it again)"
             ));
-            self.recording = None;
         }
     }
 
     /// The transcript so far, as `record` writes it (without its header).
     pub fn transcript(&self) -> &[String] {
-        &self.transcript
+        self.transcript.lines()
     }
 
     /// Lines for the front end about what happened besides the command
@@ -434,41 +239,6 @@ impl Session {
     /// The flag the front end raises to stop a long command (Ctrl-C).
     pub fn interrupt(&self) -> &Interrupt {
         &self.interrupt
-    }
-
-    pub(crate) fn status(&self) -> Reply {
-        Reply::Lines(vec![self.game.status_line()])
-    }
-
-    pub(crate) fn name_seat(&mut self, seat: usize, name: &str) -> Result<Reply, CommandError> {
-        // Names pick seats (`first Ada`), so two seats never share one.
-        if self.seats.seat_named(name).is_some_and(|s| s != seat) {
-            return Err(refused(format!(
-                "name: the other seat is called `{name}` already"
-            )));
-        }
-        self.seats.set_name(seat, name.to_string());
-        Ok(Reply::Lines(vec![self.seats.score_line()]))
-    }
-
-    pub(crate) fn set_alternate(&mut self, on: bool) -> Reply {
-        self.alternate = Some(on);
-        Reply::Lines(vec![if on {
-            "alternate: on — `again` passes X and the first move to the other seat".to_string()
-        } else {
-            "alternate: off — `again` keeps the marks where they are".to_string()
-        }])
-    }
-
-    pub(crate) fn seed(&mut self, seed: u64) -> Reply {
-        self.rng = Rng::new(seed);
-        Reply::Lines(vec![format!(
-            "seed: {seed} — the same commands now give the same computer and clock moves"
-        )])
-    }
-
-    pub(crate) fn position(&self) -> Reply {
-        Reply::Lines(vec![self.rulebook().position_text(self.game.position())])
     }
 
     /// Starts `game` as the next one at the table: scores, offers and the
@@ -484,7 +254,7 @@ impl Session {
         &mut self,
         game: Game,
         swap: bool,
-        seat: impl FnOnce(&mut crate::table::Seats),
+        seat: impl FnOnce(&mut Seats),
     ) -> Result<Reply, CommandError> {
         let decided = game.ending();
         self.game = game;
@@ -511,28 +281,6 @@ impl Session {
             Some(Some(s)) if rulebook.table().allows_clock(s) => Some(s),
             _ => rulebook.table().clock,
         }
-    }
-
-    pub(crate) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
-        let rulebook = match name {
-            None => self.rulebook().clone(),
-            Some(n) => {
-                let r = Arc::new(open_rulebook(n)?);
-                self.rulebook_name = rulebook_ref(Path::new(n));
-                self.clock.limit = self.clock_for(&r);
-                self.pie = None;
-                r
-            }
-        };
-        self.start(Game::new(rulebook), false)
-    }
-
-    pub(crate) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
-        let rulebook = Arc::new(Rulebook::from_file(path)?);
-        self.rulebook_name = rulebook_ref(path);
-        self.clock.limit = self.clock_for(&rulebook);
-        self.pie = None;
-        self.start(Game::new(rulebook), false)
     }
 
     /// After any move: an offer the mover did not make is declined (T3); a
@@ -616,52 +364,28 @@ impl Session {
         Ok(())
     }
 
-    pub(crate) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let mv = self.game.parse_move(text).map_err(|e| match e {
-            PlayError::Notation(e) => CommandError::Move(e),
-            e => CommandError::Play(text.to_string(), e),
-        })?;
-        let side = self.game.position().turn();
-        if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
-            return Err(refused(format!(
-                "{text}: {side} is the computer's ({level}) to play"
-            )));
-        }
-        let mut played = vec![self.make_move(mv, By::Person)?];
-        self.computer_replies(&mut played)?;
-        Ok(Reply::Played(Vec::new(), played))
-    }
-
     /// How long the computer thinks now.
-    pub(crate) fn think_budget(&self) -> Budget {
+    fn think_budget(&self) -> Budget {
         self.think
             .unwrap_or(Budget::Playouts(self.rulebook().table().ai_playouts))
     }
 
-    /// Sets how long the computer thinks: `None` for the rulebook's budget
-    /// in playouts (moves repeat for a seed), else a time a move.
-    pub(crate) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
-        self.think = time.map(Budget::Time);
-        let n = self.rulebook().table().ai_playouts;
-        Ok(Reply::Lines(vec![match time {
-            Some(t) => format!(
-                "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
-                t.as_secs_f64()
-            ),
-            None => format!(
-                "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
-            ),
-        }]))
+    /// `refusal` of `command`, in the rulebook's words.
+    fn refused(&self, command: &'static str, refusal: Refusal) -> CommandError {
+        let reason = self.rulebook().explain(&refusal);
+        CommandError::Refused {
+            command,
+            refusal,
+            reason,
+        }
     }
 
-    /// The move the computer would make for the side to move, not played.
-    pub(crate) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "hint", false)?;
-        let side = self.game.position().turn();
-        Ok(Reply::Lines(vec![format!(
-            "hint: {side} could play {} ({level})",
-            self.rulebook().move_text(mv)
-        )]))
+    /// Refuses `command` once the game is over.
+    fn refuse_if_over(&self, command: &'static str) -> Result<(), CommandError> {
+        match self.game.ending() {
+            Some((o, _)) => Err(self.refused(command, Refusal::GameOver(o))),
+            None => Ok(()),
+        }
     }
 
     /// The move the computer chooses for the side to move; refused, in
@@ -669,125 +393,26 @@ impl Session {
     fn computer_move(
         &mut self,
         level: Level,
-        command: &str,
+        command: &'static str,
         remember: bool,
     ) -> Result<Move, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "{command}: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
+        self.refuse_if_over(command)?;
         self.think(level, remember)?
-            .ok_or_else(|| refused(format!("{command}: there is no legal move")))
+            .ok_or(CommandError::NoLegalMove(command))
     }
 
-    pub(crate) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "ai", true)?;
-        let mut played = vec![self.make_move(mv, By::Computer)?];
-        self.computer_replies(&mut played)?;
-        Ok(Reply::Played(Vec::new(), played))
-    }
-
-    pub(crate) fn legal(&self) -> Result<Reply, CommandError> {
-        if let Some((o, _)) = self.game.ending() {
-            return Err(refused(format!(
-                "legal: {}",
-                self.rulebook().explain(&Refusal::GameOver(o))
-            )));
-        }
-        let r = self.rulebook();
-        let mut list = gridrules_core::MoveList::new();
-        r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
-        let moves: Vec<String> = list.iter().map(|&m| r.move_text(m)).collect();
-        Ok(Reply::Lines(vec![moves.join(" ")]))
-    }
-
-    pub(crate) fn undo(&mut self) -> Result<Reply, CommandError> {
-        if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
-            let what = if ending == Ending::Agreed {
-                "an agreed draw"
-            } else {
-                "a resignation"
-            };
-            return Err(refused(format!(
-                "undo: {what} is final; `again` starts the next game"
-            )));
-        }
-        let was_over = self.game.ending().map(|(o, _)| o);
-        // Worked out on copies: refused, it changes nothing.
-        let (mut game, mut seats) = (self.game.clone(), self.seats.clone());
-        let mut undone = Vec::new();
-        // Against the computer, take back its reply too (every mark of it,
-        // in a turn of several) and the move it answered, so it is the
-        // person's move again.
-        while let Some(mv) = game.undo() {
-            if mv == Move::Swap {
-                seats.unexchange_marks();
-            }
-            undone.push(self.rulebook().move_text(mv));
-            if seats.computer(game.position().turn()).is_none() {
-                break;
-            }
-        }
-        if undone.is_empty() {
-            return Err(refused("undo: no move has been played"));
-        }
-        if seats.computer(game.position().turn()).is_some() {
-            return Err(refused(
-                "undo: only the computer's opening move is left, and it would make it again; `new` starts over",
-            ));
-        }
-        self.game = game;
-        self.seats = seats;
-        if let Some(o) = was_over {
-            self.seats.unscore(o);
-        }
-        self.offer = None;
-        self.clock.restart_turn();
-        Ok(Reply::Undone(undone))
-    }
-
-    pub(crate) fn history(&self) -> Reply {
-        let r = self.rulebook();
-        if self.game.moves().is_empty() {
-            return Reply::Lines(vec!["no moves yet".into()]);
-        }
-        // A number for each round, X's turn then O's, each turn as many
-        // marks as the rulebook says; a game set up with O to move starts
-        // `1. …`.
-        let positions = self.game.positions();
-        let mut text = String::new();
-        let mut round = 0;
-        for (i, &mv) in self.game.moves().iter().enumerate() {
-            let mover = positions[i].turn();
-            let new_round = match i {
-                0 => true,
-                _ => mover == Side::X && positions[i - 1].turn() == Side::O,
-            };
-            if new_round {
-                round += 1;
-                if i > 0 {
-                    text.push(' ');
-                }
-                text.push_str(&format!("{round}."));
-                if i == 0 && mover == Side::O {
-                    text.push_str(" …");
-                }
-            }
-            text.push(' ');
-            text.push_str(&r.move_text(mv));
-        }
-        Reply::Lines(vec![text])
-    }
-
-    pub(crate) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let pos = self
-            .rulebook()
-            .parse_position(text)
-            .map_err(CommandError::Setup)?;
-        let game = Game::from_position(self.rulebook().clone(), pos);
-        self.start(game, false)
+    /// A progress bar of `len` steps drawn by `template`, at a terminal only
+    /// (indicatif draws on stderr).
+    fn progress_bar(&self, len: u64, template: &str) -> Option<indicatif::ProgressBar> {
+        (self.setting == Setting::Interactive).then(|| {
+            let bar = indicatif::ProgressBar::new(len);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .progress_chars("=> "),
+            );
+            bar
+        })
     }
 }
 

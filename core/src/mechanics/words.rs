@@ -3,38 +3,30 @@
 //! no legal move means. Each is one word (or two) returned by a load-time
 //! hook, read once into these enums.
 
+use super::load::{Load, Word};
+use super::{Mechanic, Tables};
+use crate::error::RulebookError;
 use crate::position::{Outcome, Side};
+use crate::script::hooks::HookId;
 
-/// A primitive read from a word a hook returns.
-pub(crate) trait Word: Copy + Sized + 'static {
-    /// Every accepted word and its meaning; the first is the default.
-    const WORDS: &'static [(&'static str, Self)];
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "words",
+    hooks: &[
+        HookId::NoMoves,
+        HookId::LineResult,
+        HookId::Marks,
+        HookId::FullRegion,
+    ],
+    build,
+};
 
-    /// The default, when the hook is not defined.
-    fn default_word() -> Self {
-        Self::WORDS[0].1
-    }
-
-    /// The meaning of `word`, if it is one of [`Word::WORDS`].
-    fn from_word(word: &str) -> Option<Self> {
-        Self::WORDS
-            .iter()
-            .find(|(w, _)| *w == word)
-            .map(|(_, v)| *v)
-    }
-
-    /// The accepted words, quoted, for messages: `"own", "either" or "shared"`.
-    fn choices() -> String {
-        let quoted: Vec<String> = Self::WORDS
-            .iter()
-            .map(|(w, _)| format!("\"{w}\""))
-            .collect();
-        match quoted.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
-    }
+/// Reads the one-word primitives.
+fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+    t.no_moves = load.word::<NoMoves>(HookId::NoMoves)?;
+    t.line_result = load.word::<LineResult>(HookId::LineResult)?;
+    t.marks = load.word::<Marks>(HookId::Marks)?;
+    t.full_region = load.word::<FullRegion>(HookId::FullRegion)?;
+    Ok(())
 }
 
 /// What completing a line does (`line_result()`). The *owner* is the side

@@ -1,0 +1,235 @@
+//! Lines and the runs that win them (`lines()`, `wins(run)`): the tables a
+//! move's line is judged by, through the cell it filled.
+
+use super::load::Load;
+use super::{Mechanic, Tables};
+use crate::error::RulebookError;
+use crate::geometry::{Bits, Cell, CellSet, Span, WORDS};
+use crate::script::describe;
+use crate::script::hooks::HookId;
+use rhai::Dynamic;
+
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "lines",
+    hooks: &[HookId::Lines, HookId::Wins],
+    build,
+};
+
+/// How a completed line is recognised.
+#[derive(Debug, Clone)]
+pub(crate) enum WinCheck {
+    /// `wins(n)` holds exactly for `n >= k`: a move wins when any window of
+    /// `k` consecutive cells through it is all own marks. Each window is
+    /// `words` words (the board's prefix width), one after the other, so
+    /// that a test loads it whole beside the marks held in registers.
+    Windows {
+        start: Vec<u32>,
+        words: usize,
+        masks: Vec<u64>,
+    },
+    /// The same on boards of more than four words, where a window as a
+    /// [`Span`] of three words takes a quarter of the memory.
+    Spans { start: Vec<u32>, spans: Vec<Span> },
+    /// Any other `wins`: measure the run through the move along each line.
+    Runs {
+        lines: Vec<Vec<Cell>>,
+        through: Vec<Vec<(u32, u32)>>,
+        wins: Vec<bool>,
+    },
+}
+
+impl Default for WinCheck {
+    /// No line at all: what the tables hold before `lines()` is read.
+    fn default() -> WinCheck {
+        WinCheck::Runs {
+            lines: Vec::new(),
+            through: Vec::new(),
+            wins: Vec::new(),
+        }
+    }
+}
+
+/// The unbroken run of `own` marks along `line` through its `i`-th cell, as
+/// a range of places in the line (that cell is taken to hold a mark).
+pub(crate) fn run_at<const W: usize>(
+    line: &[Cell],
+    i: usize,
+    own: Bits<W>,
+) -> std::ops::Range<usize> {
+    let back = line[..i]
+        .iter()
+        .rev()
+        .take_while(|&&c| own.contains(c))
+        .count();
+    let ahead = line[i + 1..]
+        .iter()
+        .take_while(|&&c| own.contains(c))
+        .count();
+    i - back..i + ahead + 1
+}
+
+/// Where the windows through `cell` lie in a window table.
+#[inline(always)]
+fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
+    start[cell.index()] as usize..start[cell.index() + 1] as usize
+}
+
+impl Tables {
+    /// Whether `own` holds a winning run through `cell`.
+    #[inline(always)]
+    /// `own` may be a prefix of the marks (see [`crate::bits`]) when the
+    /// board's cells fit it.
+    pub(crate) fn wins_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+        match &self.win {
+            WinCheck::Windows {
+                start,
+                words,
+                masks,
+            } => {
+                let range = windows_of(start, cell);
+                let masks = &masks[range.start * words..range.end * words];
+                if *words == W {
+                    masks
+                        .chunks_exact(W)
+                        .any(|m| Bits::<W>::from_words(m).is_subset(own))
+                } else {
+                    // Called at another width (set-up checks): word by word.
+                    let own = CellSet::from_prefix(own).words();
+                    masks
+                        .chunks_exact(*words)
+                        .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
+                }
+            }
+            WinCheck::Spans { start, spans } => spans[windows_of(start, cell)]
+                .iter()
+                .any(|s| s.is_subset(&own)),
+            WinCheck::Runs { .. } => self.run_through(cell, own),
+        }
+    }
+
+    /// The `wins(run)` table applied to the run through `cell` along each line.
+    #[inline(never)]
+    fn run_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+        let WinCheck::Runs {
+            lines,
+            through,
+            wins,
+        } = &self.win
+        else {
+            unreachable!("only called for run tables")
+        };
+        through[cell.index()]
+            .iter()
+            .any(|&(l, i)| wins[run_at(&lines[l as usize], i as usize, own).len()])
+    }
+}
+
+/// Reads `lines()` and `wins(run)`: a monotone `wins` (every run from `k`
+/// on wins) becomes a table of windows of `k` cells, any other a table of
+/// the lines through each cell.
+fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+    let n = load.grid.len();
+    let lines_v = load.call(HookId::Lines, ())?.unwrap_or(Dynamic::UNIT);
+    let mut lines = Vec::new();
+    for (i, l) in load
+        .array(HookId::Lines, "lines()", lines_v)?
+        .into_iter()
+        .enumerate()
+    {
+        let line = load.cells(HookId::Lines, &format!("line {}", i + 1), l)?;
+        if line.is_empty() {
+            return Err(load.bad(HookId::Lines, format!("line {} is empty", i + 1)));
+        }
+        lines.push(line);
+    }
+    if lines.is_empty() {
+        return Err(load.bad(
+            HookId::Lines,
+            format!(
+                "lines() returned no line: is the line longer than the {}×{} board?{}",
+                load.grid.width(),
+                load.grid.height(),
+                load.params_hint()
+            ),
+        ));
+    }
+    let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let mut wins = vec![false; longest + 1];
+    for (run, slot) in wins.iter_mut().enumerate().skip(1) {
+        let v = load
+            .call(HookId::Wins, (run as i64,))?
+            .unwrap_or(Dynamic::FALSE);
+        *slot = v.as_bool().map_err(|_| {
+            load.bad(
+                HookId::Wins,
+                format!(
+                    "wins({run}): expected true or false, found {}",
+                    describe(&v)
+                ),
+            )
+        })?;
+    }
+    let Some(k) = wins.iter().position(|&w| w) else {
+        return Err(load.bad(
+                HookId::Wins,
+                format!(
+                    "no line can ever be won: wins(n) is false for every n up to {longest}, the longest line{}",
+                    load.params_hint()
+                ),
+            ));
+    };
+    let monotone = wins.iter().enumerate().skip(1).all(|(r, &w)| w == (r >= k));
+    t.win = if monotone {
+        windows(n, &lines, k, t.words)
+    } else {
+        let mut through = vec![Vec::new(); n];
+        for (l, line) in lines.iter().enumerate() {
+            for (i, c) in line.iter().enumerate() {
+                through[c.index()].push((l as u32, i as u32));
+            }
+        }
+        WinCheck::Runs {
+            lines: lines.clone(),
+            through,
+            wins,
+        }
+    };
+    t.lines = lines;
+    t.min_run = k;
+    Ok(())
+}
+
+fn windows(n: usize, lines: &[Vec<Cell>], k: usize, words: usize) -> WinCheck {
+    let mut per_cell: Vec<Vec<CellSet>> = vec![Vec::new(); n];
+    for line in lines {
+        for w in line.windows(k) {
+            let mask: CellSet = w.iter().copied().collect();
+            for c in w {
+                if !per_cell[c.index()].contains(&mask) {
+                    per_cell[c.index()].push(mask);
+                }
+            }
+        }
+    }
+    let mut start = Vec::with_capacity(n + 1);
+    let mut masks = Vec::new();
+    for list in per_cell {
+        start.push(masks.len() as u32);
+        masks.extend(list);
+    }
+    start.push(masks.len() as u32);
+    if words == WORDS
+        && let Some(spans) = masks.iter().map(|&m| Span::of(m, words)).collect()
+    {
+        return WinCheck::Spans { start, spans };
+    }
+    let masks = masks
+        .iter()
+        .flat_map(|m| m.words().into_iter().take(words))
+        .collect();
+    WinCheck::Windows {
+        start,
+        words,
+        masks,
+    }
+}

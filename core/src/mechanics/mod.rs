@@ -1,0 +1,312 @@
+//! The rulebook language's mechanics: each module reads its load-time hooks
+//! into its part of [`Tables`], once, and owns what play does with them.
+//!
+//! Implementation note: this is what keeps the scripted rules fast. The
+//! interpreter never runs for a cell of a move; play reads these tables only.
+//!
+//! Adding a mechanic is one module here and one entry in [`MECHANICS`]; see
+//! `docs/architecture.md`, "Adding a mechanic".
+
+pub mod captures;
+mod combinations;
+mod lines;
+mod load;
+mod pieces;
+mod regions;
+mod repetition;
+mod support;
+mod turns;
+pub mod words;
+
+pub use captures::{Capture, Captures};
+pub(crate) use lines::run_at;
+pub use pieces::Jump;
+
+use crate::error::RulebookError;
+use crate::geometry::{Bits, Cell, CellSet, Grid, WORDS};
+use crate::position::{NO_REGION, Position, UNLIMITED};
+use crate::script::ScriptHost;
+use crate::script::hooks::HookId;
+use crate::turns::Turns;
+use lines::WinCheck;
+use load::Load;
+use load::Word;
+use words::{FullRegion, LineResult, Marks, NoMoves};
+
+/// One mechanic of the language: the hooks it reads and how it builds its
+/// part of the tables from them. The builders run in the order of
+/// [`MECHANICS`], each seeing what the ones before it built, so a mechanic
+/// that cannot go with another refuses it where the second one is read.
+pub struct Mechanic {
+    /// The mechanic's name: its module's, `mechanics/<name>.rs`.
+    pub name: &'static str,
+    /// The load-time hooks it reads.
+    pub hooks: &'static [HookId],
+    /// Reads the hooks into `tables`.
+    pub(crate) build: fn(&Load<'_>, &mut Tables) -> Result<(), RulebookError>,
+}
+
+/// Every mechanic, in the order their hooks are read.
+pub const MECHANICS: &[Mechanic] = &[
+    lines::MECHANIC,
+    pieces::MECHANIC,
+    regions::MECHANIC,
+    words::MECHANIC,
+    support::MECHANIC,
+    combinations::MECHANIC,
+    turns::MECHANIC,
+    captures::MECHANIC,
+    repetition::MECHANIC,
+];
+
+/// Evaluates the load-time hooks of `host` into tables, mechanic by mechanic.
+pub(crate) fn build(
+    host: &ScriptHost,
+    grid: Grid,
+    params: &[(String, String)],
+) -> Result<Tables, RulebookError> {
+    let load = Load::new(host, grid, params);
+    let mut tables = Tables::empty(grid);
+    for mechanic in MECHANICS {
+        (mechanic.build)(&load, &mut tables)?;
+    }
+    Ok(tables)
+}
+
+/// Everything the load-time hooks said, as tables.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    pub(crate) all: CellSet,
+    pub(crate) lines: Vec<Vec<Cell>>,
+    pub(crate) win: WinCheck,
+    pub(crate) pieces: u16,
+    pub(crate) steps: Vec<CellSet>,
+    pub(crate) jumps: Vec<Vec<Jump>>,
+    pub(crate) regions: Vec<CellSet>,
+    pub(crate) region_of: Vec<u8>,
+    /// Per region: the region lines through it, as masks over region numbers.
+    pub(crate) region_lines: Vec<Vec<u32>>,
+    pub(crate) redirect: Vec<u8>,
+    /// Names from the `region_name` hook; empty when it is not defined.
+    pub(crate) region_names: Vec<String>,
+    pub(crate) no_moves: NoMoves,
+    pub(crate) repetition: Option<u32>,
+    pub(crate) turns: Turns,
+    /// What placements capture (`captures()`, `capture_wins()`).
+    pub(crate) captures: Captures,
+    /// The shortest run that wins.
+    pub(crate) min_run: usize,
+    pub(crate) line_result: LineResult,
+    pub(crate) marks: Marks,
+    pub(crate) full_region: FullRegion,
+    /// Whether some cell needs others occupied first (`support()`).
+    pub(crate) gravity: bool,
+    /// Per cell: the cells that must be occupied before it may be filled.
+    pub(crate) support: Vec<CellSet>,
+    /// Per cell: the cells whose support includes it.
+    pub(crate) dependents: Vec<CellSet>,
+    /// The cells that cannot be filled on an empty board.
+    pub(crate) unsupported: CellSet,
+    /// The words of a set the board's cells fill: 1, 2, 4 or all of them
+    /// (see [`crate::bits`]); the hot paths are compiled for each.
+    pub(crate) words: usize,
+}
+
+impl Tables {
+    /// The tables of a board no mechanic has read a hook for yet.
+    fn empty(grid: Grid) -> Tables {
+        Tables {
+            all: grid.all(),
+            lines: Vec::new(),
+            win: WinCheck::default(),
+            pieces: UNLIMITED,
+            steps: Vec::new(),
+            jumps: Vec::new(),
+            regions: Vec::new(),
+            region_of: Vec::new(),
+            region_lines: Vec::new(),
+            redirect: Vec::new(),
+            region_names: Vec::new(),
+            no_moves: NoMoves::default_word(),
+            repetition: None,
+            turns: Turns::default(),
+            captures: Captures::default(),
+            min_run: 0,
+            line_result: LineResult::default_word(),
+            marks: Marks::default_word(),
+            full_region: FullRegion::default_word(),
+            gravity: false,
+            support: Vec::new(),
+            dependents: Vec::new(),
+            unsupported: CellSet::EMPTY,
+            words: words_for(grid.len()),
+        }
+    }
+}
+
+impl Tables {
+    /// The cells a mark could fill in `pos`, in the first `W` words (see
+    /// [`crate::bits`]): empty, and neither in a closed region nor waiting
+    /// for their support.
+    #[inline(always)]
+    pub(crate) fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        self.all.prefix::<W>() & !pos.occupied_in::<W>() & !pos.closed_cells.prefix::<W>()
+    }
+}
+
+/// The narrowest compiled prefix width that holds `n` cells.
+fn words_for(n: usize) -> usize {
+    match n.div_ceil(64) {
+        0 | 1 => 1,
+        2 => 2,
+        3 | 4 => 4,
+        _ => WORDS,
+    }
+}
+
+impl Tables {
+    /// The lines, as the `lines()` hook gave them.
+    pub fn lines(&self) -> &[Vec<Cell>] {
+        &self.lines
+    }
+
+    /// Pieces per side, if limited.
+    pub fn pieces(&self) -> Option<u16> {
+        (self.pieces != UNLIMITED).then_some(self.pieces)
+    }
+
+    /// The regions (sub-boards); empty when the rulebook has none.
+    pub fn regions(&self) -> &[CellSet] {
+        &self.regions
+    }
+
+    /// The region of a cell, when the rulebook has regions.
+    pub fn region_of(&self, cell: Cell) -> Option<usize> {
+        self.region_of
+            .get(cell.index())
+            .filter(|&&r| r != NO_REGION)
+            .map(|&r| r as usize)
+    }
+
+    /// The regions' names from the `region_name` hook; empty without it.
+    pub fn region_names(&self) -> &[String] {
+        &self.region_names
+    }
+
+    /// Where a piece on `cell` may step.
+    pub fn steps(&self, cell: Cell) -> CellSet {
+        self.steps[cell.index()]
+    }
+
+    /// Where a piece on `cell` may jump.
+    pub fn jumps(&self, cell: Cell) -> &[Jump] {
+        &self.jumps[cell.index()]
+    }
+
+    /// What having no legal move means.
+    pub fn no_moves(&self) -> NoMoves {
+        self.no_moves
+    }
+
+    /// The shortest run of marks that wins (`k` of k-in-a-row).
+    pub fn min_run(&self) -> usize {
+        self.min_run
+    }
+
+    /// Whether an unbroken run of `n` like marks completes a line (`wins(n)`).
+    pub fn wins_run(&self, n: usize) -> bool {
+        match &self.win {
+            WinCheck::Runs { wins, .. } => wins.get(n).copied().unwrap_or(false),
+            _ => n >= self.min_run,
+        }
+    }
+
+    /// The repetition count that draws, if any.
+    pub fn repetition(&self) -> Option<u32> {
+        self.repetition
+    }
+
+    /// Marks per turn (`turn_marks()`).
+    pub fn turns(&self) -> &Turns {
+        &self.turns
+    }
+
+    /// What placements capture (`captures()`, `capture_wins()`).
+    pub fn captures(&self) -> &Captures {
+        &self.captures
+    }
+
+    /// Whether placements may capture (`captures()`).
+    pub fn has_captures(&self) -> bool {
+        !self.captures.per_cell.is_empty()
+    }
+
+    /// The captures that win, if any (`capture_wins()`).
+    pub fn capture_wins(&self) -> Option<u16> {
+        self.captures.wins
+    }
+
+    /// What a completed line does.
+    pub fn line_result(&self) -> LineResult {
+        self.line_result
+    }
+
+    /// Which mark a placement puts down.
+    pub fn marks(&self) -> Marks {
+        self.marks
+    }
+
+    /// Who holds a region filled without a line.
+    pub fn full_region(&self) -> FullRegion {
+        self.full_region
+    }
+
+    /// Whether marks need support (gravity): a move may then name a column.
+    pub fn has_gravity(&self) -> bool {
+        self.gravity
+    }
+
+    /// The cells that must be occupied before `cell` may be filled.
+    pub fn support(&self, cell: Cell) -> CellSet {
+        self.support.get(cell.index()).copied().unwrap_or_default()
+    }
+
+    /// The cells `occupied` lets a mark rest on: every cell whose support is
+    /// occupied (occupied cells included).
+    pub(crate) fn supported(&self, occupied: CellSet) -> CellSet {
+        if !self.gravity {
+            return self.all;
+        }
+        self.all
+            .into_iter()
+            .filter(|c| self.support[c.index()].is_subset(occupied))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::hooks::{HOOKS, HookKind};
+
+    /// The registry is the one list of what the language reads at load:
+    /// every load-time hook belongs to exactly one mechanic, so a hook added
+    /// without its mechanic (or read twice) fails here.
+    #[test]
+    fn every_load_hook_has_one_mechanic() {
+        for hook in HOOKS.iter().filter(|h| h.kind == HookKind::Load) {
+            let owners: Vec<&str> = MECHANICS
+                .iter()
+                .filter(|m| m.hooks.contains(&hook.id))
+                .map(|m| m.name)
+                .collect();
+            assert_eq!(owners.len(), 1, "{}: read by {owners:?}", hook.id.name());
+        }
+        for m in MECHANICS {
+            for id in m.hooks {
+                let hook = HOOKS.iter().find(|h| h.id == *id).expect("a hook");
+                assert_eq!(hook.kind, HookKind::Load, "{}: {}", m.name, id.name());
+            }
+        }
+    }
+}

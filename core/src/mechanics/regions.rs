@@ -1,0 +1,239 @@
+//! Regions (sub-boards) and the redirect (`regions()`, `region_lines()`,
+//! `redirect(cell)`, `region_name(r)`): boards of boards, each move sending the next.
+
+use super::load::Load;
+use super::words::FullRegion;
+use super::{Mechanic, Tables};
+use crate::error::RulebookError;
+use crate::geometry::{Cell, CellSet};
+use crate::position::{Ending, NO_REGION, Position, Side};
+use crate::script::describe;
+use crate::script::hooks::HookId;
+
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "regions",
+    hooks: &[
+        HookId::Regions,
+        HookId::RegionLines,
+        HookId::Redirect,
+        HookId::RegionName,
+    ],
+    build,
+};
+
+/// Reads the regions, the lines of regions, the redirect and the names.
+fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+    let (regions, region_of, region_lines, redirect) = regions(load, &t.lines)?;
+    let mut region_names = Vec::new();
+    for r in 0..regions.len() {
+        let Some(v) = load.call(HookId::RegionName, (r as i64,))? else {
+            break;
+        };
+        let shown = describe(&v);
+        let name = v.into_string().map_err(|_| {
+            load.bad(
+                HookId::RegionName,
+                format!("region_name({r}): expected a string, found {shown}"),
+            )
+        })?;
+        region_names.push(name);
+    }
+
+    t.regions = regions;
+    t.region_of = region_of;
+    t.region_lines = region_lines;
+    t.redirect = redirect;
+    t.region_names = region_names;
+    Ok(())
+}
+
+#[allow(clippy::type_complexity)]
+fn regions(
+    load: &Load<'_>,
+    lines: &[Vec<Cell>],
+) -> Result<(Vec<CellSet>, Vec<u8>, Vec<Vec<u32>>, Vec<u8>), RulebookError> {
+    let n = load.grid.len();
+    let Some(v) = load.call(HookId::Regions, ())? else {
+        for hook in [HookId::RegionLines, HookId::Redirect, HookId::RegionName] {
+            if load.host.defines(hook) {
+                return Err(load.bad(
+                    hook,
+                    format!("`{}` needs regions: define `regions()` too", hook.name()),
+                ));
+            }
+        }
+        return Ok((Vec::new(), Vec::new(), Vec::new(), Vec::new()));
+    };
+    let mut regions = Vec::new();
+    let mut region_of = vec![NO_REGION; n];
+    for (i, r) in load
+        .array(HookId::Regions, "regions()", v)?
+        .into_iter()
+        .enumerate()
+    {
+        let cells = load.cells(HookId::Regions, &format!("region {i}"), r)?;
+        for &c in &cells {
+            if region_of[c.index()] != NO_REGION {
+                return Err(load.bad(
+                    HookId::Regions,
+                    format!(
+                        "cell {} is in regions {} and {i}",
+                        load.grid.name(c),
+                        region_of[c.index()]
+                    ),
+                ));
+            }
+            region_of[c.index()] = i as u8;
+        }
+        regions.push(cells.into_iter().collect::<CellSet>());
+        if regions.len() > 32 {
+            return Err(load.bad(HookId::Regions, "more than 32 regions".into()));
+        }
+    }
+    if let Some(c) = load
+        .grid
+        .cells()
+        .find(|c| region_of[c.index()] == NO_REGION)
+    {
+        return Err(load.bad(
+            HookId::Regions,
+            format!(
+                "cell {} is in no region: regions must cover the board",
+                load.grid.name(c)
+            ),
+        ));
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if line
+            .iter()
+            .any(|c| region_of[c.index()] != region_of[line[0].index()])
+        {
+            return Err(load.bad(
+                HookId::Lines,
+                format!(
+                    "line {} crosses regions: with regions, every line lies inside one",
+                    i + 1
+                ),
+            ));
+        }
+    }
+    let count = regions.len();
+    let region_lines = region_lines(load, count)?;
+    let redirect = redirect(load, count)?;
+    Ok((regions, region_of, region_lines, redirect))
+}
+
+/// `region_lines()`: per region, the lines of regions through it, each as a
+/// mask over region numbers.
+fn region_lines(load: &Load<'_>, count: usize) -> Result<Vec<Vec<u32>>, RulebookError> {
+    let v = load.call(HookId::RegionLines, ())?.ok_or_else(|| {
+        load.bad(
+            HookId::Regions,
+            "regions need `region_lines()`: which lines of regions win the game".into(),
+        )
+    })?;
+    let mut region_lines = vec![Vec::new(); count];
+    for (i, l) in load
+        .array(HookId::RegionLines, "region_lines()", v)?
+        .into_iter()
+        .enumerate()
+    {
+        let what = format!("region line {}", i + 1);
+        let mut mask = 0u32;
+        for r in load.array(HookId::RegionLines, &what, l)? {
+            match load.int(HookId::RegionLines, &what, &r)? {
+                Some(r) if (0..count as i64).contains(&r) => mask |= 1 << r,
+                _ => {
+                    return Err(load.bad(
+                        HookId::RegionLines,
+                        format!("{what}: expected region numbers 0 to {}", count - 1),
+                    ));
+                }
+            }
+        }
+        for (r, through) in region_lines.iter_mut().enumerate() {
+            if mask & (1 << r) != 0 {
+                through.push(mask);
+            }
+        }
+    }
+    Ok(region_lines)
+}
+
+/// `redirect(cell)` for every cell: the region the next move is sent to.
+fn redirect(load: &Load<'_>, count: usize) -> Result<Vec<u8>, RulebookError> {
+    let n = load.grid.len();
+    let mut redirect = vec![NO_REGION; n];
+    for c in load.grid.cells() {
+        if let Some(v) = load.call(HookId::Redirect, (c.0 as i64,))? {
+            let what = format!("redirect({})", load.grid.name(c));
+            match load.int(HookId::Redirect, &what, &v)? {
+                None => {}
+                Some(r) if (0..count as i64).contains(&r) => redirect[c.index()] = r as u8,
+                Some(r) => {
+                    return Err(load.bad(
+                        HookId::Redirect,
+                        format!(
+                            "{what} is {r}: expected a region number 0 to {}, or ()",
+                            count - 1
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(redirect)
+}
+
+impl Tables {
+    /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
+    /// the region is won by a line or closed when full, held as the rulebook
+    /// says, and a line of held regions decides the game. Then the redirect.
+    #[inline(always)]
+    pub(crate) fn settle_region<const W: usize>(
+        &self,
+        p: &mut Position,
+        to: Cell,
+        mark: Side,
+        mover: Side,
+        line: bool,
+    ) {
+        let t = self;
+        let r = t.region_of[to.index()] as usize;
+        let bit = 1u32 << r;
+        let region = t.regions[r].prefix::<W>();
+        if p.regions_closed & bit == 0 {
+            let full = region.is_subset(p.occupied_in::<W>());
+            // The mover's lines are judged first.
+            let holders = match (line, full, t.full_region) {
+                (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
+                (false, true, FullRegion::Mover) => [Some(mover), None],
+                (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
+                _ => [None, None],
+            };
+            if line || full {
+                p.regions_closed |= bit;
+                let closed = p.closed_cells.prefix::<W>() | region;
+                p.closed_cells.set_prefix(closed);
+            }
+            for h in holders.into_iter().flatten() {
+                *p.regions_won.get_mut(h) |= bit;
+            }
+            for h in holders.into_iter().flatten() {
+                let held = *p.regions_won.get(h);
+                if t.region_lines[r].iter().any(|&l| l & !held == 0) {
+                    p.result = Some((t.line_result.outcome(h), Ending::Line));
+                    break;
+                }
+            }
+        }
+        p.target = t.redirect[to.index()];
+        // Sent to a region where no cell may be filled now (closed, or with
+        // support() every empty cell still waiting): a free choice (U4).
+        if p.target != NO_REGION
+            && (t.regions[p.target as usize].prefix::<W>() & t.fillable_in::<W>(p)).is_empty()
+        {
+            p.target = NO_REGION;
+        }
+    }
+}

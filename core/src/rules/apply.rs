@@ -1,0 +1,195 @@
+//! Making a move: the marks it places, moves and takes, the regions it
+//! closes and wins, and the result it settles.
+
+use crate::bits::with_width;
+use crate::error::ScriptError;
+use crate::geometry::Bits;
+use crate::position::{Ending, Move, Outcome, Position, Side, UNLIMITED};
+use crate::refusal::PlayError;
+use crate::rulebook::Rulebook;
+use crate::script::api::History;
+use crate::script::hooks::HookId;
+use rhai::Dynamic;
+
+impl Rulebook {
+    /// Checks and plays a move, returning the new position.
+    ///
+    /// # Errors
+    /// The reason it is refused; `pos` is never changed.
+    pub fn play(&self, pos: &Position, history: &[Move], mv: Move) -> Result<Position, PlayError> {
+        self.check(pos, history, mv)?;
+        Ok(self.play_unchecked(pos, history, mv)?)
+    }
+
+    /// Plays a move known to be legal and settles the result.
+    ///
+    /// # Errors
+    /// A failing per-move hook (`refuse` while testing for a legal reply, or `outcome`).
+    ///
+    /// # Panics
+    /// May panic, or return nonsense, when `mv` is not legal in `pos`.
+    #[inline]
+    pub fn play_unchecked(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        mv: Move,
+    ) -> Result<Position, ScriptError> {
+        let mut p = *pos;
+        self.apply(&mut p, history, mv)?;
+        Ok(p)
+    }
+
+    /// Plays a move known to be legal on `p` in place: the hot path of
+    /// playouts and perft (no copy of the position through the return value).
+    /// `history` holds the moves that led to `p`, as for [`Rulebook::legal_moves`].
+    ///
+    /// # Errors
+    /// A failing per-move hook; `p` is then partly updated and must be dropped.
+    ///
+    /// # Panics
+    /// May panic, or leave nonsense, when `mv` is not legal in `p`.
+    #[inline]
+    pub fn apply(&self, p: &mut Position, history: &[Move], mv: Move) -> Result<(), ScriptError> {
+        with_width!(self.tables.words, W => self.apply_in::<W>(p, history, mv))
+    }
+
+    #[inline(always)]
+    fn apply_in<const W: usize>(
+        &self,
+        p: &mut Position,
+        history: &[Move],
+        mv: Move,
+    ) -> Result<(), ScriptError> {
+        let t = &self.tables;
+        let side = p.turn;
+        let (to, mark) = match mv {
+            // The seats exchange marks; the board and the side to move stay.
+            Move::Swap => {
+                p.ply = p.ply.saturating_add(1);
+                p.swapped = true;
+                p.last = Some(mv);
+                return Ok(());
+            }
+            Move::Place { to, mark } => {
+                let hand = p.in_hand.get_mut(side);
+                if *hand != UNLIMITED {
+                    *hand -= 1;
+                }
+                (to, mark)
+            }
+            Move::Step { from, to } => {
+                p.marks.get_mut(side).remove(from);
+                (to, side)
+            }
+        };
+        // Only the words the board fills are read and written.
+        let marks = p.marks.get_mut(mark);
+        let own = marks.prefix::<W>() | Bits::single(to);
+        marks.set_prefix(own);
+        if t.captures.any() {
+            t.captures.take::<W>(p, to, mark, own);
+        }
+        if t.gravity {
+            t.settle_support::<W>(p, to);
+        }
+        let line = t.wins_through(to, own);
+        if t.regions.is_empty() {
+            if line {
+                let holder = t.line_result.holder(mark, side);
+                p.result = Some((t.line_result.outcome(holder), Ending::Line));
+            } else if t.captures.any() {
+                p.result = t.captures.decided(p, side);
+            }
+        } else {
+            t.settle_region::<W>(p, to, mark, side, line);
+        }
+        if t.turns.ends_turn(p.marks_played()) {
+            p.turn = side.other();
+        }
+        p.ply = p.ply.saturating_add(1);
+        p.last = Some(mv);
+        // The hooks judge the new position, the move made included.
+        let after = if self.has_per_move_hooks() {
+            History::after(history, mv, p, &t.turns)
+        } else {
+            History::default()
+        };
+        if p.result.is_none() && self.outcome_hook {
+            p.result = self.script_outcome(p, &after)?.map(|o| (o, Ending::Script));
+        }
+        if p.result.is_none() {
+            // Marks only placed, no hook to ask: stuck exactly when no cell
+            // may be filled (a target region always has one, see above).
+            let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
+                self.fillable_in::<W>(p).is_empty()
+            } else {
+                !self.has_legal_move(p, &after)?
+            };
+            if stuck {
+                p.result = Some(self.stalemate(p));
+            }
+        }
+        Ok(())
+    }
+
+    /// The result when the side to move of `pos` has no legal move: the
+    /// rulebook's `no_moves()` decides, and the ending says whether no cell is
+    /// left to play (every cell taken or closed) or its pieces are blocked.
+    pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
+        let outcome = self.tables.no_moves.outcome(pos.turn);
+        let ending = if self.fillable(pos).is_empty() {
+            Ending::Full
+        } else {
+            Ending::NoMoves(pos.turn)
+        };
+        (outcome, ending)
+    }
+
+    fn script_outcome(
+        &self,
+        pos: &Position,
+        history: &History,
+    ) -> Result<Option<Outcome>, ScriptError> {
+        let v: Dynamic = self.script.call_per_move(
+            HookId::Outcome,
+            self.grid(),
+            pos,
+            history,
+            self.turn_place(pos),
+            None,
+        )?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        match v.clone().into_string().ok().as_deref() {
+            Some("X") => Ok(Some(Outcome::Win(Side::X))),
+            Some("O") => Ok(Some(Outcome::Win(Side::O))),
+            Some("draw") => Ok(Some(Outcome::Draw)),
+            _ => Err(self.bad_hook_value(
+                HookId::Outcome,
+                format!(
+                    "expected (), \"X\", \"O\" or \"draw\", found {}",
+                    crate::script::describe(&v)
+                ),
+            )),
+        }
+    }
+
+    /// Ends the game in a draw when `pos` has now occurred the rulebook's
+    /// repetition count of times. `earlier` holds the keys of the positions
+    /// before it in this game.
+    pub fn settle_repetition(&self, pos: &mut Position, earlier: &[u64]) {
+        let Some(limit) = self.tables.repetition else {
+            return;
+        };
+        if pos.is_over() {
+            return;
+        }
+        let key = pos.key();
+        let seen = earlier.iter().filter(|&&k| k == key).count() as u32 + 1;
+        if seen >= limit {
+            pos.result = Some((Outcome::Draw, Ending::Repetition(limit)));
+        }
+    }
+}

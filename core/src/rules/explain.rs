@@ -1,0 +1,227 @@
+//! The rules in words: a refusal in the rulebook's own text, the names of
+//! regions, and the line that decided a game.
+
+use crate::geometry::Cell;
+use crate::position::{Ending, Position, Side};
+use crate::refusal::{PlayError, Refusal};
+use crate::rulebook::Rulebook;
+
+impl Rulebook {
+    /// A refusal of a move's text in `pos`: once the game is over every move
+    /// is refused as such (G3), before its mark or column is looked at.
+    pub(crate) fn refused_at(&self, pos: &Position, refusal: Refusal) -> PlayError {
+        match pos.outcome() {
+            Some(o) => self.refused(Refusal::GameOver(o)),
+            None => self.refused(refusal),
+        }
+    }
+
+    /// A refusal with its reason in this rulebook's words.
+    pub fn refused(&self, refusal: Refusal) -> PlayError {
+        PlayError::Refused {
+            reason: self.explain(&refusal),
+            refusal,
+        }
+    }
+
+    /// The reason for a refusal: the rulebook's `[refusals]` text for its
+    /// kind with `{cell}`, `{from}`, `{to}`, `{board}` and `{result}` filled
+    /// in, or the engine's own words.
+    pub fn explain(&self, refusal: &Refusal) -> String {
+        let Some(template) = self.refusal_texts.get(refusal.key()) else {
+            return refusal.to_string();
+        };
+        let mut mark = String::new();
+        let mut text = String::new();
+        let (cell, from, to, board, result) = match refusal {
+            Refusal::Occupied(c) | Refusal::ClosedRegion(c) => {
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::Unsupported(c, landing) => (
+                c.clone(),
+                "",
+                landing.as_deref().unwrap_or_default(),
+                None,
+                None,
+            ),
+            Refusal::ColumnFull(t) | Refusal::NoColumns(t) | Refusal::OffBoard(t) => {
+                text = t.clone();
+                (String::new(), "", "", None, None)
+            }
+            Refusal::FixedMark(c, m) => {
+                mark = m.to_string();
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::UnknownMark(c, t) => {
+                text = t.clone();
+                (c.clone(), "", c.as_str(), None, None)
+            }
+            Refusal::WrongRegion(c, r) => (c.clone(), "", c.as_str(), Some(*r), None),
+            Refusal::NotOwnPiece(c) => (c.clone(), c.as_str(), "", None, None),
+            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) => {
+                (b.clone(), a.as_str(), b.as_str(), None, None)
+            }
+            Refusal::GameOver(o) => (String::new(), "", "", None, Some(o.to_string())),
+            Refusal::MustPlace
+            | Refusal::MustMove
+            | Refusal::NoPieRule
+            | Refusal::SwapLate
+            | Refusal::Script(_) => (String::new(), "", "", None, None),
+        };
+        let board = match (refusal, board) {
+            (_, Some(r)) => Some(r),
+            (Refusal::ClosedRegion(c), None) => self
+                .grid()
+                .parse_cell(c)
+                .and_then(|c| self.tables.region_of(c)),
+            _ => None,
+        };
+        template
+            .replace("{cell}", &cell)
+            .replace("{from}", from)
+            .replace("{to}", to)
+            .replace(
+                "{board}",
+                // Named only when asked for: the name may come from the script.
+                &board
+                    .filter(|_| template.contains("{board}"))
+                    .map_or(String::new(), |r| self.region_name(r)),
+            )
+            .replace("{result}", &result.unwrap_or_default())
+            .replace("{mark}", &mark)
+            .replace("{text}", &text)
+    }
+
+    /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
+    pub fn region_name(&self, region: usize) -> String {
+        match self.tables.region_names.get(region) {
+            Some(name) => name.clone(),
+            None => format!("board {}", self.region_place(region)),
+        }
+    }
+
+    /// What completed the line that ended the game in `pos`, as a result
+    /// line names it after ` — `: the cells of the run the last mark made
+    /// (`c1 d2 e3`), or the held boards in a line (`boards 1 5 9`).
+    pub fn decisive_line(&self, pos: &Position) -> Option<String> {
+        let (_, Ending::Line) = pos.ending()? else {
+            return None;
+        };
+        let t = &self.tables;
+        let g = self.grid();
+        if !t.regions.is_empty() {
+            // The line of boards one side holds (the loser's, where a line loses).
+            let line = Side::ALL.into_iter().find_map(|s| {
+                let held = pos.regions_won(s);
+                t.region_lines
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .find(|&l| l & !held == 0)
+            })?;
+            let boards: Vec<String> = (0..32)
+                .filter(|r| line & (1 << r) != 0)
+                .map(|r| (r + 1).to_string())
+                .collect();
+            return Some(format!("boards {}", boards.join(" ")));
+        }
+        let run = self.decisive_run(pos)?;
+        let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
+        Some(names.join(" "))
+    }
+
+    /// The cells of the run of marks that ended the game in `pos`, when a
+    /// line of cells did (not a line of boards).
+    pub fn decisive_run(&self, pos: &Position) -> Option<Vec<Cell>> {
+        let (_, Ending::Line) = pos.ending()? else {
+            return None;
+        };
+        let t = &self.tables;
+        if !t.regions.is_empty() {
+            return None;
+        }
+        let to = pos.last_move()?.to()?;
+        let own = pos.marks(pos.mark_at(to)?);
+        t.lines.iter().find_map(|line| {
+            let i = line.iter().position(|&c| c == to)?;
+            let run = &line[crate::mechanics::run_at(line, i, own)];
+            t.wins_run(run.len()).then(|| run.to_vec())
+        })
+    }
+
+    /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
+    pub fn region_place(&self, region: usize) -> String {
+        let cells = self
+            .tables
+            .regions()
+            .get(region)
+            .copied()
+            .unwrap_or_default();
+        let g = self.grid();
+        match (cells.first(), cells.into_iter().last()) {
+            (Some(a), Some(b)) => format!("{} ({}–{})", region + 1, g.name(a), g.name(b)),
+            _ => (region + 1).to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Outcome;
+    use crate::refusal::{REFUSAL_KEYS, refusal_placeholders};
+
+    /// Every placeholder a refusal key allows is filled in when that refusal
+    /// is explained: none prints empty (the loader refuses the others).
+    #[test]
+    fn every_allowed_placeholder_is_filled_in() {
+        let c = || "b2".to_string();
+        let samples = [
+            Refusal::GameOver(Outcome::Draw),
+            Refusal::Occupied(c()),
+            Refusal::ClosedRegion(c()),
+            Refusal::WrongRegion(c(), 0),
+            Refusal::MustPlace,
+            Refusal::MustMove,
+            Refusal::NotOwnPiece(c()),
+            Refusal::Unreachable("a1".to_string(), c()),
+            Refusal::JumpBlocked("a1".to_string(), c()),
+            Refusal::Unsupported(c(), Some("b1".to_string())),
+            Refusal::ColumnFull("b".to_string()),
+            Refusal::NoColumns("b".to_string()),
+            Refusal::FixedMark(c(), Side::X),
+            Refusal::UnknownMark(c(), "Q".to_string()),
+            Refusal::OffBoard("z9".to_string()),
+            Refusal::NoPieRule,
+            Refusal::SwapLate,
+        ];
+        let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
+        assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");
+        // Regions give `{board}` a name to print.
+        let script = "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn regions() { [[0, 1, 2, 3, 4, 5, 6, 7, 8]] }\nfn region_lines() { [] }\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ph.rhai"), script).unwrap();
+        let refusals: String = REFUSAL_KEYS
+            .iter()
+            .map(|k| format!("{k} = \"<{}>\"\n", refusal_placeholders(k).join("|")))
+            .collect();
+        let text = format!(
+            "name = \"ph\"\ntitle = \"t\"\nscript = \"ph.rhai\"\n[board]\nwidth = 3\nheight = 3\n[refusals]\n{refusals}"
+        );
+        let rules = Rulebook::from_str_at(&text, "ph.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for r in &samples {
+            let shown = rules.explain(r);
+            let inner = shown.trim_start_matches('<').trim_end_matches('>');
+            if refusal_placeholders(r.key()).is_empty() {
+                assert_eq!(inner, "", "{}", r.key());
+            } else {
+                assert!(
+                    inner.split('|').all(|part| !part.is_empty()),
+                    "{}: {shown}",
+                    r.key()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Playing by a rulebook: the initial position, legal moves, making a move.
+//!
+//! This is the engine API that the REPL, perft, benchmarks, search and tests
+//! all drive. Rulebooks without per-move hooks never enter the interpreter here.
+
+mod apply;
+mod explain;
+mod parse;
+mod timeout;
+
+pub use crate::refusal::{
+    PlayError, REFUSAL_KEYS, REFUSAL_PLACEHOLDERS, Refusal, refusal_placeholders,
+};
+
+use crate::bits::with_width;
+use crate::error::ScriptError;
+use crate::geometry::{Bits, Cell, CellSet};
+use crate::position::{BySide, Move, MoveList, NO_REGION, Position, Side};
+use crate::rulebook::{Marks, Rulebook};
+use crate::script::api::History;
+use crate::script::hooks::HookId;
+
+impl Rulebook {
+    /// The starting position: empty board, X to move, all pieces in hand.
+    pub fn initial(&self) -> Position {
+        let t = &self.tables;
+        Position {
+            marks: BySide::default(),
+            turn: Side::X,
+            in_hand: BySide {
+                x: t.pieces,
+                o: t.pieces,
+            },
+            target: NO_REGION,
+            regions_won: BySide::default(),
+            regions_closed: 0,
+            closed_cells: t.unsupported,
+            result: None,
+            ply: 0,
+            last: None,
+            captures: BySide::default(),
+            swapped: false,
+        }
+    }
+
+    /// Cells a mark could fill, wherever the next move is sent: empty, and
+    /// neither in a closed region nor waiting for their support.
+    #[inline]
+    pub(crate) fn fillable(&self, pos: &Position) -> CellSet {
+        self.fillable_in(pos)
+    }
+
+    /// [`Rulebook::fillable`] in the first `W` words (see [`crate::bits`]).
+    #[inline(always)]
+    fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        self.tables.fillable_in::<W>(pos)
+    }
+
+    /// Cells a mark may go to now: fillable, and in the target region if any.
+    #[inline]
+    pub(crate) fn free_cells(&self, pos: &Position) -> CellSet {
+        self.free_in(pos)
+    }
+
+    #[inline(always)]
+    fn free_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        let free = self.fillable_in::<W>(pos);
+        match pos.target {
+            NO_REGION => free,
+            t => free & self.tables.regions[t as usize].prefix::<W>(),
+        }
+    }
+
+    #[inline]
+    fn placing(pos: &Position) -> bool {
+        *pos.in_hand.get(pos.turn) > 0
+    }
+
+    /// Every legal move, by the board rules only (no per-move hook).
+    fn board_moves(&self, pos: &Position, out: &mut MoveList) {
+        with_width!(self.tables.words, W => self.board_moves_in::<W>(pos, out));
+        if self.swap_legal(pos) {
+            out.push(Move::Swap);
+        }
+    }
+
+    /// Where the next move of `pos` falls in the turn structure.
+    fn turn_place(&self, pos: &Position) -> crate::turns::TurnPlace {
+        self.tables.turns.place(pos.marks_played())
+    }
+
+    /// Whether the side to move may answer with `swap` (PI1): the pie rule,
+    /// and exactly one move played.
+    #[inline]
+    pub(crate) fn swap_legal(&self, pos: &Position) -> bool {
+        // After the first turn (one mark, or as many as `turn_marks()` gives it).
+        self.table().pie
+            && !pos.swapped
+            && pos.marks_played() == self.tables.turns.place(0).of
+            && !pos.is_over()
+    }
+
+    #[inline(always)]
+    fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
+        let free = self.free_in::<W>(pos);
+        if Self::placing(pos) {
+            let marks = self.tables.marks;
+            if marks == Marks::Either {
+                for to in free {
+                    out.push(Move::Place { to, mark: Side::X });
+                    out.push(Move::Place { to, mark: Side::O });
+                }
+            } else {
+                let mark = marks.default_mark(pos.turn);
+                for to in free {
+                    out.push(Move::Place { to, mark });
+                }
+            }
+            return;
+        }
+        let occupied = pos.occupied_in::<W>();
+        for from in pos.marks.get(pos.turn).prefix::<W>() {
+            for to in self.tables.steps[from.index()].prefix::<W>() & free {
+                out.push(Move::Step { from, to });
+            }
+            for j in &self.tables.jumps[from.index()] {
+                if free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied) {
+                    out.push(Move::Step { from, to: j.to });
+                }
+            }
+        }
+    }
+
+    /// Fills `out` with every legal move of `pos` (none once the game is over).
+    /// `history` holds the moves that led to `pos` since the game's start,
+    /// which per-move hooks may read; empty for a start or set-up position.
+    ///
+    /// # Errors
+    /// A failing `refuse` hook.
+    pub fn legal_moves(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        out: &mut MoveList,
+    ) -> Result<(), ScriptError> {
+        out.clear();
+        if pos.is_over() {
+            return Ok(());
+        }
+        self.board_moves(pos, out);
+        if self.refuse_hook {
+            let history = History::new(history, pos, &self.tables.turns);
+            // The first failure ends the list: a hook that loops to its
+            // limit would otherwise do so once per candidate.
+            out.try_retain(|mv| Ok(self.script_refusal(pos, &history, mv)?.is_none()))?;
+        }
+        Ok(())
+    }
+
+    /// A uniformly random legal move, or `None` when there is none. `list` is
+    /// scratch space. Placements are drawn straight from the free cells
+    /// without listing them, which is what makes large boards fast.
+    ///
+    /// # Errors
+    /// A failing `refuse` hook.
+    // Always inlined: the playout loop is its hot caller, and once a second
+    // caller appeared (`arena`), plain `#[inline]` left it a call there,
+    // costing the nine-region board's random games a fifth of their speed.
+    #[inline(always)]
+    pub fn random_move(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        rng: &mut crate::rng::Rng,
+        list: &mut MoveList,
+    ) -> Result<Option<Move>, ScriptError> {
+        if !self.refuse_hook && !pos.is_over() && Self::placing(pos) && !self.swap_legal(pos) {
+            return Ok(with_width!(self.tables.words, W => self.random_placement::<W>(pos, rng)));
+        }
+        self.legal_moves(pos, history, list)?;
+        Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
+    }
+
+    #[inline(always)]
+    fn random_placement<const W: usize>(
+        &self,
+        pos: &Position,
+        rng: &mut crate::rng::Rng,
+    ) -> Option<Move> {
+        let free = self.free_in::<W>(pos);
+        let n = free.count();
+        if n == 0 {
+            return None;
+        }
+        let (i, mark) = crate::kernel::draw_placement(self.tables.marks, pos.turn, n, rng);
+        let to = free.nth(i).expect("i < n cells");
+        Some(Move::Place { to, mark })
+    }
+
+    /// Whether the side to move has a legal move (cheap without a `refuse` hook).
+    pub(crate) fn has_legal_move(
+        &self,
+        pos: &Position,
+        history: &History,
+    ) -> Result<bool, ScriptError> {
+        if self.refuse_hook {
+            let mut list = MoveList::new();
+            self.board_moves(pos, &mut list);
+            for &mv in list.iter() {
+                if self.script_refusal(pos, history, mv)?.is_none() {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        Ok(with_width!(self.tables.words, W => self.has_board_move::<W>(pos)))
+    }
+
+    /// Whether the board rules allow the side to move any move.
+    #[inline(always)]
+    fn has_board_move<const W: usize>(&self, pos: &Position) -> bool {
+        let free = self.free_in::<W>(pos);
+        if Self::placing(pos) {
+            return !free.is_empty();
+        }
+        let occupied = pos.occupied_in::<W>();
+        pos.marks
+            .get(pos.turn)
+            .prefix::<W>()
+            .into_iter()
+            .any(|from| {
+                !(self.tables.steps[from.index()].prefix::<W>() & free).is_empty()
+                    || self.tables.jumps[from.index()]
+                        .iter()
+                        .any(|j| free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied))
+            })
+    }
+
+    fn script_refusal(
+        &self,
+        pos: &Position,
+        history: &History,
+        mv: Move,
+    ) -> Result<Option<String>, ScriptError> {
+        let v = self.script.call_per_move(
+            HookId::Refuse,
+            self.grid(),
+            pos,
+            history,
+            self.turn_place(pos),
+            Some(mv),
+        )?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        match v.clone().into_string() {
+            Ok(reason) => Ok(Some(reason)),
+            Err(_) => Err(self.bad_hook_value(
+                HookId::Refuse,
+                format!(
+                    "expected () or a reason string, found {}",
+                    crate::script::describe(&v)
+                ),
+            )),
+        }
+    }
+
+    fn bad_hook_value(&self, hook: HookId, message: String) -> ScriptError {
+        self.script.bad_value(hook, message)
+    }
+
+    /// Checks a move against the rules, saying why it is refused; `history`
+    /// as for [`Rulebook::legal_moves`].
+    ///
+    /// # Errors
+    /// [`PlayError::Refused`] with the reason, or a failing `refuse` hook.
+    pub fn check(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
+        if let Some(o) = pos.outcome() {
+            return Err(self.refused(Refusal::GameOver(o)));
+        }
+        let name = |c: Cell| self.grid().name(c).to_string();
+        let refuse = |r| Err(self.refused(r));
+        let Some(to) = mv.to() else {
+            return match () {
+                () if !self.table().pie => refuse(Refusal::NoPieRule),
+                () if !self.swap_legal(pos) => refuse(Refusal::SwapLate),
+                () => Ok(()),
+            };
+        };
+        match mv {
+            Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
+            Move::Place { mark, .. } if !self.tables.marks.allows(pos.turn, mark) => {
+                let own = self.tables.marks.default_mark(pos.turn);
+                return refuse(Refusal::FixedMark(name(to), own));
+            }
+            Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
+            Move::Step { from, .. } if !pos.marks(pos.turn).contains(from) => {
+                return refuse(Refusal::NotOwnPiece(name(from)));
+            }
+            _ => {}
+        }
+        if pos.occupied().contains(to) {
+            return refuse(Refusal::Occupied(name(to)));
+        }
+        if pos.closed_cells.contains(to) {
+            let region_closed = self
+                .tables
+                .region_of(to)
+                .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
+            if region_closed || !self.tables.gravity {
+                return refuse(Refusal::ClosedRegion(name(to)));
+            }
+            let landing = self.landing(pos, self.grid().col(to)).map(name);
+            return refuse(Refusal::Unsupported(name(to), landing));
+        }
+        if pos.target != NO_REGION && !self.tables.regions[pos.target as usize].contains(to) {
+            return refuse(Refusal::WrongRegion(name(to), pos.target as usize));
+        }
+        if let Move::Step { from, to } = mv {
+            let step = self.tables.steps[from.index()].contains(to);
+            let jump = self.tables.jumps[from.index()].iter().find(|j| j.to == to);
+            match jump {
+                _ if step => {}
+                Some(j) if j.over.intersects(pos.occupied()) => {
+                    return refuse(Refusal::JumpBlocked(name(from), name(to)));
+                }
+                Some(_) => {}
+                None => return refuse(Refusal::Unreachable(name(from), name(to))),
+            }
+        }
+        if self.refuse_hook
+            && let Some(reason) =
+                self.script_refusal(pos, &History::new(history, pos, &self.tables.turns), mv)?
+        {
+            return refuse(Refusal::Script(reason));
+        }
+        Ok(())
+    }
+}

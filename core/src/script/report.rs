@@ -1,0 +1,191 @@
+//! A script's runtime errors, told where they happened: the hook, the line,
+//! the snippet, and the name it most likely meant.
+
+use super::engine::{
+    MAX_ARRAY_SIZE, MAX_CALL_LEVELS, MAX_MAP_SIZE, MAX_OPERATIONS, MAX_STRING_SIZE,
+};
+use super::hooks::HookId;
+use super::syntax::LowercaseFirst;
+use super::syntax::variable_hint;
+use super::{ScriptHost, api};
+use crate::builtin;
+use crate::error::{Location, ScriptError, ScriptErrorKind, Snippet, Source};
+use rhai::EvalAltResult;
+use std::ops::Range;
+
+impl ScriptHost {
+    /// Turns a Rhai error into a located [`ScriptError`], naming the innermost
+    /// function and the file (the script, or a built-in module) it failed in.
+    pub(super) fn script_error(&self, hook: &str, mut err: EvalAltResult) -> ScriptError {
+        let mut path = self.source.path.clone();
+        let mut at = err.position();
+        loop {
+            match err {
+                EvalAltResult::ErrorInFunctionCall(_, src, inner, pos) => {
+                    if !src.is_empty() {
+                        path = src;
+                    }
+                    // The innermost known position is the most precise one.
+                    if !inner.position().is_none() {
+                        at = inner.position();
+                    } else if at.is_none() {
+                        at = pos;
+                    }
+                    err = *inner;
+                }
+                EvalAltResult::ErrorInModule(src, inner, _) => {
+                    path = src;
+                    at = inner.position();
+                    err = *inner;
+                }
+                _ => break,
+            }
+        }
+        let kind = match err {
+            EvalAltResult::ErrorTerminated(..)
+            | EvalAltResult::ErrorTooManyOperations(_)
+            | EvalAltResult::ErrorStackOverflow(_)
+            | EvalAltResult::ErrorDataTooLarge(..)
+            | EvalAltResult::ErrorTooManyModules(_) => ScriptErrorKind::Limit,
+            _ => ScriptErrorKind::Runtime,
+        };
+        let mut help = None;
+        let message = match err {
+            // What stopped it says why (see `limits`).
+            EvalAltResult::ErrorTerminated(why, _) => why.to_string(),
+            EvalAltResult::ErrorTooManyOperations(_) => {
+                format!("ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+            }
+            EvalAltResult::ErrorStackOverflow(_) => {
+                format!("calls nested deeper than {MAX_CALL_LEVELS} levels (runaway recursion?)")
+            }
+            EvalAltResult::ErrorDataTooLarge(what, _) => {
+                // Rhai says "Size of array/blob", "Length of string", …
+                let thing = ["array", "string", "map"]
+                    .into_iter()
+                    .find(|t| what.to_lowercase().contains(t))
+                    .unwrap_or("value");
+                format!(
+                    "{thing} too large (arrays hold at most {MAX_ARRAY_SIZE} items, maps {MAX_MAP_SIZE}, strings {MAX_STRING_SIZE} bytes)"
+                )
+            }
+            // `throw "reason"` and errors raised by registered functions carry
+            // their message as a value; Rhai's own prefix adds nothing.
+            EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+            mut other => {
+                let _ = other.take_position();
+                help = self.nearest_name(&other);
+                other.to_string().to_lowercase_first()
+            }
+        };
+        // Rhai resets the position of a tripped limit to the call site at
+        // each function return, and a hook's call site is outside the script;
+        // point at the hook's definition instead.
+        let (location, snippet) = match api::rhai_line_col(at) {
+            Some((line, col)) => match self.text_of(&path) {
+                Some(text) => {
+                    let range = text.token_at_line_col(line, col);
+                    (
+                        Some(text.location(range.start)),
+                        Some(Snippet::new(&text, range)),
+                    )
+                }
+                None => (Some(Location { path, line, col }), None),
+            },
+            None => {
+                let snippet = self.fn_name_range(hook).map(|range| {
+                    let mut s = Snippet::new(&self.text, range);
+                    s.label = Some("while this hook ran".to_string());
+                    s
+                });
+                (self.hook_location(hook), snippet)
+            }
+        };
+        ScriptError {
+            kind,
+            hook: HookId::from_name(hook).map(HookId::name),
+            location,
+            message,
+            snippet: snippet.map(Box::new),
+            help,
+        }
+    }
+
+    /// For a name not found, the nearest name that exists: a constant
+    /// (params are upper-case: `K`, not `k`) for a variable, a script or
+    /// module function for a call.
+    pub(super) fn nearest_name(&self, err: &EvalAltResult) -> Option<String> {
+        match err {
+            EvalAltResult::ErrorVariableNotFound(name, _) => variable_hint(name, &self.constants),
+            EvalAltResult::ErrorFunctionNotFound(signature, _) => {
+                // `lines::stright (i64)`: the name is before the arguments.
+                let name = signature.split(" (").next().unwrap_or(signature).trim();
+                let mut known: Vec<String> = self
+                    .ast
+                    .iter_functions()
+                    .map(|f| f.name.to_string())
+                    .collect();
+                for sig in self.engine.gen_fn_signatures(false) {
+                    if let Some(n) = sig
+                        .strip_prefix("fn ")
+                        .or(Some(&sig))
+                        .and_then(|s| s.split('(').next())
+                    {
+                        known.push(n.trim().to_string());
+                    }
+                }
+                crate::suggest::did_you_mean(name, known.iter().map(String::as_str))
+            }
+            _ => None,
+        }
+    }
+
+    /// The text of `path`: the script's own, or a built-in module's.
+    pub(super) fn text_of(&self, path: &str) -> Option<Source> {
+        if path == self.text.path {
+            return Some(self.text.clone());
+        }
+        let imported = self.module_texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(text) = imported.iter().find(|t| t.path == path) {
+            return Some(text.clone());
+        }
+        drop(imported);
+        let name = path.strip_prefix("scripts/")?.strip_suffix(".rhai")?;
+        builtin::script(name).map(|text| Source::new(path, text))
+    }
+
+    /// An error about what hook `hook` answered: the engine cannot tell
+    /// which expression made the value, so it points at the hook's name.
+    pub(crate) fn bad_value(&self, hook: HookId, message: String) -> ScriptError {
+        let snippet = self.fn_name_range(hook.name()).map(|range| {
+            let mut s = Snippet::new(&self.text, range);
+            s.label = Some("this hook's answer".to_string());
+            s
+        });
+        ScriptError {
+            kind: ScriptErrorKind::BadValue,
+            hook: Some(hook.name()),
+            location: self.hook_location(hook.name()),
+            message,
+            snippet: snippet.map(Box::new),
+            help: None,
+        }
+    }
+
+    pub(super) fn location(&self, line: usize, col: usize) -> Location {
+        Location {
+            path: self.source.path.clone(),
+            line,
+            col,
+        }
+    }
+
+    /// The range of `name` in its `fn name(…)` definition.
+    pub(super) fn fn_name_range(&self, name: &str) -> Option<Range<usize>> {
+        let (line, col) = api::fn_position(&self.source.text, name)?;
+        let at = self.text.offset(line, col);
+        let fn_at = at + self.text.text[at..].find("fn ")? + 3;
+        let name_at = fn_at + self.text.text[fn_at..].find(name)?;
+        Some(name_at..name_at + name.len())
+    }
+}

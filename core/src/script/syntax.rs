@@ -1,0 +1,222 @@
+//! Compiling a script, and saying where and why it does not compile.
+
+use super::api;
+use super::scope::names;
+use crate::error::{Location, ScriptError, ScriptErrorKind, Snippet, Source};
+use rhai::{AST, Dynamic, Engine, ParseError, Scope};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Where a script came from.
+#[derive(Debug, Clone)]
+pub struct ScriptSource {
+    /// The path shown in messages (`scripts/lines.rhai` for built-ins).
+    pub path: String,
+    /// The script text (shared with the diagnostics that point into it).
+    pub text: Arc<str>,
+    /// Directory that `import "file"` resolves against; `None` for built-ins.
+    pub dir: Option<PathBuf>,
+}
+
+/// Compiles `source` with the constants of `scope`, with or without strict
+/// variables (the engine is left strict).
+pub(super) fn compile(
+    engine: &mut Engine,
+    scope: &Scope,
+    source: &ScriptSource,
+    strict: bool,
+) -> Result<AST, ParseError> {
+    engine.set_strict_variables(strict);
+    let ast = engine.compile_with_scope(scope, &source.text);
+    engine.set_strict_variables(true);
+    ast
+}
+
+/// A compile error, located in the script and drawn there, with the
+/// nearest name for one not found, where an unclosed bracket opened, and
+/// the reason `curry` is missing.
+pub(super) fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) -> ScriptError {
+    let text = Source::new(source.path.clone(), source.text.clone());
+    // Rhai places an error at the end of the file past its last line; the
+    // end of the last line is where a reader looks.
+    let end = source.text.trim_end().len();
+    let at = api::rhai_line_col(e.1).map(|(line, col)| text.offset(line, col).min(end));
+    let location = at.map(|at| text.location(at));
+    let mut message = e.0.to_string().to_lowercase_first();
+    let mut help = None;
+    if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
+        help = variable_hint(name, &names(scope));
+    }
+    if disabled_at(&source.text, location.as_ref()) {
+        message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
+    }
+    let mut unclosed_help = None;
+    let snippet = at.map(|at| {
+        let mut snippet = Snippet::new(&text, text.token_at(at));
+        if at == end {
+            snippet.label = Some("the file ends here".to_string());
+        }
+        // An unclosed bracket is found at the end of the file; where it
+        // opened is what the author needs to see.
+        // So is any error at the end of the file or at a `fn` (a function
+        // defined inside another): a bracket left open is the likely cause.
+        let at_fn = ["fn ", "private fn ", "///"]
+            .iter()
+            .any(|p| source.text[at..].starts_with(p));
+        let open = match &*e.0 {
+            rhai::ParseErrorType::MissingToken(token, _)
+                if matches!(token.as_str(), "}" | ")" | "]") =>
+            {
+                unclosed(&source.text, at, Some(token))
+            }
+            rhai::ParseErrorType::WrongFnDefinition => unclosed(&source.text, at, None),
+            _ if at == end || at_fn => unclosed(&source.text, at, None),
+            _ => None,
+        };
+        if let Some(open) = open {
+            let bracket = &source.text[open..open + 1];
+            snippet
+                .context
+                .push((open..open + 1, format!("this `{bracket}` is never closed")));
+            let closer = match bracket {
+                "{" => "}",
+                "(" => ")",
+                _ => "]",
+            };
+            unclosed_help = Some(format!("close the `{bracket}` with a `{closer}`"));
+        }
+        Box::new(snippet)
+    });
+    ScriptError {
+        kind: ScriptErrorKind::Syntax,
+        hook: None,
+        location,
+        message,
+        snippet,
+        help: help.or(unclosed_help),
+    }
+}
+
+/// For a variable not found, the nearest of `constants` (`WIDTH`,
+/// `HEIGHT`, the params): params are upper-case, so `k` means `K`.
+pub(super) fn variable_hint(name: &str, constants: &[String]) -> Option<String> {
+    let upper = name.to_uppercase();
+    if upper != name && constants.contains(&upper) {
+        return Some(format!(
+            "did you mean `{upper}`? (params are upper-case constants)"
+        ));
+    }
+    crate::suggest::did_you_mean(name, constants.iter().map(String::as_str))
+}
+
+/// `text` with its comments and string contents blanked, for looking up
+/// names.
+pub(super) fn code_only(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    let blank = |from: usize, to: usize, out: &mut Vec<u8>| {
+        for b in &mut out[from..to.min(bytes.len())] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    while i < bytes.len() {
+        let start = i;
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                blank(start, i, &mut out);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+                blank(start, i, &mut out);
+            }
+            quote @ (b'"' | b'`' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+                blank(start, i, &mut out);
+            }
+            _ => i += 1,
+        }
+    }
+    // Only ASCII bytes were blanked, so the text is still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The offset of the bracket that a missing `token` (`}`, `)`, `]`; any
+/// for `None`) should close: the innermost one still open at `end`, outside
+/// strings and comments.
+pub(super) fn unclosed(text: &str, end: usize, token: Option<&str>) -> Option<usize> {
+    let open = match token {
+        Some("}") => Some(b'{'),
+        Some(")") => Some(b'('),
+        Some("]") => Some(b'['),
+        Some(_) => return None,
+        None => None,
+    };
+    let code = code_only(text);
+    let mut stack = Vec::new();
+    for (i, b) in code.bytes().take(end).enumerate() {
+        match b {
+            b'{' | b'(' | b'[' => stack.push((b, i)),
+            b'}' | b')' | b']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack
+        .iter()
+        .rev()
+        .find(|&&(b, _)| open.is_none_or(|o| b == o))
+        .map(|&(_, at)| at)
+}
+
+/// Whether a syntax error at `loc` stands on the disabled `curry`: Rhai
+/// then only says it expected something else.
+pub(super) fn disabled_at(text: &str, loc: Option<&Location>) -> bool {
+    let Some(loc) = loc else { return false };
+    let Some(line) = text.lines().nth(loc.line.saturating_sub(1)) else {
+        return false;
+    };
+    let from: String = line.chars().skip(loc.col.saturating_sub(1)).collect();
+    from.starts_with("curry")
+}
+
+/// A value as shown in messages: its type and, when short, the value.
+pub(crate) fn describe(v: &Dynamic) -> String {
+    if v.is_unit() {
+        return "()".to_string();
+    }
+    let text = v.to_string();
+    if text.len() <= 40 {
+        format!("{} `{text}`", v.type_name())
+    } else {
+        v.type_name().to_string()
+    }
+}
+
+pub(super) trait LowercaseFirst {
+    fn to_lowercase_first(&self) -> String;
+}
+
+impl LowercaseFirst for String {
+    fn to_lowercase_first(&self) -> String {
+        let mut chars = self.chars();
+        match chars.next() {
+            Some(c) => c.to_lowercase().chain(chars).collect(),
+            None => String::new(),
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! One entry of the command registry, and the reader of its arguments.
+
+use super::parsed::Command;
+use std::fmt;
+use std::path::PathBuf;
+
+/// What a command's argument is, for completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// No argument, or nothing to offer.
+    Nothing,
+    /// A legal move of the position.
+    Move,
+    /// A built-in rulebook name (or a `.toml` path).
+    Rulebook,
+    /// A file path.
+    File,
+    /// A command name.
+    Command,
+    /// A word from a fixed list.
+    Word(&'static [&'static str]),
+}
+
+/// Whether a command goes into the session's transcript, which batch mode
+/// replays exactly: everything that plays, or shows or refuses something
+/// about the game, refused lines included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Log {
+    /// Always.
+    Always,
+    /// Never: it writes files, measures, or leaves.
+    Never,
+    /// Only where batch mode's clock runs (`wait`): at the REPL it is
+    /// refused, and the real time that passed is logged as a `wait` instead.
+    VirtualClock,
+}
+
+/// Reads a command's arguments: the words after its name, as a [`Command`].
+pub type Parse = fn(&Args<'_>) -> Result<Command, ParseError>;
+
+/// One command's entry in the registry.
+pub struct CommandSpec {
+    /// The name typed.
+    pub name: &'static str,
+    /// Other names that work too.
+    pub aliases: &'static [&'static str],
+    /// Arguments, as shown in `help` and as the hint after the name.
+    pub args: &'static str,
+    /// What it does, in a line.
+    pub summary: &'static str,
+    /// More for `help <command>`: what happens in the cases that surprise.
+    pub more: &'static [&'static str],
+    /// An example line.
+    pub example: &'static str,
+    /// What its first argument is, for completion.
+    pub arg: Arg,
+    /// Whether it goes into the transcript.
+    pub log: Log,
+    /// It plays for the side to move, so it is refused as too late once
+    /// that side's time has run out.
+    pub plays: bool,
+    /// It may run long by design (Ctrl-C stops it), so the scripts it runs
+    /// have no time budget for the whole command, only per hook call.
+    pub long: bool,
+    /// How its arguments are read.
+    pub parse: Parse,
+}
+
+impl fmt::Debug for CommandSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CommandSpec({})", self.name)
+    }
+}
+
+/// Entries are one per name.
+impl PartialEq for CommandSpec {
+    fn eq(&self, other: &CommandSpec) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for CommandSpec {}
+
+impl CommandSpec {
+    /// `name args`, as in usage messages.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+
+    pub(super) const fn aka(mut self, aliases: &'static [&'static str]) -> CommandSpec {
+        self.aliases = aliases;
+        self
+    }
+
+    pub(super) const fn example(mut self, example: &'static str) -> CommandSpec {
+        self.example = example;
+        self
+    }
+
+    pub(super) const fn completing(mut self, arg: Arg) -> CommandSpec {
+        self.arg = arg;
+        self
+    }
+
+    pub(super) const fn more(mut self, more: &'static [&'static str]) -> CommandSpec {
+        self.more = more;
+        self
+    }
+
+    pub(super) const fn unlogged(mut self) -> CommandSpec {
+        self.log = Log::Never;
+        self
+    }
+
+    pub(super) const fn virtual_clock(mut self) -> CommandSpec {
+        self.log = Log::VirtualClock;
+        self
+    }
+
+    pub(super) const fn long(mut self) -> CommandSpec {
+        self.long = true;
+        self
+    }
+
+    pub(super) const fn plays(mut self) -> CommandSpec {
+        self.plays = true;
+        self
+    }
+}
+
+/// A line that is not a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// No command by that name, and not a move either. Holds the word.
+    Unknown(String),
+    /// The arguments do not fit. Holds the command and what is wrong.
+    Usage(&'static CommandSpec, String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(w) => write!(f, "unknown command `{w}`: type `help` for the list"),
+            ParseError::Usage(spec, why) => write!(f, "{why}: usage: {}", spec.usage()),
+        }
+    }
+}
+
+/// The words after a command's name, with readers that refuse what does
+/// not fit with the command's usage.
+#[derive(Debug)]
+pub struct Args<'a> {
+    spec: &'static CommandSpec,
+    rest: &'a str,
+}
+
+impl<'a> Args<'a> {
+    /// The words after `spec`'s name.
+    pub fn new(spec: &'static CommandSpec, rest: &'a str) -> Args<'a> {
+        Args {
+            spec,
+            rest: rest.trim(),
+        }
+    }
+
+    /// The command's usage error: `why`, then how it is used.
+    pub fn usage(&self, why: impl Into<String>) -> ParseError {
+        ParseError::Usage(self.spec, why.into())
+    }
+
+    /// The words, split at white space.
+    pub fn words(&self) -> Vec<&'a str> {
+        self.rest.split_whitespace().collect()
+    }
+
+    /// No argument.
+    pub fn none(&self) -> Result<(), ParseError> {
+        if self.rest.is_empty() {
+            Ok(())
+        } else {
+            Err(self.usage(format!("`{}` takes no argument", self.spec.name)))
+        }
+    }
+
+    /// At most one word; `many` says why more are refused.
+    pub fn optional(&self, many: &str) -> Result<Option<&'a str>, ParseError> {
+        match self.words()[..] {
+            [] => Ok(None),
+            [w] => Ok(Some(w)),
+            _ => Err(self.usage(many)),
+        }
+    }
+
+    /// Exactly one word; `missing` and `many` say what is wrong otherwise.
+    pub fn one(&self, missing: &str, many: &str) -> Result<&'a str, ParseError> {
+        match self.words()[..] {
+            [] => Err(self.usage(missing)),
+            [w] => Ok(w),
+            _ => Err(self.usage(many)),
+        }
+    }
+
+    /// Everything after the name, spaces kept (a name, a path, a position).
+    pub fn rest(&self, missing: &str) -> Result<&'a str, ParseError> {
+        if self.rest.is_empty() {
+            Err(self.usage(missing))
+        } else {
+            Ok(self.rest)
+        }
+    }
+
+    /// A file path: everything after the name.
+    pub fn path(&self) -> Result<PathBuf, ParseError> {
+        self.rest("which file?").map(PathBuf::from)
+    }
+
+    /// A file to write, after an optional `--force` (to replace a file
+    /// that gridrules did not write).
+    pub fn forced_path(&self) -> Result<(PathBuf, bool), ParseError> {
+        let rest = self.rest("which file?")?;
+        match rest.strip_prefix("--force") {
+            Some(path) if path.starts_with(char::is_whitespace) => {
+                Ok((PathBuf::from(path.trim()), true))
+            }
+            Some("") => Err(self.usage("which file?")),
+            _ => Ok((PathBuf::from(rest), false)),
+        }
+    }
+
+    /// `on` or `off`.
+    pub fn switch(&self) -> Result<bool, ParseError> {
+        match self.words()[..] {
+            ["on"] => Ok(true),
+            ["off"] => Ok(false),
+            _ => Err(self.usage("on or off?")),
+        }
+    }
+}

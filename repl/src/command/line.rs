@@ -1,0 +1,134 @@
+//! A command line: which command it names (or the move it is), its
+//! arguments, and the line as the transcript keeps it.
+
+use super::entry::{Args, CommandSpec, ParseError};
+use super::parsed::Command;
+use super::registry::spec;
+use super::words::normal_move;
+
+/// A parsed line: the command, its arguments, and the line as the
+/// transcript keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invocation {
+    /// The command.
+    pub spec: &'static CommandSpec,
+    /// The words after its name.
+    pub args: String,
+    /// The line in its usual form: the command's name (not an alias) in
+    /// lower case, or a bare move as notation writes it.
+    pub text: String,
+}
+
+impl Invocation {
+    /// The command with its arguments read.
+    ///
+    /// # Errors
+    /// The arguments do not fit the command's usage.
+    pub fn command(&self) -> Result<Command, ParseError> {
+        (self.spec.parse)(&Args::new(self.spec, &self.args))
+    }
+}
+
+/// Parses one command line (comments already removed, not empty): the
+/// first word names a command, or the whole line is a move.
+///
+/// # Errors
+/// The first word is neither a command nor a move.
+pub fn parse(line: &str) -> Result<Invocation, ParseError> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    // Commands and moves are written in lower case; upper case is read the
+    // same (`STATUS`, `A1-A2`). Arguments keep their case (names, files).
+    if let Some(spec) = spec(&word.to_lowercase()) {
+        let text = if rest.is_empty() {
+            spec.name.to_string()
+        } else {
+            format!("{} {rest}", spec.name)
+        };
+        return Ok(Invocation {
+            spec,
+            args: rest.to_string(),
+            text,
+        });
+    }
+    let mv = normal_move(word);
+    if rest.is_empty() && gridrules_core::notation::looks_like_move(&mv) {
+        let play = spec("play").expect("`play` is in the registry");
+        return Ok(Invocation {
+            spec: play,
+            args: mv.clone(),
+            text: mv,
+        });
+    }
+    Err(ParseError::Unknown(word.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::registry::COMMANDS;
+    use super::*;
+
+    /// Reads `line` and its arguments; `Err` for a line that is not a
+    /// command or a usage error.
+    fn usage_of(line: &str) -> Result<(), String> {
+        let inv = parse(line).map_err(|e| e.to_string())?;
+        inv.command().map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique_and_every_example_is_its_own_command() {
+        let mut seen = std::collections::HashSet::new();
+        for c in COMMANDS {
+            for n in std::iter::once(&c.name).chain(c.aliases) {
+                assert!(seen.insert(*n), "`{n}` names two commands");
+            }
+            let inv = parse(c.example).unwrap_or_else(|e| panic!("{}: {e}", c.example));
+            assert_eq!(inv.spec.name, c.name, "{}", c.example);
+            assert_eq!(parse(&inv.text), Ok(inv.clone()), "{}", c.example);
+            // Every example reads without a usage error (the session's
+            // tests run them).
+            assert_eq!(usage_of(c.example), Ok(()), "{}", c.example);
+        }
+    }
+
+    #[test]
+    fn bare_moves_and_errors() {
+        let text = |l: &str| parse(l).map(|i| (i.spec.name, i.text));
+        assert_eq!(text("b2"), Ok(("play", "b2".into())));
+        assert_eq!(text("b2-c2"), Ok(("play", "b2-c2".into())));
+        assert_eq!(text("B2=o"), Ok(("play", "b2=O".into())));
+        assert_eq!(text("A1-B2"), Ok(("play", "a1-b2".into())));
+        assert_eq!(text("d"), Ok(("play", "d".into())));
+        assert_eq!(text("STATUS"), Ok(("status", "status".into())));
+        assert_eq!(text("computer hard"), Ok(("vs", "vs hard".into())));
+        // A command or alias wins over a column of the same letter.
+        assert_eq!(text("q"), Ok(("quit", "quit".into())));
+        assert_eq!(
+            parse("frobnicate"),
+            Err(ParseError::Unknown("frobnicate".into()))
+        );
+        for bad in [
+            "perft x",
+            "legal now",
+            "vs expert",
+            "vs hard Z",
+            "vs off X",
+            "draw maybe",
+            "clock 0",
+            "name 3 Zed",
+            "name 1 Abcdefghijklmnopqrstuvwxyz",
+            "resign Q",
+            "bench 0",
+            "bench a b",
+            "pie maybe",
+            "seed -1",
+            "wait x",
+        ] {
+            assert!(usage_of(bad).is_err(), "{bad}");
+        }
+        for good in ["vs off", "name 2 Ada Lovelace", "bench classic 0.01", "ai"] {
+            assert_eq!(usage_of(good), Ok(()), "{good}");
+        }
+    }
+}

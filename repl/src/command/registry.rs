@@ -1,0 +1,481 @@
+//! The command registry: every command once, with its name, aliases,
+//! usage, help text, what completes its argument, whether the transcript
+//! keeps it, and how its arguments are read. Parsing, `help`, completion
+//! and hints all read this one table.
+
+use super::entry::{Arg, CommandSpec, Log, Parse};
+use super::parsed::{Command, DrawAction};
+use super::words::{self, normal_move, side};
+
+/// An entry: `name`, its `args` and `summary`, and how they are read. The
+/// example is the bare name until [`CommandSpec::example`] says otherwise.
+const fn cmd(
+    name: &'static str,
+    args: &'static str,
+    summary: &'static str,
+    parse: Parse,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        aliases: &[],
+        args,
+        summary,
+        more: &[],
+        example: name,
+        arg: Arg::Nothing,
+        log: Log::Always,
+        plays: false,
+        long: false,
+        parse,
+    }
+}
+
+const LEVELS: &[&str] = &["easy", "medium", "hard", "off"];
+const ON_OFF: &[&str] = &["on", "off"];
+
+/// Every command, in the order `help` lists them.
+pub static COMMANDS: &[CommandSpec] = &[
+    cmd(
+        "help",
+        "[command]",
+        "list the commands, or explain one",
+        |a| {
+            Ok(Command::Help(
+                a.optional("one command at a time")?.map(str::to_string),
+            ))
+        },
+    )
+    .aka(&["?"])
+    .example("help vs")
+    .completing(Arg::Command)
+    .unlogged(),
+    cmd("variants", "", "list the built-in rulebooks", |a| {
+        a.none().map(|()| Command::Variants)
+    })
+    .aka(&["rulebooks"]),
+    cmd(
+        "new",
+        "[rulebook]",
+        "a new game: on a built-in rulebook or a .toml file, or the same one",
+        |a| {
+            Ok(Command::New(
+                a.optional("one rulebook at a time")?.map(str::to_string),
+            ))
+        },
+    )
+    .example("new ultimate")
+    .completing(Arg::Rulebook),
+    cmd(
+        "load",
+        "<file.toml>",
+        "load a rulebook from a file and start a game on it",
+        |a| Ok(Command::Load(a.path()?)),
+    )
+    .example("load my-variant.toml")
+    .completing(Arg::File),
+    cmd(
+        "reload",
+        "",
+        "read the rulebook file again and replay the game under it",
+        |a| a.none().map(|()| Command::Reload),
+    )
+    .more(&[
+        "Says `same game`, or the first move now refused or after which the",
+        "result (or the side to move) differs; the game then keeps the moves",
+        "before that point (a refused move) or up to it (a changed result),",
+        "under the new rules, and lists the moves dropped. A file that does not",
+        "load changes nothing. `new` alone keeps the rules as loaded.",
+    ]),
+    cmd(
+        "rules",
+        "",
+        "the rules of the loaded rulebook, in words",
+        |a| a.none().map(|()| Command::Rules),
+    ),
+    cmd("show", "", "draw the board", |a| {
+        a.none().map(|()| Command::Show)
+    })
+    .aka(&["board"]),
+    cmd(
+        "play",
+        "<move>",
+        "play a move; a bare move works too (see `help play`)",
+        |a| {
+            Ok(Command::Play(normal_move(
+                a.one("which move?", "one move at a time")?,
+            )))
+        },
+    )
+    .aka(&["move"])
+    .example("play b2")
+    .completing(Arg::Move)
+    .plays()
+    .more(&[
+        "b2 places a mark, b2=O chooses the mark (where the rulebook lets you),",
+        "d drops into column d, b2-c2 moves a piece; upper case reads the same.",
+    ]),
+    cmd(
+        "swap",
+        "",
+        "under the pie rule, take the first move's side: the seats exchange marks",
+        |a| a.none().map(|()| Command::Play("swap".to_string())),
+    )
+    .plays()
+    .more(&["Only as O's first move, and only with `pie on` (PI1)."]),
+    cmd("legal", "", "every legal move", |a| {
+        a.none().map(|()| Command::Legal)
+    })
+    .aka(&["moves"]),
+    cmd(
+        "undo",
+        "",
+        "take back the last move (against the computer, one of each side)",
+        |a| a.none().map(|()| Command::Undo),
+    )
+    .aka(&["takeback"]),
+    cmd("status", "", "who is to move, or the result", |a| {
+        a.none().map(|()| Command::Status)
+    }),
+    cmd("history", "", "the moves played so far", |a| {
+        a.none().map(|()| Command::History)
+    }),
+    cmd(
+        "ai",
+        "[easy|medium|hard] | time <seconds>|default",
+        "the computer makes one move for the side to move",
+        words::ai,
+    )
+    .example("ai hard")
+    .more(&[
+        "`ai time 2s` lets the computer think two seconds a move, by the",
+        "clock, where its budget is a search (its moves then depend on the",
+        "machine); `ai time default` goes back to the budget in playouts,",
+        "under which a seed repeats every move. Exact methods and the",
+        "threat search count nodes either way.",
+    ])
+    .completing(Arg::Word(LEVELS))
+    .plays(),
+    cmd(
+        "hint",
+        "[easy|medium|hard]",
+        "the move the computer would make here, without playing it",
+        |a| Ok(Command::Hint(words::level(a)?)),
+    )
+    .example("hint")
+    .completing(Arg::Word(LEVELS)),
+    cmd(
+        "vs",
+        "<easy|medium|hard|off> [X|O]",
+        "play against the computer (see `help vs`)",
+        words::vs,
+    )
+    .aka(&["computer"])
+    .example("vs hard O")
+    .completing(Arg::Word(LEVELS))
+    .more(&[
+        "Before the first move you are seat 1: X or O is your mark, else the",
+        "one seat 1 has in this game; the computer opens at once if it has X.",
+        "In mid-game between two people, say which mark you keep: `vs hard X`;",
+        "the computer takes the other seat and moves at once if it is to move.",
+        "Against the computer, `vs medium` changes its level and you keep your",
+        "side. The score stays with the seats: the computer plays under",
+        "its seat's name. `vs off` hands both seats back to people.",
+    ]),
+    cmd(
+        "first",
+        "<1|2|name>",
+        "who plays X, and so moves first, in this game: before its first move",
+        |a| {
+            Ok(Command::First(
+                a.rest("which seat: 1, 2 or a name?")?.to_string(),
+            ))
+        },
+    )
+    .example("first 2")
+    .completing(Arg::Word(&["1", "2"]))
+    .more(&[
+        "Two people choose who is X before the first game; `again` then passes",
+        "X to the other seat while `alternate` is on.",
+    ]),
+    cmd(
+        "resign",
+        "[X|O]",
+        "resign the game (the side to move, or your side against the computer)",
+        |a| {
+            let by = match a.optional("one side")? {
+                Some(w) => Some(side(a, w)?),
+                None => None,
+            };
+            Ok(Command::Resign(by))
+        },
+    )
+    .completing(Arg::Word(&["X", "O"])),
+    cmd(
+        "draw",
+        "offer|accept|decline",
+        "offer a draw, or answer one (a move declines it)",
+        |a| {
+            let action = match a.words()[..] {
+                ["offer"] => DrawAction::Offer,
+                ["accept"] => DrawAction::Accept,
+                ["decline"] => DrawAction::Decline,
+                _ => return Err(a.usage("offer, accept or decline?")),
+            };
+            Ok(Command::Draw(action))
+        },
+    )
+    .example("draw offer")
+    .completing(Arg::Word(&["offer", "accept", "decline"])),
+    cmd(
+        "again",
+        "",
+        "the next game on the same rulebook; keeps the score",
+        |a| a.none().map(|()| Command::Again),
+    )
+    .aka(&["rematch"]),
+    cmd("score", "", "the score by seat; a draw counts half", |a| {
+        a.none().map(|()| Command::Score)
+    }),
+    cmd("name", "<1|2> <name>", "name a seat", words::name)
+        .aka(&["seat"])
+        .example("name 1 Alice")
+        .completing(Arg::Word(&["1", "2"])),
+    cmd(
+        "clock",
+        "<seconds>|off",
+        "the time per move (see `help clock`)",
+        |a| match a.one("how many seconds?", "one number, or off")? {
+            "off" => Ok(Command::Clock(None)),
+            n => match n.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Command::Clock(Some(n))),
+                _ => Err(a.usage(format!("`{n}`: expected seconds per move, or off"))),
+            },
+        },
+    )
+    .example("clock 30")
+    .completing(Arg::Word(&["off"]))
+    .more(&[
+        "Set before any person has moved, or after the result for the next game;",
+        "it holds for later games. The clock starts at the first move (or at",
+        "`ready`); `pause` and `resume` hold it. A side whose time runs out gets",
+        "a random legal move (T2).",
+    ]),
+    cmd(
+        "ready",
+        "",
+        "start the clock now, before the first move",
+        |a| a.none().map(|()| Command::Ready),
+    )
+    .aka(&["start"]),
+    cmd(
+        "pause",
+        "",
+        "hold the clock (a player is away); `resume` runs it again",
+        |a| a.none().map(|()| Command::Pause),
+    ),
+    cmd(
+        "resume",
+        "",
+        "run the held clock again, with the time that was left",
+        |a| a.none().map(|()| Command::Resume),
+    ),
+    cmd(
+        "alternate",
+        "on|off",
+        "whether `again` passes X and the first move to the other seat (G5)",
+        |a| Ok(Command::Alternate(a.switch()?)),
+    )
+    .example("alternate off")
+    .completing(Arg::Word(ON_OFF)),
+    cmd(
+        "pie",
+        "on|off",
+        "the pie rule, before the first move: O may answer it with `swap` (PI1)",
+        |a| Ok(Command::Pie(a.switch()?)),
+    )
+    .example("pie on")
+    .completing(Arg::Word(ON_OFF)),
+    cmd(
+        "wait",
+        "<seconds>",
+        "let time pass on batch mode's clock (for testing the clock)",
+        |a| {
+            let n = a.one("how many seconds?", "one number")?;
+            let seconds = n
+                .parse()
+                .map_err(|_| a.usage(format!("`{n}`: expected whole seconds")))?;
+            Ok(Command::Wait(seconds))
+        },
+    )
+    .example("wait 16")
+    .virtual_clock(),
+    cmd(
+        "seed",
+        "<number>",
+        "seed the randomness (computer moves, timed-out moves)",
+        |a| {
+            let n = a.one("which seed?", "one number")?;
+            let seed = n
+                .parse()
+                .map_err(|_| a.usage(format!("`{n}`: expected a whole number")))?;
+            Ok(Command::Seed(seed))
+        },
+    )
+    .example("seed 42"),
+    cmd(
+        "save",
+        "[--force] <file>",
+        "save the game as a record that `open` reads",
+        |a| {
+            let (path, force) = a.forced_path()?;
+            Ok(Command::Save { path, force })
+        },
+    )
+    .example("save game.toml")
+    .completing(Arg::File)
+    .unlogged(),
+    cmd("open", "<file>", "open a saved game record", |a| {
+        Ok(Command::Open(a.path()?))
+    })
+    .example("open game.toml")
+    .completing(Arg::File),
+    cmd(
+        "record",
+        "[--force] <file>|off",
+        "record this session as a transcript that batch mode replays",
+        |a| match a.rest("which file?")? {
+            "off" => Ok(Command::RecordOff),
+            _ => {
+                let (path, force) = a.forced_path()?;
+                Ok(Command::Record { path, force })
+            }
+        },
+    )
+    .example("record session.txt")
+    .completing(Arg::File)
+    .unlogged()
+    .more(&[
+        "Writes the session so far, and keeps the file up to date after every",
+        "command until `record off`.",
+    ]),
+    cmd(
+        "position",
+        "",
+        "the position as one line of text that `setup` accepts",
+        |a| a.none().map(|()| Command::Position),
+    )
+    .aka(&["fen"]),
+    cmd(
+        "setup",
+        "<position>",
+        "start a game from a position text (see `position`)",
+        |a| Ok(Command::Setup(a.rest("which position?")?.to_string())),
+    )
+    .example("setup X2/1O1/3 X"),
+    cmd(
+        "perft",
+        "<depth>",
+        "count the move sequences of that length from here",
+        |a| {
+            let d = a.one("which depth?", "one depth")?;
+            match d.parse::<u32>() {
+                Ok(d) if d <= 20 => Ok(Command::Perft(d)),
+                _ => Err(a.usage(format!("depth `{d}`: expected a number from 0 to 20"))),
+            }
+        },
+    )
+    .example("perft 4")
+    .long()
+    .more(&["Ctrl-C stops it."]),
+    cmd(
+        "solve",
+        "[seconds]",
+        "the value under perfect play, and the moves that keep it",
+        words::solve,
+    )
+    .example("solve 5")
+    .long()
+    .more(&[
+        "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, then",
+        "the moves that keep the win), `solve: draw — ...`, or `too large`.",
+        "Games with a repetition rule are solved over every reachable",
+        "position; others by alpha-beta. Default: 10 s. Ctrl-C stops it.",
+    ]),
+    cmd(
+        "arena",
+        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S]",
+        "a match between two players, sides alternating",
+        words::arena,
+    )
+    .example("arena classic hard random 10")
+    .long()
+    .more(&[
+        "Players: random, uct (plain UCT, hard's yardstick), easy, medium,",
+        "hard, or a program's path (./bot: it reads `rules`, `position`,",
+        "`legal`, `go` lines and answers a move; see the README). 20 games",
+        "unless told. The first player has X in odd games, the second in",
+        "even ones; games run on every core, each with its own seed",
+        "(default 1), so a match repeats exactly. Prints wins, draws and",
+        "losses of the first player, X's share of the points, and the Elo",
+        "difference with its 95 % interval. Ctrl-C stops it after the games",
+        "under way. Budget: the rulebook's playouts (`ai_playouts`) unless",
+        "--playouts N or --time S (seconds a move, by the clock: the match",
+        "then no longer repeats exactly) says otherwise; a player's own",
+        "follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s.",
+    ]),
+    cmd(
+        "bench",
+        "[rulebook] [seconds]",
+        "random games for a while; prints playouts per second",
+        words::bench,
+    )
+    .example("bench gomoku 2")
+    .completing(Arg::Rulebook)
+    .unlogged()
+    .long()
+    .more(&["Ctrl-C stops it and reports what it measured."]),
+    cmd(
+        "check",
+        "[rulebook|file|all]",
+        "run a rulebook's documented examples; fails if any does",
+        |a| {
+            if a.words().first() == Some(&"--watch") {
+                return Err(a.usage(
+                    "--watch runs from the command line: gridrules check --watch <file.toml>",
+                ));
+            }
+            Ok(Command::Check(
+                a.optional("one rulebook at a time")?.map(str::to_string),
+            ))
+        },
+    )
+    .example("check ultimate")
+    .completing(Arg::Rulebook)
+    .unlogged()
+    .long(),
+    cmd(
+        "new-variant",
+        "<name> [--from <rulebook>] [--dir <dir>]",
+        "write a new rulebook, its script and a transcript that pass `check`",
+        words::new_variant,
+    )
+    .example("new-variant my-game --from classic")
+    .unlogged()
+    .more(&[
+        "Writes <name>.toml, <name>.rhai and <name>.txt (a transcript) into",
+        "the current directory, or --dir, and runs their examples. The blank",
+        "template is three in a row on 3×3, with a comment where each kind of",
+        "rule goes; --from starts from a built-in or a rulebook file instead.",
+        "Never replaces a file: if one is there, nothing is written.",
+    ]),
+    cmd("quit", "", "leave", |a| a.none().map(|()| Command::Quit))
+        .aka(&["exit", "q"])
+        .unlogged(),
+];
+
+/// The command called `word` (or one of its aliases).
+pub fn spec(word: &str) -> Option<&'static CommandSpec> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word))
+}

@@ -1,0 +1,275 @@
+//! The longer argument readers: the words after a command's name, read
+//! into a [`Command`] or refused with the command's usage.
+
+use super::entry::{Args, ParseError};
+use super::parsed::{ArenaMatch, Command};
+use gridrules_core::Side;
+use gridrules_core::arena::Player;
+use gridrules_core::search::{Budget, Level};
+use std::time::Duration;
+
+/// Games an `arena` match has unless told.
+const ARENA_GAMES: u32 = 20;
+
+/// Seconds within `range`, written `2` or `2s`.
+pub(super) fn seconds_in(text: &str, range: std::ops::RangeInclusive<f64>) -> Option<Duration> {
+    let n = text.strip_suffix('s').unwrap_or(text).parse::<f64>().ok()?;
+    range.contains(&n).then(|| Duration::from_secs_f64(n))
+}
+
+/// A number of playouts a tree, within what a rulebook may set.
+fn playouts_of(text: &str) -> Option<u32> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| gridrules_core::table::AI_PLAYOUTS.contains(n))
+}
+
+/// Seconds a move an `arena` budget may give.
+const ARENA_SECONDS: std::ops::RangeInclusive<f64> = 0.01..=600.0;
+
+/// A budget as a player's suffix gives it: playouts a tree (`500000`) or
+/// seconds a move by the clock (`2s`, the `s` required).
+fn budget_of(text: &str) -> Option<Budget> {
+    if text.ends_with('s') {
+        seconds_in(text, ARENA_SECONDS).map(Budget::Time)
+    } else {
+        playouts_of(text).map(Budget::Playouts)
+    }
+}
+
+/// The seed of an `arena` match unless told.
+const ARENA_SEED: u64 = 1;
+
+/// Seconds `solve` may take unless told.
+const SOLVE_SECONDS: f64 = 10.0;
+
+/// The longest seat name: it must fit the score line on a terminal.
+const MAX_NAME: usize = 24;
+
+/// `X` or `O`, either case.
+pub(super) fn side(a: &Args<'_>, word: &str) -> Result<Side, ParseError> {
+    match word {
+        "X" | "x" => Ok(Side::X),
+        "O" | "o" => Ok(Side::O),
+        _ => Err(a.usage(format!("`{word}`: expected X or O"))),
+    }
+}
+
+/// A move as notation writes it: cells in lower case, a chosen mark in
+/// upper case (`B2=o` is `b2=O`).
+pub(super) fn normal_move(text: &str) -> String {
+    match text.split_once('=') {
+        Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
+        None => text.to_lowercase(),
+    }
+}
+
+/// A level, or hard unless told (`ai`, `hint`).
+pub(super) fn level(a: &Args<'_>) -> Result<Level, ParseError> {
+    match a.optional("one level")? {
+        Some(l) => l.parse::<Level>().map_err(|e| a.usage(e)),
+        None => Ok(Level::Hard),
+    }
+}
+
+/// `ai`: a level (hard unless told), or `time` and seconds or `default`.
+pub(super) fn ai(a: &Args<'_>) -> Result<Command, ParseError> {
+    if let ["time", rest @ ..] = &a.words()[..] {
+        return match rest {
+            ["default"] => Ok(Command::Think(None)),
+            [t] => match seconds_in(t, 0.1..=60.0) {
+                Some(d) => Ok(Command::Think(Some(d))),
+                None => Err(a.usage(format!(
+                    "time `{t}`: expected 0.1 to 60 seconds, or default"
+                ))),
+            },
+            _ => Err(a.usage("ai time needs seconds (0.1 to 60) or `default`")),
+        };
+    }
+    Ok(Command::Ai(level(a)?))
+}
+
+/// `vs`: a level or `off`, and the mark the person keeps.
+pub(super) fn vs(a: &Args<'_>) -> Result<Command, ParseError> {
+    let (level, mark) = match a.words()[..] {
+        [l] => (l, None),
+        [l, m] => (l, Some(side(a, m)?)),
+        _ => return Err(a.usage("which level?")),
+    };
+    match level {
+        "off" if mark.is_some() => Err(a.usage("`vs off` takes no mark")),
+        "off" => Ok(Command::Vs(None, None)),
+        l => Ok(Command::Vs(Some(l.parse().map_err(|e| a.usage(e))?), mark)),
+    }
+}
+
+/// `name`: a seat and a name that fits the score line.
+pub(super) fn name(a: &Args<'_>) -> Result<Command, ParseError> {
+    let Some((seat, name)) = a
+        .rest("which seat (1 or 2), and what name?")?
+        .split_once(' ')
+    else {
+        return Err(a.usage("which seat (1 or 2), and what name?"));
+    };
+    let seat = match seat {
+        "1" => 0,
+        "2" => 1,
+        _ => return Err(a.usage("which seat (1 or 2), and what name?")),
+    };
+    let name = name.trim();
+    if name.chars().count() > MAX_NAME {
+        return Err(a.usage(format!("a name has at most {MAX_NAME} characters")));
+    }
+    if name == "1" || name == "2" {
+        return Err(a.usage("`1` and `2` name the seats already"));
+    }
+    Ok(Command::Name(seat, name.to_string()))
+}
+
+/// `solve`: the seconds it may take, or the default.
+pub(super) fn solve(a: &Args<'_>) -> Result<Command, ParseError> {
+    let within = match a.optional("one number of seconds")? {
+        None => Duration::from_secs_f64(SOLVE_SECONDS),
+        Some(w) => match seconds_in(w, 0.1..=3600.0) {
+            Some(d) => d,
+            None => {
+                return Err(a.usage(format!("seconds `{w}`: expected 0.1 to 3600")));
+            }
+        },
+    };
+    Ok(Command::Solve(within))
+}
+
+/// `arena`: a rulebook, two players (each perhaps with its own budget
+/// after an `@`), the number of games, and the options.
+pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
+    let words = a.words();
+    let mut plain = Vec::new();
+    let mut seed = ARENA_SEED;
+    let mut budget = None;
+    let mut i = 0;
+    while i < words.len() {
+        let value = words.get(i + 1).copied();
+        match words[i] {
+            "--seed" => {
+                let Some(n) = value.and_then(|w| w.parse::<u64>().ok()) else {
+                    return Err(a.usage("--seed needs a number"));
+                };
+                seed = n;
+            }
+            "--playouts" | "--time" if budget.is_some() => {
+                return Err(a.usage("one budget: --playouts or --time"));
+            }
+            "--playouts" => match value.and_then(playouts_of) {
+                Some(n) => budget = Some(Budget::Playouts(n)),
+                None => return Err(a.usage("--playouts needs 100 to 10000000")),
+            },
+            "--time" => match value.and_then(|w| seconds_in(w, ARENA_SECONDS)) {
+                Some(d) => budget = Some(Budget::Time(d)),
+                None => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
+            },
+            w => {
+                plain.push(w);
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let (rulebook, first, second, games) = match plain[..] {
+        [r, p, q] => (r, p, q, ARENA_GAMES),
+        [r, p, q, g] => match g.parse::<u32>() {
+            Ok(n) if (1..=100_000).contains(&n) => (r, p, q, n),
+            _ => return Err(a.usage(format!("games `{g}`: expected 1 to 100000"))),
+        },
+        [] => return Err(a.usage("a match needs a rulebook and two players")),
+        [_] | [_, _] => return Err(a.usage("a match needs two players")),
+        _ => return Err(a.usage("too many words: at most the number of games follows")),
+    };
+    // `hard`, or with its own budget: `hard@500000`, `hard@2s`.
+    let player = |w: &str| {
+        // A program's path may hold an `@` itself: only a suffix
+        // after a level, or one that reads as a budget, is one.
+        let (name, own) = match w.rsplit_once('@') {
+            Some((name, b))
+                if budget_of(b).is_some()
+                    || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
+            {
+                (name, Some(b))
+            }
+            _ => (w, None),
+        };
+        let player = name.parse::<Player>().map_err(|e| a.usage(e))?;
+        let own = match own {
+            None => None,
+            Some(b) => Some(budget_of(b).ok_or_else(|| {
+                a.usage(format!(
+                    "budget `{b}` of `{w}`: expected 100 to 10000000 playouts or seconds (`2s`)"
+                ))
+            })?),
+        };
+        Ok::<_, ParseError>((player, own))
+    };
+    Ok(Command::Arena(ArenaMatch {
+        rulebook: rulebook.to_string(),
+        players: [player(first)?, player(second)?],
+        games,
+        seed,
+        budget,
+    }))
+}
+
+/// `bench`: a rulebook and seconds, in either order, each optional.
+pub(super) fn bench(a: &Args<'_>) -> Result<Command, ParseError> {
+    let mut rulebook = None;
+    let mut seconds = None;
+    for w in a.words() {
+        match w.parse::<f64>() {
+            Ok(x) if seconds.is_none() && x > 0.0 && x <= 3600.0 => seconds = Some(x),
+            Ok(_) => {
+                return Err(a.usage(format!("seconds `{w}`: expected more than 0, at most 3600")));
+            }
+            Err(_) if rulebook.is_none() => rulebook = Some(w),
+            Err(_) => return Err(a.usage(format!("unexpected `{w}`"))),
+        }
+    }
+    Ok(Command::Bench {
+        rulebook: rulebook.map(str::to_string),
+        seconds,
+    })
+}
+
+/// `new-variant`: a name, then `--from` and `--dir` in any order.
+pub(super) fn new_variant(a: &Args<'_>) -> Result<Command, ParseError> {
+    let words = a.words();
+    let (mut name, mut from, mut dir) = (None, None, None);
+    let mut i = 0;
+    while i < words.len() {
+        match (words[i], words.get(i + 1)) {
+            ("--from", Some(&w)) if from.is_none() => from = Some(w),
+            ("--dir", Some(&w)) if dir.is_none() => dir = Some(w),
+            ("--from" | "--dir", None) => {
+                return Err(a.usage(format!("{} needs a value", words[i])));
+            }
+            ("--from" | "--dir", Some(_)) => {
+                return Err(a.usage(format!("{} given twice", words[i])));
+            }
+            (w, _) if w.starts_with("--") => {
+                return Err(a.usage(format!("unknown option `{w}`")));
+            }
+            (w, _) if name.is_none() => {
+                name = Some(w);
+                i += 1;
+                continue;
+            }
+            (w, _) => return Err(a.usage(format!("unexpected `{w}`: one name"))),
+        }
+        i += 2;
+    }
+    let name = name.ok_or_else(|| a.usage("which name?"))?;
+    Ok(Command::NewVariant {
+        name: name.to_string(),
+        from: from.map(str::to_string),
+        dir: dir.map(str::to_string),
+    })
+}

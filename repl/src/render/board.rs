@@ -1,0 +1,340 @@
+//! The board as text: its cells with coordinates on the edges, sub-boards
+//! and layers apart, the last move and the winning line marked; then what
+//! the rules say about the next move, and who is to move (or the result).
+
+use crate::edge::{self, Paint, outln};
+use crate::session::Session;
+use gridrules_core::rulebook::Marks;
+use gridrules_core::{Cell, Game, Move, Position, Rulebook, Side};
+use std::fmt::Write as _;
+
+/// The board as composed text (see [`crate::render::board`]).
+pub(crate) fn board_text(session: &Session) -> String {
+    let rulebook = session.rulebook();
+    let game = session.game();
+    let frame = Frame::new(rulebook);
+    let mut out = String::new();
+    frame.heading(&mut out, rulebook, game);
+    frame.grid(&mut out, rulebook, game);
+    let files = frame.columns(&|c| char::from(b'a' + c as u8).to_string());
+    outln!(out, "{:>label$} {files}", "", label = frame.label);
+    notes(&mut out, session);
+    out
+}
+
+/// Where the separators go, and how wide the row numbers are.
+struct Frame {
+    /// Columns and rows.
+    width: u32,
+    height: u32,
+    /// Columns in each layer.
+    layer_width: u32,
+    /// After which columns a separator goes (the last has none).
+    col_break: Vec<bool>,
+    /// Under which rows (counted from the bottom) a separator goes.
+    row_break: Vec<bool>,
+    /// Characters of the widest row number.
+    label: usize,
+}
+
+impl Frame {
+    fn new(rulebook: &Rulebook) -> Frame {
+        let g = rulebook.grid();
+        let t = rulebook.tables();
+        let region =
+            |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
+        // Separators go between columns (rows) whose cells lie in different regions.
+        let layer_width = g.width() / rulebook.layers();
+        let col_break: Vec<bool> = (0..g.width())
+            .map(|c| {
+                c + 1 < g.width()
+                    && ((c + 1) % layer_width == 0
+                        || (0..g.height()).all(|r| region(c, r) != region(c + 1, r)))
+            })
+            .collect();
+        let row_break: Vec<bool> = (0..g.height())
+            .map(|r| r > 0 && (0..g.width()).all(|c| region(c, r) != region(c, r - 1)))
+            .collect();
+        Frame {
+            width: g.width(),
+            height: g.height(),
+            layer_width,
+            col_break,
+            row_break,
+            label: if g.height() >= 10 { 2 } else { 1 },
+        }
+    }
+
+    /// One entry per column: `text` for it, then the gap that follows it.
+    fn columns(&self, text: &dyn Fn(u32) -> String) -> String {
+        let mut line = String::new();
+        for c in 0..self.width {
+            line.push_str(&text(c));
+            line.push(' ');
+            if self.col_break[c as usize] {
+                line.push_str("  ");
+            }
+        }
+        line.trim_end().to_string()
+    }
+
+    /// Above the board: the layers' names, and the columns a mark may drop
+    /// into.
+    fn heading(&self, out: &mut String, rulebook: &Rulebook, game: &Game) {
+        let label = self.label;
+        if rulebook.layers() > 1 {
+            let mut names = String::new();
+            for l in 0..rulebook.layers() {
+                // Each layer is `layer_width` columns of 2 characters plus a gap of 2.
+                let name = format!("layer {}", l + 1);
+                write!(
+                    names,
+                    "{name:<width$}",
+                    width = (self.layer_width * 2 + 2) as usize
+                )
+                .unwrap();
+            }
+            outln!(out, "{:>label$} {}", "", names.trim_end());
+        }
+        if rulebook.tables().has_gravity() && !game.is_over() {
+            let drops = self.columns(&|c| {
+                if rulebook.landing(game.position(), c).is_some() {
+                    "v".to_string()
+                } else {
+                    " ".to_string()
+                }
+            });
+            outln!(out, "{:>label$} {drops}", "");
+        }
+    }
+
+    /// The rows, top first, each after its number, with the separators.
+    fn grid(&self, out: &mut String, rulebook: &Rulebook, game: &Game) {
+        let label = self.label;
+        let g = rulebook.grid();
+        let pos = game.position();
+        let last = game.moves().last().and_then(|m| m.to());
+        // The line that won, drawn struck (underlined) where there is colour;
+        // the result line names its cells either way.
+        let winning = rulebook.decisive_run(pos).unwrap_or_default();
+        for r in (0..self.height).rev() {
+            let mut line = format!("{:>label$} ", r + 1);
+            for c in 0..self.width {
+                let cell = g.cell(c.into(), r.into()).expect("on the board");
+                let mark = if winning.contains(&cell) {
+                    &[Paint::Bold, Paint::Underline][..]
+                } else if last == Some(cell) {
+                    &[Paint::Reverse][..]
+                } else {
+                    &[][..]
+                };
+                line.push_str(&cell_text(shown(rulebook, pos, cell), mark));
+                line.push(' ');
+                if self.col_break[c as usize] {
+                    line.push_str("| ");
+                }
+            }
+            outln!(out, "{}", line.trim_end());
+            if self.row_break[r as usize] {
+                let mut sep = format!("{:>label$} ", "");
+                for c in 0..self.width {
+                    sep.push_str("--");
+                    if self.col_break[c as usize] {
+                        sep.push_str("+-");
+                    }
+                }
+                sep.pop(); // the last cell has no space after it
+                outln!(out, "{sep}");
+            }
+        }
+    }
+}
+
+/// A cell as drawn: its character, in its colour and in the styles of
+/// `mark` (the winning line, the last move) where there is colour.
+fn cell_text(shown: Shown, mark: &[Paint]) -> String {
+    let (ch, code) = match shown {
+        Shown::Mark(Side::X) => ("X", Some(Paint::X)),
+        Shown::Mark(Side::O) => ("O", Some(Paint::O)),
+        Shown::Big(Side::X) => ("X", Some(Paint::X)),
+        Shown::Big(Side::O) => ("O", Some(Paint::O)),
+        Shown::Open => (".", None),
+        Shown::Blocked => ("·", Some(Paint::Dim)),
+        Shown::Blank => (" ", None),
+        Shown::Drawn => ("-", Some(Paint::Dim)),
+    };
+    if mark.is_empty() && code.is_none() {
+        return ch.to_string();
+    }
+    // Marks: without colour they are nothing (`edge::finish`).
+    let mut text: String = mark.iter().map(|&p| edge::paint(p)).collect();
+    text.push_str(code.map_or("", edge::paint));
+    text.push_str(ch);
+    text.push_str(edge::paint(Paint::Reset));
+    text
+}
+
+/// Under the board: the last move, captures, roles, how to move now,
+/// closed sub-boards and where the next move goes, a draw offer, and the
+/// status line.
+fn notes(out: &mut String, session: &Session) {
+    let rulebook = session.rulebook();
+    let game = session.game();
+    let pos = game.position();
+    let t = rulebook.tables();
+    if let Some(&mv) = game.moves().last() {
+        // The side that moved: within a turn of several marks, maybe the
+        // side to move now.
+        let positions = game.positions();
+        let mover = positions[positions.len() - 2].turn();
+        let note = if mv == Move::Swap {
+            " (the seats exchanged marks; O is still to move)"
+        } else {
+            ""
+        };
+        outln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv));
+    }
+    if let Some(status) = t.captures().status(pos) {
+        outln!(out, "{status}");
+    }
+    if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
+        outln!(out, "roles: X is {x}, O is {o}");
+    }
+    if t.has_gravity() && !game.is_over() {
+        outln!(
+            out,
+            "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
+        );
+    }
+    if t.marks() == Marks::Either && !game.is_over() {
+        outln!(
+            out,
+            "a move places X or O: b2=X or b2=O (b2 alone: your own)"
+        );
+    }
+    if let (Some(x), Some(o), false) = (pos.in_hand(Side::X), pos.in_hand(Side::O), game.is_over())
+    {
+        if x > 0 || o > 0 {
+            outln!(out, "placing: X has {x} in hand, O {o}");
+        } else {
+            outln!(out, "moving: all pieces placed; move one, like b2-c2");
+        }
+    }
+    let closed: Vec<String> = (0..t.regions().len())
+        .filter(|r| pos.regions_closed() & (1 << r) != 0)
+        .map(|r| match region_holder(pos, r) {
+            Some(s) => format!("{} won by {s}", r + 1),
+            None if pos.regions_won(Side::X) & (1 << r) != 0 => {
+                format!("{} drawn, counts for both", r + 1)
+            }
+            None => format!("{} drawn", r + 1),
+        })
+        .collect();
+    if !closed.is_empty() {
+        outln!(out, "closed boards: {}", closed.join(", "));
+    }
+    if !game.is_over() && !t.regions().is_empty() {
+        match pos.target() {
+            Some(r) => outln!(out, "next move on board {}", region_name(rulebook, r)),
+            None => outln!(out, "next move on any open board"),
+        }
+    }
+    if let Some(offer) = session.offer() {
+        outln!(
+            out,
+            "{} offers a draw: `draw accept` or `draw decline`",
+            offer.by
+        );
+    }
+    outln!(out, "{}", game.status_line());
+}
+
+/// What a cell shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    Mark(Side),
+    /// Part of a won board's big mark.
+    Big(Side),
+    /// An empty cell a move may go to now.
+    Open,
+    /// An empty cell no move may go to now (another board is the target).
+    Blocked,
+    /// A cell of a won board outside its winner's big mark.
+    Blank,
+    /// A cell of a board closed without a winner.
+    Drawn,
+}
+
+/// Whether `cell` of a won region belongs to the big mark drawn for `side`
+/// (X: the two diagonals of the region's rectangle; O: its border). A region
+/// that is not a full rectangle of at least 3×3 shows the mark everywhere.
+fn in_big_mark(rules: &Rulebook, region: usize, cell: Cell, side: Side) -> bool {
+    let g = rules.grid();
+    let cells = rules.tables().regions()[region];
+    let cols = cells.into_iter().map(|c| g.col(c));
+    let rows = cells.into_iter().map(|c| g.row(c));
+    let (Some(c0), Some(c1), Some(r0), Some(r1)) = (
+        cols.clone().min(),
+        cols.max(),
+        rows.clone().min(),
+        rows.max(),
+    ) else {
+        return true;
+    };
+    let (w, h) = (c1 - c0 + 1, r1 - r0 + 1);
+    if w < 3 || h < 3 || cells.count() != w * h {
+        return true;
+    }
+    let (c, r) = (g.col(cell) - c0, g.row(cell) - r0);
+    match side {
+        Side::X => {
+            // The column each diagonal crosses row `r` at, scaled to the width.
+            let along = (r * (w - 1) + (h - 1) / 2) / (h - 1);
+            c == along || c == w - 1 - along
+        }
+        Side::O => c == 0 || r == 0 || c == w - 1 || r == h - 1,
+    }
+}
+
+/// The one side that holds closed region `r`; `None` when nobody or both
+/// do (a region filled without a line).
+fn region_holder(pos: &Position, r: usize) -> Option<Side> {
+    let held = |s: Side| pos.regions_won(s) & (1 << r) != 0;
+    match (held(Side::X), held(Side::O)) {
+        (true, false) => Some(Side::X),
+        (false, true) => Some(Side::O),
+        _ => None,
+    }
+}
+
+fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
+    let t = rules.tables();
+    if let Some(r) = t.region_of(cell)
+        && pos.regions_closed() & (1 << r) != 0
+    {
+        return match region_holder(pos, r) {
+            Some(s) if in_big_mark(rules, r, cell, s) => Shown::Big(s),
+            Some(_) => Shown::Blank,
+            None => match pos.mark_at(cell) {
+                Some(s) => Shown::Mark(s),
+                None => Shown::Drawn,
+            },
+        };
+    }
+    match pos.mark_at(cell) {
+        Some(s) => Shown::Mark(s),
+        None => match (pos.target(), t.region_of(cell)) {
+            (Some(target), Some(r)) if target != r => Shown::Blocked,
+            _ => Shown::Open,
+        },
+    }
+}
+
+/// A region as `9 (g7–i9)`: its number and its first and last cells.
+fn region_name(rulebook: &Rulebook, r: usize) -> String {
+    let place = rulebook.region_place(r);
+    match rulebook.tables().region_names().get(r) {
+        Some(name) => format!("{place}, the {name} one"),
+        None => place,
+    }
+}

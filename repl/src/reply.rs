@@ -1,0 +1,63 @@
+//! What a command produced, as data: `render` turns it into text.
+
+use gridrules_core::playout::BenchResult;
+use gridrules_core::{Ending, Outcome, Side};
+
+/// Who made a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum By {
+    /// A person typed it.
+    Person,
+    /// The computer chose it (`ai`, or its seat's reply).
+    Computer,
+    /// The clock made it: the player's time ran out (T2).
+    Clock,
+}
+
+/// A move made by a command, with the result if it ended the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// The mover.
+    pub side: Side,
+    /// The move, as text.
+    pub mv: String,
+    /// Who chose it.
+    pub by: By,
+    /// The result, if this move ended the game.
+    pub ending: Option<(Outcome, Ending)>,
+    /// Its result line, naming the deciding line's cells.
+    pub result: Option<String>,
+    /// What else the move changed at the table (a swap: who plays which mark).
+    pub note: Option<String>,
+}
+
+/// What a command produced, as data; `render` turns it into text.
+#[derive(Debug)]
+pub enum Reply {
+    /// Nothing to say.
+    Nothing,
+    /// Lines of plain text.
+    Lines(Vec<String>),
+    /// Draw the current board.
+    Board,
+    /// Lines, then moves that followed (a person's, and any computer replies).
+    Played(Vec<String>, Vec<Played>),
+    /// A new game started (by `new`, `load`, `setup`, `open` or `again`),
+    /// and the computer's first moves if it plays X.
+    NewGame(Vec<Played>),
+    /// Moves were taken back.
+    Undone(Vec<String>),
+    /// Benchmark figures.
+    Bench {
+        /// The rulebook measured.
+        rulebook: String,
+        /// Whether the rulebook runs per-move hooks (the slow path).
+        per_move_hooks: bool,
+        /// Each round's figures, sorted by speed.
+        rounds: Vec<BenchResult>,
+        /// Ctrl-C stopped it before every round ran.
+        stopped: bool,
+    },
+    /// Leave the REPL.
+    Quit,
+}

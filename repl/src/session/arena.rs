@@ -1,0 +1,121 @@
+//! `arena`: a match between two players, and its report.
+
+use super::{Session, open_rulebook};
+use crate::command::ArenaMatch;
+use crate::error::CommandError;
+use crate::reply::Reply;
+use gridrules_core::arena::{Match, MatchError, Player, Tally};
+use gridrules_core::search::Budget;
+
+impl Session {
+    /// A match between two players on a rulebook (a name or a file).
+    pub(super) fn arena(&self, asked: &ArenaMatch) -> Result<Reply, CommandError> {
+        let ArenaMatch {
+            rulebook,
+            players: seats,
+            games,
+            seed,
+            budget,
+        } = asked.clone();
+        let rules = open_rulebook(&rulebook)?;
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let bar = self.progress_bar(
+            u64::from(games),
+            "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
+        );
+        if let Some(bar) = &bar {
+            // Games take seconds: keep the clock moving between them.
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
+        }
+        let budget = budget.unwrap_or(Budget::Playouts(rules.table().ai_playouts));
+        let m = Match {
+            games,
+            seed,
+            budgets: seats.each_ref().map(|(_, own)| own.unwrap_or(budget)),
+            threads,
+        };
+        let players = seats.map(|(player, _)| player);
+        let tally = m.run(&rules, &players, &self.interrupt, &|done| {
+            if let Some(bar) = &bar {
+                bar.set_position(u64::from(done));
+            }
+        });
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let t = tally.map_err(|e| match e {
+            MatchError::Script(e) => CommandError::Script(e),
+            program => CommandError::Arena(program),
+        })?;
+        Ok(Reply::Lines(report(rules.name(), &players, &m, &t)))
+    }
+}
+
+/// The report of match `m` on `rulebook` between `players`: the match,
+/// the first player's results, the first mover's share, and the Elo
+/// difference.
+fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<String> {
+    let [p, q] = players;
+    let seed = m.seed;
+    let of = |b: Budget| match b {
+        Budget::Playouts(n) => format!("{n} playouts a tree"),
+        Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
+    };
+    // One budget for both, or each player's own after its name.
+    let [bp, bq] = m.budgets;
+    let (vs, budgets) = if bp == bq {
+        (format!("{p} vs {q}"), format!(", {}", of(bp)))
+    } else {
+        (
+            format!("{p} ({}) vs {q} ({})", of(bp), of(bq)),
+            String::new(),
+        )
+    };
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let elo = t.elo();
+    let signed = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else {
+            format!("{:+}", x.round() as i64)
+        }
+    };
+    let mut lines = vec![
+        format!(
+            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}",
+            plural(t.games(), "game", "games"),
+            if t.stopped {
+                " (Ctrl-C stopped the rest)"
+            } else {
+                ""
+            },
+        ),
+        format!(
+            "{p}: {}, {}, {} (score {:.1} %)",
+            plural(t.wins, "win", "wins"),
+            plural(t.draws, "draw", "draws"),
+            plural(t.losses, "loss", "losses"),
+            100.0 * t.score()
+        ),
+        format!(
+            "first mover (X): {:.1} % of the points",
+            100.0 * t.first_mover_share()
+        ),
+    ];
+    if t.games() == 0 {
+        lines.truncate(1);
+        lines.push("no game finished".to_string());
+    } else {
+        lines.push(format!(
+            "Elo difference: {} (95 %: {} to {})",
+            signed(elo.difference),
+            signed(elo.low),
+            signed(elo.high)
+        ));
+    }
+    lines
+}

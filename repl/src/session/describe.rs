@@ -1,0 +1,130 @@
+//! The rulebooks in words: `rules` for the one loaded, `variants` for
+//! the built-ins.
+
+use super::{Session, clock_line};
+use crate::edge::CONTINUATION;
+use crate::layout::wrap;
+use crate::reply::Reply;
+use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
+use gridrules_core::{Rulebook, Side};
+
+impl Session {
+    pub(super) fn rules(&self) -> Reply {
+        let r = self.rulebook();
+        let mut lines = vec![format!("{} — {}", r.name(), r.title())];
+        // The rulebook's words, indented as a quotation: a line of them
+        // never starts a line of output (see `edge`).
+        if let Some(d) = r.description() {
+            lines.push(String::new());
+            lines.extend(
+                wrap(d, 78 - CONTINUATION.len())
+                    .into_iter()
+                    .map(|l| format!("{}{l}", CONTINUATION)),
+            );
+        }
+        lines.push(String::new());
+        let g = r.grid();
+        lines.push(format!(
+            "board: {}×{}; rulebook {}; script {}",
+            g.width(),
+            g.height(),
+            r.path(),
+            r.script().path()
+        ));
+        if let (Some(x), Some(o)) = (r.role(Side::X), r.role(Side::O)) {
+            lines.push(format!("roles: X is {x}, O is {o}"));
+        }
+        // The table in force: this game's clock and pie rule, as chosen.
+        lines.push(format!(
+            "at this table: {}; pie rule {}",
+            clock_line(self.clock_limit()),
+            if r.table().pie { "on" } else { "off" }
+        ));
+        let t = r.tables();
+        lines.push(format!(
+            "a completed line: {}; no legal move: {}{}",
+            line_result_text(t.line_result()),
+            no_moves_text(t.no_moves()),
+            match t.marks() {
+                Marks::Own => String::new(),
+                Marks::Either => "; a move places X or O (b2=O)".to_string(),
+                Marks::Shared => "; both sides place X".to_string(),
+            }
+        ));
+        let hooks: Vec<String> = r
+            .script()
+            .hooks()
+            .iter()
+            .map(|h| format!("{} ({})", h.spec().signature(), h.spec().kind.as_str()))
+            .collect();
+        if !t.regions().is_empty() {
+            lines.push(format!(
+                "a region filled without a line counts for {}",
+                match t.full_region() {
+                    FullRegion::Nobody => "nobody",
+                    FullRegion::Both => "both sides",
+                    FullRegion::Mover => "the side that filled it",
+                }
+            ));
+        }
+        lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
+        if !r.params().is_empty() {
+            let params: Vec<String> = r
+                .params()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect();
+            lines.push(format!("params: {}", params.join(", ")));
+        }
+        let t = r.table();
+        let clock = match (t.clock, t.clock_options.is_empty()) {
+            (Some(s), _) => format!("{s} s per move"),
+            (None, true) => "none".to_string(),
+            (None, false) => {
+                let o: Vec<String> = t.clock_options.iter().map(u32::to_string).collect();
+                format!("none by default; {} s can be chosen", o.join(" or "))
+            }
+        };
+        let swap = if t.alternate {
+            "the marks change seats"
+        } else {
+            "the seats keep their marks"
+        };
+        lines.push(format!(
+            "the rulebook's clock: {clock}; in a rematch {swap}"
+        ));
+        Reply::Lines(lines)
+    }
+}
+
+/// A line result in words, for `rules`.
+fn line_result_text(rule: LineResult) -> String {
+    match rule {
+        LineResult::OwnerWins => "wins for the side whose marks form it".to_string(),
+        LineResult::OwnerLoses => "loses for the side whose marks form it".to_string(),
+        LineResult::MoverWins => "wins for the side that completes it".to_string(),
+        LineResult::MoverLoses => "loses for the side that completes it".to_string(),
+        LineResult::Wins(side) => format!("wins for {side}, whoever completes it"),
+    }
+}
+
+/// What having no legal move means, in words, for `rules`.
+fn no_moves_text(rule: NoMoves) -> String {
+    match rule {
+        NoMoves::Draw => "a draw".to_string(),
+        NoMoves::Loss => "that side loses".to_string(),
+        NoMoves::Win => "that side wins".to_string(),
+        NoMoves::Wins(side) => format!("{side} wins"),
+    }
+}
+
+pub(super) fn variants() -> Reply {
+    let width = Rulebook::builtin_names().map(str::len).max().unwrap_or(0);
+    let lines = Rulebook::builtin_names()
+        .map(|n| match Rulebook::builtin(n) {
+            Ok(r) => format!("{n:<width$} {}", r.title()),
+            Err(e) => format!("{n:<width$} (does not load: {e})"),
+        })
+        .collect();
+    Reply::Lines(lines)
+}

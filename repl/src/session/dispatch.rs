@@ -1,0 +1,131 @@
+//! Which session method each command runs: the one place a [`Command`]
+//! meets the [`Session`].
+
+use super::Session;
+use super::authoring::new_variant;
+use super::describe::variants;
+use crate::command::{Command, Invocation, Log, help};
+use crate::error::CommandError;
+use crate::reply::Reply;
+use crate::table::TimeSource;
+
+impl Session {
+    /// Runs one parsed line. On error the game is unchanged (the clock may
+    /// have made a move for a player whose time ran out first: see
+    /// `take_pending`).
+    ///
+    /// # Errors
+    /// Why the command was refused.
+    pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
+        // However a script misbehaves, a command spends a bounded time in it.
+        use gridrules_core::script::ScriptBudget;
+        if inv.spec.long {
+            ScriptBudget::UNLIMITED.set();
+        } else {
+            ScriptBudget::command().set();
+        }
+        let ran_out = self.clock_moves();
+        if ran_out && inv.spec.plays {
+            // In a replay the `wait` before it already made the clock's move,
+            // so this line would play for the other side: keep it as a note.
+            self.log(format!(
+                "# {}  (typed after the time ran out, refused)",
+                inv.text
+            ));
+            return Err(CommandError::TimeRanOut(inv.text.clone()));
+        }
+        let logged = match inv.spec.log {
+            Log::Always => true,
+            Log::Never => false,
+            Log::VirtualClock => matches!(self.clock.source, TimeSource::Virtual(_)),
+        };
+        if logged {
+            self.log(inv.text.clone());
+        }
+        // The arguments are read after the line is logged: a usage error is
+        // in the transcript too, and the replay refuses it the same way.
+        let command = inv.command()?;
+        self.run(command)
+    }
+
+    /// Runs `command`: the match is exhaustive, so a command added to
+    /// [`Command`] is refused by the compiler until it runs something.
+    fn run(&mut self, command: Command) -> Result<Reply, CommandError> {
+        match command {
+            Command::Help(topic) => Ok(Reply::Lines(help(topic.as_deref())?)),
+            Command::Variants => Ok(variants()),
+            Command::New(rulebook) => self.new_game(rulebook.as_deref()),
+            Command::Load(path) => self.load(&path),
+            Command::Reload => self.reload(),
+            Command::Rules => Ok(self.rules()),
+            Command::Show => Ok(Reply::Board),
+            Command::Play(mv) => self.play(&mv),
+            Command::Legal => self.legal(),
+            Command::Undo => self.undo(),
+            Command::Status => Ok(self.status()),
+            Command::History => Ok(self.history()),
+            Command::Ai(level) => self.ai(level),
+            Command::Think(time) => self.set_think(time),
+            Command::Hint(level) => self.hint(level),
+            Command::Vs(level, mark) => self.vs(level, mark),
+            Command::First(who) => self.first(&who),
+            Command::Resign(side) => self.resign(side),
+            Command::Draw(action) => self.draw(action),
+            Command::Again => self.again(),
+            Command::Score => Ok(self.score()),
+            Command::Name(seat, name) => self.name_seat(seat, &name),
+            Command::Clock(limit) => self.set_clock(limit),
+            Command::Ready => self.ready(),
+            Command::Pause => self.pause(),
+            Command::Resume => self.resume(),
+            Command::Alternate(on) => Ok(self.set_alternate(on)),
+            Command::Pie(on) => self.set_pie(on),
+            Command::Wait(seconds) => self.wait(seconds),
+            Command::Seed(seed) => Ok(self.seed(seed)),
+            Command::Save { path, force } => self.save(&path, force),
+            Command::Open(path) => self.open(&path),
+            Command::Record { path, force } => self.record(&path, force),
+            Command::RecordOff => self.record_off(),
+            Command::Position => Ok(self.position()),
+            Command::Setup(text) => self.setup(&text),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Solve(within) => self.solve(within),
+            Command::Arena(m) => self.arena(&m),
+            Command::Bench { rulebook, seconds } => self.bench(rulebook.as_deref(), seconds),
+            Command::Check(rulebook) => self.check(rulebook.as_deref()),
+            Command::NewVariant { name, from, dir } => {
+                new_variant(&name, from.as_deref(), dir.as_deref())
+            }
+            Command::Quit => Ok(Reply::Quit),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::command::{Arg, COMMANDS, parse};
+    use crate::error::CommandError;
+    use crate::session::{Session, Setting};
+    use gridrules_core::Rulebook;
+
+    /// Every example that touches no file runs in a fresh batch session
+    /// without a usage error (`new-variant` writes files: its tests use a
+    /// temporary directory; `bench` takes seconds).
+    #[test]
+    fn every_example_runs() {
+        for c in COMMANDS {
+            if c.arg == Arg::File || ["bench", "new-variant"].contains(&c.name) {
+                continue;
+            }
+            let mut session = Session::new(
+                Rulebook::builtin("classic").unwrap(),
+                "classic",
+                Setting::Batch,
+            );
+            let inv = parse(c.example).unwrap();
+            if let Err(e @ CommandError::Parse(_)) = session.execute(&inv) {
+                panic!("{}: {e}", c.example);
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The game's own commands: start one, play, ask the computer, take
+//! back, and show the moves, the legal ones and the position.
+
+use super::{Session, open_rulebook, rulebook_ref};
+use crate::error::{CommandError, UndoError};
+use crate::reply::{By, Reply};
+use gridrules_core::playout::Rng;
+use gridrules_core::search::{Budget, Level};
+use gridrules_core::{Ending, Game, Move, PlayError, Rulebook, Side};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl Session {
+    pub(super) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
+        let rulebook = match name {
+            None => self.rulebook().clone(),
+            Some(n) => {
+                let r = Arc::new(open_rulebook(n)?);
+                self.rulebook_name = rulebook_ref(Path::new(n));
+                self.clock.limit = self.clock_for(&r);
+                self.pie = None;
+                r
+            }
+        };
+        self.start(Game::new(rulebook), false)
+    }
+
+    pub(super) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
+        let rulebook = Arc::new(Rulebook::from_file(path)?);
+        self.rulebook_name = rulebook_ref(path);
+        self.clock.limit = self.clock_for(&rulebook);
+        self.pie = None;
+        self.start(Game::new(rulebook), false)
+    }
+
+    pub(super) fn setup(&mut self, text: &str) -> Result<Reply, CommandError> {
+        let pos = self
+            .rulebook()
+            .parse_position(text)
+            .map_err(CommandError::Setup)?;
+        let game = Game::from_position(self.rulebook().clone(), pos);
+        self.start(game, false)
+    }
+
+    pub(super) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
+        let mv = self.game.parse_move(text).map_err(|e| match e {
+            PlayError::Notation(e) => CommandError::Move(e),
+            e => CommandError::Play(text.to_string(), e),
+        })?;
+        let side = self.game.position().turn();
+        if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
+            return Err(CommandError::ComputersTurn {
+                mv: text.to_string(),
+                side,
+                level,
+            });
+        }
+        let mut played = vec![self.make_move(mv, By::Person)?];
+        self.computer_replies(&mut played)?;
+        Ok(Reply::Played(Vec::new(), played))
+    }
+
+    pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+        let mv = self.computer_move(level, "ai", true)?;
+        let mut played = vec![self.make_move(mv, By::Computer)?];
+        self.computer_replies(&mut played)?;
+        Ok(Reply::Played(Vec::new(), played))
+    }
+
+    /// The move the computer would make for the side to move, not played.
+    pub(super) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
+        let mv = self.computer_move(level, "hint", false)?;
+        let side = self.game.position().turn();
+        Ok(Reply::Lines(vec![format!(
+            "hint: {side} could play {} ({level})",
+            self.rulebook().move_text(mv)
+        )]))
+    }
+
+    /// Sets how long the computer thinks: `None` for the rulebook's budget
+    /// in playouts (moves repeat for a seed), else a time a move.
+    pub(super) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
+        self.think = time.map(Budget::Time);
+        let n = self.rulebook().table().ai_playouts;
+        Ok(Reply::Lines(vec![match time {
+            Some(t) => format!(
+                "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
+                t.as_secs_f64()
+            ),
+            None => format!(
+                "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
+            ),
+        }]))
+    }
+
+    pub(super) fn legal(&self) -> Result<Reply, CommandError> {
+        self.refuse_if_over("legal")?;
+        let r = self.rulebook();
+        let mut list = gridrules_core::MoveList::new();
+        r.legal_moves(self.game.position(), self.game.moves(), &mut list)?;
+        let moves: Vec<String> = list.iter().map(|&m| r.move_text(m)).collect();
+        Ok(Reply::Lines(vec![moves.join(" ")]))
+    }
+
+    pub(super) fn undo(&mut self) -> Result<Reply, CommandError> {
+        if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
+            return Err(UndoError::Final(ending).into());
+        }
+        let was_over = self.game.ending().map(|(o, _)| o);
+        // Worked out on copies: refused, it changes nothing.
+        let (mut game, mut seats) = (self.game.clone(), self.seats.clone());
+        let mut undone = Vec::new();
+        // Against the computer, take back its reply too (every mark of it,
+        // in a turn of several) and the move it answered, so it is the
+        // person's move again.
+        while let Some(mv) = game.undo() {
+            if mv == Move::Swap {
+                seats.unexchange_marks();
+            }
+            undone.push(self.rulebook().move_text(mv));
+            if seats.computer(game.position().turn()).is_none() {
+                break;
+            }
+        }
+        if undone.is_empty() {
+            return Err(UndoError::NothingPlayed.into());
+        }
+        if seats.computer(game.position().turn()).is_some() {
+            return Err(UndoError::ComputerOpening.into());
+        }
+        self.game = game;
+        self.seats = seats;
+        if let Some(o) = was_over {
+            self.seats.unscore(o);
+        }
+        self.offer = None;
+        self.clock.restart_turn();
+        Ok(Reply::Undone(undone))
+    }
+
+    pub(super) fn history(&self) -> Reply {
+        let r = self.rulebook();
+        if self.game.moves().is_empty() {
+            return Reply::Lines(vec!["no moves yet".into()]);
+        }
+        // A number for each round, X's turn then O's, each turn as many
+        // marks as the rulebook says; a game set up with O to move starts
+        // `1. …`.
+        let positions = self.game.positions();
+        let mut text = String::new();
+        let mut round = 0;
+        for (i, &mv) in self.game.moves().iter().enumerate() {
+            let mover = positions[i].turn();
+            let new_round = match i {
+                0 => true,
+                _ => mover == Side::X && positions[i - 1].turn() == Side::O,
+            };
+            if new_round {
+                round += 1;
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(&format!("{round}."));
+                if i == 0 && mover == Side::O {
+                    text.push_str(" …");
+                }
+            }
+            text.push(' ');
+            text.push_str(&r.move_text(mv));
+        }
+        Reply::Lines(vec![text])
+    }
+
+    pub(super) fn status(&self) -> Reply {
+        Reply::Lines(vec![self.game.status_line()])
+    }
+
+    pub(super) fn position(&self) -> Reply {
+        Reply::Lines(vec![self.rulebook().position_text(self.game.position())])
+    }
+
+    pub(super) fn seed(&mut self, seed: u64) -> Reply {
+        self.rng = Rng::new(seed);
+        Reply::Lines(vec![format!(
+            "seed: {seed} — the same commands now give the same computer and clock moves"
+        )])
+    }
+}

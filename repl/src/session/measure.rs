@@ -1,0 +1,116 @@
+//! Counting and measuring from the position: `perft`, `solve`, `bench`.
+
+use super::{Session, open_rulebook};
+use crate::error::CommandError;
+use crate::reply::Reply;
+use gridrules_core::playout::bench;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Seconds `bench` runs when not told.
+const BENCH_SECONDS: f64 = 3.0;
+
+/// `bench` reports the median of this many rounds: one noisy slice of time
+/// on a shared machine does not move it.
+const BENCH_ROUNDS: u32 = 5;
+
+impl Session {
+    pub(super) fn perft(&self, depth: u32) -> Result<Reply, CommandError> {
+        // At a terminal, a bar over the first moves: a deep count can take
+        // minutes.
+        let bar = self.progress_bar(
+            0,
+            "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (Ctrl-C stops it)",
+        );
+        if let Some(bar) = &bar {
+            bar.set_message(depth.to_string());
+        }
+        let counted = gridrules_core::perft::perft_watched(
+            &self.game,
+            depth,
+            &self.interrupt,
+            &mut |done, of| {
+                if let Some(bar) = &bar {
+                    bar.set_length(of as u64);
+                    bar.set_position(done as u64);
+                }
+            },
+        );
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        match counted? {
+            Some(n) => Ok(Reply::Lines(vec![format!("perft {depth}: {n}")])),
+            None => Err(CommandError::PerftStopped(depth)),
+        }
+    }
+
+    /// The exact value of the position, within `within`.
+    pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
+        use gridrules_core::search::{self, Solved, Value};
+        let rules = self.game.rulebook();
+        let solved = search::solve(&self.game, within, &self.interrupt)?;
+        let line = match solved {
+            Solved::Exact(solution) => {
+                let value = match solution.value {
+                    Value::Draw => "draw".to_string(),
+                    Value::Win { side, plies } => format!("{side} wins in {plies}"),
+                };
+                let moves: Vec<String> =
+                    solution.moves.iter().map(|&m| rules.move_text(m)).collect();
+                if moves.is_empty() {
+                    format!("solve: {value}")
+                } else {
+                    format!("solve: {value} — {}", moves.join(" "))
+                }
+            }
+            Solved::TooLarge => "solve: too large to solve exactly".to_string(),
+            Solved::Unsupported => {
+                "solve: no exact method here (a repetition rule with per-move hooks or the pie rule)"
+                    .to_string()
+            }
+            Solved::OutOfTime if self.interrupt.is_raised() => {
+                return Err(CommandError::SolveStopped);
+            }
+            Solved::OutOfTime => format!(
+                "solve: too large to solve within {} s",
+                within.as_secs_f64()
+            ),
+        };
+        Ok(Reply::Lines(vec![line]))
+    }
+
+    pub(super) fn bench(
+        &self,
+        name: Option<&str>,
+        seconds: Option<f64>,
+    ) -> Result<Reply, CommandError> {
+        let rulebook = match name {
+            None => self.rulebook().clone(),
+            Some(n) => Arc::new(open_rulebook(n)?),
+        };
+        let round =
+            Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
+        // Ctrl-C ends the round it interrupts, which still counts: it
+        // measured the time it ran.
+        let mut rounds = Vec::new();
+        for i in 0..BENCH_ROUNDS {
+            rounds.push(bench(
+                &rulebook,
+                round,
+                0x5eed + u64::from(i),
+                &self.interrupt,
+            )?);
+            if self.interrupt.is_raised() {
+                break;
+            }
+        }
+        rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
+        Ok(Reply::Bench {
+            rulebook: rulebook.name().to_string(),
+            per_move_hooks: rulebook.has_per_move_hooks(),
+            stopped: rounds.len() < BENCH_ROUNDS as usize,
+            rounds,
+        })
+    }
+}

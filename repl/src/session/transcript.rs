@@ -1,0 +1,77 @@
+//! The session's transcript: the commands that changed or showed the
+//! session, which batch mode replays, and the file `record` keeps up to
+//! date with them.
+
+use gridrules_core::record::{self, RecordError};
+use std::path::{Path, PathBuf};
+
+/// The first line of every transcript `record` writes.
+const HEADER: &str = "# gridrules session transcript";
+
+/// The transcript so far, and the file being recorded, if any.
+#[derive(Debug)]
+pub(super) struct Transcript {
+    lines: Vec<String>,
+    /// The file kept up to date, until `record off`.
+    recording: Option<PathBuf>,
+}
+
+impl Transcript {
+    /// A transcript that starts with `lines`, recorded nowhere.
+    pub(super) fn new(lines: Vec<String>) -> Transcript {
+        Transcript {
+            lines,
+            recording: None,
+        }
+    }
+
+    /// The lines so far (without the file's header).
+    pub(super) fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// Adds a line, and writes the file being recorded.
+    ///
+    /// # Errors
+    /// The file could not be written: the recording has stopped.
+    pub(super) fn push(&mut self, line: String) -> Result<(), RecordError> {
+        self.lines.push(line);
+        if let Some(path) = &self.recording
+            && let Err(e) = write(path, &self.lines, true)
+        {
+            self.recording = None;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Writes the lines so far to `path` and keeps it up to date from now
+    /// on; returns the file recorded before, if any.
+    ///
+    /// # Errors
+    /// The file could not be written (or `force` is off and the file is not
+    /// one gridrules wrote): nothing changes.
+    pub(super) fn record(
+        &mut self,
+        path: &Path,
+        force: bool,
+    ) -> Result<Option<PathBuf>, RecordError> {
+        write(path, &self.lines, force)?;
+        Ok(self.recording.replace(path.to_path_buf()))
+    }
+
+    /// Stops recording; returns the file that was recorded, if any.
+    pub(super) fn stop(&mut self) -> Option<PathBuf> {
+        self.recording.take()
+    }
+}
+
+/// Writes a session transcript, with the header that says how to replay it.
+fn write(path: &Path, lines: &[String], force: bool) -> Result<(), RecordError> {
+    let mut text = format!("{HEADER}: replay it with `gridrules --batch < FILE`\n");
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    record::write(path, &text, HEADER, force)
+}
