@@ -381,9 +381,10 @@ impl Runner {
         let Err(PlayError::Refused { refusal, .. }) = &checked else {
             panic!("{at}: check accepts `{text}`: {checked:?}");
         };
+        let said = refusal.describe(book.grid());
         assert!(
-            refusal.to_string().contains(reason),
-            "{at}: `{text}` refused with `{refusal}`, expected `{reason}`"
+            said.contains(reason),
+            "{at}: `{text}` refused with `{said}`, expected `{reason}`"
         );
         if before.is_over() {
             assert!(

@@ -312,11 +312,11 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
         .map(|e| (e.get_ref().as_str(), e.span().start));
     match (game.ending(), ending) {
         (None, Some(("resigned", _))) => match outcome {
-            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(e.to_string()).into()),
+            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(e.describe(game.rulebook().grid())).into()),
             Outcome::Draw => Err(Problem::spanned(source, result.span(), "a resignation cannot end in a draw").into()),
         },
         (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
-            game.agree_draw().map_err(|e| Problem::bare(e.to_string()).into())
+            game.agree_draw().map_err(|e| Problem::bare(e.describe(game.rulebook().grid())).into())
         }
         (None, _) => Err(Problem::spanned(
             source,

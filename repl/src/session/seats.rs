@@ -77,7 +77,9 @@ impl Session {
                 let Some(offer) = self.offer else {
                     return Err(refused("draw accept: there is no draw offer to answer"));
                 };
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.game
+                    .agree_draw()
+                    .map_err(|e| refused(e.describe(self.rulebook().grid())))?;
                 self.settle();
                 Ok(Reply::Lines(vec![
                     format!("{} accepts the draw", offer.by.other()),
@@ -117,7 +119,9 @@ impl Session {
         let them = by.other();
         if self.seats.computer(them).is_some() {
             if self.computer_accepts_draw(them)? {
-                self.game.agree_draw().map_err(|e| refused(e.to_string()))?;
+                self.game
+                    .agree_draw()
+                    .map_err(|e| refused(e.describe(self.rulebook().grid())))?;
                 self.settle();
                 return Ok(Reply::Lines(vec![
                     format!("{by} offers a draw; the computer accepts"),
