@@ -49,7 +49,9 @@ pub mod suggest;
 pub mod table;
 pub mod turns;
 
-pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source};
+pub use error::{
+    Location, Problem, ProblemKind, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source,
+};
 pub use game::Game;
 pub use geometry::{Cell, CellSet, Grid};
 pub use notation::ParseMoveError;

@@ -4,7 +4,7 @@ mod schema;
 mod sections;
 
 use crate::builtin;
-use crate::error::{Problem, RulebookError, Source};
+use crate::error::{Problem, ProblemKind, RulebookError, Source};
 use crate::geometry::Grid;
 pub use crate::mechanics::words::{FullRegion, LineResult, Marks, NoMoves};
 pub use crate::mechanics::{Capture, Jump, Tables};
@@ -77,10 +77,13 @@ impl Rulebook {
     /// caught by the test suite).
     pub fn builtin(name: &str) -> Result<Rulebook, RulebookError> {
         let text = builtin::rulebook(name).ok_or_else(|| {
-            Problem::bare(format!(
-                "no built-in rulebook `{name}`: choose one of {}",
-                Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
-            ))
+            Problem::bare(
+                ProblemKind::UnknownRulebook,
+                format!(
+                    "no built-in rulebook `{name}`: choose one of {}",
+                    Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
+                ),
+            )
             .with_help(crate::suggest::did_you_mean(
                 name,
                 Rulebook::builtin_names(),
@@ -96,10 +99,10 @@ impl Rulebook {
     pub fn from_file(path: &Path) -> Result<Rulebook, RulebookError> {
         let shown = path.display().to_string();
         let text = crate::files::read(path, crate::files::RULEBOOK).map_err(|e| {
-            Problem::bare(format!(
-                "{shown}: cannot read the rulebook: {}",
-                io_reason(&e)
-            ))
+            Problem::bare(
+                ProblemKind::Io,
+                format!("{shown}: cannot read the rulebook: {}", io_reason(&e)),
+            )
         })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Rulebook::from_str_at(&text, &shown, Some(dir))
@@ -130,8 +133,8 @@ impl Rulebook {
         let Some(raw) = raw else {
             return Err(RulebookError { problems });
         };
-        let at = |range: std::ops::Range<usize>, message: String| {
-            Problem::spanned(&source, range, message)
+        let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+            Problem::spanned(kind, &source, range, message)
         };
         // A missing required key: at the top of the file, or at its table;
         // not again when a wrong or misspelt one was reported.
@@ -145,9 +148,9 @@ impl Rulebook {
             }
             let message = format!("missing key `{key}`: every rulebook sets it");
             problems.push(match table {
-                Some(range) => Problem::spanned(&source, range, message)
+                Some(range) => Problem::spanned(ProblemKind::MissingKey, &source, range, message)
                     .with_label(format!("`{key}` belongs in this table")),
-                None => Problem::at(source.location(0), message),
+                None => Problem::at(ProblemKind::MissingKey, source.location(0), message),
             });
         };
         let (title, script, board) = (raw.title.clone(), raw.script.clone(), raw.board.as_ref());
@@ -182,6 +185,7 @@ impl Rulebook {
         {
             problems.push(
                 at(
+                    ProblemKind::BadValue,
                     n.span(),
                     format!(
                         "name `{name}`: expected lower-case letters, digits and `-`, starting with a letter or digit"
@@ -198,6 +202,7 @@ impl Rulebook {
                 && !(1..=i64::from(max)).contains(v.get_ref())
             {
                 problems.push(at(
+                    ProblemKind::BadValue,
                     v.span(),
                     format!("board {what} {}: expected 1 to {max}", v.get_ref()),
                 ));
@@ -211,6 +216,7 @@ impl Rulebook {
                     .and_then(|(w, h)| Grid::new(w, h));
                 if let (None, true, Some(b)) = (grid, problems.is_empty(), board) {
                     problems.push(at(
+                        ProblemKind::BadValue,
                         b.span(),
                         format!(
                             "board {}×{} has {} cells: at most {} are supported",
@@ -235,6 +241,7 @@ impl Rulebook {
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if !ident || k == "width" || k == "height" {
                 problems.push(at(
+                    ProblemKind::BadValue,
                     key.span(),
                     format!("param `{k}`: expected a lower-case name (letters, digits, `_`) other than width and height"),
                 ));
@@ -246,6 +253,7 @@ impl Rulebook {
                     shown_params.push((k.clone(), value.get_ref().to_string()));
                 }
                 None => problems.push(at(
+                    ProblemKind::WrongType,
                     value.span(),
                     format!(
                         "param `{k}`: {} values are not supported: use an integer, a boolean, a string, or an array of them",
@@ -262,6 +270,7 @@ impl Rulebook {
                 Ok(n) if n >= 1 && width.rem_euclid(i64::from(n)) == 0 => n,
                 _ => {
                     problems.push(at(
+                        ProblemKind::BadValue,
                         l.span(),
                         format!(
                             "board layers {}: expected a number of layers that divides the width {}",
@@ -281,6 +290,7 @@ impl Rulebook {
                 }
                 _ => {
                     problems.push(at(
+                        ProblemKind::BadValue,
                         r.span(),
                         "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]"
                             .to_string(),
@@ -295,7 +305,7 @@ impl Rulebook {
 
         let script_source = script.and_then(|name| {
             resolve_script(name.get_ref(), dir.as_deref())
-                .map_err(|message| problems.push(at(name.span(), message)))
+                .map_err(|(kind, message)| problems.push(at(kind, name.span(), message)))
                 .ok()
         });
 
@@ -314,7 +324,11 @@ impl Rulebook {
         }
         // Each is reported as missing when absent, so all are here.
         let (Some(grid), Some(script_source), Some(title)) = (grid, script_source, title) else {
-            return Err(Problem::bare(format!("{path}: an incomplete rulebook")).into());
+            return Err(Problem::bare(
+                ProblemKind::MissingKey,
+                format!("{path}: an incomplete rulebook"),
+            )
+            .into());
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
         let mut warnings = script.warnings().to_vec();
@@ -323,6 +337,7 @@ impl Rulebook {
             if !script.mentions(&constant) {
                 warnings.push(
                     at(
+                        ProblemKind::UnusedParam,
                         key.span(),
                         format!(
                             "param `{}` is not used: the script never reads `{constant}`",
@@ -479,6 +494,7 @@ fn unstated_rules(raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
         }
         seen.push(id.clone());
         let problem = Problem::spanned(
+            ProblemKind::UnstatedRule,
             source,
             rule.span(),
             format!("example rule `{id}` is not stated in the description"),
@@ -514,7 +530,9 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String> {
+/// The script `name` names: beside the rulebook (in `dir`), or built in.
+/// The error is a problem's kind and message, for the caller to place.
+fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (ProblemKind, String)> {
     if let Some(dir) = dir {
         let path = dir.join(name);
         match crate::files::read(&path, crate::files::SCRIPT) {
@@ -528,10 +546,13 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
             // A bare built-in name (`lines`) is no file name, and fine.
             Err(_) if builtin::script(name).is_some() && !name.ends_with(".rhai") => {}
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(format!(
-                    "script `{}`: cannot read it: {}",
-                    path.display(),
-                    io_reason(&e)
+                return Err((
+                    ProblemKind::Io,
+                    format!(
+                        "script `{}`: cannot read it: {}",
+                        path.display(),
+                        io_reason(&e)
+                    ),
                 ));
             }
             Err(_) => {}
@@ -552,9 +573,12 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
     let looked = dir.map_or(String::new(), |d| {
         format!("no file {} and ", d.join(name).display())
     });
-    Err(format!(
-        "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
-        builtins.join(", ")
+    Err((
+        ProblemKind::MissingScript,
+        format!(
+            "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
+            builtins.join(", ")
+        ),
     ))
 }
 
