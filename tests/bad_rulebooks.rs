@@ -5,6 +5,8 @@
 //!   load. The snapshot is the error as the REPL draws it: per problem, the
 //!   `path:line:col: message` line, the source line with carets under the
 //!   offending token, and the `help:` with the nearest valid name.
+//!   `rulebooks/kinds.txt` lists the kinds of its problems, in order
+//!   (`err_x.toml: UnknownKey MissingKey`).
 //! * `rulebooks/run_*.toml` (+ `.rhai`): rulebooks that load, but whose
 //!   per-move hook (`refuse` or `outcome`) fails during play. The header says
 //!   which moves play fine and which move fails, how, and in which hook:
@@ -16,7 +18,8 @@
 //! Paths are given relative to this package (cargo runs tests from the
 //! package root), so messages and snapshots read `rulebooks/err_….toml`.
 
-use gridrules_core::{Game, Location, MoveList, PlayError, Rulebook, ScriptErrorKind};
+use gridrules_core::{Game, Location, MoveList, PlayError, ProblemKind, Rulebook, ScriptErrorKind};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -68,8 +71,25 @@ fn assert_points_into_file(loc: &Location, context: &str) {
     );
 }
 
+/// `rulebooks/kinds.txt`: each bad rulebook's file name and the kinds of
+/// its problems, as `ProblemKind`'s Debug form names them.
+fn expected_kinds() -> BTreeMap<String, Vec<String>> {
+    let text = std::fs::read_to_string("rulebooks/kinds.txt").unwrap();
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (name, kinds) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("kinds.txt: `{l}`: expected `<file>: <kind>…`"));
+            let kinds = kinds.split_whitespace().map(str::to_string).collect();
+            (name.to_string(), kinds)
+        })
+        .collect()
+}
+
 #[test]
 fn bad_rulebooks() {
+    let mut kinds = expected_kinds();
     insta::glob!("rulebooks/err_*.toml", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let rel = relative(path);
@@ -86,6 +106,16 @@ fn bad_rulebooks() {
             "{}: an error with no problem",
             rel.display()
         );
+        let name = rel.file_name().unwrap().to_string_lossy().to_string();
+        let found: Vec<String> = err
+            .problems
+            .iter()
+            .map(|p| format!("{:?}", p.kind))
+            .collect();
+        let expected = kinds
+            .remove(&name)
+            .unwrap_or_else(|| panic!("{name}: not in kinds.txt (its kinds: {found:?})"));
+        assert_eq!(found, expected, "{name}: the kinds of its problems:\n{err}");
         for p in &err.problems {
             // Every input here exists, so every problem has a place to point at.
             let loc = p
@@ -103,12 +133,18 @@ fn bad_rulebooks() {
             insta::assert_snapshot!(gridrules::render::rulebook_error(&err));
         });
     });
+    // A filter (`INSTA_GLOB_FILTER`) runs some files only; else none is left.
+    if std::env::var_os("INSTA_GLOB_FILTER").is_none() {
+        let stale: Vec<&String> = kinds.keys().collect();
+        assert!(stale.is_empty(), "kinds.txt names no such file: {stale:?}");
+    }
 }
 
 #[test]
 fn missing_rulebook_file_has_no_location() {
     let err = Rulebook::from_file(Path::new("rulebooks/no_such_rulebook.toml")).unwrap_err();
     assert_eq!(err.problems.len(), 1);
+    assert_eq!(err.problems[0].kind, ProblemKind::Io);
     assert_eq!(err.problems[0].location, None);
     insta::assert_snapshot!(err.to_string(), @"rulebooks/no_such_rulebook.toml: cannot read the rulebook: no such file");
 }

@@ -1030,8 +1030,9 @@ fn check_moves(
                 ensure!(
                     run,
                     !is_legal,
-                    "check refuses the legal move `{}`: {r}",
-                    rb.move_text(mv)
+                    "check refuses the legal move `{}`: {}",
+                    rb.move_text(mv),
+                    rb.explain(&r)
                 );
                 if let Some(o) = pos.outcome() {
                     ensure!(

@@ -39,8 +39,12 @@
 //! roundtrip <text> [=> <printed>]  the text parses, prints as <printed> (default:
 //!                                  itself), and the printed text parses back to
 //!                                  the same position
-//! reject <text> ~ <reason>         `parse_position` refuses the text with an error
-//!                                  containing <reason>
+//! reject <text> is <kind> [~ <reason>]
+//!                                  `parse_position` refuses the text with an error
+//!                                  of that kind (`SetupErrorKind`'s variant),
+//!                                  pointing into the text, whose message contains
+//!                                  <reason> where one is given (the text is the
+//!                                  contract where a line pins it)
 //! ```
 //!
 //! Boards are numbered from 1, row by row from the bottom-left, as in the
@@ -279,19 +283,43 @@ impl Runner {
             }
             "reject" => {
                 let book = self.book(at);
-                let (text, reason) = rest
-                    .split_once(" ~ ")
-                    .unwrap_or_else(|| panic!("{at}: `reject <text> ~ <reason>`"));
-                match book.parse_position(text) {
+                let (head, reason) = match rest.split_once(" ~ ") {
+                    Some((head, reason)) => (head, Some(reason)),
+                    None => (rest, None),
+                };
+                let (text, kind) = head
+                    .rsplit_once(" is ")
+                    .unwrap_or_else(|| panic!("{at}: `reject <text> is <kind> [~ <reason>]`"));
+                let e = match book.parse_position(text) {
                     Ok(pos) => panic!(
                         "{at}: `{text}` was accepted as `{}`",
                         book.position_text(&pos)
                     ),
-                    Err(e) => assert!(
+                    Err(e) => e,
+                };
+                // The variant's name: its Debug form up to the fields.
+                let debug = format!("{:?}", e.kind);
+                let variant = debug
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .unwrap_or_default();
+                assert_eq!(variant, kind, "{at}: `{text}` refused with `{e}`");
+                if let Some(reason) = reason {
+                    assert!(
                         e.to_string().contains(reason),
                         "{at}: `{text}` refused with `{e}`, expected `{reason}`"
-                    ),
+                    );
                 }
+                // It points at a field, or into one, or where one is missing.
+                let pointed = text
+                    .get(e.span.clone())
+                    .unwrap_or_else(|| panic!("{at}: {:?} is not a range of `{text}`", e.span));
+                assert_eq!(
+                    pointed,
+                    pointed.trim(),
+                    "{at}: `{text}`: {:?} points at spaces",
+                    e.span
+                );
             }
             other => panic!("{at}: unknown statement `{other}`"),
         }
@@ -346,9 +374,10 @@ impl Runner {
         let Err(PlayError::Refused { refusal, .. }) = &checked else {
             panic!("{at}: check accepts `{text}`: {checked:?}");
         };
+        let said = refusal.describe(book.grid());
         assert!(
-            refusal.to_string().contains(reason),
-            "{at}: `{text}` refused with `{refusal}`, expected `{reason}`"
+            said.contains(reason),
+            "{at}: `{text}` refused with `{said}`, expected `{reason}`"
         );
         if before.is_over() {
             assert!(

@@ -170,9 +170,86 @@ impl Snippet {
     }
 }
 
+/// What kind of problem: what code and tests match, where the message is
+/// for people (and its wording may be refined).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// A file cannot be read or written.
+    Io,
+    /// The TOML does not parse, or does not read as the file's format
+    /// where no key is to blame.
+    Toml,
+    /// A key or section the format does not have (`heigth`, `[tabel]`, an
+    /// unknown refusal).
+    UnknownKey,
+    /// A key every such file or table must set is absent.
+    MissingKey,
+    /// A value of a type the key does not take (`width = "3"`, a float param).
+    WrongType,
+    /// A value of the right type that the rules of the format refuse (a
+    /// board of width 0, a name with capitals, an unknown placeholder).
+    BadValue,
+    /// No built-in rulebook has that name.
+    UnknownRulebook,
+    /// The rulebook's script is neither beside it nor built in.
+    MissingScript,
+    /// A hook every script must define is absent.
+    MissingHook,
+    /// A hook is defined with the wrong number of parameters.
+    HookArity,
+    /// The script does not parse (or names what does not exist).
+    ScriptSyntax,
+    /// The script raised an error while running (a type error, `throw`, …).
+    Script,
+    /// The script hit a sandbox limit (operations, call depth, data size, time).
+    Limit,
+    /// A hook returned a value of the wrong shape or meaning.
+    HookValue,
+    /// A record's rulebook does not load (its own problems follow).
+    Unloadable,
+    /// A record's start position is refused.
+    Setup,
+    /// A record's move is refused.
+    Move,
+    /// A record's result does not follow from its moves.
+    ResultMismatch,
+    /// Warning: a param the script never reads.
+    UnusedParam,
+    /// Warning: an example pins a rule the description does not state.
+    UnstatedRule,
+    /// Warning: a function one slip from a hook's name, which is never called.
+    NotAHook,
+    /// Not a problem itself: what follows from the ones before it (what
+    /// was kept when a reload failed).
+    Note,
+}
+
+impl ProblemKind {
+    /// The kind of a serde error from reading TOML into a type, by the
+    /// opening serde gives each kind of message (its errors carry no
+    /// kind); anything else is the TOML's own.
+    pub(crate) fn of_serde(message: &str) -> ProblemKind {
+        const KINDS: &[(&str, ProblemKind)] = &[
+            ("unknown field `", ProblemKind::UnknownKey),
+            ("missing field `", ProblemKind::MissingKey),
+            ("invalid type: ", ProblemKind::WrongType),
+            ("invalid value: ", ProblemKind::BadValue),
+            ("invalid length ", ProblemKind::BadValue),
+            ("unknown variant `", ProblemKind::BadValue),
+        ];
+        KINDS
+            .iter()
+            .find(|(opening, _)| message.starts_with(opening))
+            .map_or(ProblemKind::Toml, |&(_, kind)| kind)
+    }
+}
+
 /// One problem found in a rulebook or its script.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// What kind of problem.
+    pub kind: ProblemKind,
     /// Where it is, when known.
     pub location: Option<Location>,
     /// What is wrong and what was expected (lower case, no trailing period).
@@ -185,9 +262,10 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem at `location`.
-    pub fn at(location: Location, message: impl Into<String>) -> Problem {
+    /// A problem of `kind` at `location`.
+    pub fn at(kind: ProblemKind, location: Location, message: impl Into<String>) -> Problem {
         Problem {
+            kind,
             location: Some(location),
             message: message.into(),
             snippet: None,
@@ -195,9 +273,10 @@ impl Problem {
         }
     }
 
-    /// A problem with no position (a whole file, say).
-    pub fn bare(message: impl Into<String>) -> Problem {
+    /// A problem of `kind` with no position (a whole file, say).
+    pub fn bare(kind: ProblemKind, message: impl Into<String>) -> Problem {
         Problem {
+            kind,
             location: None,
             message: message.into(),
             snippet: None,
@@ -205,9 +284,15 @@ impl Problem {
         }
     }
 
-    /// A problem at `range` of `source`, which the renderer will draw.
-    pub fn spanned(source: &Source, range: Range<usize>, message: impl Into<String>) -> Problem {
+    /// A problem of `kind` at `range` of `source`, which the renderer will draw.
+    pub fn spanned(
+        kind: ProblemKind,
+        source: &Source,
+        range: Range<usize>,
+        message: impl Into<String>,
+    ) -> Problem {
         Problem {
+            kind,
             location: Some(source.location(range.start)),
             message: message.into(),
             snippet: Some(Box::new(Snippet::new(source, range))),
@@ -331,6 +416,12 @@ impl ScriptError {
     /// The error as a [`Problem`], to render or to list with others.
     pub fn to_problem(&self) -> Problem {
         Problem {
+            kind: match self.kind {
+                ScriptErrorKind::Syntax => ProblemKind::ScriptSyntax,
+                ScriptErrorKind::Runtime => ProblemKind::Script,
+                ScriptErrorKind::Limit => ProblemKind::Limit,
+                ScriptErrorKind::BadValue => ProblemKind::HookValue,
+            },
             location: self.location.clone(),
             message: self.describe(),
             snippet: self.snippet.clone(),

@@ -44,11 +44,14 @@ pub mod rules;
 pub mod script;
 pub mod search;
 pub mod setup;
+pub mod setup_error;
 pub mod suggest;
 pub mod table;
 pub mod turns;
 
-pub use error::{Location, Problem, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source};
+pub use error::{
+    Location, Problem, ProblemKind, RulebookError, ScriptError, ScriptErrorKind, Snippet, Source,
+};
 pub use game::Game;
 pub use geometry::{Cell, CellSet, Grid};
 pub use notation::ParseMoveError;
@@ -56,4 +59,4 @@ pub use position::{BySide, Ending, Move, MoveList, Outcome, Position, Side};
 pub use refusal::{PlayError, Refusal};
 pub use rng::Rng;
 pub use rulebook::Rulebook;
-pub use setup::SetupError;
+pub use setup_error::{SetupError, SetupErrorKind};

@@ -13,7 +13,7 @@
 //! ending = "line"           # optional: line, full, no-moves, repetition, script, resigned, agreed
 //! ```
 
-use crate::error::{Problem, RulebookError, Source};
+use crate::error::{Problem, ProblemKind, RulebookError, Source};
 use crate::game::Game;
 use crate::position::{Ending, Outcome, Side};
 use crate::rulebook::Rulebook;
@@ -159,8 +159,13 @@ pub const HEADER: &str = "# gridrules game record";
 /// # Errors
 /// When the file cannot be written, or another kind of file is there.
 pub fn write(path: &Path, text: &str, header: &str, force: bool) -> Result<(), RecordError> {
-    crate::files::write_replacing(path, text, header, force)
-        .map_err(|e| Problem::bare(format!("{}: cannot write: {e}", path.display())).into())
+    crate::files::write_replacing(path, text, header, force).map_err(|e| {
+        Problem::bare(
+            ProblemKind::Io,
+            format!("{}: cannot write: {e}", path.display()),
+        )
+        .into()
+    })
 }
 
 /// Reads a record from `path` and replays it. Nothing outside is touched.
@@ -171,7 +176,7 @@ pub fn write(path: &Path, text: &str, header: &str, force: bool) -> Result<(), R
 pub fn open(path: &Path) -> Result<Opened, RecordError> {
     let shown = path.display().to_string();
     let text = crate::files::read(path, crate::files::RECORD)
-        .map_err(|e| Problem::bare(format!("{shown}: cannot read: {e}")))?;
+        .map_err(|e| Problem::bare(ProblemKind::Io, format!("{shown}: cannot read: {e}")))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse(&text, &shown, &dir)
 }
@@ -182,9 +187,12 @@ pub fn open(path: &Path) -> Result<Opened, RecordError> {
 /// As [`open`].
 pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> {
     let source = Source::new(path, text);
-    let raw: RawRecord = toml::from_str(text).map_err(|e| match e.span() {
-        Some(span) => Problem::spanned(&source, span, e.message().trim_end()),
-        None => Problem::bare(e.message().trim_end()),
+    let raw: RawRecord = toml::from_str(text).map_err(|e| {
+        let kind = ProblemKind::of_serde(e.message());
+        match e.span() {
+            Some(span) => Problem::spanned(kind, &source, span, e.message().trim_end()),
+            None => Problem::bare(kind, e.message().trim_end()),
+        }
     })?;
     let source = &source;
     let name = raw.rulebook.get_ref();
@@ -194,6 +202,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         // A record names what it needs beside it, so that a folder of games
         // can be shared: never a file anywhere on the reader's machine.
         return Err(Problem::spanned(
+            ProblemKind::BadValue,
             source,
             raw.rulebook.span(),
             format!("rulebook `{name}`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder"),
@@ -202,6 +211,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
             let mut problems = vec![Problem::spanned(
+                ProblemKind::Unloadable,
                 source,
                 raw.rulebook.span(),
                 format!("rulebook `{name}` does not load:"),
@@ -229,6 +239,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             s if (1..=i64::from(crate::table::MAX_CLOCK)).contains(&s) => Some(s as u32),
             s => {
                 return Err(Problem::spanned(
+                    ProblemKind::BadValue,
                     source,
                     c.span(),
                     format!("clock {s}: expected seconds per move, or 0"),
@@ -240,9 +251,9 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     let mut game = match &raw.start {
         None => Game::new(rulebook.clone()),
         Some(s) => {
-            let pos = rulebook
-                .parse_position(s.get_ref())
-                .map_err(|e| Problem::spanned(source, s.span(), format!("start: {e}")))?;
+            let pos = rulebook.parse_position(s.get_ref()).map_err(|e| {
+                Problem::spanned(ProblemKind::Setup, source, s.span(), format!("start: {e}"))
+            })?;
             Game::from_position(rulebook.clone(), pos)
         }
     };
@@ -266,6 +277,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             };
             let refused = |e: &dyn std::fmt::Display| {
                 Problem::spanned(
+                    ProblemKind::Move,
                     source,
                     range.clone(),
                     format!("move {} `{word}`: {e}", i + 1),
@@ -294,12 +306,13 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
 fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<(), RecordError> {
     let Some(result) = &raw.result else {
         return match &raw.ending {
-            Some(e) => {
-                Err(
-                    Problem::spanned(source, e.span(), "`ending` needs a `result` beside it")
-                        .into(),
-                )
-            }
+            Some(e) => Err(Problem::spanned(
+                ProblemKind::MissingKey,
+                source,
+                e.span(),
+                "`ending` needs a `result` beside it",
+            )
+            .into()),
             None => Ok(()),
         };
     };
@@ -309,6 +322,7 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
         "draw" => Outcome::Draw,
         other => {
             return Err(Problem::spanned(
+                ProblemKind::BadValue,
                 source,
                 result.span(),
                 format!("result `{other}`: expected \"X wins\", \"O wins\" or \"draw\""),
@@ -322,19 +336,21 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
         .map(|e| (e.get_ref().as_str(), e.span().start));
     match (game.ending(), ending) {
         (None, Some(("resigned", _))) => match outcome {
-            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(e.to_string()).into()),
-            Outcome::Draw => Err(Problem::spanned(source, result.span(), "a resignation cannot end in a draw").into()),
+            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(ProblemKind::ResultMismatch, e.describe(game.rulebook().grid())).into()),
+            Outcome::Draw => Err(Problem::spanned(ProblemKind::BadValue, source, result.span(), "a resignation cannot end in a draw").into()),
         },
         (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
-            game.agree_draw().map_err(|e| Problem::bare(e.to_string()).into())
+            game.agree_draw().map_err(|e| Problem::bare(ProblemKind::ResultMismatch, e.describe(game.rulebook().grid())).into())
         }
         (None, _) => Err(Problem::spanned(
+            ProblemKind::ResultMismatch,
             source,
             result.span(),
             format!("result `{outcome}`, but after these moves the game goes on (for a resignation write ending = \"resigned\")"),
         )
         .into()),
         (Some((actual, _)), _) if actual != outcome => Err(Problem::spanned(
+            ProblemKind::ResultMismatch,
             source,
             result.span(),
             format!("result `{outcome}`, but the moves give `{actual}`"),

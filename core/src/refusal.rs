@@ -4,44 +4,56 @@
 //! these keys) and the rules (which refuse moves).
 
 use crate::error::ScriptError;
+use crate::geometry::{Cell, Grid};
 use crate::notation::ParseMoveError;
 use crate::position::{Outcome, Side};
 use std::fmt;
 
 /// Why a move is refused. The game is unchanged.
+///
+/// Cells of the board are held as [`Cell`]s: naming one needs the grid, so
+/// a refusal is put in words by [`Refusal::describe`] (or a rulebook's
+/// `[refusals]` text, [`crate::Rulebook::explain`]), not by `Display`.
+/// Text that is no cell of the board (a coordinate off it as written, a
+/// column letter, a script's reason) stays text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Refusal {
     /// The game is over (G3).
     GameOver(Outcome),
-    /// The cell is taken. Holds the cell's name.
-    Occupied(String),
-    /// The cell is in a closed region. Holds the cell's name.
-    ClosedRegion(String),
-    /// The move must go to another region. Holds the cell and the region number.
-    WrongRegion(String, usize),
+    /// The cell is taken.
+    Occupied(Cell),
+    /// The cell is in a closed region.
+    ClosedRegion(Cell),
+    /// The move must go to another region. Holds the cell and the region
+    /// the move is sent to (from 0).
+    WrongRegion(Cell, usize),
     /// A movement while pieces are still to be placed.
     MustPlace,
     /// A placement when no pieces are left in hand.
     MustMove,
-    /// The piece to move is not the mover's. Holds the cell's name.
-    NotOwnPiece(String),
-    /// The piece cannot reach that cell. Holds both names.
-    Unreachable(String, String),
-    /// A jump over a cell that is not empty. Holds both names.
-    JumpBlocked(String, String),
+    /// The piece to move is not the mover's. Holds the cell it moves from.
+    NotOwnPiece(Cell),
+    /// The piece cannot reach that cell. Holds the cells it moves from and to.
+    Unreachable(Cell, Cell),
+    /// A jump over a cell that is not empty. Holds the cells it moves from and to.
+    JumpBlocked(Cell, Cell),
     /// The cell does not rest on its support yet (gravity). Holds the cell
     /// and the cell of its column a mark would land on, if any.
-    Unsupported(String, Option<String>),
+    Unsupported(Cell, Option<Cell>),
     /// A column named for a drop has no room left. Holds the column's letter.
     ColumnFull(String),
     /// A column was named where marks do not drop. Holds the text.
     NoColumns(String),
     /// The move chose a mark it may not place. Holds the cell and the mark
     /// it must place.
-    FixedMark(String, Side),
+    FixedMark(Cell, Side),
+    /// As [`Refusal::FixedMark`], for `…=` after text that is no cell of the
+    /// board as written (a column `d=`, `b2-c2=`). Holds the text before
+    /// the `=` and the mark the move must place.
+    FixedMarkText(String, Side),
     /// `=` followed by something that is not a mark. Holds the cell and the text.
-    UnknownMark(String, String),
+    UnknownMark(Cell, String),
     /// A cell or column off the board. Holds it as written.
     OffBoard(String),
     /// `swap` where the table has no pie rule (PI1).
@@ -52,49 +64,60 @@ pub enum Refusal {
     Script(String),
 }
 
-impl fmt::Display for Refusal {
-    /// The reason, worded to follow the move: `e5: the cell is taken`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Refusal {
+    /// The reason in the engine's words, worded to follow the move
+    /// (`e5: the cell is taken`), naming cells as `grid` does.
+    pub fn describe(&self, grid: Grid) -> String {
+        let name = |c: &Cell| grid.name(*c);
         match self {
-            Refusal::GameOver(o) => write!(f, "the game is over ({o})"),
-            Refusal::Occupied(_) => f.write_str("the cell is taken"),
-            Refusal::ClosedRegion(_) => f.write_str("that board is closed (won or full)"),
-            Refusal::WrongRegion(_, r) => write!(f, "the move must be played on board {}", r + 1),
+            Refusal::GameOver(o) => format!("the game is over ({o})"),
+            Refusal::Occupied(_) => "the cell is taken".to_string(),
+            Refusal::ClosedRegion(_) => "that board is closed (won or full)".to_string(),
+            Refusal::WrongRegion(_, r) => format!("the move must be played on board {}", r + 1),
             Refusal::MustPlace => {
-                f.write_str("a move here places a mark: name an empty cell, like b2")
+                "a move here places a mark: name an empty cell, like b2".to_string()
             }
-            Refusal::MustMove => f.write_str("all pieces are placed: move one, like `b2-c2`"),
-            Refusal::NotOwnPiece(c) => write!(f, "no piece of the side to move stands on {c}"),
-            Refusal::Unreachable(a, b) => write!(f, "a piece on {a} cannot reach {b}"),
-            Refusal::JumpBlocked(..) => f.write_str("the jump passes over an occupied cell"),
-            Refusal::Unsupported(_, Some(landing)) => write!(
-                f,
-                "a mark cannot stand there yet: in that column it lands on {landing}"
+            Refusal::MustMove => "all pieces are placed: move one, like `b2-c2`".to_string(),
+            Refusal::NotOwnPiece(c) => {
+                format!("no piece of the side to move stands on {}", name(c))
+            }
+            Refusal::Unreachable(a, b) => {
+                format!("a piece on {} cannot reach {}", name(a), name(b))
+            }
+            Refusal::JumpBlocked(..) => "the jump passes over an occupied cell".to_string(),
+            Refusal::Unsupported(_, Some(landing)) => format!(
+                "a mark cannot stand there yet: in that column it lands on {}",
+                name(landing)
             ),
             Refusal::Unsupported(..) => {
-                f.write_str("a mark cannot stand there yet: the cells it rests on are empty")
+                "a mark cannot stand there yet: the cells it rests on are empty".to_string()
             }
-            Refusal::ColumnFull(col) => write!(f, "column {col} is full"),
+            Refusal::ColumnFull(col) => format!("column {col} is full"),
             Refusal::NoColumns(_) => {
-                f.write_str("marks do not drop into columns here: name a cell, like b2")
+                "marks do not drop into columns here: name a cell, like b2".to_string()
             }
-            Refusal::FixedMark(cell, mark) => write!(
-                f,
-                "a move here places {mark}, not a mark of its choice: write {cell}"
-            ),
+            Refusal::FixedMark(cell, mark) => fixed_mark(&name(cell), *mark),
+            Refusal::FixedMarkText(text, mark) => fixed_mark(text, *mark),
             Refusal::UnknownMark(cell, text) => {
-                write!(f, "`{text}` is not a mark: write {cell}=X or {cell}=O")
+                let cell = name(cell);
+                format!("`{text}` is not a mark: write {cell}=X or {cell}=O")
             }
-            Refusal::OffBoard(_) => f.write_str("no such cell on this board"),
+            Refusal::OffBoard(_) => "no such cell on this board".to_string(),
             Refusal::NoPieRule => {
-                f.write_str("there is no pie rule at this table: `swap` is not a move here (PI1)")
+                "there is no pie rule at this table: `swap` is not a move here (PI1)".to_string()
             }
-            Refusal::SwapLate => f.write_str(
-                "the pie rule lets the second player swap only in answer to the first move, once (PI1)",
-            ),
-            Refusal::Script(reason) => f.write_str(reason),
+            Refusal::SwapLate => {
+                "the pie rule lets the second player swap only in answer to the first move, once (PI1)"
+                    .to_string()
+            }
+            Refusal::Script(reason) => reason.clone(),
         }
     }
+}
+
+/// [`Refusal::FixedMark`]'s words, for a cell or the text written.
+fn fixed_mark(at: &dyn fmt::Display, mark: Side) -> String {
+    format!("a move here places {mark}, not a mark of its choice: write {at}")
 }
 
 /// The keys of a rulebook's `[refusals]` table, one per kind of refusal.
@@ -123,7 +146,7 @@ pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}",
 ];
 
-/// The placeholders each refusal fills in (what [`Rulebook::explain`]
+/// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
 /// knows for that kind); any other would print empty.
 pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
     match key {
@@ -155,7 +178,7 @@ impl Refusal {
             Refusal::Unsupported(..) => "unsupported",
             Refusal::ColumnFull(_) => "column_full",
             Refusal::NoColumns(_) => "no_columns",
-            Refusal::FixedMark(..) => "fixed_mark",
+            Refusal::FixedMark(..) | Refusal::FixedMarkText(..) => "fixed_mark",
             Refusal::UnknownMark(..) => "unknown_mark",
             Refusal::OffBoard(_) => "off_board",
             Refusal::NoPieRule => "no_pie_rule",

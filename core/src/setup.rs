@@ -27,23 +27,71 @@ use crate::mechanics::Captures;
 use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
 use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
 use crate::script::api::History;
-use std::fmt;
 use std::fmt::Write as _;
+use std::ops::Range;
 
-/// A position text that was refused, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetupError(pub String);
+pub use crate::setup_error::{FifthField, SetupError, SetupErrorKind};
 
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+use SetupErrorKind as K;
+
+fn fail<T>(span: &Range<usize>, kind: SetupErrorKind) -> Result<T, SetupError> {
+    Err(SetupError::new(kind, span.clone()))
 }
 
-impl std::error::Error for SetupError {}
+/// One whitespace-separated field of a position text and its bytes.
+#[derive(Debug, Clone)]
+struct Field<'a> {
+    text: &'a str,
+    span: Range<usize>,
+}
 
-fn fail<T>(msg: impl Into<String>) -> Result<T, SetupError> {
-    Err(SetupError(msg.into()))
+/// A position text split into its fields, each with its bytes: read, not
+/// yet checked against a rulebook (shakmaty's `Setup` before `FromSetup`).
+#[derive(Debug)]
+struct Fields<'a> {
+    /// The fields in order, without a last `swapped`.
+    fields: Vec<Field<'a>>,
+    /// The bytes of a last `swapped` word (the pie rule's swap is spent).
+    swapped: Option<Range<usize>>,
+}
+
+impl<'a> Fields<'a> {
+    /// Splits `text` at whitespace (as `str::split_whitespace` does),
+    /// keeping where each field is.
+    fn split(text: &'a str) -> Fields<'a> {
+        let mut fields = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            match (start, c.is_whitespace()) {
+                (None, false) => start = Some(i),
+                (Some(s), true) => {
+                    fields.push(Field {
+                        text: &text[s..i],
+                        span: s..i,
+                    });
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        // A last word `swapped`: the second player has used the pie rule.
+        let swapped = match &fields[..] {
+            [_, _, .., last] if last.text == "swapped" => fields.pop().map(|f| f.span),
+            _ => None,
+        };
+        Fields { fields, swapped }
+    }
+
+    /// Field `i` (from 0), if it was given.
+    fn get(&self, i: usize) -> Option<&Field<'a>> {
+        self.fields.get(i)
+    }
+
+    /// The empty range just after the last field: where a missing one goes.
+    fn end(&self) -> Range<usize> {
+        let end = self.fields.last().map_or(0, |f| f.span.end);
+        end..end
+    }
 }
 
 impl Rulebook {
@@ -112,43 +160,55 @@ impl Rulebook {
     /// as far as the text shows: counts, pieces in hand, lines, regions.
     ///
     /// # Errors
-    /// [`SetupError`] naming the first field that is wrong, and why.
+    /// [`SetupError`] naming the first field that is wrong, and why, with
+    /// the bytes of `text` it concerns.
     pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
-        let mut fields: Vec<&str> = text.split_whitespace().collect();
-        // A last word `swapped`: the second player has used the pie rule.
-        let swapped = fields.len() > 2 && fields.last() == Some(&"swapped");
-        if swapped {
-            fields.pop();
-            if !self.table().pie {
-                return fail("`swapped`: there is no pie rule at this table (PI1)");
-            }
+        self.check_fields(&Fields::split(text))
+    }
+
+    /// Checks the fields against this rulebook, field by field in the
+    /// order the text gives them.
+    ///
+    /// Implementation note: the fields are read and checked in one pass, in
+    /// the order below, not all read first and then checked: a text with
+    /// several faults reports the first in this order, and that message is
+    /// part of the contract (transcripts quote it).
+    fn check_fields(&self, fields: &Fields<'_>) -> Result<Position, SetupError> {
+        if let Some(at) = &fields.swapped
+            && !self.table().pie
+        {
+            return fail(at, K::SwappedWithoutPie);
         }
         let fifth = if self.holding_in_text() {
-            Some(", boards held")
+            Some(FifthField::Held)
         } else if self.tables.captures.any() {
-            Some(", captures")
+            Some(FifthField::Captures)
         } else {
             None
         };
         let most = if fifth.is_some() { 5 } else { 4 };
-        if !(2..=most).contains(&fields.len()) {
-            return fail(format!(
-                "expected 2 to {most} fields (board, side to move, pieces in hand, target board{}), found {}",
-                fifth.unwrap_or_default(),
-                fields.len()
-            ));
+        let found = fields.fields.len();
+        if !(2..=most).contains(&found) {
+            // The fields past the last allowed one, or where one is missing.
+            let at = match (fields.get(most), fields.fields.last()) {
+                (Some(first), Some(last)) => first.span.start..last.span.end,
+                _ => fields.end(),
+            };
+            return fail(&at, K::FieldCount { found, fifth });
         }
-        let marks = self.parse_board(fields[0])?;
-        let turn = match fields[1] {
+        let board = &fields.fields[0];
+        let side = &fields.fields[1];
+        let marks = self.parse_board(board)?;
+        let turn = match side.text {
             "X" | "x" => Side::X,
             "O" | "o" => Side::O,
-            other => return fail(format!("side to move `{other}`: expected X or O")),
+            other => return fail(&side.span, K::SideToMove(other.to_string())),
         };
         let count = BySide::new_with(|s| marks.get(s).count());
-        let in_hand = self.parse_hand(fields.get(2).copied(), count)?;
+        let in_hand = self.parse_hand(fields.get(2), board, count)?;
         let captures = match fields.get(4) {
             Some(f) if self.tables.captures.any() => {
-                Captures::parse_field(f).map_err(SetupError)?
+                Captures::parse_field(f.text).map_err(|k| SetupError::new(k, f.span.clone()))?
             }
             _ => BySide::default(),
         };
@@ -157,7 +217,7 @@ impl Rulebook {
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
         if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
-            self.check_counts(turn, count, captures)?;
+            self.check_counts(turn, count, captures, board, side)?;
         }
         let mut pos = self.initial();
         pos.marks = marks;
@@ -165,27 +225,32 @@ impl Rulebook {
         pos.in_hand = in_hand;
         pos.captures = captures;
         pos.ply = u16::try_from(placed.x + placed.o).unwrap_or(u16::MAX);
-        if swapped {
+        if let Some(at) = &fields.swapped {
             if pos.ply == 0 {
-                return fail(
-                    "`swapped`: the pie rule's swap answers the first move, and no mark is on the board (PI1)",
-                );
+                return fail(at, K::SwappedEmpty);
             }
             pos.swapped = true;
             pos.ply = pos.ply.saturating_add(1);
         }
-        self.check_support(&mut pos)?;
+        self.check_support(&mut pos, board)?;
         let held = match fields.get(4) {
             Some(f) if self.holding_in_text() => Some(self.parse_held(f)?),
             _ => None,
         };
-        self.settle_lines(&mut pos, held)?;
-        self.tables.captures.settle(&mut pos).map_err(SetupError)?;
-        pos.target = self.parse_target(fields.get(3).copied(), &pos)?;
+        let fifth_at = fields
+            .get(4)
+            .map_or_else(|| fields.end(), |f| f.span.clone());
+        self.settle_lines(&mut pos, held, board, &fifth_at)?;
+        self.tables
+            .captures
+            .settle(&mut pos)
+            .map_err(|k| SetupError::new(k, fifth_at.clone()))?;
+        pos.target = self.parse_target(fields.get(3), &pos)?;
+        let whole = fields.fields[0].span.start..fields.end().end;
         if pos.result.is_none()
             && !self
                 .has_legal_move(&pos, &History::default())
-                .map_err(|e| SetupError(e.to_string()))?
+                .map_err(|e| SetupError::new(K::Script(Box::new(e)), whole))?
         {
             pos.result = Some(self.stalemate(&pos));
         }
@@ -200,19 +265,19 @@ impl Rulebook {
         turn: Side,
         count: BySide<u32>,
         captures: BySide<u16>,
+        board: &Field<'_>,
+        side: &Field<'_>,
     ) -> Result<(), SetupError> {
         if captures.x + captures.o > 0 {
             return self
                 .tables
                 .captures
                 .check_counts(turn, count, captures)
-                .map_err(SetupError);
+                .map_err(|k| SetupError::new(k, board.span.clone()));
         }
-        let (x, o) = (i64::from(count.x), i64::from(count.o));
+        let (x, o) = (count.x, count.o);
         if self.tables.marks == Marks::Shared && o > 0 {
-            return fail(format!(
-                "both sides place X here: the board cannot hold O ({o} found)"
-            ));
+            return fail(&board.span, K::SharedO { o });
         }
         let turns = &self.tables.turns;
         if !turns.is_alternating() {
@@ -221,29 +286,32 @@ impl Rulebook {
             let place = turns.place(ply);
             let want = turns.placed(ply);
             if self.tables.marks == Marks::Own && (want.x, want.o) != (count.x, count.o) {
-                return fail(format!(
-                    "wrong counts: after {ply} marks X has placed {} and O {} (X has {x}, O has {o})",
-                    want.x, want.o
-                ));
+                return fail(
+                    &board.span,
+                    K::TurnCounts {
+                        ply,
+                        want,
+                        found: count,
+                    },
+                );
             }
             if place.side() != turn {
-                return fail(format!(
-                    "wrong side to move: after {ply} marks it is {}'s turn, mark {} of {}",
-                    place.side(),
-                    place.mark + 1,
-                    place.of
-                ));
+                return fail(
+                    &side.span,
+                    K::TurnSide {
+                        ply,
+                        side: place.side(),
+                        mark: place.mark + 1,
+                        of: place.of,
+                    },
+                );
             }
             return Ok(());
         }
         if self.tables.marks != Marks::Own {
             let even = (x + o) % 2 == 0;
             if even != (turn == Side::X) {
-                let want = if turn == Side::X { "an even" } else { "an odd" };
-                return fail(format!(
-                    "wrong counts: with {turn} to move the board holds {want} number of marks (it holds {})",
-                    x + o
-                ));
+                return fail(&board.span, K::Parity { turn, marks: x + o });
             }
             return Ok(());
         }
@@ -254,18 +322,12 @@ impl Rulebook {
         if ok {
             return Ok(());
         }
-        let want = match turn {
-            Side::X => "as many marks as O",
-            Side::O => "one mark more than O",
-        };
-        fail(format!(
-            "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
-        ))
+        fail(&board.span, K::Counts { turn, x, o })
     }
 
     /// With gravity, every mark must rest on its support; the empty cells
     /// that do not yet rest on theirs are closed.
-    fn check_support(&self, pos: &mut Position) -> Result<(), SetupError> {
+    fn check_support(&self, pos: &mut Position, board: &Field<'_>) -> Result<(), SetupError> {
         let t = &self.tables;
         if !t.gravity {
             return Ok(());
@@ -273,39 +335,47 @@ impl Rulebook {
         let occupied = pos.occupied();
         let supported = t.supported(occupied);
         if let Some(c) = (occupied & !supported).first() {
-            let under: Vec<String> = (t.support[c.index()] & !occupied)
+            let under = (t.support[c.index()] & !occupied)
                 .into_iter()
-                .map(|u| self.grid().name(u).to_string())
+                .map(|u| self.grid().name(u))
                 .collect();
-            return fail(format!(
-                "the mark on {} does not rest on anything: {} must be filled first",
-                self.grid().name(c),
-                under.join(" ")
-            ));
+            return fail(
+                &board.span,
+                K::Unsupported {
+                    cell: self.grid().name(c),
+                    under,
+                },
+            );
         }
         pos.closed_cells = t.all & !supported;
         Ok(())
     }
 
-    fn parse_board(&self, text: &str) -> Result<BySide<CellSet>, SetupError> {
+    /// Reads the board field: rows top first, separated by `/`.
+    fn parse_board(&self, board: &Field<'_>) -> Result<BySide<CellSet>, SetupError> {
         let g = self.grid();
-        let rows: Vec<&str> = text.split('/').collect();
+        let rows: Vec<&str> = board.text.split('/').collect();
         if rows.len() != g.height() as usize {
-            return fail(format!(
-                "the board has {} rows, the text {}: write rows top first, separated by `/`",
-                g.height(),
-                rows.len()
-            ));
+            return fail(
+                &board.span,
+                K::Rows {
+                    rows: g.height(),
+                    found: rows.len(),
+                },
+            );
         }
         let mut marks = BySide::<CellSet>::default();
+        let mut row_start = board.span.start;
         for (i, row_text) in rows.iter().enumerate() {
+            let row_span = row_start..row_start + row_text.len();
+            row_start = row_span.end + 1;
             let row = g.height() as usize - 1 - i;
             let mut col = 0usize;
-            let mut chars = row_text.chars().peekable();
-            while let Some(c) = chars.next() {
+            let mut chars = row_text.char_indices().peekable();
+            while let Some((at, c)) = chars.next() {
                 if let Some(d) = c.to_digit(10) {
                     let mut n = d as usize;
-                    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                    while let Some(d) = chars.peek().and_then(|&(_, c)| c.to_digit(10)) {
                         // Saturating: an absurd count is reported as a wrong row, not an overflow.
                         n = n.saturating_mul(10).saturating_add(d as usize);
                         chars.next();
@@ -319,76 +389,87 @@ impl Rulebook {
                     }
                     col = col.saturating_add(1);
                 } else {
-                    return fail(format!(
-                        "row {} from the top: `{c}` is not X, O, `.` or a number of empty cells",
-                        i + 1
-                    ));
+                    let at = row_span.start + at;
+                    return fail(
+                        &(at..at + c.len_utf8()),
+                        K::RowChar {
+                            row: i + 1,
+                            found: c,
+                        },
+                    );
                 }
             }
             if col != g.width() as usize {
-                // A count past any board is said as such, not as its number.
-                let found = if col > crate::geometry::MAX_CELLS {
-                    "far too many".to_string()
-                } else {
-                    col.to_string()
-                };
-                return fail(format!(
-                    "row {} from the top has {found} cells, expected {}",
-                    i + 1,
-                    g.width()
-                ));
+                return fail(
+                    &row_span,
+                    K::RowLength {
+                        row: i + 1,
+                        found: (col <= crate::geometry::MAX_CELLS).then_some(col),
+                        width: g.width(),
+                    },
+                );
             }
         }
         Ok(marks)
     }
 
+    /// Reads the pieces in hand (field 3), or works them out from the
+    /// marks on the board when it is left out.
     fn parse_hand(
         &self,
-        field: Option<&str>,
+        field: Option<&Field<'_>>,
+        board: &Field<'_>,
         count: BySide<u32>,
     ) -> Result<BySide<u16>, SetupError> {
         let pieces = self.tables.pieces;
         if pieces == UNLIMITED {
-            return match field {
-                None | Some("-") => Ok(BySide {
+            return match field.filter(|f| f.text != "-") {
+                None => Ok(BySide {
                     x: UNLIMITED,
                     o: UNLIMITED,
                 }),
-                Some(f) => fail(format!(
-                    "pieces in hand `{f}`: this rulebook has unlimited marks, write `-`"
-                )),
+                Some(f) => fail(&f.span, K::HandUnlimited(f.text.to_string())),
             };
         }
         let derived = BySide::new_with(|s| i64::from(pieces) - i64::from(*count.get(s)));
         for s in Side::ALL {
             if *derived.get(s) < 0 {
-                return fail(format!(
-                    "wrong counts: {s} has {} pieces on the board, only {pieces} are allowed",
-                    count.get(s)
-                ));
+                return fail(
+                    &board.span,
+                    K::HandTooMany {
+                        side: s,
+                        on_board: *count.get(s),
+                        pieces,
+                    },
+                );
             }
         }
         let given = match field {
             None => derived,
             Some(f) => {
                 let parsed = f
+                    .text
                     .split_once(',')
                     .and_then(|(x, o)| Some((x.parse::<i64>().ok()?, o.parse::<i64>().ok()?)));
                 let Some((x, o)) = parsed else {
-                    return fail(format!(
-                        "pieces in hand `{f}`: expected two numbers, X's then O's, like `3,2`"
-                    ));
+                    return fail(&f.span, K::HandSyntax(f.text.to_string()));
                 };
                 BySide { x, o }
             }
         };
         for s in Side::ALL {
             if given.get(s) != derived.get(s) {
-                return fail(format!(
-                    "wrong counts: {s} has {} on the board and {} in hand, but {pieces} pieces in all",
-                    count.get(s),
-                    given.get(s)
-                ));
+                // Only a given field can differ from the derived counts.
+                let at = field.map_or(&board.span, |f| &f.span);
+                return fail(
+                    at,
+                    K::HandMismatch {
+                        side: s,
+                        on_board: *count.get(s),
+                        in_hand: *given.get(s),
+                        pieces,
+                    },
+                );
             }
         }
         Ok(BySide::new_with(|s| *given.get(s) as u16))
@@ -408,14 +489,10 @@ impl Rulebook {
     }
 
     /// Reads the fifth field: regions held by X, then by O (`1,3/2`).
-    fn parse_held(&self, field: &str) -> Result<BySide<u32>, SetupError> {
+    fn parse_held(&self, field: &Field<'_>) -> Result<BySide<u32>, SetupError> {
         let count = self.tables.regions.len();
-        let bad = || {
-            SetupError(format!(
-                "boards held `{field}`: expected X's boards, `/`, O's boards, each a list like `1,3` or `-`"
-            ))
-        };
-        let (x, o) = field.split_once('/').ok_or_else(bad)?;
+        let bad = || SetupError::new(K::HeldSyntax(field.text.to_string()), field.span.clone());
+        let (x, o) = field.text.split_once('/').ok_or_else(bad)?;
         let list = |text: &str| -> Result<u32, SetupError> {
             if text == "-" {
                 return Ok(0);
@@ -435,10 +512,14 @@ impl Rulebook {
     /// Works out held and closed regions and any completed line from the
     /// marks, as if the last move made it; `given` is the fifth field, who
     /// holds each region, where the marks cannot tell.
+    /// `board` and `fifth` are the bytes of the board field and of the
+    /// fifth field (or where it would go).
     fn settle_lines(
         &self,
         pos: &mut Position,
         given: Option<BySide<u32>>,
+        board: &Field<'_>,
+        fifth: &Range<usize>,
     ) -> Result<(), SetupError> {
         let t = &self.tables;
         let rule = t.line_result;
@@ -454,11 +535,7 @@ impl Rulebook {
                 .into_iter()
                 .any(|c: Cell| t.wins_through(c, own & within))
         };
-        let line_but_to_move = |side: Side| {
-            fail(format!(
-                "{side} has a line but is to move: the game ended on {side}'s last move"
-            ))
-        };
+        let line_but_to_move = |side: Side| fail(&board.span, K::LineButToMove(side));
         let mut holders = Vec::new();
         if t.regions.is_empty() {
             let lines: Vec<Side> = Side::ALL
@@ -481,22 +558,19 @@ impl Rulebook {
                 let bit = 1u32 << r;
                 let full = cells.is_subset(pos.occupied());
                 // The one side the fifth field says holds region r.
-                let said = |why: &str| -> Result<Side, SetupError> {
+                let said = |full: bool| -> Result<Side, SetupError> {
                     let listed = given.map(|g| (g.x & bit != 0, g.o & bit != 0));
                     match listed {
                         Some((true, false)) => Ok(Side::X),
                         Some((false, true)) => Ok(Side::O),
-                        _ => fail(format!(
-                            "board {} {why}: name the one side that holds it in the fifth field (X's boards/O's boards)",
-                            r + 1
-                        )),
+                        _ => fail(fifth, K::HolderUnnamed { region: r, full }),
                     }
                 };
                 let one;
                 let held: &[Side] = match (&lines[..], full) {
                     ([mark], _) => match rule {
                         LineResult::MoverWins | LineResult::MoverLoses => {
-                            one = [said("has a line")?];
+                            one = [said(false)?];
                             &one
                         }
                         _ => {
@@ -508,21 +582,18 @@ impl Rulebook {
                         FullRegion::Nobody => &[],
                         FullRegion::Both => &Side::ALL,
                         FullRegion::Mover => {
-                            one = [said("is full")?];
+                            one = [said(true)?];
                             &one
                         }
                     },
                     ([], false) => &[],
-                    _ => return fail(format!("board {} has a line of X and a line of O", r + 1)),
+                    _ => return fail(&board.span, K::RegionLines(r)),
                 };
                 if let Some(g) = given {
                     let listed = (g.x & bit != 0, g.o & bit != 0);
                     let holds = (held.contains(&Side::X), held.contains(&Side::O));
                     if listed != holds {
-                        return fail(format!(
-                            "board {}: the fifth field does not match the marks on it",
-                            r + 1
-                        ));
+                        return fail(fifth, K::HeldMismatch(r));
                     }
                 }
                 if held.is_empty() && !full && lines.is_empty() {
@@ -559,43 +630,138 @@ impl Rulebook {
                 pos.result = Some((rule.outcome(mover), Ending::Line));
                 Ok(())
             }
-            _ => fail("both X and O have a line: the game would have ended at the first"),
+            _ => fail(&board.span, K::BothLines),
         }
     }
 
-    fn parse_target(&self, field: Option<&str>, pos: &Position) -> Result<u8, SetupError> {
-        let Some(f) = field.filter(|&f| f != "-") else {
+    /// Reads the target board (field 4) and checks that a move can have
+    /// sent the game there.
+    fn parse_target(&self, field: Option<&Field<'_>>, pos: &Position) -> Result<u8, SetupError> {
+        let Some(f) = field.filter(|f| f.text != "-") else {
             return Ok(NO_REGION);
         };
         let count = self.tables.regions.len();
         if count == 0 {
-            return fail(format!(
-                "target board `{f}`: this rulebook has no sub-boards, write `-`"
-            ));
+            return fail(&f.span, K::TargetNoRegions(f.text.to_string()));
         }
-        match f.parse::<usize>() {
+        match f.text.parse::<usize>() {
             Ok(n) if (1..=count).contains(&n) => {
-                let fillable = self.tables.regions[n - 1] & self.fillable(pos);
-                if pos.regions_closed & (1 << (n - 1)) != 0 {
-                    fail(format!(
-                        "target board {n} is closed (won or full): write `-` for a free choice"
-                    ))
+                let r = n - 1;
+                let fillable = self.tables.regions[r] & self.fillable(pos);
+                if pos.regions_closed & (1 << r) != 0 {
+                    fail(&f.span, K::TargetClosed(r))
                 } else if fillable.is_empty() {
-                    fail(format!(
-                        "target board {n} has no cell that may be filled now: write `-` for a free choice"
-                    ))
+                    fail(&f.span, K::TargetFull(r))
                 } else if pos.occupied().is_empty() {
                     // Only a move sends the game to a board, and none was made.
-                    fail(format!(
-                        "target board {n} on an empty board: no move has sent the game there yet (U2): write `-`"
-                    ))
+                    fail(&f.span, K::TargetEmpty(r))
                 } else {
-                    Ok((n - 1) as u8)
+                    Ok(r as u8)
                 }
             }
-            _ => fail(format!(
-                "target board `{f}`: expected a board number 1 to {count}, or `-`"
-            )),
+            _ => fail(
+                &f.span,
+                K::TargetRange {
+                    field: f.text.to_string(),
+                    count,
+                },
+            ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rulebook;
+
+    /// The kind and the bytes of `text` that `rulebook` refuses it for.
+    fn refused(rulebook: &str, text: &'static str) -> (SetupErrorKind, &'static str) {
+        let rules = Rulebook::builtin(rulebook).unwrap();
+        let e = rules.parse_position(text).expect_err(text);
+        (e.kind, &text[e.span])
+    }
+
+    #[test]
+    fn an_error_names_what_is_wrong_and_where() {
+        use SetupErrorKind as K;
+        assert_eq!(
+            refused("classic", "XX1/3/3 O"),
+            (
+                K::Counts {
+                    turn: Side::O,
+                    x: 2,
+                    o: 0
+                },
+                "XX1/3/3"
+            )
+        );
+        assert_eq!(
+            refused("classic", "3/3/Z2 X"),
+            (K::RowChar { row: 3, found: 'Z' }, "Z")
+        );
+        assert_eq!(
+            refused("classic", "3/XOXO/3 X"),
+            (
+                K::RowLength {
+                    row: 2,
+                    found: Some(4),
+                    width: 3
+                },
+                "XOXO"
+            )
+        );
+        assert_eq!(
+            refused("classic", "  3/3/3   Y "),
+            (K::SideToMove("Y".into()), "Y")
+        );
+        assert_eq!(
+            refused("classic", "3/3/3 X - - extra more"),
+            (
+                K::FieldCount {
+                    found: 6,
+                    fifth: None
+                },
+                "extra more"
+            )
+        );
+        let (kind, at) = refused("classic", "3/3/3 ");
+        assert_eq!(
+            (kind, at),
+            (
+                K::FieldCount {
+                    found: 1,
+                    fifth: None
+                },
+                ""
+            )
+        );
+        assert_eq!(
+            refused("classic", "3/3/3 X - 1"),
+            (K::TargetNoRegions("1".into()), "1")
+        );
+        assert_eq!(
+            refused("classic", "XXX/OO1/O2 X"),
+            (K::LineButToMove(Side::X), "XXX/OO1/O2")
+        );
+    }
+
+    #[test]
+    fn a_cell_is_named_as_the_board_names_it() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let e = rules.parse_position("7/7/7/7/3X3/7 O").unwrap_err();
+        let g = rules.grid();
+        let name = |text: &str| g.name(g.parse_cell(text).unwrap());
+        assert_eq!(
+            e.kind,
+            SetupErrorKind::Unsupported {
+                cell: name("d2"),
+                under: vec![name("d1")],
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "the mark on d2 does not rest on anything: d1 must be filled first"
+        );
     }
 }

@@ -69,12 +69,18 @@ fn keys_of(section: &str) -> Vec<String> {
         text
     };
     let err = gridrules_core::Rulebook::from_str_at(&text, "k.toml", None)
-        .expect_err("an unknown key is refused")
-        .to_string();
-    let (_, expected) = err
-        .split_once("expected one of ")
-        .unwrap_or_else(|| panic!("no list of keys in `{err}`"));
-    let expected = expected.split(':').next().unwrap();
+        .expect_err("an unknown key is refused");
+    let p = err
+        .problems
+        .iter()
+        .find(|p| p.kind == gridrules_core::ProblemKind::UnknownKey)
+        .unwrap_or_else(|| panic!("{section}: no unknown key in: {err}"));
+    // With no near name to suggest, the help lists the keys.
+    let expected = p
+        .help
+        .as_deref()
+        .and_then(|h| h.strip_prefix("expected one of "))
+        .unwrap_or_else(|| panic!("no list of keys in `{p}`"));
     let keys: Vec<String> = expected
         .split('`')
         .skip(1)

@@ -13,6 +13,7 @@ use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet};
 use crate::position::{BySide, Ending, Outcome, Position, Side, UNLIMITED};
 use crate::script::hooks::HookId;
+use crate::setup_error::SetupErrorKind;
 use rhai::Dynamic;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
@@ -194,10 +195,9 @@ impl Captures {
         format!("{}/{}", pos.captures(Side::X), pos.captures(Side::O))
     }
 
-    /// Reads the position text's field.
-    pub(crate) fn parse_field(field: &str) -> Result<BySide<u16>, String> {
-        let bad =
-            || format!("captures `{field}`: expected the captures X and O have made, such as 2/1");
+    /// Reads the position text's field; the caller knows where it is.
+    pub(crate) fn parse_field(field: &str) -> Result<BySide<u16>, SetupErrorKind> {
+        let bad = || SetupErrorKind::CapturesSyntax(field.to_string());
         let (x, o) = field.split_once('/').ok_or_else(bad)?;
         match (x.parse::<u16>(), o.parse::<u16>()) {
             (Ok(x), Ok(o)) if x <= 1000 && o <= 1000 => Ok(BySide { x, o }),
@@ -225,7 +225,7 @@ impl Captures {
         turn: Side,
         count: BySide<u32>,
         made: BySide<u16>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SetupErrorKind> {
         let taken = self.marks_taken(made);
         let want = i64::from(turn == Side::O);
         let diff = |x: u32, o: u32| i64::from(count.x + x) - i64::from(count.o + o);
@@ -233,25 +233,25 @@ impl Captures {
         if (low..=high).contains(&want) {
             return Ok(());
         }
-        Err(format!(
-            "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",
-            count.x, count.o, made.x, made.o
-        ))
+        Err(SetupErrorKind::CaptureCounts {
+            turn,
+            found: count,
+            made,
+        })
     }
 
     /// Ends a set-up game when a side has made the captures that win: on
     /// its own last move, so never the side to move.
-    pub(crate) fn settle(&self, pos: &mut Position) -> Result<(), String> {
+    pub(crate) fn settle(&self, pos: &mut Position) -> Result<(), SetupErrorKind> {
         let Some(n) = self.wins else {
             return Ok(());
         };
         if pos.captures(pos.turn) >= n {
-            return Err(format!(
-                "{} has {} captures but is to move: {n} win, so the game ended on {}'s last move",
-                pos.turn,
-                pos.captures(pos.turn),
-                pos.turn
-            ));
+            return Err(SetupErrorKind::CapturesButToMove {
+                side: pos.turn,
+                made: pos.captures(pos.turn),
+                wins: n,
+            });
         }
         if pos.result.is_none() {
             pos.result = self.decided(pos, pos.turn.other());

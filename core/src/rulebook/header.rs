@@ -3,7 +3,7 @@
 //! run reports them all.
 
 use super::schema::RawRulebook;
-use crate::error::{Problem, Source};
+use crate::error::{Problem, ProblemKind, Source};
 use crate::geometry::Grid;
 use rhai::Dynamic;
 use toml::Spanned;
@@ -65,9 +65,9 @@ fn required(
         }
         let message = format!("missing key `{key}`: every rulebook sets it");
         problems.push(match table {
-            Some(range) => Problem::spanned(source, range, message)
+            Some(range) => Problem::spanned(ProblemKind::MissingKey, source, range, message)
                 .with_label(format!("`{key}` belongs in this table")),
-            None => Problem::at(source.location(0), message),
+            None => Problem::at(ProblemKind::MissingKey, source.location(0), message),
         });
     };
     if raw.title.is_none() {
@@ -99,14 +99,16 @@ fn required(
 
 /// The rulebook's name, checked: it is a command-line word.
 fn name(raw: &RawRulebook, source: &Source, problems: &mut Vec<Problem>) -> String {
-    let at =
-        |range: std::ops::Range<usize>, message: String| Problem::spanned(source, range, message);
+    let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+        Problem::spanned(kind, source, range, message)
+    };
     let name = raw.name.as_ref().map_or("", |n| n.get_ref().as_str());
     if let Some(n) = &raw.name
         && !is_valid_name(name)
     {
         problems.push(
             at(
+                ProblemKind::BadValue,
                 n.span(),
                 format!(
                     "name `{name}`: expected lower-case letters, digits and `-`, starting with a letter or digit"
@@ -125,8 +127,9 @@ fn grid(
     source: &Source,
     problems: &mut Vec<Problem>,
 ) -> Option<Grid> {
-    let at =
-        |range: std::ops::Range<usize>, message: String| Problem::spanned(source, range, message);
+    let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+        Problem::spanned(kind, source, range, message)
+    };
     let board = raw.board.as_ref();
     for (what, v, max) in [
         ("width", w, crate::geometry::MAX_WIDTH),
@@ -136,6 +139,7 @@ fn grid(
             && !(1..=i64::from(max)).contains(v.get_ref())
         {
             problems.push(at(
+                ProblemKind::BadValue,
                 v.span(),
                 format!("board {what} {}: expected 1 to {max}", v.get_ref()),
             ));
@@ -149,6 +153,7 @@ fn grid(
                 .and_then(|(w, h)| Grid::new(w, h));
             if let (None, true, Some(b)) = (grid, problems.is_empty(), board) {
                 problems.push(at(
+                    ProblemKind::BadValue,
                     b.span(),
                     format!(
                         "board {}×{} has {} cells: at most {} are supported",
@@ -172,8 +177,9 @@ fn params(
     source: &Source,
     problems: &mut Vec<Problem>,
 ) -> (Vec<(String, Dynamic)>, Vec<(String, String)>) {
-    let at =
-        |range: std::ops::Range<usize>, message: String| Problem::spanned(source, range, message);
+    let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+        Problem::spanned(kind, source, range, message)
+    };
     let mut params = Vec::new();
     let mut shown_params = Vec::new();
     for (key, value) in &raw.params {
@@ -183,6 +189,7 @@ fn params(
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         if !ident || k == "width" || k == "height" {
             problems.push(at(
+                ProblemKind::BadValue,
                 key.span(),
                 format!("param `{k}`: expected a lower-case name (letters, digits, `_`) other than width and height"),
             ));
@@ -194,6 +201,7 @@ fn params(
                 shown_params.push((k.clone(), value.get_ref().to_string()));
             }
             None => problems.push(at(
+                ProblemKind::WrongType,
                 value.span(),
                 format!(
                     "param `{k}`: {} values are not supported: use an integer, a boolean, a string, or an array of them",
@@ -207,8 +215,9 @@ fn params(
 
 /// `[board] layers`: a number that divides the width.
 fn layers(raw: &RawRulebook, width: i64, source: &Source, problems: &mut Vec<Problem>) -> u32 {
-    let at =
-        |range: std::ops::Range<usize>, message: String| Problem::spanned(source, range, message);
+    let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+        Problem::spanned(kind, source, range, message)
+    };
     let board = raw.board.as_ref();
     match board.and_then(|b| b.get_ref().layers.as_ref()) {
         None => 1,
@@ -216,6 +225,7 @@ fn layers(raw: &RawRulebook, width: i64, source: &Source, problems: &mut Vec<Pro
             Ok(n) if n >= 1 && width.rem_euclid(i64::from(n)) == 0 => n,
             _ => {
                 problems.push(at(
+                    ProblemKind::BadValue,
                     l.span(),
                     format!(
                         "board layers {}: expected a number of layers that divides the width {}",
@@ -231,14 +241,16 @@ fn layers(raw: &RawRulebook, width: i64, source: &Source, problems: &mut Vec<Pro
 
 /// `roles`: two names, X's then O's.
 fn roles(raw: &RawRulebook, source: &Source, problems: &mut Vec<Problem>) -> Option<[String; 2]> {
-    let at =
-        |range: std::ops::Range<usize>, message: String| Problem::spanned(source, range, message);
+    let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+        Problem::spanned(kind, source, range, message)
+    };
     match &raw.roles {
         None => None,
         Some(r) => match &r.get_ref()[..] {
             [x, o] if !x.trim().is_empty() && !o.trim().is_empty() => Some([x.clone(), o.clone()]),
             _ => {
                 problems.push(at(
+                    ProblemKind::BadValue,
                     r.span(),
                     "roles: expected two names, X's then O's, like [\"Order\", \"Chaos\"]"
                         .to_string(),

@@ -5,7 +5,7 @@ mod schema;
 mod sections;
 
 use crate::builtin;
-use crate::error::{Problem, RulebookError, Source};
+use crate::error::{Problem, ProblemKind, RulebookError, Source};
 use crate::geometry::Grid;
 pub use crate::mechanics::words::{FullRegion, LineResult, Marks, NoMoves};
 pub use crate::mechanics::{Capture, Jump, Tables};
@@ -70,10 +70,13 @@ impl Rulebook {
     /// caught by the test suite).
     pub fn builtin(name: &str) -> Result<Rulebook, RulebookError> {
         let text = builtin::rulebook(name).ok_or_else(|| {
-            Problem::bare(format!(
-                "no built-in rulebook `{name}`: choose one of {}",
-                Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
-            ))
+            Problem::bare(
+                ProblemKind::UnknownRulebook,
+                format!(
+                    "no built-in rulebook `{name}`: choose one of {}",
+                    Rulebook::builtin_names().collect::<Vec<_>>().join(", ")
+                ),
+            )
             .with_help(crate::suggest::did_you_mean(
                 name,
                 Rulebook::builtin_names(),
@@ -89,10 +92,10 @@ impl Rulebook {
     pub fn from_file(path: &Path) -> Result<Rulebook, RulebookError> {
         let shown = path.display().to_string();
         let text = crate::files::read(path, crate::files::RULEBOOK).map_err(|e| {
-            Problem::bare(format!(
-                "{shown}: cannot read the rulebook: {}",
-                io_reason(&e)
-            ))
+            Problem::bare(
+                ProblemKind::Io,
+                format!("{shown}: cannot read the rulebook: {}", io_reason(&e)),
+            )
         })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Rulebook::from_str_at(&text, &shown, Some(dir))
@@ -132,8 +135,8 @@ impl Rulebook {
             shown_params,
         } = header::read(&raw, &source, &reported, &mut problems);
         let (title, script) = (raw.title.clone(), raw.script.clone());
-        let at = |range: std::ops::Range<usize>, message: String| {
-            Problem::spanned(&source, range, message)
+        let at = |kind: ProblemKind, range: std::ops::Range<usize>, message: String| {
+            Problem::spanned(kind, &source, range, message)
         };
         let table = table_rules(&raw.table, &source, &mut problems);
         let refusal_texts = refusal_texts(&raw.refusals, &source, &mut problems);
@@ -141,7 +144,7 @@ impl Rulebook {
 
         let script_source = script.and_then(|name| {
             resolve_script(name.get_ref(), dir.as_deref())
-                .map_err(|message| problems.push(at(name.span(), message)))
+                .map_err(|(kind, message)| problems.push(at(kind, name.span(), message)))
                 .ok()
         });
 
@@ -160,7 +163,11 @@ impl Rulebook {
         }
         // Each is reported as missing when absent, so all are here.
         let (Some(grid), Some(script_source), Some(title)) = (grid, script_source, title) else {
-            return Err(Problem::bare(format!("{path}: an incomplete rulebook")).into());
+            return Err(Problem::bare(
+                ProblemKind::MissingKey,
+                format!("{path}: an incomplete rulebook"),
+            )
+            .into());
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
         let mut warnings = script.warnings().to_vec();
@@ -169,6 +176,7 @@ impl Rulebook {
             if !script.mentions(&constant) {
                 warnings.push(
                     at(
+                        ProblemKind::UnusedParam,
                         key.span(),
                         format!(
                             "param `{}` is not used: the script never reads `{constant}`",
@@ -324,6 +332,7 @@ fn unstated_rules(raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
         }
         seen.push(id.clone());
         let problem = Problem::spanned(
+            ProblemKind::UnstatedRule,
             source,
             rule.span(),
             format!("example rule `{id}` is not stated in the description"),
@@ -359,7 +368,9 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String> {
+/// The script `name` names: beside the rulebook (in `dir`), or built in.
+/// The error is a problem's kind and message, for the caller to place.
+fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (ProblemKind, String)> {
     if let Some(dir) = dir {
         let path = dir.join(name);
         match crate::files::read(&path, crate::files::SCRIPT) {
@@ -373,10 +384,13 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
             // A bare built-in name (`lines`) is no file name, and fine.
             Err(_) if builtin::script(name).is_some() && !name.ends_with(".rhai") => {}
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(format!(
-                    "script `{}`: cannot read it: {}",
-                    path.display(),
-                    io_reason(&e)
+                return Err((
+                    ProblemKind::Io,
+                    format!(
+                        "script `{}`: cannot read it: {}",
+                        path.display(),
+                        io_reason(&e)
+                    ),
                 ));
             }
             Err(_) => {}
@@ -397,8 +411,11 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, String
     let looked = dir.map_or(String::new(), |d| {
         format!("no file {} and ", d.join(name).display())
     });
-    Err(format!(
-        "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
-        builtins.join(", ")
+    Err((
+        ProblemKind::MissingScript,
+        format!(
+            "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
+            builtins.join(", ")
+        ),
     ))
 }

@@ -1,7 +1,7 @@
 //! The rulebook file as written: a serde mirror of the TOML, never used after
 //! validation (cargo's `TomlManifest` split).
 
-use crate::error::{Problem, Source};
+use crate::error::{Problem, ProblemKind, Source};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -119,6 +119,7 @@ fn toml_problem(
         .trim_end()
         .replace("expected i64", "expected an integer");
     let range = e.span().unwrap_or(0..0);
+    let kind = ProblemKind::of_serde(&message);
     let quoted = |text: &str| -> Vec<String> {
         text.split('`')
             .skip(1)
@@ -172,17 +173,17 @@ fn toml_problem(
                 near.map(|n| format!("did you mean `{n}`?")),
             )
         };
-        let problem = Problem::spanned(source, range, message)
+        let problem = Problem::spanned(kind, source, range, message)
             .with_label(label)
             .with_help(help.or_else(list));
         (problem, near.map(str::to_string))
     } else if head.starts_with("unknown variant") {
         let help = crate::suggest::did_you_mean(&word, names.iter().map(String::as_str));
-        let problem = Problem::spanned(source, range, format!("{head}{within}"))
+        let problem = Problem::spanned(kind, source, range, format!("{head}{within}"))
             .with_help(help.or_else(list));
         (problem, None)
     } else if path.is_empty() {
-        (Problem::spanned(source, range, message), None)
+        (Problem::spanned(kind, source, range, message), None)
     } else {
         let at = path.join(".");
         // `height = "3"`: the number is right, the quotes are not.
@@ -192,7 +193,8 @@ fn toml_problem(
             && written.starts_with('"')
             && unquoted.parse::<i64>().is_ok())
         .then(|| format!("write it without quotes: `{unquoted}`"));
-        let problem = Problem::spanned(source, range, format!("`{at}`: {message}")).with_help(help);
+        let problem =
+            Problem::spanned(kind, source, range, format!("`{at}`: {message}")).with_help(help);
         (problem, None)
     }
 }

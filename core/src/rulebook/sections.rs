@@ -3,7 +3,7 @@
 //! offending value and returns what it could read.
 
 use super::schema;
-use crate::error::{Location, Problem, Source};
+use crate::error::{Location, Problem, ProblemKind, Source};
 use crate::table::{MAX_CLOCK, TableRules, TimeoutMove};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -52,6 +52,7 @@ pub(super) fn examples(
             }
             problems.push(
                 Problem::spanned(
+                    ProblemKind::MissingKey,
                     source,
                     e.span(),
                     format!("missing key `{key}`: every `[[example]]` sets it"),
@@ -73,6 +74,7 @@ pub(super) fn examples(
         {
             problems.push(
                 Problem::spanned(
+                    ProblemKind::BadValue,
                     source,
                     rule.span(),
                     format!(
@@ -89,6 +91,7 @@ pub(super) fn examples(
             let word = expect.get_ref().split(':').next().unwrap_or_default();
             problems.push(
                 Problem::spanned(
+                    ProblemKind::BadValue,
                     source,
                     expect.span(),
                     format!(
@@ -135,6 +138,7 @@ pub(super) fn refusal_texts(
                 .unwrap_or_else(|| format!("expected one of {}", REFUSAL_KEYS.join(", ")));
             problems.push(
                 Problem::spanned(
+                    ProblemKind::UnknownKey,
                     source,
                     key.span(),
                     format!("unknown refusal `{}`", key.get_ref()),
@@ -175,7 +179,7 @@ pub(super) fn refusal_texts(
                     )
                 };
                 problems.push(
-                    Problem::spanned(source, range, message)
+                    Problem::spanned(ProblemKind::BadValue, source, range, message)
                         .with_label(if known {
                             "would print empty"
                         } else {
@@ -207,6 +211,7 @@ pub(super) fn table_rules(
             Some(0) => table.clock = None,
             Some(s) => table.clock = Some(s),
             None => problems.push(Problem::spanned(
+                ProblemKind::BadValue,
                 source,
                 c.span(),
                 format!(
@@ -221,6 +226,7 @@ pub(super) fn table_rules(
             match seconds(o) {
                 Some(s) if s > 0 => table.clock_options.push(s),
                 _ => problems.push(Problem::spanned(
+                    ProblemKind::BadValue,
                     source,
                     options.span(),
                     format!("clock_options: {o} is not a number of seconds from 1 to {MAX_CLOCK}"),
@@ -238,6 +244,7 @@ pub(super) fn table_rules(
         match u32::try_from(*n.get_ref()) {
             Ok(v) if crate::table::AI_PLAYOUTS.contains(&v) => table.ai_playouts = v,
             _ => problems.push(Problem::spanned(
+                ProblemKind::BadValue,
                 source,
                 n.span(),
                 format!(
@@ -254,6 +261,7 @@ pub(super) fn table_rules(
             "random" => table.timeout_move = TimeoutMove::Random,
             "near" => table.timeout_move = TimeoutMove::Near,
             other => problems.push(Problem::spanned(
+                ProblemKind::BadValue,
                 source,
                 t.span(),
                 format!("timeout_move `{other}`: expected \"random\" or \"near\""),

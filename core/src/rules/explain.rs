@@ -25,61 +25,73 @@ impl Rulebook {
     }
 
     /// The reason for a refusal: the rulebook's `[refusals]` text for its
-    /// kind with `{cell}`, `{from}`, `{to}`, `{board}` and `{result}` filled
-    /// in, or the engine's own words.
+    /// kind with `{cell}`, `{from}`, `{to}`, `{board}`, `{result}`, `{mark}`
+    /// and `{text}` filled in, or the engine's own words
+    /// ([`Refusal::describe`]).
     pub fn explain(&self, refusal: &Refusal) -> String {
+        let g = self.grid();
         let Some(template) = self.refusal_texts.get(refusal.key()) else {
-            return refusal.to_string();
+            return refusal.describe(g);
         };
+        let name = |c: &Cell| g.name(*c).to_string();
         let mut mark = String::new();
         let mut text = String::new();
+        // The cells by their names: `{cell}` is the cell the move is
+        // refused at, `{from}` and `{to}` the ends of the move.
         let (cell, from, to, board, result) = match refusal {
             Refusal::Occupied(c) | Refusal::ClosedRegion(c) => {
-                (c.clone(), "", c.as_str(), None, None)
+                (name(c), String::new(), name(c), None, None)
             }
             Refusal::Unsupported(c, landing) => (
-                c.clone(),
-                "",
-                landing.as_deref().unwrap_or_default(),
+                name(c),
+                String::new(),
+                landing.as_ref().map(name).unwrap_or_default(),
                 None,
                 None,
             ),
             Refusal::ColumnFull(t) | Refusal::NoColumns(t) | Refusal::OffBoard(t) => {
                 text = t.clone();
-                (String::new(), "", "", None, None)
+                (String::new(), String::new(), String::new(), None, None)
             }
             Refusal::FixedMark(c, m) => {
                 mark = m.to_string();
-                (c.clone(), "", c.as_str(), None, None)
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::FixedMarkText(t, m) => {
+                mark = m.to_string();
+                (t.clone(), String::new(), t.clone(), None, None)
             }
             Refusal::UnknownMark(c, t) => {
                 text = t.clone();
-                (c.clone(), "", c.as_str(), None, None)
+                (name(c), String::new(), name(c), None, None)
             }
-            Refusal::WrongRegion(c, r) => (c.clone(), "", c.as_str(), Some(*r), None),
-            Refusal::NotOwnPiece(c) => (c.clone(), c.as_str(), "", None, None),
+            Refusal::WrongRegion(c, r) => (name(c), String::new(), name(c), Some(*r), None),
+            Refusal::NotOwnPiece(c) => (name(c), name(c), String::new(), None, None),
             Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) => {
-                (b.clone(), a.as_str(), b.as_str(), None, None)
+                (name(b), name(a), name(b), None, None)
             }
-            Refusal::GameOver(o) => (String::new(), "", "", None, Some(o.to_string())),
+            Refusal::GameOver(o) => (
+                String::new(),
+                String::new(),
+                String::new(),
+                None,
+                Some(o.to_string()),
+            ),
             Refusal::MustPlace
             | Refusal::MustMove
             | Refusal::NoPieRule
             | Refusal::SwapLate
-            | Refusal::Script(_) => (String::new(), "", "", None, None),
+            | Refusal::Script(_) => (String::new(), String::new(), String::new(), None, None),
         };
         let board = match (refusal, board) {
             (_, Some(r)) => Some(r),
-            (Refusal::ClosedRegion(c), None) => self
-                .grid()
-                .parse_cell(c)
-                .and_then(|c| self.tables.region_of(c)),
+            (Refusal::ClosedRegion(c), None) => self.tables.region_of(*c),
             _ => None,
         };
         template
             .replace("{cell}", &cell)
-            .replace("{from}", from)
-            .replace("{to}", to)
+            .replace("{from}", &from)
+            .replace("{to}", &to)
             .replace(
                 "{board}",
                 // Named only when asked for: the name may come from the script.
@@ -175,22 +187,23 @@ mod tests {
     /// is explained: none prints empty (the loader refuses the others).
     #[test]
     fn every_allowed_placeholder_is_filled_in() {
-        let c = || "b2".to_string();
+        let (a1, b2) = (Cell(0), Cell(4));
+        let b1 = Cell(1);
         let samples = [
             Refusal::GameOver(Outcome::Draw),
-            Refusal::Occupied(c()),
-            Refusal::ClosedRegion(c()),
-            Refusal::WrongRegion(c(), 0),
+            Refusal::Occupied(b2),
+            Refusal::ClosedRegion(b2),
+            Refusal::WrongRegion(b2, 0),
             Refusal::MustPlace,
             Refusal::MustMove,
-            Refusal::NotOwnPiece(c()),
-            Refusal::Unreachable("a1".to_string(), c()),
-            Refusal::JumpBlocked("a1".to_string(), c()),
-            Refusal::Unsupported(c(), Some("b1".to_string())),
+            Refusal::NotOwnPiece(b2),
+            Refusal::Unreachable(a1, b2),
+            Refusal::JumpBlocked(a1, b2),
+            Refusal::Unsupported(b2, Some(b1)),
             Refusal::ColumnFull("b".to_string()),
             Refusal::NoColumns("b".to_string()),
-            Refusal::FixedMark(c(), Side::X),
-            Refusal::UnknownMark(c(), "Q".to_string()),
+            Refusal::FixedMark(b2, Side::X),
+            Refusal::UnknownMark(b2, "Q".to_string()),
             Refusal::OffBoard("z9".to_string()),
             Refusal::NoPieRule,
             Refusal::SwapLate,
@@ -210,7 +223,9 @@ mod tests {
         );
         let rules = Rulebook::from_str_at(&text, "ph.toml", Some(dir.path().to_path_buf()))
             .unwrap_or_else(|e| panic!("{e}"));
-        for r in &samples {
+        // A second kind of refusal under one key: its text as written.
+        let extra = [Refusal::FixedMarkText("d".to_string(), Side::O)];
+        for r in samples.iter().chain(&extra) {
             let shown = rules.explain(r);
             let inner = shown.trim_start_matches('<').trim_end_matches('>');
             if refusal_placeholders(r.key()).is_empty() {

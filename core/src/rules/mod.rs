@@ -14,7 +14,7 @@ pub use crate::refusal::{
 
 use crate::bits::with_width;
 use crate::error::ScriptError;
-use crate::geometry::{Bits, Cell, CellSet};
+use crate::geometry::{Bits, CellSet};
 use crate::position::{BySide, Move, MoveList, NO_REGION, Position, Side};
 use crate::rulebook::{Marks, Rulebook};
 use crate::script::api::History;
@@ -278,7 +278,6 @@ impl Rulebook {
         if let Some(o) = pos.outcome() {
             return Err(self.refused(Refusal::GameOver(o)));
         }
-        let name = |c: Cell| self.grid().name(c).to_string();
         let refuse = |r| Err(self.refused(r));
         let Some(to) = mv.to() else {
             return match () {
@@ -291,16 +290,16 @@ impl Rulebook {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
             Move::Place { mark, .. } if !self.tables.marks.allows(pos.turn, mark) => {
                 let own = self.tables.marks.default_mark(pos.turn);
-                return refuse(Refusal::FixedMark(name(to), own));
+                return refuse(Refusal::FixedMark(to, own));
             }
             Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
             Move::Step { from, .. } if !pos.marks(pos.turn).contains(from) => {
-                return refuse(Refusal::NotOwnPiece(name(from)));
+                return refuse(Refusal::NotOwnPiece(from));
             }
             _ => {}
         }
         if pos.occupied().contains(to) {
-            return refuse(Refusal::Occupied(name(to)));
+            return refuse(Refusal::Occupied(to));
         }
         if pos.closed_cells.contains(to) {
             let region_closed = self
@@ -308,13 +307,13 @@ impl Rulebook {
                 .region_of(to)
                 .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
             if region_closed || !self.tables.gravity {
-                return refuse(Refusal::ClosedRegion(name(to)));
+                return refuse(Refusal::ClosedRegion(to));
             }
-            let landing = self.landing(pos, self.grid().col(to)).map(name);
-            return refuse(Refusal::Unsupported(name(to), landing));
+            let landing = self.landing(pos, self.grid().col(to));
+            return refuse(Refusal::Unsupported(to, landing));
         }
         if pos.target != NO_REGION && !self.tables.regions[pos.target as usize].contains(to) {
-            return refuse(Refusal::WrongRegion(name(to), pos.target as usize));
+            return refuse(Refusal::WrongRegion(to, pos.target as usize));
         }
         if let Move::Step { from, to } = mv {
             let step = self.tables.steps[from.index()].contains(to);
@@ -322,10 +321,10 @@ impl Rulebook {
             match jump {
                 _ if step => {}
                 Some(j) if j.over.intersects(pos.occupied()) => {
-                    return refuse(Refusal::JumpBlocked(name(from), name(to)));
+                    return refuse(Refusal::JumpBlocked(from, to));
                 }
                 Some(_) => {}
-                None => return refuse(Refusal::Unreachable(name(from), name(to))),
+                None => return refuse(Refusal::Unreachable(from, to)),
             }
         }
         if self.refuse_hook

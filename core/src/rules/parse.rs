@@ -57,7 +57,6 @@ impl Rulebook {
         let g = self.grid();
         let marks = self.tables.marks;
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
-            let cell_name = g.name(cell).to_string();
             let Some(given) = given else {
                 return Ok(marks.default_mark(pos.turn));
             };
@@ -65,16 +64,13 @@ impl Rulebook {
             let side = match (chars.next().and_then(Side::from_char), chars.next()) {
                 (Some(side), None) => side,
                 _ => {
-                    return Err(
-                        self.refused_at(pos, Refusal::UnknownMark(cell_name, given.to_string()))
-                    );
+                    return Err(self.refused_at(pos, Refusal::UnknownMark(cell, given.to_string())));
                 }
             };
             if !marks.allows(pos.turn, side) {
-                return Err(self.refused_at(
-                    pos,
-                    Refusal::FixedMark(cell_name, marks.default_mark(pos.turn)),
-                ));
+                return Err(
+                    self.refused_at(pos, Refusal::FixedMark(cell, marks.default_mark(pos.turn)))
+                );
             }
             Ok(side)
         };
@@ -84,8 +80,15 @@ impl Rulebook {
         let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.
-            ParseMoveError::NoMark(cell) if marks != Marks::Either => {
-                self.refused_at(pos, Refusal::FixedMark(cell, marks.default_mark(pos.turn)))
+            ParseMoveError::NoMark(text) if marks != Marks::Either => {
+                let own = marks.default_mark(pos.turn);
+                // A cell only where the text names it as the board does
+                // (`b2`, not `b02`): the reason repeats the text as written.
+                let refusal = match g.parse_cell(&text) {
+                    Some(cell) if g.name(cell).to_string() == text => Refusal::FixedMark(cell, own),
+                    _ => Refusal::FixedMarkText(text, own),
+                };
+                self.refused_at(pos, refusal)
             }
             e => PlayError::Notation(e),
         })?;
@@ -131,6 +134,42 @@ impl Rulebook {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `…=` where marks are not chosen: a cell as the board names it is a
+    /// cell; any other text is kept as written, and the reason (here the
+    /// rulebook's `[refusals]` text) repeats it.
+    #[test]
+    fn a_chosen_mark_is_refused_at_the_cell_or_the_text_written() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let pos = rules.initial();
+        let g = rules.grid();
+        let refusal = |text: &str| match rules.parse_move(&pos, &[], text) {
+            Err(PlayError::Refused { refusal, reason }) => (refusal, reason),
+            other => panic!("{text}: {other:?}"),
+        };
+        let a1 = g.parse_cell("a1").unwrap();
+        assert_eq!(
+            refusal("a1="),
+            (
+                Refusal::FixedMark(a1, Side::X),
+                "a move drops the mover's own mark: write a1 (CF1)".to_string()
+            )
+        );
+        for text in ["d", "a01"] {
+            assert_eq!(
+                refusal(&format!("{text}=")),
+                (
+                    Refusal::FixedMarkText(text.to_string(), Side::X),
+                    format!("a move drops the mover's own mark: write {text} (CF1)")
+                )
+            );
         }
     }
 }

@@ -14,7 +14,7 @@ pub use limits::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS, LOAD_SECONDS, ScriptBudge
 pub use syntax::ScriptSource;
 pub(crate) use syntax::describe;
 
-use crate::error::{Location, Problem, RulebookError, ScriptError, Source};
+use crate::error::{Location, Problem, ProblemKind, RulebookError, ScriptError, Source};
 use crate::geometry::Grid;
 use crate::position::{Move, Position};
 use crate::turns::TurnPlace;
@@ -194,19 +194,22 @@ impl ScriptHost {
                         hook.doc
                     );
                     problems.push(match slip.and_then(|n| self.fn_name_range(n)) {
-                        Some(range) => Problem::spanned(&self.text, range, message)
-                            .with_label("not a hook")
-                            .with_help(Some(format!(
-                                "is `fn {}` meant to be it? name it `{}`",
-                                slip.unwrap_or_default(),
-                                hook.name
-                            ))),
-                        None => Problem::at(self.location(1, 1), message),
+                        Some(range) => {
+                            Problem::spanned(ProblemKind::MissingHook, &self.text, range, message)
+                                .with_label("not a hook")
+                                .with_help(Some(format!(
+                                    "is `fn {}` meant to be it? name it `{}`",
+                                    slip.unwrap_or_default(),
+                                    hook.name
+                                )))
+                        }
+                        None => Problem::at(ProblemKind::MissingHook, self.location(1, 1), message),
                     });
                 }
             } else if !arities.contains(&hook.params.len()) {
                 let range = self.fn_name_range(hook.name).unwrap_or(0..0);
                 problems.push(Problem::spanned(
+                    ProblemKind::HookArity,
                     &self.text,
                     range,
                     format!(
@@ -253,6 +256,7 @@ impl ScriptHost {
                     HookId::from_name(hook).map_or(String::new(), |h| h.spec().signature());
                 self.warnings.push(
                     Problem::spanned(
+                        ProblemKind::NotAHook,
                         &self.text,
                         range,
                         format!("function `{name}` is not a hook, so the engine never calls it"),
@@ -501,6 +505,7 @@ mod tests {
         let problem = |text: &str| {
             let err = host(text).expect_err("refused");
             let p = &err.problems[0];
+            assert_eq!(p.kind, ProblemKind::ScriptSyntax, "{p}");
             (
                 p.location.as_ref().map(|l| (l.line, l.col)),
                 format!("{}: {}", p.message, p.help.as_deref().unwrap_or_default()),

@@ -8,7 +8,7 @@ use crate::error::CommandError;
 use crate::reply::Reply;
 use crate::scaffold::{self, ScaffoldError};
 use gridrules_core::table::TableRules;
-use gridrules_core::{Ending, Game, PlayError, Problem, Rulebook};
+use gridrules_core::{Ending, Game, PlayError, Problem, ProblemKind, Rulebook};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -175,6 +175,7 @@ impl Session {
         }
         let mut rules = Rulebook::from_file(&PathBuf::from(&name)).map_err(|mut e| {
             e.problems.push(Problem::bare(
+                ProblemKind::Note,
                 "reload: nothing changed: the game goes on under the rules loaded before",
             ));
             e

@@ -1,0 +1,404 @@
+//! What is wrong with a position text, as data: the kind of fault with the
+//! values its message names, and the bytes of the text it concerns
+//! (shakmaty's `PositionError`, with a span).
+//!
+//! Below the rulebook, beside the position: a mechanic that owns a field of
+//! the text (captures' fifth field) says what is wrong with it in these
+//! terms without reaching up to `setup.rs`. The messages are the contract
+//! (transcripts quote them); the kinds are what code and tests match.
+
+use crate::error::ScriptError;
+use crate::geometry::CellName;
+use crate::position::{BySide, Side};
+use std::fmt;
+use std::ops::Range;
+
+/// A position text that was refused: what is wrong, and where in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    /// What is wrong, with the values the message names.
+    pub kind: SetupErrorKind,
+    /// The bytes of the text it concerns: a field, a row or one character;
+    /// an empty range where a field is missing.
+    pub span: Range<usize>,
+}
+
+impl SetupError {
+    /// `kind`, concerning bytes `span` of the text.
+    pub fn new(kind: SetupErrorKind, span: Range<usize>) -> SetupError {
+        SetupError { kind, span }
+    }
+}
+
+/// The fifth field of a position text, which only some rulebooks have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FifthField {
+    /// The regions each side holds, where who moved decides it (`1,3/2`).
+    Held,
+    /// The captures each side has made (`2/1`).
+    Captures,
+}
+
+/// What is wrong with a position text. Regions are numbered from 0 here,
+/// as in [`crate::Refusal::WrongRegion`]; the messages count from 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SetupErrorKind {
+    /// Too few or too many fields: `found` were given; 4 are allowed, or 5
+    /// where the rulebook has a `fifth` field.
+    FieldCount {
+        /// The number of fields in the text (without `swapped`).
+        found: usize,
+        /// The rulebook's fifth field, if it has one.
+        fifth: Option<FifthField>,
+    },
+    /// The board field has `found` rows where the board has `rows`.
+    Rows {
+        /// The board's height.
+        rows: u32,
+        /// The rows written.
+        found: usize,
+    },
+    /// A character in row `row` (from 1, top first) that is not `X`, `O`,
+    /// `.` or a digit.
+    RowChar {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The character.
+        found: char,
+    },
+    /// Row `row` (from 1, top first) holds `found` cells, not `width`.
+    RowLength {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The cells it holds; `None` for more than any board has.
+        found: Option<usize>,
+        /// The board's width.
+        width: u32,
+    },
+    /// The side to move is not `X` or `O`. Holds the field.
+    SideToMove(String),
+    /// Pieces in hand written where marks are unlimited. Holds the field.
+    HandUnlimited(String),
+    /// `side` has more marks on the board than its pieces in all.
+    HandTooMany {
+        /// The side.
+        side: Side,
+        /// Its marks on the board.
+        on_board: u32,
+        /// The pieces each side has in all.
+        pieces: u16,
+    },
+    /// The pieces in hand are not two numbers, `X,O`. Holds the field.
+    HandSyntax(String),
+    /// `side`'s marks on the board and pieces in hand do not add up to its
+    /// pieces in all.
+    HandMismatch {
+        /// The side.
+        side: Side,
+        /// Its marks on the board.
+        on_board: u32,
+        /// Its pieces in hand, as written.
+        in_hand: i64,
+        /// The pieces each side has in all.
+        pieces: u16,
+    },
+    /// Both sides place X, yet the board holds `o` marks of O.
+    SharedO {
+        /// The O marks on the board.
+        o: u32,
+    },
+    /// Turns of several marks: after `ply` marks each side should have
+    /// placed `want`, and the board holds `found`.
+    TurnCounts {
+        /// The marks placed in all.
+        ply: u32,
+        /// What each side should have placed.
+        want: BySide<u32>,
+        /// What each side has on the board.
+        found: BySide<u32>,
+    },
+    /// Turns of several marks: after `ply` marks it is `side`'s turn, mark
+    /// `mark` (from 1) of `of`, not the side the text names.
+    TurnSide {
+        /// The marks placed in all.
+        ply: u32,
+        /// The side whose turn it is.
+        side: Side,
+        /// Which mark of its turn, from 1.
+        mark: u32,
+        /// The marks its turn has.
+        of: u32,
+    },
+    /// Shared or chosen marks: with `turn` to move the number of marks on
+    /// the board, `marks`, has the wrong parity.
+    Parity {
+        /// The side to move.
+        turn: Side,
+        /// The marks on the board.
+        marks: u32,
+    },
+    /// Own marks placed in turn: with `turn` to move, X's `x` and O's `o`
+    /// marks do not fit.
+    Counts {
+        /// The side to move.
+        turn: Side,
+        /// X's marks on the board.
+        x: u32,
+        /// O's marks on the board.
+        o: u32,
+    },
+    /// With captures: the marks on the board, `found`, with `turn` to move,
+    /// are not explained by the captures `made`.
+    CaptureCounts {
+        /// The side to move.
+        turn: Side,
+        /// The marks of each side on the board.
+        found: BySide<u32>,
+        /// The captures each side has made.
+        made: BySide<u16>,
+    },
+    /// The captures field is not two counts up to 1000, `X/O`. Holds the field.
+    CapturesSyntax(String),
+    /// `side` has made the captures that win, yet is to move.
+    CapturesButToMove {
+        /// The side to move.
+        side: Side,
+        /// The captures it has made.
+        made: u16,
+        /// The captures that win.
+        wins: u16,
+    },
+    /// `swapped` where the table has no pie rule (PI1).
+    SwappedWithoutPie,
+    /// `swapped` on an empty board: there is no first move to answer (PI1).
+    SwappedEmpty,
+    /// Gravity: the mark on `cell` does not rest on anything; `under` must
+    /// be filled first.
+    Unsupported {
+        /// The cell of the mark.
+        cell: CellName,
+        /// The empty cells it rests on.
+        under: Vec<CellName>,
+    },
+    /// The boards-held field is not two lists, `X's/O's`. Holds the field.
+    HeldSyntax(String),
+    /// `side` has a line, yet is to move: the game ended on its last move.
+    LineButToMove(Side),
+    /// Both sides have a line: the game would have ended at the first.
+    BothLines,
+    /// Region `.0` holds a line of X and a line of O.
+    RegionLines(usize),
+    /// Region `region` has a line or is full, and who holds it depends on
+    /// who moved: the fifth field must name the one side.
+    HolderUnnamed {
+        /// The region.
+        region: usize,
+        /// Whether it is full (else it has a line).
+        full: bool,
+    },
+    /// Region `.0`: the fifth field disagrees with the marks on it.
+    HeldMismatch(usize),
+    /// A target board where the rulebook has no sub-boards. Holds the field.
+    TargetNoRegions(String),
+    /// The target board is not a board number from 1 to `count`.
+    TargetRange {
+        /// The field.
+        field: String,
+        /// The number of boards.
+        count: usize,
+    },
+    /// The target region `.0` is closed (won or full).
+    TargetClosed(usize),
+    /// The target region `.0` has no cell that may be filled now.
+    TargetFull(usize),
+    /// A target region `.0` on an empty board: no move has sent the game there (U2).
+    TargetEmpty(usize),
+    /// A per-move hook failed while the position was checked for a legal
+    /// move (boxed: it carries its source snippet).
+    Script(Box<ScriptError>),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl fmt::Display for SetupErrorKind {
+    /// The message as `setup` prints it after `setup: ` (the contract text).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SetupErrorKind as K;
+        match self {
+            K::FieldCount { found, fifth } => {
+                let (most, named) = match fifth {
+                    None => (4, ""),
+                    Some(FifthField::Held) => (5, ", boards held"),
+                    Some(FifthField::Captures) => (5, ", captures"),
+                };
+                write!(
+                    f,
+                    "expected 2 to {most} fields (board, side to move, pieces in hand, target board{named}), found {found}"
+                )
+            }
+            K::Rows { rows, found } => write!(
+                f,
+                "the board has {rows} rows, the text {found}: write rows top first, separated by `/`"
+            ),
+            K::RowChar { row, found } => write!(
+                f,
+                "row {row} from the top: `{found}` is not X, O, `.` or a number of empty cells"
+            ),
+            K::RowLength { row, found, width } => {
+                // A count past any board is said as such, not as its number.
+                let found = found.map_or("far too many".to_string(), |n| n.to_string());
+                write!(
+                    f,
+                    "row {row} from the top has {found} cells, expected {width}"
+                )
+            }
+            K::SideToMove(text) => write!(f, "side to move `{text}`: expected X or O"),
+            K::HandUnlimited(text) => write!(
+                f,
+                "pieces in hand `{text}`: this rulebook has unlimited marks, write `-`"
+            ),
+            K::HandTooMany {
+                side,
+                on_board,
+                pieces,
+            } => write!(
+                f,
+                "wrong counts: {side} has {on_board} pieces on the board, only {pieces} are allowed"
+            ),
+            K::HandSyntax(text) => write!(
+                f,
+                "pieces in hand `{text}`: expected two numbers, X's then O's, like `3,2`"
+            ),
+            K::HandMismatch {
+                side,
+                on_board,
+                in_hand,
+                pieces,
+            } => write!(
+                f,
+                "wrong counts: {side} has {on_board} on the board and {in_hand} in hand, but {pieces} pieces in all"
+            ),
+            K::SharedO { o } => write!(
+                f,
+                "both sides place X here: the board cannot hold O ({o} found)"
+            ),
+            K::TurnCounts { ply, want, found } => write!(
+                f,
+                "wrong counts: after {ply} marks X has placed {} and O {} (X has {}, O has {})",
+                want.x, want.o, found.x, found.o
+            ),
+            K::TurnSide {
+                ply,
+                side,
+                mark,
+                of,
+            } => write!(
+                f,
+                "wrong side to move: after {ply} marks it is {side}'s turn, mark {mark} of {of}"
+            ),
+            K::Parity { turn, marks } => {
+                let want = match turn {
+                    Side::X => "an even",
+                    Side::O => "an odd",
+                };
+                write!(
+                    f,
+                    "wrong counts: with {turn} to move the board holds {want} number of marks (it holds {marks})"
+                )
+            }
+            K::Counts { turn, x, o } => {
+                let want = match turn {
+                    Side::X => "as many marks as O",
+                    Side::O => "one mark more than O",
+                };
+                write!(
+                    f,
+                    "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
+                )
+            }
+            K::CaptureCounts { turn, found, made } => write!(
+                f,
+                "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",
+                found.x, found.o, made.x, made.o
+            ),
+            K::CapturesSyntax(text) => write!(
+                f,
+                "captures `{text}`: expected the captures X and O have made, such as 2/1"
+            ),
+            K::CapturesButToMove { side, made, wins } => write!(
+                f,
+                "{side} has {made} captures but is to move: {wins} win, so the game ended on {side}'s last move"
+            ),
+            K::SwappedWithoutPie => {
+                f.write_str("`swapped`: there is no pie rule at this table (PI1)")
+            }
+            K::SwappedEmpty => f.write_str(
+                "`swapped`: the pie rule's swap answers the first move, and no mark is on the board (PI1)",
+            ),
+            K::Unsupported { cell, under } => {
+                let under: Vec<String> = under.iter().map(ToString::to_string).collect();
+                write!(
+                    f,
+                    "the mark on {cell} does not rest on anything: {} must be filled first",
+                    under.join(" ")
+                )
+            }
+            K::HeldSyntax(text) => write!(
+                f,
+                "boards held `{text}`: expected X's boards, `/`, O's boards, each a list like `1,3` or `-`"
+            ),
+            K::LineButToMove(side) => write!(
+                f,
+                "{side} has a line but is to move: the game ended on {side}'s last move"
+            ),
+            K::BothLines => {
+                f.write_str("both X and O have a line: the game would have ended at the first")
+            }
+            K::RegionLines(r) => write!(f, "board {} has a line of X and a line of O", r + 1),
+            K::HolderUnnamed { region, full } => {
+                let why = if *full { "is full" } else { "has a line" };
+                write!(
+                    f,
+                    "board {} {why}: name the one side that holds it in the fifth field (X's boards/O's boards)",
+                    region + 1
+                )
+            }
+            K::HeldMismatch(r) => write!(
+                f,
+                "board {}: the fifth field does not match the marks on it",
+                r + 1
+            ),
+            K::TargetNoRegions(text) => write!(
+                f,
+                "target board `{text}`: this rulebook has no sub-boards, write `-`"
+            ),
+            K::TargetRange { field, count } => write!(
+                f,
+                "target board `{field}`: expected a board number 1 to {count}, or `-`"
+            ),
+            K::TargetClosed(r) => write!(
+                f,
+                "target board {} is closed (won or full): write `-` for a free choice",
+                r + 1
+            ),
+            K::TargetFull(r) => write!(
+                f,
+                "target board {} has no cell that may be filled now: write `-` for a free choice",
+                r + 1
+            ),
+            K::TargetEmpty(r) => write!(
+                f,
+                "target board {} on an empty board: no move has sent the game there yet (U2): write `-`",
+                r + 1
+            ),
+            K::Script(e) => e.fmt(f),
+        }
+    }
+}
