@@ -1,0 +1,127 @@
+//! The board in the protocol's terms: `BOARD` blocks, and stones at
+//! coordinates counted from the top left.
+
+use super::{Answer, Brain, clip};
+use gridrules_core::{Cell, Game, Move};
+use std::time::Instant;
+
+impl Brain {
+    /// A line after `BOARD`: a stone, or `DONE`.
+    pub(super) fn board_line(&mut self, line: &str, started: Instant) -> Answer {
+        if line.is_empty() {
+            return Answer::none();
+        }
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.board.take().unwrap_or_default();
+            return match self.set_board(&stones) {
+                Ok(()) => self.reply(started),
+                Err(reason) => Answer::error(reason),
+            };
+        }
+        let fields: Vec<Option<u32>> = line.split(',').map(|f| f.trim().parse().ok()).collect();
+        match fields[..] {
+            [Some(x), Some(y), Some(f @ 1..=3)] => {
+                if let Some(stones) = &mut self.board {
+                    stones.push((x, y, f as u8));
+                }
+                Answer::none()
+            }
+            _ => {
+                // As the protocol's own skeleton does: the board ends here.
+                self.board = None;
+                Answer::error(format!(
+                    "x,y,field or DONE expected after BOARD, not `{}`",
+                    clip(line)
+                ))
+            }
+        }
+    }
+
+    /// A new game with `stones` on the board (field 1 the brain's, 2 the
+    /// opponent's), the brain to move: X if both have as many stones, O if
+    /// the opponent has one more.
+    fn set_board(&mut self, stones: &[(u32, u32, u8)]) -> Result<(), String> {
+        if stones.iter().any(|s| s.2 == 3) {
+            return Err(
+                "field 3 (a winning line's stone) belongs to the continuous game, which is not supported"
+                    .to_string(),
+            );
+        }
+        self.drop_game();
+        let game = self.game()?;
+        let mine: Vec<(u32, u32)> = stones
+            .iter()
+            .filter(|s| s.2 == 1)
+            .map(|s| (s.0, s.1))
+            .collect();
+        let theirs: Vec<(u32, u32)> = stones
+            .iter()
+            .filter(|s| s.2 == 2)
+            .map(|s| (s.0, s.1))
+            .collect();
+        let (first, second) = if mine.len() == theirs.len() {
+            (&mine, &theirs)
+        } else if theirs.len() == mine.len() + 1 {
+            (&theirs, &mine)
+        } else {
+            return Err(format!(
+                "{} own stones and {} of the opponent's: the brain is to move with as many, or one fewer",
+                mine.len(),
+                theirs.len()
+            ));
+        };
+        // Alternately, in the order given: a line on the board at the end
+        // would be there in any order, and without one no order ends early.
+        let mut order = Vec::with_capacity(stones.len());
+        for (i, &stone) in first.iter().enumerate() {
+            order.push(stone);
+            if let Some(&s) = second.get(i) {
+                order.push(s);
+            }
+        }
+        for (x, y) in order {
+            play_stone(game, x, y, "the board holds a finished game")?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays a stone for the side to move at `x,y`; a finished game refuses it
+/// with `over` and the result.
+pub(super) fn play_stone(game: &mut Game, x: u32, y: u32, over: &str) -> Result<(), String> {
+    let cell = cell_at(game, x, y)?;
+    if let Some(result) = game.result_text() {
+        return Err(format!("{over} ({result})"));
+    }
+    let mv = Move::Place {
+        to: cell,
+        mark: game.position().turn(),
+    };
+    game.play(mv).map_err(|e| format!("{x},{y}: {e}"))?;
+    Ok(())
+}
+
+/// The cell at protocol coordinates `x,y` (from the top left).
+pub(super) fn cell_at(game: &Game, x: u32, y: u32) -> Result<Cell, String> {
+    let grid = game.rulebook().grid();
+    let row = i64::from(grid.height()) - 1 - i64::from(y);
+    grid.cell(i64::from(x), row).ok_or_else(|| {
+        format!(
+            "{x},{y} is off the board ({}×{})",
+            grid.width(),
+            grid.height()
+        )
+    })
+}
+
+/// The protocol coordinates of `cell`.
+pub(super) fn xy_of(game: &Game, cell: Cell) -> (u32, u32) {
+    let grid = game.rulebook().grid();
+    (grid.col(cell), grid.height() - 1 - grid.row(cell))
+}
+
+/// `a,b` as two numbers.
+pub(super) fn parse_pair(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}

@@ -1,0 +1,155 @@
+//! The rulebook a brain plays: a built-in or a file, fitted to the
+//! manager's board size and overline rule, and checked to be a game the
+//! protocol can describe.
+
+use super::RuleKey;
+use gridrules_core::rulebook::{LineResult, Marks};
+use gridrules_core::{Rulebook, builtin, files};
+use std::path::{Path, PathBuf};
+
+/// Where the rulebook text comes from.
+#[derive(Debug, Clone)]
+enum Source {
+    Builtin(&'static str),
+    File(PathBuf),
+}
+
+/// The rulebook named by `rules` (built-in or file) on a `w`×`h` board,
+/// with overlines losing their win when `exact`: the rulebook as it is
+/// when it fits, else its text with `[board]` (and the boolean `overline`
+/// param) replaced. It must be a game the protocol can describe.
+///
+/// # Errors
+/// Why it cannot be played: what the loader says of the size, or what
+/// the rulebook lacks.
+pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, String> {
+    let path = Path::new(rules);
+    let source = if let Some(name) = Rulebook::builtin_names().find(|n| *n == rules) {
+        Source::Builtin(name)
+    } else if rules.ends_with(".toml") || path.exists() {
+        Source::File(path.to_path_buf())
+    } else {
+        return Err(format!("no rulebook `{rules}`"));
+    };
+    let (text, shown, dir) = match &source {
+        Source::Builtin(name) => (
+            builtin::rulebook(name).unwrap_or_default().to_string(),
+            format!("rules/{name}.toml"),
+            None,
+        ),
+        // Read as `load` and `--rules` read one: only a regular `.toml`
+        // file of at most 1 MiB (a FIFO would block, `/dev/zero` never end).
+        Source::File(path) => (
+            files::read(path, files::RULEBOOK)
+                .map_err(|e| format!("{}: cannot read the rulebook: {e}", path.display()))?,
+            path.display().to_string(),
+            Some(path.parent().map(Path::to_path_buf).unwrap_or_default()),
+        ),
+    };
+    // The first problem is the one to fix first (the line it is written
+    // on escapes whatever it quotes).
+    let first_problem = |e: gridrules_core::RulebookError| {
+        e.problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    };
+    let base = Rulebook::from_str_at(&text, &shown, dir.clone()).map_err(first_problem)?;
+    let fits_size = base.grid().width() == w && base.grid().height() == h;
+    let fits_rule = overline_fits(&base, exact);
+    let rulebook = if fits_size && fits_rule {
+        base
+    } else {
+        let derived = resized(&text, &base, w, h, (!fits_rule).then_some(exact))?;
+        Rulebook::from_str_at(&derived, &format!("{shown} ({w}×{h})"), dir)
+            .map_err(first_problem)?
+    };
+    playable(&rulebook)?;
+    if !overline_fits(&rulebook, exact) {
+        return Err(format!(
+            "rulebook `{}` cannot be played with{} exactly five",
+            rulebook.name(),
+            if exact { "" } else { "out" }
+        ));
+    }
+    // The manager runs the openings: no pie rule at this table.
+    let mut table = rulebook.table().clone();
+    table.pie = false;
+    Ok(rulebook.with_table(table))
+}
+
+/// Whether a run one longer than the rulebook's `k` wins as the rule says:
+/// not with "exactly five", yes without.
+fn overline_fits(rules: &Rulebook, exact: bool) -> bool {
+    let t = rules.tables();
+    t.wins_run(t.min_run() + 1) != exact
+}
+
+/// The rulebook text with the board `w`×`h`, the `overline` param set to
+/// `!exact` if given, a name that says so, and no `[[example]]`s (they
+/// are `check`'s, written for the original board).
+fn resized(
+    text: &str,
+    base: &Rulebook,
+    w: u32,
+    h: u32,
+    exact: Option<bool>,
+) -> Result<String, String> {
+    let mut doc: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    let board = doc
+        .entry("board")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    let Some(board) = board.as_table_mut() else {
+        return Err("its `board` is not a table".to_string());
+    };
+    board.insert("width".into(), toml::Value::Integer(w.into()));
+    board.insert("height".into(), toml::Value::Integer(h.into()));
+    let mut name = format!("{}-{w}x{h}", base.name());
+    if let Some(exact) = exact {
+        let overline = doc
+            .get_mut("params")
+            .and_then(|p| p.get_mut("overline"))
+            .filter(|v| v.is_bool());
+        let Some(overline) = overline else {
+            return Err(format!(
+                "rulebook `{}` has no boolean `overline` param to play {} exactly five",
+                base.name(),
+                if exact { "with" } else { "without" }
+            ));
+        };
+        *overline = toml::Value::Boolean(!exact);
+        if exact {
+            name.push_str("-exact");
+        }
+    }
+    doc.insert("name".into(), toml::Value::String(name));
+    doc.remove("example");
+    toml::to_string(&doc).map_err(|e| e.to_string())
+}
+
+/// Whether the protocol can describe the rulebook's game: stones placed
+/// one a turn, each side its own, nothing taken off, a line winning for
+/// its owner.
+fn playable(rules: &Rulebook) -> Result<(), String> {
+    let t = rules.tables();
+    let lacks = if t.marks() != Marks::Own {
+        Some("each side places its own stone")
+    } else if t.line_result() != LineResult::OwnerWins {
+        Some("a line wins for its owner")
+    } else if !t.turns().is_alternating() {
+        Some("one stone a turn")
+    } else if t.has_captures() {
+        Some("no captures")
+    } else if t.has_gravity() || t.pieces().is_some() || !t.regions().is_empty() {
+        Some("stones placed on any empty cell, and left there")
+    } else {
+        None
+    };
+    match lacks {
+        Some(what) => Err(format!(
+            "rulebook `{}` is not a gomoku-like game: the protocol needs {what}",
+            rules.name()
+        )),
+        None => Ok(()),
+    }
+}
