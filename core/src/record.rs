@@ -16,6 +16,7 @@
 use crate::error::{Problem, ProblemKind, RulebookError, Source};
 use crate::game::Game;
 use crate::position::{Ending, Outcome, Side};
+use crate::refusal::Refusal;
 use crate::rulebook::Rulebook;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -195,6 +196,37 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         }
     })?;
     let source = &source;
+    let rulebook = Arc::new(rulebook(&raw, source, dir)?);
+    let clock = clock(&raw, source)?;
+    let mut game = match &raw.start {
+        None => Game::new(rulebook.clone()),
+        Some(s) => {
+            let pos = rulebook.parse_position(s.get_ref()).map_err(|e| {
+                Problem::spanned(ProblemKind::Setup, source, s.span(), format!("start: {e}"))
+            })?;
+            Game::from_position(rulebook, pos)
+        }
+    };
+    if let Some(moves) = &raw.moves {
+        replay(&mut game, moves, source)?;
+    }
+    settle_result(&mut game, &raw, source)?;
+    let table = Table {
+        x: raw.x,
+        o: raw.o,
+        pie: raw.pie,
+        clock,
+    };
+    Ok(Opened {
+        game,
+        table,
+        rulebook: raw.rulebook.into_inner(),
+    })
+}
+
+/// The rulebook a record names (built-in, or a file beside the record),
+/// with the pie rule chosen at the table where the rulebook does not say so.
+fn rulebook(raw: &RawRecord, source: &Source, dir: &Path) -> Result<Rulebook, RecordError> {
     let name = raw.rulebook.get_ref();
     let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
@@ -220,8 +252,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             RulebookError { problems }
         })?
     };
-    // The pie rule chosen at the table, where the rulebook does not say so.
-    let rulebook = match raw.pie {
+    Ok(match raw.pie {
         Some(pie) if pie != rulebook.table().pie => {
             let table = crate::table::TableRules {
                 pie,
@@ -230,75 +261,59 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
             rulebook.with_table(table)
         }
         _ => rulebook,
-    };
-    let rulebook = Arc::new(rulebook);
-    let clock = match &raw.clock {
-        None => None,
-        Some(c) => match *c.get_ref() {
-            0 => None,
-            s if (1..=i64::from(crate::table::MAX_CLOCK)).contains(&s) => Some(s as u32),
-            s => {
-                return Err(Problem::spanned(
-                    ProblemKind::BadValue,
-                    source,
-                    c.span(),
-                    format!("clock {s}: expected seconds per move, or 0"),
-                )
-                .into());
-            }
-        },
-    };
-    let mut game = match &raw.start {
-        None => Game::new(rulebook.clone()),
-        Some(s) => {
-            let pos = rulebook.parse_position(s.get_ref()).map_err(|e| {
-                Problem::spanned(ProblemKind::Setup, source, s.span(), format!("start: {e}"))
-            })?;
-            Game::from_position(rulebook.clone(), pos)
-        }
-    };
-    if let Some(moves) = &raw.moves {
-        let list = moves.get_ref();
-        // Each move's own column where the string is written plainly; with
-        // escapes in it (`\t`, `\u00a0`) the decoded text no longer lines
-        // up with the file, so problems point at the string's start.
-        let start = moves.span().start;
-        let plain = text.get(start + 1..start + 1 + list.len()) == Some(list.as_str());
-        let mut offset = 0;
-        for (i, word) in list.split_whitespace().enumerate() {
-            let pos_in = list[offset..].find(word).map_or(offset, |p| p + offset);
-            offset = pos_in + word.len();
-            // Located only on error: finding a line and column reads the
-            // text up to it, which for every move would be quadratic.
-            let range = if plain {
-                start + 1 + pos_in..start + 1 + pos_in + word.len()
-            } else {
-                moves.span()
-            };
-            let refused = |e: &dyn std::fmt::Display| {
-                Problem::spanned(
-                    ProblemKind::Move,
-                    source,
-                    range.clone(),
-                    format!("move {} `{word}`: {e}", i + 1),
-                )
-            };
-            let mv = game.parse_move(word).map_err(|e| refused(&e))?;
-            game.play(mv).map_err(|e| refused(&e))?;
-        }
-    }
-    settle_result(&mut game, &raw, source)?;
-    let table = Table {
-        x: raw.x,
-        o: raw.o,
-        pie: raw.pie,
-        clock,
-    };
-    Ok(Opened {
-        game,
-        table,
-        rulebook: name.clone(),
     })
+}
+
+/// The clock's seconds per move, if any (0 written: none).
+fn clock(raw: &RawRecord, source: &Source) -> Result<Option<u32>, RecordError> {
+    let Some(c) = &raw.clock else {
+        return Ok(None);
+    };
+    match *c.get_ref() {
+        0 => Ok(None),
+        s if (1..=i64::from(crate::table::MAX_CLOCK)).contains(&s) => Ok(Some(s as u32)),
+        s => Err(Problem::spanned(
+            ProblemKind::BadValue,
+            source,
+            c.span(),
+            format!("clock {s}: expected seconds per move, or 0"),
+        )
+        .into()),
+    }
+}
+
+/// Plays the record's `moves` on `game`; a refused one is located at its
+/// word in the file.
+fn replay(game: &mut Game, moves: &Spanned<String>, source: &Source) -> Result<(), RecordError> {
+    let list = moves.get_ref();
+    // Each move's own column where the string is written plainly; with
+    // escapes in it (`\t`, `\u00a0`) the decoded text no longer lines up
+    // with the file, so problems point at the string's start.
+    let start = moves.span().start;
+    let plain = source.text.get(start + 1..start + 1 + list.len()) == Some(list.as_str());
+    let mut offset = 0;
+    for (i, word) in list.split_whitespace().enumerate() {
+        let pos_in = list[offset..].find(word).map_or(offset, |p| p + offset);
+        offset = pos_in + word.len();
+        // Located only on error: finding a line and column reads the
+        // text up to it, which for every move would be quadratic.
+        let range = if plain {
+            start + 1 + pos_in..start + 1 + pos_in + word.len()
+        } else {
+            moves.span()
+        };
+        let refused = |e: &dyn std::fmt::Display| {
+            Problem::spanned(
+                ProblemKind::Move,
+                source,
+                range.clone(),
+                format!("move {} `{word}`: {e}", i + 1),
+            )
+        };
+        let mv = game.parse_move(word).map_err(|e| refused(&e))?;
+        game.play(mv).map_err(|e| refused(&e))?;
+    }
+    Ok(())
 }
 
 /// Applies a recorded resignation or agreement, and checks any recorded
@@ -336,11 +351,21 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
         .map(|e| (e.get_ref().as_str(), e.span().start));
     match (game.ending(), ending) {
         (None, Some(("resigned", _))) => match outcome {
-            Outcome::Win(winner) => game.resign(winner.other()).map_err(|e| Problem::bare(ProblemKind::ResultMismatch, e.describe(game.rulebook().grid())).into()),
-            Outcome::Draw => Err(Problem::spanned(ProblemKind::BadValue, source, result.span(), "a resignation cannot end in a draw").into()),
+            Outcome::Win(winner) => {
+                let refused = game.resign(winner.other());
+                refused.map_err(|e| mismatch(game, &e))
+            }
+            Outcome::Draw => Err(Problem::spanned(
+                ProblemKind::BadValue,
+                source,
+                result.span(),
+                "a resignation cannot end in a draw",
+            )
+            .into()),
         },
         (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
-            game.agree_draw().map_err(|e| Problem::bare(ProblemKind::ResultMismatch, e.describe(game.rulebook().grid())).into())
+            let refused = game.agree_draw();
+            refused.map_err(|e| mismatch(game, &e))
         }
         (None, _) => Err(Problem::spanned(
             ProblemKind::ResultMismatch,
@@ -358,4 +383,13 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
         .into()),
         (Some(_), _) => Ok(()),
     }
+}
+
+/// A recorded ending the game refuses, in the rulebook's words.
+fn mismatch(game: &Game, refusal: &Refusal) -> RecordError {
+    Problem::bare(
+        ProblemKind::ResultMismatch,
+        refusal.describe(game.rulebook().grid()),
+    )
+    .into()
 }
