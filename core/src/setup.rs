@@ -22,10 +22,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::CellSet;
 use crate::mechanics::Captures;
 use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
-use crate::rulebook::{FullRegion, LineResult, Marks, Rulebook};
+use crate::rulebook::{FullRegion, Marks, Rulebook};
 use crate::script::api::History;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -132,19 +132,8 @@ impl Rulebook {
             Some(r) => write!(out, " {}", r + 1).unwrap(),
             None => out.push_str(" -"),
         }
-        if self.holding_in_text() {
-            let list = |side: Side| {
-                let held: Vec<String> = (0..self.tables.regions.len())
-                    .filter(|r| pos.regions_won(side) & (1 << r) != 0)
-                    .map(|r| (r + 1).to_string())
-                    .collect();
-                if held.is_empty() {
-                    "-".to_string()
-                } else {
-                    held.join(",")
-                }
-            };
-            write!(out, " {}/{}", list(Side::X), list(Side::O)).unwrap();
+        if self.tables.held_in_text() {
+            write!(out, " {}", self.tables.held_field(pos)).unwrap();
         }
         if self.tables.captures.any() {
             write!(out, " {}", Captures::field(pos)).unwrap();
@@ -179,7 +168,7 @@ impl Rulebook {
         {
             return fail(at, K::SwappedWithoutPie);
         }
-        let fifth = if self.holding_in_text() {
+        let fifth = if self.tables.held_in_text() {
             Some(FifthField::Held)
         } else if self.tables.captures.any() {
             Some(FifthField::Captures)
@@ -234,7 +223,11 @@ impl Rulebook {
         }
         self.check_support(&mut pos, board)?;
         let held = match fields.get(4) {
-            Some(f) if self.holding_in_text() => Some(self.parse_held(f)?),
+            Some(f) if self.tables.held_in_text() => Some(
+                self.tables
+                    .parse_held(f.text)
+                    .map_err(|k| SetupError::new(k, f.span.clone()))?,
+            ),
             _ => None,
         };
         let fifth_at = fields
@@ -245,7 +238,13 @@ impl Rulebook {
             .captures
             .settle(&mut pos)
             .map_err(|k| SetupError::new(k, fifth_at.clone()))?;
-        pos.target = self.parse_target(fields.get(3), &pos)?;
+        pos.target = match fields.get(3) {
+            Some(f) if f.text != "-" => self
+                .tables
+                .parse_target(f.text, &pos)
+                .map_err(|k| SetupError::new(k, f.span.clone()))?,
+            _ => NO_REGION,
+        };
         let whole = fields.fields[0].span.start..fields.end().end;
         if pos.result.is_none()
             && !self
@@ -475,40 +474,6 @@ impl Rulebook {
         Ok(BySide::new_with(|s| *given.get(s) as u16))
     }
 
-    /// Whether who holds a region depends on who moved, which the marks do
-    /// not show: then the position text has a fifth field, the regions held
-    /// by X and by O (`1,3/2`, `-` for none).
-    fn holding_in_text(&self) -> bool {
-        let t = &self.tables;
-        !t.regions.is_empty()
-            && (t.full_region == FullRegion::Mover
-                || matches!(
-                    t.line_result,
-                    LineResult::MoverWins | LineResult::MoverLoses
-                ))
-    }
-
-    /// Reads the fifth field: regions held by X, then by O (`1,3/2`).
-    fn parse_held(&self, field: &Field<'_>) -> Result<BySide<u32>, SetupError> {
-        let count = self.tables.regions.len();
-        let bad = || SetupError::new(K::HeldSyntax(field.text.to_string()), field.span.clone());
-        let (x, o) = field.text.split_once('/').ok_or_else(bad)?;
-        let list = |text: &str| -> Result<u32, SetupError> {
-            if text == "-" {
-                return Ok(0);
-            }
-            text.split(',')
-                .try_fold(0u32, |mask, n| match n.parse::<usize>() {
-                    Ok(n) if (1..=count).contains(&n) => Ok(mask | 1 << (n - 1)),
-                    _ => Err(bad()),
-                })
-        };
-        Ok(BySide {
-            x: list(x)?,
-            o: list(o)?,
-        })
-    }
-
     /// Works out held and closed regions and any completed line from the
     /// marks, as if the last move made it; `given` is the fifth field, who
     /// holds each region, where the marks cannot tell.
@@ -530,88 +495,22 @@ impl Rulebook {
             _ if t.turns.is_alternating() => pos.turn.other(),
             _ => t.turns.place(pos.marks_played().saturating_sub(1)).side(),
         };
-        let has_line = |own: CellSet, within: CellSet| {
-            (own & within)
-                .into_iter()
-                .any(|c: Cell| t.wins_through(c, own & within))
-        };
         let line_but_to_move = |side: Side| fail(&board.span, K::LineButToMove(side));
-        let mut holders = Vec::new();
-        if t.regions.is_empty() {
+        let holders = if t.regions.is_empty() {
             let lines: Vec<Side> = Side::ALL
                 .into_iter()
-                .filter(|&mark| has_line(pos.marks(mark), t.all))
+                .filter(|&mark| t.has_line(pos.marks(mark), t.all))
                 .collect();
             match lines[..] {
                 // Own marks: a line is made on its owner's move, whatever it means.
                 [mark] if t.marks == Marks::Own && mark != mover => {
                     return line_but_to_move(mark);
                 }
-                _ => holders.extend(lines.iter().map(|&mark| rule.holder(mark, mover))),
+                _ => lines.iter().map(|&mark| rule.holder(mark, mover)).collect(),
             }
         } else {
-            for (r, &cells) in t.regions.iter().enumerate() {
-                let lines: Vec<Side> = Side::ALL
-                    .into_iter()
-                    .filter(|&s| has_line(pos.marks(s), cells))
-                    .collect();
-                let bit = 1u32 << r;
-                let full = cells.is_subset(pos.occupied());
-                // The one side the fifth field says holds region r.
-                let said = |full: bool| -> Result<Side, SetupError> {
-                    let listed = given.map(|g| (g.x & bit != 0, g.o & bit != 0));
-                    match listed {
-                        Some((true, false)) => Ok(Side::X),
-                        Some((false, true)) => Ok(Side::O),
-                        _ => fail(fifth, K::HolderUnnamed { region: r, full }),
-                    }
-                };
-                let one;
-                let held: &[Side] = match (&lines[..], full) {
-                    ([mark], _) => match rule {
-                        LineResult::MoverWins | LineResult::MoverLoses => {
-                            one = [said(false)?];
-                            &one
-                        }
-                        _ => {
-                            one = [rule.holder(*mark, mover)];
-                            &one
-                        }
-                    },
-                    ([], true) => match t.full_region {
-                        FullRegion::Nobody => &[],
-                        FullRegion::Both => &Side::ALL,
-                        FullRegion::Mover => {
-                            one = [said(true)?];
-                            &one
-                        }
-                    },
-                    ([], false) => &[],
-                    _ => return fail(&board.span, K::RegionLines(r)),
-                };
-                if let Some(g) = given {
-                    let listed = (g.x & bit != 0, g.o & bit != 0);
-                    let holds = (held.contains(&Side::X), held.contains(&Side::O));
-                    if listed != holds {
-                        return fail(fifth, K::HeldMismatch(r));
-                    }
-                }
-                if held.is_empty() && !full && lines.is_empty() {
-                    continue;
-                }
-                for &h in held {
-                    *pos.regions_won.get_mut(h) |= bit;
-                }
-                pos.regions_closed |= bit;
-                pos.closed_cells |= cells;
-            }
-            for s in Side::ALL {
-                let won = pos.regions_won(s);
-                if t.region_lines.iter().flatten().any(|&l| l & !won == 0) {
-                    holders.push(s);
-                }
-            }
-        }
+            t.settle_held(pos, given, mover, &board.span, fifth)?
+        };
         // A region held by both sides can complete a line for the side that
         // did not fill it, or for both at once (the mover's is judged first).
         let shared_regions = t.full_region == FullRegion::Both;
@@ -631,41 +530,6 @@ impl Rulebook {
                 Ok(())
             }
             _ => fail(&board.span, K::BothLines),
-        }
-    }
-
-    /// Reads the target board (field 4) and checks that a move can have
-    /// sent the game there.
-    fn parse_target(&self, field: Option<&Field<'_>>, pos: &Position) -> Result<u8, SetupError> {
-        let Some(f) = field.filter(|f| f.text != "-") else {
-            return Ok(NO_REGION);
-        };
-        let count = self.tables.regions.len();
-        if count == 0 {
-            return fail(&f.span, K::TargetNoRegions(f.text.to_string()));
-        }
-        match f.text.parse::<usize>() {
-            Ok(n) if (1..=count).contains(&n) => {
-                let r = n - 1;
-                let fillable = self.tables.regions[r] & self.fillable(pos);
-                if pos.regions_closed & (1 << r) != 0 {
-                    fail(&f.span, K::TargetClosed(r))
-                } else if fillable.is_empty() {
-                    fail(&f.span, K::TargetFull(r))
-                } else if pos.occupied().is_empty() {
-                    // Only a move sends the game to a board, and none was made.
-                    fail(&f.span, K::TargetEmpty(r))
-                } else {
-                    Ok(r as u8)
-                }
-            }
-            _ => fail(
-                &f.span,
-                K::TargetRange {
-                    field: f.text.to_string(),
-                    count,
-                },
-            ),
         }
     }
 }

@@ -75,10 +75,17 @@ fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
 }
 
 impl Tables {
+    /// Whether `own`'s marks within `within` hold a winning line (a set-up
+    /// check: every cell is tried, not only the last move's).
+    pub(crate) fn has_line(&self, own: CellSet, within: CellSet) -> bool {
+        let own = own & within;
+        own.into_iter().any(|c: Cell| self.wins_through(c, own))
+    }
+
     /// Whether `own` holds a winning run through `cell`.
-    #[inline(always)]
     /// `own` may be a prefix of the marks (see [`crate::bits`]) when the
     /// board's cells fit it.
+    #[inline(always)]
     pub(crate) fn wins_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         match &self.win {
             WinCheck::Windows {

@@ -2,13 +2,15 @@
 //! `redirect(cell)`, `region_name(r)`): boards of boards, each move sending the next.
 
 use super::load::Load;
-use super::words::FullRegion;
+use super::words::{FullRegion, LineResult};
 use super::{Mechanic, Tables};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet};
-use crate::position::{Ending, NO_REGION, Position, Side};
+use crate::position::{BySide, Ending, NO_REGION, Position, Side};
 use crate::script::describe;
 use crate::script::hooks::HookId;
+use crate::setup_error::{SetupError, SetupErrorKind};
+use std::ops::Range;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
     name: "regions",
@@ -234,6 +236,169 @@ impl Tables {
             && (t.regions[p.target as usize].prefix::<W>() & t.fillable_in::<W>(p)).is_empty()
         {
             p.target = NO_REGION;
+        }
+    }
+}
+
+// The position text's part: the target region (field 4), and who holds
+// each region (field 5) where the marks cannot tell.
+impl Tables {
+    /// Whether who holds a region depends on who moved, which the marks do
+    /// not show: then the position text has a fifth field, the regions held
+    /// by X and by O (`1,3/2`, `-` for none).
+    pub(crate) fn held_in_text(&self) -> bool {
+        !self.regions.is_empty()
+            && (self.full_region == FullRegion::Mover
+                || matches!(
+                    self.line_result,
+                    LineResult::MoverWins | LineResult::MoverLoses
+                ))
+    }
+
+    /// The fifth field: the regions held by X, then by O (`1,3/2`).
+    pub(crate) fn held_field(&self, pos: &Position) -> String {
+        let list = |side: Side| {
+            let held: Vec<String> = (0..self.regions.len())
+                .filter(|r| pos.regions_won(side) & (1 << r) != 0)
+                .map(|r| (r + 1).to_string())
+                .collect();
+            if held.is_empty() {
+                "-".to_string()
+            } else {
+                held.join(",")
+            }
+        };
+        format!("{}/{}", list(Side::X), list(Side::O))
+    }
+
+    /// Reads the fifth field: regions held by X, then by O (`1,3/2`).
+    pub(crate) fn parse_held(&self, field: &str) -> Result<BySide<u32>, SetupErrorKind> {
+        let count = self.regions.len();
+        let bad = || SetupErrorKind::HeldSyntax(field.to_string());
+        let (x, o) = field.split_once('/').ok_or_else(bad)?;
+        let list = |text: &str| -> Result<u32, SetupErrorKind> {
+            if text == "-" {
+                return Ok(0);
+            }
+            text.split(',')
+                .try_fold(0u32, |mask, n| match n.parse::<usize>() {
+                    Ok(n) if (1..=count).contains(&n) => Ok(mask | 1 << (n - 1)),
+                    _ => Err(bad()),
+                })
+        };
+        Ok(BySide {
+            x: list(x)?,
+            o: list(o)?,
+        })
+    }
+
+    /// Works out from the marks which regions are won and closed, as if
+    /// `mover` made the last move; `given` is the fifth field, where the
+    /// marks cannot tell. Returns the sides holding a line of regions.
+    /// `board` and `fifth` are the bytes of the board field and of the
+    /// fifth field (or where it would go).
+    pub(crate) fn settle_held(
+        &self,
+        pos: &mut Position,
+        given: Option<BySide<u32>>,
+        mover: Side,
+        board: &Range<usize>,
+        fifth: &Range<usize>,
+    ) -> Result<Vec<Side>, SetupError> {
+        let fail = |at: &Range<usize>, kind| SetupError::new(kind, at.clone());
+        let rule = self.line_result;
+        for (r, &cells) in self.regions.iter().enumerate() {
+            let lines: Vec<Side> = Side::ALL
+                .into_iter()
+                .filter(|&s| self.has_line(pos.marks(s), cells))
+                .collect();
+            let bit = 1u32 << r;
+            let full = cells.is_subset(pos.occupied());
+            // The one side the fifth field says holds region r.
+            let said = |full: bool| -> Result<Side, SetupError> {
+                match given.map(|g| (g.x & bit != 0, g.o & bit != 0)) {
+                    Some((true, false)) => Ok(Side::X),
+                    Some((false, true)) => Ok(Side::O),
+                    _ => Err(fail(
+                        fifth,
+                        SetupErrorKind::HolderUnnamed { region: r, full },
+                    )),
+                }
+            };
+            let one;
+            let held: &[Side] = match (&lines[..], full) {
+                ([mark], _) => match rule {
+                    LineResult::MoverWins | LineResult::MoverLoses => {
+                        one = [said(false)?];
+                        &one
+                    }
+                    _ => {
+                        one = [rule.holder(*mark, mover)];
+                        &one
+                    }
+                },
+                ([], true) => match self.full_region {
+                    FullRegion::Nobody => &[],
+                    FullRegion::Both => &Side::ALL,
+                    FullRegion::Mover => {
+                        one = [said(true)?];
+                        &one
+                    }
+                },
+                ([], false) => &[],
+                _ => return Err(fail(board, SetupErrorKind::RegionLines(r))),
+            };
+            if let Some(g) = given {
+                let listed = (g.x & bit != 0, g.o & bit != 0);
+                let holds = (held.contains(&Side::X), held.contains(&Side::O));
+                if listed != holds {
+                    return Err(fail(fifth, SetupErrorKind::HeldMismatch(r)));
+                }
+            }
+            if held.is_empty() && !full && lines.is_empty() {
+                continue;
+            }
+            for &h in held {
+                *pos.regions_won.get_mut(h) |= bit;
+            }
+            pos.regions_closed |= bit;
+            pos.closed_cells |= cells;
+        }
+        Ok(Side::ALL
+            .into_iter()
+            .filter(|&s| {
+                let won = pos.regions_won(s);
+                self.region_lines.iter().flatten().any(|&l| l & !won == 0)
+            })
+            .collect())
+    }
+
+    /// Reads the target region (field 4, not `-`) and checks that a move
+    /// can have sent the game there.
+    pub(crate) fn parse_target(&self, field: &str, pos: &Position) -> Result<u8, SetupErrorKind> {
+        let count = self.regions.len();
+        if count == 0 {
+            return Err(SetupErrorKind::TargetNoRegions(field.to_string()));
+        }
+        match field.parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => {
+                let r = n - 1;
+                let fillable = self.regions[r] & self.fillable_in(pos);
+                if pos.regions_closed & (1 << r) != 0 {
+                    Err(SetupErrorKind::TargetClosed(r))
+                } else if fillable.is_empty() {
+                    Err(SetupErrorKind::TargetFull(r))
+                } else if pos.occupied().is_empty() {
+                    // Only a move sends the game to a board, and none was made.
+                    Err(SetupErrorKind::TargetEmpty(r))
+                } else {
+                    Ok(r as u8)
+                }
+            }
+            _ => Err(SetupErrorKind::TargetRange {
+                field: field.to_string(),
+                count,
+            }),
         }
     }
 }
