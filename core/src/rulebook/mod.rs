@@ -170,32 +170,7 @@ impl Rulebook {
             .into());
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
-        let mut warnings = script.warnings().to_vec();
-        for key in raw.params.keys() {
-            let constant = key.get_ref().to_uppercase();
-            if !script.mentions(&constant) {
-                warnings.push(
-                    at(
-                        ProblemKind::UnusedParam,
-                        key.span(),
-                        format!(
-                            "param `{}` is not used: the script never reads `{constant}`",
-                            key.get_ref()
-                        ),
-                    )
-                    .with_label("unused"),
-                );
-            }
-        }
-        warnings.extend(unstated_rules(&raw, &source));
-        // In file order, the rulebook's before its script's.
-        warnings.sort_by_key(|w| {
-            let at = w.location.as_ref();
-            (
-                at.is_none_or(|l| l.path != path),
-                at.map(|l| (l.line, l.col)),
-            )
-        });
+        let warnings = warnings(&script, &raw, &source);
         let tables = crate::mechanics::build(&script, grid, &shown_params)?;
         script.explicit_mark = tables.marks == Marks::Either;
         let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
@@ -366,6 +341,39 @@ fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => e.to_string(),
     }
+}
+
+/// What a rulebook that loads is warned of: its script's warnings, params
+/// the script never reads, rules left unstated; in file order, the
+/// rulebook's before its script's.
+fn warnings(script: &ScriptHost, raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
+    let mut warnings = script.warnings().to_vec();
+    for key in raw.params.keys() {
+        let constant = key.get_ref().to_uppercase();
+        if !script.mentions(&constant) {
+            warnings.push(
+                Problem::spanned(
+                    ProblemKind::UnusedParam,
+                    source,
+                    key.span(),
+                    format!(
+                        "param `{}` is not used: the script never reads `{constant}`",
+                        key.get_ref()
+                    ),
+                )
+                .with_label("unused"),
+            );
+        }
+    }
+    warnings.extend(unstated_rules(raw, source));
+    warnings.sort_by_key(|w| {
+        let at = w.location.as_ref();
+        (
+            at.is_none_or(|l| l.path != source.path),
+            at.map(|l| (l.line, l.col)),
+        )
+    });
+    warnings
 }
 
 /// The script `name` names: beside the rulebook (in `dir`), or built in.
