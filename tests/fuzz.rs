@@ -427,13 +427,13 @@ fn text_mutants(seed: u64, rounds: usize) {
                 break;
             }
         }
-        let table = record::Table {
+        let terms = record::Terms {
             x: Some("Ada".into()),
             o: None,
             clock: Some(15),
             pie: None,
         };
-        let text = mutate(&mut rng, &record::to_text(&game, name, &table));
+        let text = mutate(&mut rng, &record::to_text(&game, name, &terms));
         let opened = catch_unwind(AssertUnwindSafe(|| {
             record::parse(&text, "mutant.toml", Path::new(".")).is_ok()
         }));
@@ -508,20 +508,20 @@ fn round_trips(seed: u64, games: usize) {
                     break;
                 }
             }
-            let table = record::Table {
+            let terms = record::Terms {
                 x: Some("Ada \"the\" first".into()),
                 o: Some("Bob\tB.".into()),
                 clock: None,
                 pie: None,
             };
-            let text = record::to_text(&game, name, &table);
+            let text = record::to_text(&game, name, &terms);
             let opened = record::parse(&text, "game.toml", Path::new(".")).unwrap_or_else(|e| {
                 panic!("{name}, game {g}: its record does not open: {e}\n{text}")
             });
             assert_eq!(opened.game.moves(), game.moves(), "{name}, game {g}");
             assert_eq!(opened.game.position(), game.position(), "{name}, game {g}");
             assert_eq!(opened.game.ending(), game.ending(), "{name}, game {g}");
-            assert_eq!(opened.table, table, "{name}, game {g}");
+            assert_eq!(opened.terms, terms, "{name}, game {g}");
         }
     }
 }

@@ -986,7 +986,7 @@ fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rn
         .cells()
         .flat_map(|to| Side::ALL.map(|mark| Move::Place { to, mark }))
         .collect();
-    if rb.tables().pieces().is_some() {
+    if rb.mechanics().pieces().is_some() {
         for from in g.cells() {
             out.extend(g.cells().map(|to| Move::Step { from, to }));
         }

@@ -270,7 +270,7 @@ fn qubic_lines_and_perft_derived_independently() {
     assert_eq!(expected.len(), 76);
 
     let rules = Arc::new(Rulebook::builtin("qubic").unwrap());
-    let engine_lines = rules.tables().lines();
+    let engine_lines = rules.mechanics().lines();
     let engine: BTreeSet<BTreeSet<usize>> = engine_lines
         .iter()
         .map(|l| l.iter().map(|c| c.index()).collect())

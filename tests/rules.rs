@@ -74,7 +74,7 @@ fn candidates(book: &Rulebook) -> Vec<Move> {
         .cells()
         .flat_map(|to| Side::ALL.map(|mark| Move::Place { to, mark }))
         .collect();
-    if book.tables().pieces().is_some() {
+    if book.mechanics().pieces().is_some() {
         for from in grid.cells() {
             for to in grid.cells() {
                 out.push(Move::Step { from, to });
@@ -1002,7 +1002,7 @@ fn g1_x_first_and_alternating_in_every_rulebook() {
     for name in Rulebook::builtin_names() {
         let book = builtin(name);
         // The movers, turn by turn: X for the first count, O for the next, …
-        let counts = book.tables().turns().counts().to_vec();
+        let counts = book.mechanics().turns().counts().to_vec();
         let sides: Vec<Side> = (0..400)
             .flat_map(|turn: usize| {
                 let n = counts[turn.min(counts.len() - 1)];

@@ -212,7 +212,7 @@ impl Game {
         match self.ending() {
             None => {
                 let pos = self.position();
-                let place = self.rulebook.tables().turns().place(pos.marks_played());
+                let place = self.rulebook.mechanics().turns().place(pos.marks_played());
                 if place.of > 1 {
                     format!(
                         "to move: {} — mark {} of {}",

@@ -13,7 +13,7 @@
 //! holds it to that.
 
 use crate::geometry::{Bits, CellSet, WORDS};
-use crate::mechanics::Tables;
+use crate::mechanics::Mechanics;
 use crate::mechanics::words::Marks;
 use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
@@ -24,7 +24,7 @@ use crate::rng::Rng;
 /// pie rule nor a per-move hook. Computed once per rulebook (the rulebook
 /// keeps the answer): asked per game, it cost the smallest boards' random
 /// games a twentieth of their speed.
-pub(crate) fn eligible(t: &Tables, pie: bool, per_move_hooks: bool) -> bool {
+pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> bool {
     t.pieces == UNLIMITED
         && !pie
         && !t.captures.any()
@@ -64,7 +64,7 @@ pub(crate) struct Finished {
 
 /// Plays uniformly random moves from `start` to the result. `start` must not
 /// be over, and `rules` must be [`eligible`].
-pub(crate) fn playout(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
+pub(crate) fn playout(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
     match t.words {
         1 => run::<1>(t, start, rng),
         2 => run::<2>(t, start, rng),
@@ -74,7 +74,7 @@ pub(crate) fn playout(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
 }
 
 #[inline]
-fn run<const W: usize>(t: &Tables, start: &Position, rng: &mut Rng) -> Finished {
+fn run<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
     let mut open: Bits<W> = t.fillable_in::<W>(start);
     let mut turn = start.turn;
@@ -171,7 +171,7 @@ mod tests {
             for seed in 0..games {
                 let start = rules.initial();
                 let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                let kernel = playout(rules.tables(), &start, &mut a);
+                let kernel = playout(rules.mechanics(), &start, &mut a);
                 let mut pos = start;
                 let mut list = MoveList::new();
                 let mut general_plies = 0;

@@ -41,11 +41,11 @@ impl Playout {
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
         if rules.kernel && !start.is_over() {
-            let end = crate::kernel::playout(rules.tables(), start, rng);
+            let end = crate::kernel::playout(rules.mechanics(), start, rng);
             self.plies = end.plies;
             return Ok(end.outcome);
         }
-        let track = rules.tables().repetition().is_some();
+        let track = rules.mechanics().repetition().is_some();
         self.keys.clear();
         if track {
             self.keys.push(start.key());

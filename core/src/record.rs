@@ -48,9 +48,10 @@ impl From<RulebookError> for RecordError {
     }
 }
 
-/// The players and settings that go with a game in a record.
+/// The terms a recorded game was played on: its players, clock and pie
+/// rule (what the REPL's table held, not the rulebook's `[table]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Table {
+pub struct Terms {
     /// Who played X, if the record names them.
     pub x: Option<String>,
     /// Who played O, if the record names them.
@@ -61,13 +62,13 @@ pub struct Table {
     pub pie: Option<bool>,
 }
 
-/// A game with its table, as read from a record.
+/// A game with its terms, as read from a record.
 #[derive(Debug)]
 pub struct Opened {
     /// The game, replayed move by move.
     pub game: Game,
-    /// Players and clock.
-    pub table: Table,
+    /// Players, clock and pie rule.
+    pub terms: Terms,
     /// How the rulebook was named in the file.
     pub rulebook: String,
 }
@@ -131,16 +132,16 @@ struct RecordText<'a> {
 
 /// The record of `game` as text. `rulebook` is how the file names it: a
 /// built-in name, or a path (best relative to where the record is saved).
-pub fn to_text(game: &Game, rulebook: &str, table: &Table) -> String {
+pub fn to_text(game: &Game, rulebook: &str, terms: &Terms) -> String {
     let r = game.rulebook();
     let moves: Vec<String> = game.moves().iter().map(|&m| r.move_text(m)).collect();
     let ending = game.ending();
     let record = RecordText {
         rulebook,
-        x: table.x.as_deref(),
-        o: table.o.as_deref(),
-        clock: table.clock.unwrap_or(0),
-        pie: table.pie,
+        x: terms.x.as_deref(),
+        o: terms.o.as_deref(),
+        clock: terms.clock.unwrap_or(0),
+        pie: terms.pie,
         start: (*game.start() != r.initial()).then(|| r.position_text(game.start())),
         moves: moves.join(" "),
         result: ending.map(|(outcome, _)| outcome.to_string()),
@@ -211,7 +212,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         replay(&mut game, moves, source)?;
     }
     settle_result(&mut game, &raw, source)?;
-    let table = Table {
+    let terms = Terms {
         x: raw.x,
         o: raw.o,
         pie: raw.pie,
@@ -219,7 +220,7 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     };
     Ok(Opened {
         game,
-        table,
+        terms,
         rulebook: raw.rulebook.into_inner(),
     })
 }

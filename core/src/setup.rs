@@ -132,10 +132,10 @@ impl Rulebook {
             Some(r) => write!(out, " {}", r + 1).unwrap(),
             None => out.push_str(" -"),
         }
-        if self.tables.held_in_text() {
-            write!(out, " {}", self.tables.held_field(pos)).unwrap();
+        if self.mechanics.held_in_text() {
+            write!(out, " {}", self.mechanics.held_field(pos)).unwrap();
         }
-        if self.tables.captures.any() {
+        if self.mechanics.captures.any() {
             write!(out, " {}", Captures::field(pos)).unwrap();
         }
         // The pie rule's swap is spent: said last, after every field.
@@ -168,9 +168,9 @@ impl Rulebook {
         {
             return fail(at, K::SwappedWithoutPie);
         }
-        let fifth = if self.tables.held_in_text() {
+        let fifth = if self.mechanics.held_in_text() {
             Some(FifthField::Held)
-        } else if self.tables.captures.any() {
+        } else if self.mechanics.captures.any() {
             Some(FifthField::Captures)
         } else {
             None
@@ -196,16 +196,16 @@ impl Rulebook {
         let count = BySide::new_with(|s| marks.get(s).count());
         let in_hand = self.parse_hand(fields.get(2), board, count)?;
         let captures = match fields.get(4) {
-            Some(f) if self.tables.captures.any() => {
+            Some(f) if self.mechanics.captures.any() => {
                 Captures::parse_field(f.text).map_err(|k| SetupError::new(k, f.span.clone()))?
             }
             _ => BySide::default(),
         };
         // The marks captures took off the board were placed too.
-        let taken = self.tables.captures.marks_taken(captures);
+        let taken = self.mechanics.captures.marks_taken(captures);
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
-        if self.tables.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
+        if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
             self.check_counts(turn, count, captures, board, side)?;
         }
         let mut pos = self.initial();
@@ -223,8 +223,8 @@ impl Rulebook {
         }
         self.check_support(&mut pos, board)?;
         let held = match fields.get(4) {
-            Some(f) if self.tables.held_in_text() => Some(
-                self.tables
+            Some(f) if self.mechanics.held_in_text() => Some(
+                self.mechanics
                     .parse_held(f.text)
                     .map_err(|k| SetupError::new(k, f.span.clone()))?,
             ),
@@ -234,13 +234,13 @@ impl Rulebook {
             .get(4)
             .map_or_else(|| fields.end(), |f| f.span.clone());
         self.settle_lines(&mut pos, held, board, &fifth_at)?;
-        self.tables
+        self.mechanics
             .captures
             .settle(&mut pos)
             .map_err(|k| SetupError::new(k, fifth_at.clone()))?;
         pos.target = match fields.get(3) {
             Some(f) if f.text != "-" => self
-                .tables
+                .mechanics
                 .parse_target(f.text, &pos)
                 .map_err(|k| SetupError::new(k, f.span.clone()))?,
             _ => NO_REGION,
@@ -269,22 +269,22 @@ impl Rulebook {
     ) -> Result<(), SetupError> {
         if captures.x + captures.o > 0 {
             return self
-                .tables
+                .mechanics
                 .captures
                 .check_counts(turn, count, captures)
                 .map_err(|k| SetupError::new(k, board.span.clone()));
         }
         let (x, o) = (count.x, count.o);
-        if self.tables.marks == Marks::Shared && o > 0 {
+        if self.mechanics.marks == Marks::Shared && o > 0 {
             return fail(&board.span, K::SharedO { o });
         }
-        let turns = &self.tables.turns;
+        let turns = &self.mechanics.turns;
         if !turns.is_alternating() {
             // Turns of several marks: the marks placed say whose turn it is.
             let ply = count.x + count.o;
             let place = turns.place(ply);
             let want = turns.placed(ply);
-            if self.tables.marks == Marks::Own && (want.x, want.o) != (count.x, count.o) {
+            if self.mechanics.marks == Marks::Own && (want.x, want.o) != (count.x, count.o) {
                 return fail(
                     &board.span,
                     K::TurnCounts {
@@ -307,7 +307,7 @@ impl Rulebook {
             }
             return Ok(());
         }
-        if self.tables.marks != Marks::Own {
+        if self.mechanics.marks != Marks::Own {
             let even = (x + o) % 2 == 0;
             if even != (turn == Side::X) {
                 return fail(&board.span, K::Parity { turn, marks: x + o });
@@ -327,7 +327,7 @@ impl Rulebook {
     /// With gravity, every mark must rest on its support; the empty cells
     /// that do not yet rest on theirs are closed.
     fn check_support(&self, pos: &mut Position, board: &Field<'_>) -> Result<(), SetupError> {
-        let t = &self.tables;
+        let t = &self.mechanics;
         if !t.gravity {
             return Ok(());
         }
@@ -420,7 +420,7 @@ impl Rulebook {
         board: &Field<'_>,
         count: BySide<u32>,
     ) -> Result<BySide<u16>, SetupError> {
-        let pieces = self.tables.pieces;
+        let pieces = self.mechanics.pieces;
         if pieces == UNLIMITED {
             return match field.filter(|f| f.text != "-") {
                 None => Ok(BySide {
@@ -486,7 +486,7 @@ impl Rulebook {
         board: &Field<'_>,
         fifth: &Range<usize>,
     ) -> Result<(), SetupError> {
-        let t = &self.tables;
+        let t = &self.mechanics;
         let rule = t.line_result;
         // Who made the last move: the other side, unless a turn has several
         // marks and the side to move is in the middle of its own.

@@ -1,5 +1,6 @@
-//! Table rules: how people play a variant (clock, rematches), as the
-//! rulebook's `[table]` section states them.
+//! Table rules: how people play a variant (clock, rematches, pie rule),
+//! as the rulebook's `[table]` section states them. The live table they
+//! set up (seats, score, clock) is the REPL's.
 
 /// Longest per-move limit a rulebook or player may set, in seconds.
 pub const MAX_CLOCK: u32 = 24 * 3600;

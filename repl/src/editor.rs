@@ -195,7 +195,7 @@ fn prompt(session: &Session) -> Prompt {
         // Within a turn of several marks (Connect6), which one is next.
         let place = session
             .rulebook()
-            .tables()
+            .mechanics()
             .turns()
             .place(pos.marks_played());
         if place.of > 1 {

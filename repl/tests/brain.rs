@@ -167,12 +167,12 @@ fn unsupported_sizes_and_rules_get_error_with_a_reason() {
 #[test]
 fn the_rule_chooses_whether_an_overline_wins() {
     let free = make_rulebook("gomoku", (15, 15, false)).unwrap();
-    assert!(free.tables().wins_run(6));
+    assert!(free.mechanics().wins_run(6));
     let exact = make_rulebook("gomoku", (15, 15, true)).unwrap();
-    assert!(exact.tables().wins_run(5) && !exact.tables().wins_run(6));
+    assert!(exact.mechanics().wins_run(5) && !exact.mechanics().wins_run(6));
     let wide = make_rulebook("gomoku", (20, 20, true)).unwrap();
     assert_eq!((wide.grid().width(), wide.grid().height()), (20, 20));
-    assert!(!wide.tables().wins_run(6));
+    assert!(!wide.mechanics().wins_run(6));
     assert!(!wide.table().pie);
 }
 

@@ -8,7 +8,7 @@
 
 use super::load::Load;
 use super::words::Marks;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet};
 use crate::position::{BySide, Ending, Outcome, Position, Side, UNLIMITED};
@@ -44,7 +44,7 @@ pub struct Captures {
 
 /// Reads `captures(cell)` and `capture_wins()`, and refuses captures beside
 /// a mechanic they cannot go with.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let per_cell = per_cell(load)?;
     let wins = wins(load, &per_cell)?;
     if !per_cell.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::load::Load;
 use super::words::Marks;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::position::UNLIMITED;
 use crate::script::hooks::HookId;
@@ -17,7 +17,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 
 /// Refuses primitives that cannot go together, at the hook that adds the
 /// second one.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let (pieces, marks, line_result, gravity) = (t.pieces, t.marks, t.line_result, t.gravity);
     let moving = pieces != UNLIMITED;
     if gravity && moving {

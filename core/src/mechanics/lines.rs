@@ -2,7 +2,7 @@
 //! move's line is judged by, through the cell it filled.
 
 use super::load::Load;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Span, WORDS};
 use crate::script::describe;
@@ -74,7 +74,7 @@ fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
     start[cell.index()] as usize..start[cell.index() + 1] as usize
 }
 
-impl Tables {
+impl Mechanics {
     /// Whether `own`'s marks within `within` hold a winning line (a set-up
     /// check: every cell is tried, not only the last move's).
     pub(crate) fn has_line(&self, own: CellSet, within: CellSet) -> bool {
@@ -134,7 +134,7 @@ impl Tables {
 /// Reads `lines()` and `wins(run)`: a monotone `wins` (every run from `k`
 /// on wins) becomes a table of windows of `k` cells, any other a table of
 /// the lines through each cell.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let n = load.grid.len();
     let lines_v = load.call(HookId::Lines, ())?.unwrap_or(Dynamic::UNIT);
     let mut lines = Vec::new();

@@ -1,5 +1,5 @@
 //! The rulebook language's mechanics: each module reads its load-time hooks
-//! into its part of [`Tables`], once, and owns what play does with them.
+//! into its part of [`Mechanics`], once, and owns what play does with them.
 //!
 //! Implementation note: this is what keeps the scripted rules fast. The
 //! interpreter never runs for a cell of a move; play reads these tables only.
@@ -34,7 +34,7 @@ use load::Word;
 use words::{FullRegion, LineResult, Marks, NoMoves};
 
 /// One mechanic of the language: the hooks it reads and how it builds its
-/// part of the tables from them. The builders run in the order of
+/// part of a rulebook's [`Mechanics`] from them. The builders run in the order of
 /// [`MECHANICS`], each seeing what the ones before it built, so a mechanic
 /// that cannot go with another refuses it where the second one is read.
 pub struct Mechanic {
@@ -42,8 +42,8 @@ pub struct Mechanic {
     pub name: &'static str,
     /// The load-time hooks it reads.
     pub hooks: &'static [HookId],
-    /// Reads the hooks into `tables`.
-    pub(crate) build: fn(&Load<'_>, &mut Tables) -> Result<(), RulebookError>,
+    /// Reads the hooks into the rulebook's `Mechanics`.
+    pub(crate) build: fn(&Load<'_>, &mut Mechanics) -> Result<(), RulebookError>,
 }
 
 /// Every mechanic, in the order their hooks are read.
@@ -64,18 +64,19 @@ pub(crate) fn build(
     host: &ScriptHost,
     grid: Grid,
     params: &[(String, String)],
-) -> Result<Tables, RulebookError> {
+) -> Result<Mechanics, RulebookError> {
     let load = Load::new(host, grid, params);
-    let mut tables = Tables::empty(grid);
+    let mut mechanics = Mechanics::empty(grid);
     for mechanic in MECHANICS {
-        (mechanic.build)(&load, &mut tables)?;
+        (mechanic.build)(&load, &mut mechanics)?;
     }
-    Ok(tables)
+    Ok(mechanics)
 }
 
-/// Everything the load-time hooks said, as tables.
+/// A rulebook's mechanics as every [`Mechanic`] built them: everything
+/// the load-time hooks said, compiled into the tables play reads.
 #[derive(Debug, Clone)]
-pub struct Tables {
+pub struct Mechanics {
     pub(crate) all: CellSet,
     pub(crate) lines: Vec<Vec<Cell>>,
     pub(crate) win: WinCheck,
@@ -112,10 +113,10 @@ pub struct Tables {
     pub(crate) words: usize,
 }
 
-impl Tables {
+impl Mechanics {
     /// The tables of a board no mechanic has read a hook for yet.
-    fn empty(grid: Grid) -> Tables {
-        Tables {
+    fn empty(grid: Grid) -> Mechanics {
+        Mechanics {
             all: grid.all(),
             lines: Vec::new(),
             win: WinCheck::default(),
@@ -144,7 +145,7 @@ impl Tables {
     }
 }
 
-impl Tables {
+impl Mechanics {
     /// The cells a mark could fill in `pos`, in the first `W` words (see
     /// [`crate::bits`]): empty, and neither in a closed region nor waiting
     /// for their support.
@@ -164,7 +165,7 @@ fn words_for(n: usize) -> usize {
     }
 }
 
-impl Tables {
+impl Mechanics {
     /// The lines, as the `lines()` hook gave them.
     pub fn lines(&self) -> &[Vec<Cell>] {
         &self.lines

@@ -2,7 +2,7 @@
 //! marks a side has, and where a placed one may go once all are placed.
 
 use super::load::Load;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet};
 use crate::position::UNLIMITED;
@@ -25,7 +25,7 @@ pub struct Jump {
 }
 
 /// Reads `pieces()`, then `steps(cell)` and `jumps(cell)` for every cell.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let n = load.grid.len();
     t.pieces = match load.call(HookId::Pieces, ())? {
         None => UNLIMITED,

@@ -3,7 +3,7 @@
 
 use super::load::Load;
 use super::words::{FullRegion, LineResult};
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet};
 use crate::position::{BySide, Ending, NO_REGION, Position, Side};
@@ -24,7 +24,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 };
 
 /// Reads the regions, the lines of regions, the redirect and the names.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let (regions, region_of, region_lines, redirect) = regions(load, &t.lines)?;
     let mut region_names = Vec::new();
     for r in 0..regions.len() {
@@ -187,7 +187,7 @@ fn redirect(load: &Load<'_>, count: usize) -> Result<Vec<u8>, RulebookError> {
     Ok(redirect)
 }
 
-impl Tables {
+impl Mechanics {
     /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
     /// the region is won by a line or closed when full, held as the rulebook
     /// says, and a line of held regions decides the game. Then the redirect.
@@ -242,7 +242,7 @@ impl Tables {
 
 // The position text's part: the target region (field 4), and who holds
 // each region (field 5) where the marks cannot tell.
-impl Tables {
+impl Mechanics {
     /// Whether who holds a region depends on who moved, which the marks do
     /// not show: then the position text has a fifth field, the regions held
     /// by X and by O (`1,3/2`, `-` for none).

@@ -1,7 +1,7 @@
 //! The repetition rule (`repetition()`): a position seen so many times draws.
 
 use super::load::Load;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::script::hooks::HookId;
 
@@ -12,7 +12,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 };
 
 /// Reads `repetition()`: 2 to 1000, or never.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     t.repetition = match load.call(HookId::Repetition, ())? {
         None => None,
         Some(v) => match load.int(HookId::Repetition, "repetition()", &v)? {

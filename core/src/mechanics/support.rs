@@ -2,7 +2,7 @@
 //! rests on are; a move may then name a column (`d`) for the cell it lands on.
 
 use super::load::Load;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet};
 use crate::position::Position;
@@ -16,7 +16,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 
 /// Reads `support(cell)` for every cell; the tables keep it only when some
 /// cell needs support.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let (support, dependents, unsupported) = support(load)?;
     t.gravity = !unsupported.is_empty();
     if t.gravity {
@@ -97,7 +97,7 @@ fn support(load: &Load<'_>) -> Result<(Vec<CellSet>, Vec<CellSet>, CellSet), Rul
     Ok((support, dependents, unsupported))
 }
 
-impl Tables {
+impl Mechanics {
     /// Opens the cells that now rest on their support, after a mark on `to`.
     #[inline(always)]
     pub(crate) fn settle_support<const W: usize>(&self, p: &mut Position, to: Cell) {

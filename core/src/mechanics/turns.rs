@@ -1,7 +1,7 @@
 //! Turns of several marks (`turn_marks()`): connect6's one, then two.
 
 use super::load::Load;
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::position::UNLIMITED;
 use crate::script::describe;
@@ -18,7 +18,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 const MAX_TURN_MARKS: i64 = 16;
 
 /// `turn_marks()`: marks per turn, by turn number.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let pieces = t.pieces;
     let Some(v) = load.call(HookId::TurnMarks, ())? else {
         return Ok(());

@@ -4,7 +4,7 @@
 //! hook, read once into these enums.
 
 use super::load::{Load, Word};
-use super::{Mechanic, Tables};
+use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::position::{Outcome, Side};
 use crate::script::hooks::HookId;
@@ -21,7 +21,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 };
 
 /// Reads the one-word primitives.
-fn build(load: &Load<'_>, t: &mut Tables) -> Result<(), RulebookError> {
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     t.no_moves = load.word::<NoMoves>(HookId::NoMoves)?;
     t.line_result = load.word::<LineResult>(HookId::LineResult)?;
     t.marks = load.word::<Marks>(HookId::Marks)?;

@@ -8,7 +8,7 @@ use crate::builtin;
 use crate::error::{Problem, ProblemKind, RulebookError, Source};
 use crate::geometry::Grid;
 pub use crate::mechanics::words::{FullRegion, LineResult, Marks, NoMoves};
-pub use crate::mechanics::{Capture, Jump, Tables};
+pub use crate::mechanics::{Capture, Jump, Mechanics};
 use crate::position::Side;
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, ScriptSource};
@@ -37,7 +37,7 @@ pub struct Rulebook {
     examples: Vec<Example>,
     /// What the author may have got wrong without breaking the load.
     warnings: Vec<Problem>,
-    pub(crate) tables: Tables,
+    pub(crate) mechanics: Mechanics,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
     /// Whether random games run in the playout kernel: its own answer
@@ -171,10 +171,10 @@ impl Rulebook {
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
         let warnings = warnings(&script, &raw, &source);
-        let tables = crate::mechanics::build(&script, grid, &shown_params)?;
-        script.explicit_mark = tables.marks == Marks::Either;
+        let mechanics = crate::mechanics::build(&script, grid, &shown_params)?;
+        script.explicit_mark = mechanics.marks == Marks::Either;
         let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
-        let kernel = crate::kernel::eligible(&tables, table.pie, per_move);
+        let kernel = crate::kernel::eligible(&mechanics, table.pie, per_move);
         Ok(Rulebook {
             name,
             title,
@@ -191,7 +191,7 @@ impl Rulebook {
             refuse_hook: script.has_per_move(HookId::Refuse),
             outcome_hook: script.has_per_move(HookId::Outcome),
             kernel,
-            tables,
+            mechanics,
             script: Arc::new(script),
         })
     }
@@ -250,7 +250,7 @@ impl Rulebook {
     /// chosen at the table, PI1).
     pub fn with_table(&self, table: TableRules) -> Rulebook {
         Rulebook {
-            kernel: crate::kernel::eligible(&self.tables, table.pie, self.has_per_move_hooks()),
+            kernel: crate::kernel::eligible(&self.mechanics, table.pie, self.has_per_move_hooks()),
             table,
             ..self.clone()
         }
@@ -269,8 +269,8 @@ impl Rulebook {
     }
 
     /// The compiled tables.
-    pub fn tables(&self) -> &Tables {
-        &self.tables
+    pub fn mechanics(&self) -> &Mechanics {
+        &self.mechanics
     }
 
     /// The script host (for hook docs and printed output).

@@ -51,7 +51,7 @@ impl Rulebook {
     /// May panic, or leave nonsense, when `mv` is not legal in `p`.
     #[inline]
     pub fn apply(&self, p: &mut Position, history: &[Move], mv: Move) -> Result<(), ScriptError> {
-        with_width!(self.tables.words, W => self.apply_in::<W>(p, history, mv))
+        with_width!(self.mechanics.words, W => self.apply_in::<W>(p, history, mv))
     }
 
     #[inline(always)]
@@ -61,7 +61,7 @@ impl Rulebook {
         history: &[Move],
         mv: Move,
     ) -> Result<(), ScriptError> {
-        let t = &self.tables;
+        let t = &self.mechanics;
         let side = p.turn;
         let (to, mark) = match mv {
             // The seats exchange marks; the board and the side to move stay.
@@ -137,7 +137,7 @@ impl Rulebook {
     /// rulebook's `no_moves()` decides, and the ending says whether no cell is
     /// left to play (every cell taken or closed) or its pieces are blocked.
     pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
-        let outcome = self.tables.no_moves.outcome(pos.turn);
+        let outcome = self.mechanics.no_moves.outcome(pos.turn);
         let ending = if self.fillable(pos).is_empty() {
             Ending::Full
         } else {
@@ -180,7 +180,7 @@ impl Rulebook {
     /// repetition count of times. `earlier` holds the keys of the positions
     /// before it in this game.
     pub fn settle_repetition(&self, pos: &mut Position, earlier: &[u64]) {
-        let Some(limit) = self.tables.repetition else {
+        let Some(limit) = self.mechanics.repetition else {
             return;
         };
         if pos.is_over() {

@@ -85,7 +85,7 @@ impl Rulebook {
         };
         let board = match (refusal, board) {
             (_, Some(r)) => Some(r),
-            (Refusal::ClosedRegion(c), None) => self.tables.region_of(*c),
+            (Refusal::ClosedRegion(c), None) => self.mechanics.region_of(*c),
             _ => None,
         };
         template
@@ -106,7 +106,7 @@ impl Rulebook {
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
     pub fn region_name(&self, region: usize) -> String {
-        match self.tables.region_names.get(region) {
+        match self.mechanics.region_names.get(region) {
             Some(name) => name.clone(),
             None => format!("board {}", self.region_place(region)),
         }
@@ -119,7 +119,7 @@ impl Rulebook {
         let (_, Ending::Line) = pos.ending()? else {
             return None;
         };
-        let t = &self.tables;
+        let t = &self.mechanics;
         let g = self.grid();
         if !t.regions.is_empty() {
             // The line of boards one side holds (the loser's, where a line loses).
@@ -148,7 +148,7 @@ impl Rulebook {
         let (_, Ending::Line) = pos.ending()? else {
             return None;
         };
-        let t = &self.tables;
+        let t = &self.mechanics;
         if !t.regions.is_empty() {
             return None;
         }
@@ -164,7 +164,7 @@ impl Rulebook {
     /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
     pub fn region_place(&self, region: usize) -> String {
         let cells = self
-            .tables
+            .mechanics
             .regions()
             .get(region)
             .copied()

@@ -23,7 +23,7 @@ use crate::script::hooks::HookId;
 impl Rulebook {
     /// The starting position: empty board, X to move, all pieces in hand.
     pub fn initial(&self) -> Position {
-        let t = &self.tables;
+        let t = &self.mechanics;
         Position {
             marks: BySide::default(),
             turn: Side::X,
@@ -53,7 +53,7 @@ impl Rulebook {
     /// [`Rulebook::fillable`] in the first `W` words (see [`crate::bits`]).
     #[inline(always)]
     fn fillable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
-        self.tables.fillable_in::<W>(pos)
+        self.mechanics.fillable_in::<W>(pos)
     }
 
     /// Cells a mark may go to now: fillable, and in the target region if any.
@@ -67,7 +67,7 @@ impl Rulebook {
         let free = self.fillable_in::<W>(pos);
         match pos.target {
             NO_REGION => free,
-            t => free & self.tables.regions[t as usize].prefix::<W>(),
+            t => free & self.mechanics.regions[t as usize].prefix::<W>(),
         }
     }
 
@@ -78,7 +78,7 @@ impl Rulebook {
 
     /// Every legal move, by the board rules only (no per-move hook).
     fn board_moves(&self, pos: &Position, out: &mut MoveList) {
-        with_width!(self.tables.words, W => self.board_moves_in::<W>(pos, out));
+        with_width!(self.mechanics.words, W => self.board_moves_in::<W>(pos, out));
         if self.swap_legal(pos) {
             out.push(Move::Swap);
         }
@@ -86,7 +86,7 @@ impl Rulebook {
 
     /// Where the next move of `pos` falls in the turn structure.
     fn turn_place(&self, pos: &Position) -> crate::turns::TurnPlace {
-        self.tables.turns.place(pos.marks_played())
+        self.mechanics.turns.place(pos.marks_played())
     }
 
     /// Whether the side to move may answer with `swap` (PI1): the pie rule,
@@ -96,7 +96,7 @@ impl Rulebook {
         // After the first turn (one mark, or as many as `turn_marks()` gives it).
         self.table().pie
             && !pos.swapped
-            && pos.marks_played() == self.tables.turns.place(0).of
+            && pos.marks_played() == self.mechanics.turns.place(0).of
             && !pos.is_over()
     }
 
@@ -104,7 +104,7 @@ impl Rulebook {
     fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
         let free = self.free_in::<W>(pos);
         if Self::placing(pos) {
-            let marks = self.tables.marks;
+            let marks = self.mechanics.marks;
             if marks == Marks::Either {
                 for to in free {
                     out.push(Move::Place { to, mark: Side::X });
@@ -120,10 +120,10 @@ impl Rulebook {
         }
         let occupied = pos.occupied_in::<W>();
         for from in pos.marks.get(pos.turn).prefix::<W>() {
-            for to in self.tables.steps[from.index()].prefix::<W>() & free {
+            for to in self.mechanics.steps[from.index()].prefix::<W>() & free {
                 out.push(Move::Step { from, to });
             }
-            for j in &self.tables.jumps[from.index()] {
+            for j in &self.mechanics.jumps[from.index()] {
                 if free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied) {
                     out.push(Move::Step { from, to: j.to });
                 }
@@ -149,7 +149,7 @@ impl Rulebook {
         }
         self.board_moves(pos, out);
         if self.refuse_hook {
-            let history = History::new(history, pos, &self.tables.turns);
+            let history = History::new(history, pos, &self.mechanics.turns);
             // The first failure ends the list: a hook that loops to its
             // limit would otherwise do so once per candidate.
             out.try_retain(|mv| Ok(self.script_refusal(pos, &history, mv)?.is_none()))?;
@@ -175,7 +175,9 @@ impl Rulebook {
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
         if !self.refuse_hook && !pos.is_over() && Self::placing(pos) && !self.swap_legal(pos) {
-            return Ok(with_width!(self.tables.words, W => self.random_placement::<W>(pos, rng)));
+            return Ok(
+                with_width!(self.mechanics.words, W => self.random_placement::<W>(pos, rng)),
+            );
         }
         self.legal_moves(pos, history, list)?;
         Ok((!list.is_empty()).then(|| list[rng.below(list.len())]))
@@ -192,7 +194,7 @@ impl Rulebook {
         if n == 0 {
             return None;
         }
-        let (i, mark) = crate::kernel::draw_placement(self.tables.marks, pos.turn, n, rng);
+        let (i, mark) = crate::kernel::draw_placement(self.mechanics.marks, pos.turn, n, rng);
         let to = free.nth(i).expect("i < n cells");
         Some(Move::Place { to, mark })
     }
@@ -213,7 +215,7 @@ impl Rulebook {
             }
             return Ok(false);
         }
-        Ok(with_width!(self.tables.words, W => self.has_board_move::<W>(pos)))
+        Ok(with_width!(self.mechanics.words, W => self.has_board_move::<W>(pos)))
     }
 
     /// Whether the board rules allow the side to move any move.
@@ -229,8 +231,8 @@ impl Rulebook {
             .prefix::<W>()
             .into_iter()
             .any(|from| {
-                !(self.tables.steps[from.index()].prefix::<W>() & free).is_empty()
-                    || self.tables.jumps[from.index()]
+                !(self.mechanics.steps[from.index()].prefix::<W>() & free).is_empty()
+                    || self.mechanics.jumps[from.index()]
                         .iter()
                         .any(|j| free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied))
             })
@@ -288,8 +290,8 @@ impl Rulebook {
         };
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
-            Move::Place { mark, .. } if !self.tables.marks.allows(pos.turn, mark) => {
-                let own = self.tables.marks.default_mark(pos.turn);
+            Move::Place { mark, .. } if !self.mechanics.marks.allows(pos.turn, mark) => {
+                let own = self.mechanics.marks.default_mark(pos.turn);
                 return refuse(Refusal::FixedMark(to, own));
             }
             Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
@@ -303,21 +305,23 @@ impl Rulebook {
         }
         if pos.closed_cells.contains(to) {
             let region_closed = self
-                .tables
+                .mechanics
                 .region_of(to)
                 .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
-            if region_closed || !self.tables.gravity {
+            if region_closed || !self.mechanics.gravity {
                 return refuse(Refusal::ClosedRegion(to));
             }
             let landing = self.landing(pos, self.grid().col(to));
             return refuse(Refusal::Unsupported(to, landing));
         }
-        if pos.target != NO_REGION && !self.tables.regions[pos.target as usize].contains(to) {
+        if pos.target != NO_REGION && !self.mechanics.regions[pos.target as usize].contains(to) {
             return refuse(Refusal::WrongRegion(to, pos.target as usize));
         }
         if let Move::Step { from, to } = mv {
-            let step = self.tables.steps[from.index()].contains(to);
-            let jump = self.tables.jumps[from.index()].iter().find(|j| j.to == to);
+            let step = self.mechanics.steps[from.index()].contains(to);
+            let jump = self.mechanics.jumps[from.index()]
+                .iter()
+                .find(|j| j.to == to);
             match jump {
                 _ if step => {}
                 Some(j) if j.over.intersects(pos.occupied()) => {
@@ -329,7 +333,7 @@ impl Rulebook {
         }
         if self.refuse_hook
             && let Some(reason) =
-                self.script_refusal(pos, &History::new(history, pos, &self.tables.turns), mv)?
+                self.script_refusal(pos, &History::new(history, pos, &self.mechanics.turns), mv)?
         {
             return refuse(Refusal::Script(reason));
         }

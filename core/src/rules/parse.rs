@@ -14,7 +14,7 @@ impl Rulebook {
     /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
     /// where a move chooses its mark.
     pub fn move_text(&self, mv: Move) -> String {
-        move_name(self.grid(), mv, self.tables.marks == Marks::Either).to_string()
+        move_name(self.grid(), mv, self.mechanics.marks == Marks::Either).to_string()
     }
 
     /// The cell a mark dropped into column `col` lands on in `pos`: the one
@@ -55,7 +55,7 @@ impl Rulebook {
         text: &str,
     ) -> Result<Move, PlayError> {
         let g = self.grid();
-        let marks = self.tables.marks;
+        let marks = self.mechanics.marks;
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
             let Some(given) = given else {
                 return Ok(marks.default_mark(pos.turn));
@@ -100,7 +100,7 @@ impl Rulebook {
             MoveText::Step { from, to } => Ok(Move::Step { from, to }),
             MoveText::Column { col, mark: m } => {
                 let letter = column_name(col);
-                if !self.tables.gravity {
+                if !self.mechanics.gravity {
                     return Err(self.refused_at(pos, Refusal::NoColumns(text.to_string())));
                 }
                 if col >= g.width() {
@@ -120,7 +120,7 @@ impl Rulebook {
                     [] => {
                         let occupied = pos.occupied();
                         let resting = self.column(col).find(|&c| {
-                            !occupied.contains(c) && self.tables.support(c).is_subset(occupied)
+                            !occupied.contains(c) && self.mechanics.support(c).is_subset(occupied)
                         });
                         let Some(to) = resting else {
                             return Err(self.refused_at(pos, Refusal::ColumnFull(letter)));

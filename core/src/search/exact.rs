@@ -164,9 +164,9 @@ pub(super) struct Solver<'a> {
 
 impl<'a> Solver<'a> {
     pub(super) fn new(rules: &'a Rulebook, history: &[Move], limit: Limit<'a>) -> Solver<'a> {
-        let k = rules.tables().min_run().max(1);
+        let k = rules.mechanics().min_run().max(1);
         let mut order = vec![0u32; rules.grid().len()];
-        for line in rules.tables().lines() {
+        for line in rules.mechanics().lines() {
             for window in line.windows(k) {
                 for c in window {
                     order[c.index()] += 1;
@@ -251,7 +251,7 @@ impl<'a> Solver<'a> {
     /// Whether the method applies: a repetition rule makes values depend on
     /// the path, which a transposition table ignores.
     pub(super) fn applies(rules: &Rulebook) -> bool {
-        rules.tables().repetition().is_none()
+        rules.mechanics().repetition().is_none()
     }
 
     /// The exact value of each of `moves` for the side to move in `pos`

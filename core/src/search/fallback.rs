@@ -70,7 +70,7 @@ pub fn at_once_among(
 /// [`Rulebook::legal_moves`]: crate::Rulebook::legal_moves
 pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<Move> {
     let (rules, pos) = (game.rulebook(), game.position());
-    let t = rules.tables();
+    let t = rules.mechanics();
     let by_lines = t.marks() == crate::rulebook::Marks::Own
         && t.line_result() == crate::rulebook::LineResult::OwnerWins
         && t.regions().is_empty()

@@ -15,7 +15,7 @@ const WIDE_BOARD: usize = 100;
 /// where each side places its own marks without limit, and a line wins for
 /// its owner.
 pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
-    let t = rules.tables();
+    let t = rules.mechanics();
     // The threat weights read a side's own marks as its attack: only true
     // where each side places its own mark and a line wins for its owner.
     rules.grid().len() >= WIDE_BOARD
@@ -91,7 +91,7 @@ pub(super) fn winning_cells_of<'a>(
     side: Side,
 ) -> impl Iterator<Item = Cell> + 'a {
     let own = pos.marks(side);
-    let t = rules.tables();
+    let t = rules.mechanics();
     rules
         .fillable(pos)
         .into_iter()
@@ -101,9 +101,9 @@ pub(super) fn winning_cells_of<'a>(
 /// Whether some window of a line's length holds no mark of `side`'s
 /// opponent: a line `side` could still complete.
 fn has_open_window(rules: &Rulebook, pos: &Position, side: Side) -> bool {
-    let k = rules.tables().min_run();
+    let k = rules.mechanics().min_run();
     let theirs = pos.marks(side.other());
-    rules.tables().lines().iter().any(|line| {
+    rules.mechanics().lines().iter().any(|line| {
         line.windows(k)
             .any(|w| w.iter().all(|&c| !theirs.contains(c)))
     })

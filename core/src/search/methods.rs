@@ -316,7 +316,7 @@ pub(super) fn methods(
     if level != Level::Hard {
         return &[&PLAIN_MCTS];
     }
-    if rules.tables().repetition().is_some() {
+    if rules.mechanics().repetition().is_some() {
         if Graph::applies(rules) {
             &[&Retrograde, &STRONG_MCTS]
         } else {

@@ -68,7 +68,7 @@ pub fn solve<'a>(
     let limit = Limit::time(within, stop);
     let expired = || stop.is_raised() || started.elapsed() >= within;
     let me = pos.turn();
-    let ranked = if rules.tables().repetition().is_some() || !Solver::applies(rules) {
+    let ranked = if rules.mechanics().repetition().is_some() || !Solver::applies(rules) {
         if !Graph::applies(rules) {
             return Ok(Solved::Unsupported);
         }

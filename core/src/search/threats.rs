@@ -89,14 +89,14 @@ impl<'a> Threats<'a> {
     /// Whether the search applies: one mark a turn (a turn of several
     /// marks makes a single threat unstoppable).
     pub(super) fn applies(rules: &Rulebook) -> bool {
-        rules.tables().turns().is_alternating()
+        rules.mechanics().turns().is_alternating()
     }
 
     /// Whether the continuous-four search applies: also no captures (a
     /// capture can answer a four without blocking it, and capturing can
     /// win); where they exist, alpha-beta plays them out instead.
     pub(super) fn reads_fours(rules: &Rulebook) -> bool {
-        Threats::applies(rules) && !rules.tables().has_captures()
+        Threats::applies(rules) && !rules.mechanics().has_captures()
     }
 
     /// Nodes alpha-beta has visited so far.
@@ -127,9 +127,9 @@ impl<'a> Threats<'a> {
     }
 
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
-        let k = rules.tables().min_run();
+        let k = rules.mechanics().min_run();
         let windows = rules
-            .tables()
+            .mechanics()
             .lines()
             .iter()
             .flat_map(|line| line.windows(k))

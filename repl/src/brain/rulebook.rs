@@ -81,7 +81,7 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
 /// Whether a run one longer than the rulebook's `k` wins as the rule says:
 /// not with "exactly five", yes without.
 fn overline_fits(rules: &Rulebook, exact: bool) -> bool {
-    let t = rules.tables();
+    let t = rules.mechanics();
     t.wins_run(t.min_run() + 1) != exact
 }
 
@@ -131,7 +131,7 @@ fn resized(
 /// one a turn, each side its own, nothing taken off, a line winning for
 /// its owner.
 fn playable(rules: &Rulebook) -> Result<(), String> {
-    let t = rules.tables();
+    let t = rules.mechanics();
     let lacks = if t.marks() != Marks::Own {
         Some("each side places its own stone")
     } else if t.line_result() != LineResult::OwnerWins {

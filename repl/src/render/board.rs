@@ -40,7 +40,7 @@ struct Frame {
 impl Frame {
     fn new(rulebook: &Rulebook) -> Frame {
         let g = rulebook.grid();
-        let t = rulebook.tables();
+        let t = rulebook.mechanics();
         let region =
             |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
         // Separators go between columns (rows) whose cells lie in different regions.
@@ -96,7 +96,7 @@ impl Frame {
             }
             outln!(out, "{:>label$} {}", "", names.trim_end());
         }
-        if rulebook.tables().has_gravity() && !game.is_over() {
+        if rulebook.mechanics().has_gravity() && !game.is_over() {
             let drops = self.columns(&|c| {
                 if rulebook.landing(game.position(), c).is_some() {
                     "v".to_string()
@@ -181,7 +181,7 @@ fn notes(out: &mut String, session: &Session) {
     let rulebook = session.rulebook();
     let game = session.game();
     let pos = game.position();
-    let t = rulebook.tables();
+    let t = rulebook.mechanics();
     if let Some(&mv) = game.moves().last() {
         // The side that moved: within a turn of several marks, maybe the
         // side to move now.
@@ -270,7 +270,7 @@ enum Shown {
 /// that is not a full rectangle of at least 3×3 shows the mark everywhere.
 fn in_big_mark(rules: &Rulebook, region: usize, cell: Cell, side: Side) -> bool {
     let g = rules.grid();
-    let cells = rules.tables().regions()[region];
+    let cells = rules.mechanics().regions()[region];
     let cols = cells.into_iter().map(|c| g.col(c));
     let rows = cells.into_iter().map(|c| g.row(c));
     let (Some(c0), Some(c1), Some(r0), Some(r1)) = (
@@ -308,7 +308,7 @@ fn region_holder(pos: &Position, r: usize) -> Option<Side> {
 }
 
 fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
-    let t = rules.tables();
+    let t = rules.mechanics();
     if let Some(r) = t.region_of(cell)
         && pos.regions_closed() & (1 << r) != 0
     {
@@ -333,7 +333,7 @@ fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
 /// A region as `9 (g7–i9)`: its number and its first and last cells.
 fn region_name(rulebook: &Rulebook, r: usize) -> String {
     let place = rulebook.region_place(r);
-    match rulebook.tables().region_names().get(r) {
+    match rulebook.mechanics().region_names().get(r) {
         Some(name) => format!("{place}, the {name} one"),
         None => place,
     }

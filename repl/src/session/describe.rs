@@ -40,7 +40,7 @@ impl Session {
             clock_line(self.clock_limit()),
             if r.table().pie { "on" } else { "off" }
         ));
-        let t = r.tables();
+        let t = r.mechanics();
         lines.push(format!(
             "a completed line: {}; no legal move: {}{}",
             line_result_text(t.line_result()),

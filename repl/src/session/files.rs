@@ -31,13 +31,13 @@ impl Session {
         if path.extension().and_then(|e| e.to_str()) != Some("toml") {
             return Err(CommandError::NotARecordFile(path.to_path_buf()));
         }
-        let table = record::Table {
+        let terms = record::Terms {
             x: Some(self.seats.person_name(Side::X).to_string()),
             o: Some(self.seats.person_name(Side::O).to_string()),
             pie: self.pie,
             clock: self.clock.limit,
         };
-        let text = record::to_text(&self.game, &self.rulebook_for(path), &table);
+        let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
         record::write(path, &text, record::HEADER, force)?;
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
@@ -51,19 +51,19 @@ impl Session {
             let dir = path.parent().unwrap_or(Path::new(""));
             rulebook_ref(&dir.join(&opened.rulebook))
         };
-        self.clock.limit = opened.table.clock;
+        self.clock.limit = opened.terms.clock;
         let swaps = opened
             .game
             .moves()
             .iter()
             .filter(|&&m| m == Move::Swap)
             .count();
-        self.pie = opened.table.pie;
+        self.pie = opened.terms.pie;
         // The seats take the record's marks and names before the computer
         // may move; a finished game from a file is not scored here.
         self.start_seated(opened.game, false, |seats| {
             seats.opened_with_swaps(swaps as u32);
-            seats.set_names_by_side(opened.table.x, opened.table.o);
+            seats.set_names_by_side(opened.terms.x, opened.terms.o);
         })
     }
 
