@@ -1,11 +1,13 @@
 //! Pieces that move (`pieces()`, `steps(cell)`, `jumps(cell)`): how many
-//! marks a side has, and where a placed one may go once all are placed.
+//! marks a side has, and where a placed one may go once all are placed —
+//! read at load, then listed, found and checked in play.
 
 use super::load::Load;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
-use crate::geometry::{Cell, CellSet};
-use crate::position::UNLIMITED;
+use crate::geometry::{Bits, Cell, CellSet};
+use crate::position::{Move, MoveList, Position, UNLIMITED};
+use crate::refusal::Refusal;
 use crate::script::hooks::HookId;
 use rhai::Dynamic;
 
@@ -97,4 +99,63 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     t.steps = steps;
     t.jumps = jumps;
     Ok(())
+}
+
+// Play: once a side's pieces are all placed, it moves one a turn.
+impl Mechanics {
+    /// Pushes every step and jump of the side to move's pieces that lands
+    /// on a `free` cell.
+    #[inline(always)]
+    pub(crate) fn push_piece_moves<const W: usize>(
+        &self,
+        pos: &Position,
+        free: Bits<W>,
+        out: &mut MoveList,
+    ) {
+        let occupied = pos.occupied_in::<W>();
+        for from in pos.marks.get(pos.turn).prefix::<W>() {
+            for to in self.steps[from.index()].prefix::<W>() & free {
+                out.push(Move::Step { from, to });
+            }
+            for j in &self.jumps[from.index()] {
+                if free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied) {
+                    out.push(Move::Step { from, to: j.to });
+                }
+            }
+        }
+    }
+
+    /// Whether some piece of the side to move can step or jump to a `free` cell.
+    #[inline(always)]
+    pub(crate) fn has_piece_move<const W: usize>(&self, pos: &Position, free: Bits<W>) -> bool {
+        let occupied = pos.occupied_in::<W>();
+        pos.marks
+            .get(pos.turn)
+            .prefix::<W>()
+            .into_iter()
+            .any(|from| {
+                !(self.steps[from.index()].prefix::<W>() & free).is_empty()
+                    || self.jumps[from.index()]
+                        .iter()
+                        .any(|j| free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied))
+            })
+    }
+
+    /// Why the piece on `from` may not go to the empty cell `to`, if it may
+    /// not: neither a step nor a jump leads there, or the jump is blocked.
+    pub(crate) fn check_piece_move(
+        &self,
+        pos: &Position,
+        from: Cell,
+        to: Cell,
+    ) -> Result<(), Refusal> {
+        if self.steps[from.index()].contains(to) {
+            return Ok(());
+        }
+        match self.jumps[from.index()].iter().find(|j| j.to == to) {
+            Some(j) if j.over.intersects(pos.occupied()) => Err(Refusal::JumpBlocked(from, to)),
+            Some(_) => Ok(()),
+            None => Err(Refusal::Unreachable(from, to)),
+        }
+    }
 }

@@ -6,7 +6,8 @@
 use super::load::{Load, Word};
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
-use crate::position::{Outcome, Side};
+use crate::geometry::Bits;
+use crate::position::{Move, MoveList, Outcome, Side};
 use crate::script::hooks::HookId;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
@@ -117,6 +118,28 @@ impl Marks {
     #[inline]
     pub fn allows(self, mover: Side, mark: Side) -> bool {
         self == Marks::Either || mark == self.default_mark(mover)
+    }
+
+    /// Pushes a placement on each `free` cell for `mover`: of both marks
+    /// when either may be chosen (X's first), else of its one mark.
+    #[inline(always)]
+    pub(crate) fn push_placements<const W: usize>(
+        self,
+        mover: Side,
+        free: Bits<W>,
+        out: &mut MoveList,
+    ) {
+        if self == Marks::Either {
+            for to in free {
+                out.push(Move::Place { to, mark: Side::X });
+                out.push(Move::Place { to, mark: Side::O });
+            }
+        } else {
+            let mark = self.default_mark(mover);
+            for to in free {
+                out.push(Move::Place { to, mark });
+            }
+        }
     }
 }
 

@@ -64,11 +64,8 @@ impl Rulebook {
         let t = &self.mechanics;
         let side = p.turn;
         let (to, mark) = match mv {
-            // The seats exchange marks; the board and the side to move stay.
             Move::Swap => {
-                p.ply = p.ply.saturating_add(1);
-                p.swapped = true;
-                p.last = Some(mv);
+                super::pie::apply_swap(p);
                 return Ok(());
             }
             Move::Place { to, mark } => {

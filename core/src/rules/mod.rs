@@ -6,6 +6,7 @@
 mod apply;
 mod explain;
 mod parse;
+mod pie;
 mod timeout;
 
 pub use crate::refusal::{
@@ -16,7 +17,7 @@ use crate::bits::with_width;
 use crate::error::ScriptError;
 use crate::geometry::{Bits, CellSet};
 use crate::position::{BySide, Move, MoveList, NO_REGION, Position, Side};
-use crate::rulebook::{Marks, Rulebook};
+use crate::rulebook::Rulebook;
 use crate::script::api::History;
 use crate::script::hooks::HookId;
 
@@ -89,45 +90,13 @@ impl Rulebook {
         self.mechanics.turns.place(pos.marks_played())
     }
 
-    /// Whether the side to move may answer with `swap` (PI1): the pie rule,
-    /// and exactly one move played.
-    #[inline]
-    pub(crate) fn swap_legal(&self, pos: &Position) -> bool {
-        // After the first turn (one mark, or as many as `turn_marks()` gives it).
-        self.table().pie
-            && !pos.swapped
-            && pos.marks_played() == self.mechanics.turns.place(0).of
-            && !pos.is_over()
-    }
-
     #[inline(always)]
     fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
         let free = self.free_in::<W>(pos);
         if Self::placing(pos) {
-            let marks = self.mechanics.marks;
-            if marks == Marks::Either {
-                for to in free {
-                    out.push(Move::Place { to, mark: Side::X });
-                    out.push(Move::Place { to, mark: Side::O });
-                }
-            } else {
-                let mark = marks.default_mark(pos.turn);
-                for to in free {
-                    out.push(Move::Place { to, mark });
-                }
-            }
-            return;
-        }
-        let occupied = pos.occupied_in::<W>();
-        for from in pos.marks.get(pos.turn).prefix::<W>() {
-            for to in self.mechanics.steps[from.index()].prefix::<W>() & free {
-                out.push(Move::Step { from, to });
-            }
-            for j in &self.mechanics.jumps[from.index()] {
-                if free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied) {
-                    out.push(Move::Step { from, to: j.to });
-                }
-            }
+            self.mechanics.marks.push_placements(pos.turn, free, out);
+        } else {
+            self.mechanics.push_piece_moves(pos, free, out);
         }
     }
 
@@ -225,17 +194,7 @@ impl Rulebook {
         if Self::placing(pos) {
             return !free.is_empty();
         }
-        let occupied = pos.occupied_in::<W>();
-        pos.marks
-            .get(pos.turn)
-            .prefix::<W>()
-            .into_iter()
-            .any(|from| {
-                !(self.mechanics.steps[from.index()].prefix::<W>() & free).is_empty()
-                    || self.mechanics.jumps[from.index()]
-                        .iter()
-                        .any(|j| free.contains(j.to) && !j.over.prefix::<W>().intersects(occupied))
-            })
+        self.mechanics.has_piece_move(pos, free)
     }
 
     fn script_refusal(
@@ -282,11 +241,7 @@ impl Rulebook {
         }
         let refuse = |r| Err(self.refused(r));
         let Some(to) = mv.to() else {
-            return match () {
-                () if !self.table().pie => refuse(Refusal::NoPieRule),
-                () if !self.swap_legal(pos) => refuse(Refusal::SwapLate),
-                () => Ok(()),
-            };
+            return self.check_swap(pos).map_err(|r| self.refused(r));
         };
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
@@ -318,18 +273,9 @@ impl Rulebook {
             return refuse(Refusal::WrongRegion(to, pos.target as usize));
         }
         if let Move::Step { from, to } = mv {
-            let step = self.mechanics.steps[from.index()].contains(to);
-            let jump = self.mechanics.jumps[from.index()]
-                .iter()
-                .find(|j| j.to == to);
-            match jump {
-                _ if step => {}
-                Some(j) if j.over.intersects(pos.occupied()) => {
-                    return refuse(Refusal::JumpBlocked(from, to));
-                }
-                Some(_) => {}
-                None => return refuse(Refusal::Unreachable(from, to)),
-            }
+            self.mechanics
+                .check_piece_move(pos, from, to)
+                .map_err(|r| self.refused(r))?;
         }
         if self.refuse_hook
             && let Some(reason) =
