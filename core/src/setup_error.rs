@@ -229,6 +229,8 @@ impl std::error::Error for SetupError {}
 
 impl fmt::Display for SetupErrorKind {
     /// The message as `setup` prints it after `setup: ` (the contract text).
+    // Over a hundred lines on purpose: one short arm per kind, the whole
+    // table of messages in one place, read and compared top to bottom.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use SetupErrorKind as K;
         match self {

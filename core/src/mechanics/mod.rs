@@ -24,7 +24,7 @@ pub use pieces::Jump;
 
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Grid, WORDS};
-use crate::position::{NO_REGION, Position, UNLIMITED};
+use crate::position::{Ending, NO_REGION, Position, Side, UNLIMITED};
 use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
@@ -146,6 +146,38 @@ impl Mechanics {
 }
 
 impl Mechanics {
+    /// What the mechanics do once a mark of `mark`, placed or moved by
+    /// `mover`, lands on `to` (`own`: the marks of its kind, it included):
+    /// captures, cells opened by their support, and a line or a line of
+    /// regions deciding the game.
+    #[inline(always)]
+    pub(crate) fn land<const W: usize>(
+        &self,
+        p: &mut Position,
+        to: Cell,
+        mark: Side,
+        mover: Side,
+        own: Bits<W>,
+    ) {
+        if self.captures.any() {
+            self.captures.take::<W>(p, to, mark, own);
+        }
+        if self.gravity {
+            self.settle_support::<W>(p, to);
+        }
+        let line = self.wins_through(to, own);
+        if self.regions.is_empty() {
+            if line {
+                let holder = self.line_result.holder(mark, mover);
+                p.result = Some((self.line_result.outcome(holder), Ending::Line));
+            } else if self.captures.any() {
+                p.result = self.captures.decided(p, mover);
+            }
+        } else {
+            self.settle_region::<W>(p, to, mark, mover, line);
+        }
+    }
+
     /// The cells a mark could fill in `pos`, in the first `W` words (see
     /// [`crate::bits`]): empty, and neither in a closed region nor waiting
     /// for their support.

@@ -84,23 +84,7 @@ impl Rulebook {
         let marks = p.marks.get_mut(mark);
         let own = marks.prefix::<W>() | Bits::single(to);
         marks.set_prefix(own);
-        if t.captures.any() {
-            t.captures.take::<W>(p, to, mark, own);
-        }
-        if t.gravity {
-            t.settle_support::<W>(p, to);
-        }
-        let line = t.wins_through(to, own);
-        if t.regions.is_empty() {
-            if line {
-                let holder = t.line_result.holder(mark, side);
-                p.result = Some((t.line_result.outcome(holder), Ending::Line));
-            } else if t.captures.any() {
-                p.result = t.captures.decided(p, side);
-            }
-        } else {
-            t.settle_region::<W>(p, to, mark, side, line);
-        }
+        t.land::<W>(p, to, mark, side, own);
         if t.turns.ends_turn(p.marks_played()) {
             p.turn = side.other();
         }
