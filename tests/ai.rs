@@ -937,3 +937,66 @@ fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
         }
     }
 }
+
+/// Vanishing (VA1, VA2): a line counts after the oldest mark has gone, so
+/// a threat through a side's oldest mark is no threat. Every level takes a
+/// win in one; medium and hard stop a loss in one and ignore the threats
+/// that vanish; solve gives the value derived without the engine
+/// (`tests/perft/derive/vanishing_solve.py`).
+#[test]
+fn vanishing_wins_blocks_and_solves_with_the_oldest_mark_gone() {
+    let rules = Rulebook::builtin("vanishing").unwrap();
+    let pick = |text: &str, level: Level, seed: u64| {
+        let pos = rules.parse_position(text).unwrap();
+        let mv = choose(
+            At::new(&rules, &pos, &[]),
+            Request::new(level, BUDGET),
+            &mut Rng::new(seed),
+        )
+        .unwrap()
+        .unwrap();
+        rules.move_text(mv)
+    };
+    // X's c3 is oldest: a1 makes the bottom row with b1 and c1.
+    let win = "O1X/1OO/1XX X - - c3,b1,c1/a3,b2,c2";
+    // O threatens a2 (its oldest, c3, is not in that row); O's a1 would make
+    // c3 vanish and is no threat, nor is X's own a1 (b1 would vanish).
+    let block = "X1O/1OO/1XX X - - b1,a3,c1/c3,b2,c2";
+    for seed in 0..8 {
+        for level in Level::ALL {
+            assert_eq!(pick(win, level, seed), "a1", "{level} seed {seed}: the win");
+        }
+        for level in [Level::Medium, Level::Hard] {
+            assert_eq!(
+                pick(block, level, seed),
+                "a2",
+                "{level} seed {seed}: the block"
+            );
+        }
+    }
+    assert_eq!(
+        value(&rules, &rules.initial()),
+        Value::Win {
+            side: Side::X,
+            plies: 13
+        }
+    );
+}
+
+#[test]
+fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
+    use gridrules_core::arena::{Match, Player};
+    let players = [
+        Player::Computer(Level::Hard),
+        Player::Computer(Level::Medium),
+    ];
+    let rules = Rulebook::builtin("vanishing").unwrap();
+    let m = Match {
+        games: 40,
+        seed: 1,
+        budgets: [Budget::Playouts(20_000); 2],
+        threads: 2,
+    };
+    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
+    assert!(tally.score() >= 0.75, "{tally:?}");
+}

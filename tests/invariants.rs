@@ -127,6 +127,11 @@ enum Referee {
         steps: Steps,
         squares: bool,
     },
+    /// 3×3, each side keeps `keep` marks: a side that has them all places
+    /// one more on an empty cell and its oldest vanishes (VA1); three in a
+    /// row after the vanishing wins, the third occurrence of a position
+    /// (marks, their age order, side to move) draws (VA2).
+    Vanishing { keep: usize },
     /// Nine 3×3 boards in a 3×3 big board with the redirect rule. With `both`,
     /// a board filled without a line counts for both sides (ultimate-both).
     Ultimate { both: bool },
@@ -184,6 +189,7 @@ const COVERED: &[&str] = &[
     "three-mens-morris",
     "ultimate",
     "ultimate-both",
+    "vanishing",
     "wild",
 ];
 
@@ -254,6 +260,7 @@ fn plan(name: &str) -> Plan {
         "pente" => (Referee::Pente, (19, 19), 60, 0, 4),
         "ultimate" => (Referee::Ultimate { both: false }, (9, 9), 1500, 16, 12),
         "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
+        "vanishing" => (Referee::Vanishing { keep: 3 }, (3, 3), 2000, 32, usize::MAX),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
@@ -540,9 +547,13 @@ impl Referee {
         // A move adds its mark on its cell (taking it off its old cell for a
         // step) and changes nothing else (C2, M5), but the pairs it captures
         // (PE2, PE3).
-        if let (Some(&mv), Some(mark), [.., before, _]) =
-            (run.moves.last(), placed, &run.history[..])
-        {
+        if let (Some(&mv), Some(mark), [.., before, _], false) = (
+            run.moves.last(),
+            placed,
+            &run.history[..],
+            // Vanishing takes a mark off too: judged in its own arm (VA1).
+            matches!(self, Referee::Vanishing { .. }),
+        ) {
             let mut expected = before.marks(mark);
             if let Move::Step { from, .. } = mv {
                 expected.remove(from);
@@ -657,7 +668,11 @@ impl Referee {
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
                     Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
                     Referee::Qubic => board.has_cube_line(s),
-                    Referee::Moving { .. } | Referee::Ultimate { .. } => unreachable!(),
+                    Referee::Moving { .. }
+                    | Referee::Ultimate { .. }
+                    | Referee::Vanishing { .. } => {
+                        unreachable!()
+                    }
                 };
                 // Only the mark just placed can have made a line: one of the
                 // other mark would have ended the game before.
@@ -809,6 +824,74 @@ impl Referee {
                     HashSet::default()
                 } else {
                     moves
+                };
+                Verdict { ending, legal }
+            }
+            Referee::Vanishing { keep } => {
+                // Each side's marks oldest first, replayed from the moves (VA1).
+                let mut kept: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+                for &mv in &run.moves {
+                    let Move::Place { to, mark } = mv else {
+                        panic!(
+                            "{}: a vanishing move only places a mark",
+                            run.rb.move_text(mv)
+                        );
+                    };
+                    let queue = &mut kept[mark as usize];
+                    queue.push(to);
+                    if queue.len() > keep {
+                        queue.remove(0);
+                    }
+                }
+                for s in Side::ALL {
+                    let queue = &kept[s as usize];
+                    let ages: Vec<Cell> = pos.ages(s).cells().collect();
+                    ensure!(
+                        run,
+                        count(s) == queue.len() && queue.iter().all(|&c| pos.marks(s).contains(c)),
+                        "{s}'s marks are not the last {keep} it placed (VA1)"
+                    );
+                    ensure!(
+                        run,
+                        ages == *queue,
+                        "{s}'s marks oldest first are {ages:?}, the moves give {queue:?} (VA1)"
+                    );
+                }
+                let line = |s: Side| board.has_run(s, 3, whole);
+                ensure!(
+                    run,
+                    !line(pos.turn()),
+                    "the side to move has a line: the game should have ended before (VA2)"
+                );
+                let same = |p: &Position| {
+                    Side::ALL
+                        .iter()
+                        .all(|&s| p.marks(s) == pos.marks(s) && p.ages(s) == pos.ages(s))
+                        && p.turn() == pos.turn()
+                };
+                let earlier = run.history[..run.history.len() - 1]
+                    .iter()
+                    .filter(|p| same(p))
+                    .count();
+                ensure!(
+                    run,
+                    earlier < 3,
+                    "the position occurred {} times: the game should have ended at the third",
+                    earlier + 1
+                );
+                let ending = if n > 0 && line(mover) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if earlier + 1 >= 3 {
+                    Some((Outcome::Draw, Ending::Repetition(3)))
+                } else {
+                    None
+                };
+                let mark = pos.turn();
+                let legal = match ending {
+                    Some(_) => HashSet::default(),
+                    None => empty_cells(g, pos)
+                        .map(|to| Move::Place { to, mark })
+                        .collect(),
                 };
                 Verdict { ending, legal }
             }
@@ -1332,4 +1415,7 @@ random_game_tests! {
     ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
     connect6_random_games: "connect6" => ["X wins (Line)", "O wins (Line)"],
     pente_random_games: "pente" => ["X wins (Line)", "O wins (Line)", "X wins (Captures(5))", "O wins (Captures(5))"],
+    // Random games end by a line long before a position recurs three times
+    // (16 plies at the least); the repetition draw is pinned by an example.
+    vanishing_random_games: "vanishing" => ["X wins (Line)", "O wins (Line)"],
 }

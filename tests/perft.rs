@@ -301,3 +301,8 @@ fn perft_deep() {
         run_perft_file(&entry.unwrap().path(), QUICK_LIMIT + 1, u64::MAX);
     }
 }
+
+#[test]
+fn perft_vanishing() {
+    quick("vanishing");
+}

@@ -20,7 +20,7 @@ use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rng::Rng;
 
 /// Whether games under tables `t` can be played by the kernel: marks only
-/// placed and never taken, no regions, no repetition rule, and neither the
+/// placed and never taken nor vanishing, no regions, no repetition rule, and neither the
 /// pie rule nor a per-move hook. Computed once per rulebook (the rulebook
 /// keeps the answer): asked per game, it cost the smallest boards' random
 /// games a twentieth of their speed.
@@ -30,6 +30,7 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> bool {
         && !t.captures.any()
         && t.regions.is_empty()
         && t.repetition.is_none()
+        && t.keep.is_none()
         && !per_move_hooks
 }
 

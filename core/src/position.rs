@@ -227,6 +227,71 @@ pub struct Position {
     pub(crate) captures: BySide<u16>,
     /// Whether the second player has swapped (the pie rule, PI1).
     pub(crate) swapped: bool,
+    /// Each side's marks oldest first, where the rulebook keeps a bounded
+    /// number (`keep_marks()`); empty otherwise.
+    pub(crate) ages: BySide<Ages>,
+}
+
+/// The most marks a side may keep under `keep_marks()`.
+pub const MAX_KEPT: usize = 8;
+
+/// One side's marks in the order they were placed, oldest first, where the
+/// rulebook keeps a bounded number of them (`keep_marks()`): the order
+/// says which vanishes next, so it is part of the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Ages {
+    cells: [u16; MAX_KEPT],
+    len: u8,
+}
+
+impl Ages {
+    /// The marks, oldest first.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        self.cells[..self.len as usize].iter().map(|&c| Cell(c))
+    }
+
+    /// How many marks are kept.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds the newest mark; the caller keeps at most [`MAX_KEPT`].
+    #[inline]
+    pub(crate) fn push(&mut self, cell: Cell) {
+        self.cells[self.len as usize] = cell.0;
+        self.len += 1;
+    }
+
+    /// Takes out the oldest mark.
+    #[inline]
+    pub(crate) fn pop_oldest(&mut self) -> Option<Cell> {
+        let len = self.len as usize;
+        if len == 0 {
+            return None;
+        }
+        let oldest = Cell(self.cells[0]);
+        self.cells.copy_within(1..len, 0);
+        self.cells[len - 1] = 0;
+        self.len -= 1;
+        Some(oldest)
+    }
+
+    /// The ages as built from `cells`, oldest first; `None` past [`MAX_KEPT`].
+    pub(crate) fn from_cells(cells: &[Cell]) -> Option<Ages> {
+        let mut ages = Ages::default();
+        if cells.len() > MAX_KEPT {
+            return None;
+        }
+        for &c in cells {
+            ages.push(c);
+        }
+        Some(ages)
+    }
 }
 
 impl Position {
@@ -314,6 +379,12 @@ impl Position {
         *self.captures.get(side)
     }
 
+    /// `side`'s marks oldest first, where the rulebook keeps a bounded
+    /// number (`keep_marks()`); empty otherwise.
+    pub fn ages(&self, side: Side) -> &Ages {
+        self.ages.get(side)
+    }
+
     /// The result, once the game is over.
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -343,8 +414,8 @@ impl Position {
 
     /// A 64-bit key of everything that makes two positions the same for
     /// repetition: marks, side to move, pieces in hand, target region, the
-    /// regions each side holds, the captures each has made and whether the
-    /// pie rule's swap was made.
+    /// regions each side holds, the captures each has made, whether the
+    /// pie rule's swap was made and the age order of marks that vanish.
     pub fn key(&self) -> u64 {
         const M: u64 = 0xff51_afd7_ed55_8ccd;
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
@@ -384,6 +455,25 @@ impl Position {
         // the second player's choice is made.
         if self.swapped {
             mix(0x5ea7, M);
+        }
+        // Marks that age: the same marks in another order vanish otherwise.
+        // Empty where marks do not age: one test, and the work out of line.
+        if self.ages.x.len | self.ages.o.len != 0 {
+            h = self.ages_key(h);
+        }
+        h
+    }
+
+    /// `h` with the age order of both sides' marks mixed in.
+    #[cold]
+    #[inline(never)]
+    fn ages_key(&self, mut h: u64) -> u64 {
+        const M: u64 = 0xff51_afd7_ed55_8ccd;
+        for (side, ages) in [(1u64, &self.ages.x), (2, &self.ages.o)] {
+            for c in ages.cells() {
+                h = (h ^ (u64::from(c.0) << 2 | side)).wrapping_mul(M);
+                h ^= h >> 32;
+            }
         }
         h
     }

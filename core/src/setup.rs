@@ -11,7 +11,9 @@
 //!    order of the rulebook's `regions()`, or `-` for none.
 //!
 //! Fields 3 and 4 may be left out: the pieces in hand follow from the marks
-//! on the board, and no region is then forced.
+//! on the board, and no region is then forced. A fifth field belongs to one
+//! mechanic: who holds each region (where who moved decides it), the
+//! captures made, or each side's marks oldest first where marks vanish.
 //!
 //! ```
 //! # use gridrules_core::Rulebook;
@@ -23,7 +25,7 @@
 //! ```
 
 use crate::geometry::CellSet;
-use crate::mechanics::Captures;
+use crate::mechanics::{Captures, ageing};
 use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
 use crate::rulebook::{FullRegion, Marks, Rulebook};
 use crate::script::api::History;
@@ -138,6 +140,9 @@ impl Rulebook {
         if self.mechanics.captures.any() {
             write!(out, " {}", Captures::field(pos)).unwrap();
         }
+        if self.mechanics.keep.is_some() {
+            write!(out, " {}", ageing::field(self.grid(), pos)).unwrap();
+        }
         // The pie rule's swap is spent: said last, after every field.
         if pos.swapped {
             out.push_str(" swapped");
@@ -172,6 +177,8 @@ impl Rulebook {
             Some(FifthField::Held)
         } else if self.mechanics.captures.any() {
             Some(FifthField::Captures)
+        } else if self.mechanics.keep.is_some() {
+            Some(FifthField::Ages)
         } else {
             None
         };
@@ -208,8 +215,17 @@ impl Rulebook {
         if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
             self.check_counts(turn, count, captures, board, side)?;
         }
+        let ages = match (self.mechanics.keep, fields.get(4)) {
+            (None, _) => BySide::default(),
+            (Some(keep), Some(f)) => ageing::parse_field(self.grid(), keep, f.text, &marks)
+                .map_err(|k| SetupError::new(k, f.span.clone()))?,
+            (Some(keep), None) => {
+                ageing::unstated(keep, &marks).map_err(|k| SetupError::new(k, fields.end()))?
+            }
+        };
         let mut pos = self.initial();
         pos.marks = marks;
+        pos.ages = ages;
         pos.turn = turn;
         pos.in_hand = in_hand;
         pos.captures = captures;
@@ -314,10 +330,17 @@ impl Rulebook {
             }
             return Ok(());
         }
-        let ok = match turn {
-            Side::X => x == o,
-            Side::O => x == o + 1,
-        };
+        // Once both sides keep all the marks they may, each placement makes
+        // one vanish, and the counts no longer say whose turn it is.
+        let full = self
+            .mechanics
+            .keep
+            .is_some_and(|keep| (x, o) == (u32::from(keep), u32::from(keep)));
+        let ok = full
+            || match turn {
+                Side::X => x == o,
+                Side::O => x == o + 1,
+            };
         if ok {
             return Ok(());
         }

@@ -37,6 +37,8 @@ pub enum FifthField {
     Held,
     /// The captures each side has made (`2/1`).
     Captures,
+    /// Each side's marks oldest first, where marks vanish (`a1,b2/c3`).
+    Ages,
 }
 
 /// What is wrong with a position text. Regions are numbered from 0 here,
@@ -169,6 +171,20 @@ pub enum SetupErrorKind {
         /// The captures that win.
         wins: u16,
     },
+    /// The field of marks that age is not two lists of cells, `X/O`
+    /// (`a1,b2/c3`, `-` for none), each cell once. Holds the field.
+    AgesSyntax(String),
+    /// The field of marks that age does not list exactly `side`'s marks
+    /// on the board, or lists more than it keeps.
+    AgesMismatch {
+        /// The side whose list is wrong.
+        side: Side,
+        /// The marks a side keeps.
+        keep: u8,
+    },
+    /// Marks age, `side` has several on the board, and the text does not
+    /// say which is oldest.
+    AgesUnstated(Side),
     /// `swapped` where the table has no pie rule (PI1).
     SwappedWithoutPie,
     /// `swapped` on an empty board: there is no first move to answer (PI1).
@@ -239,6 +255,7 @@ impl fmt::Display for SetupErrorKind {
                     None => (4, ""),
                     Some(FifthField::Held) => (5, ", boards held"),
                     Some(FifthField::Captures) => (5, ", captures"),
+                    Some(FifthField::Ages) => (5, ", marks oldest first"),
                 };
                 write!(
                     f,
@@ -337,6 +354,18 @@ impl fmt::Display for SetupErrorKind {
             K::CapturesButToMove { side, made, wins } => write!(
                 f,
                 "{side} has {made} captures but is to move: {wins} win, so the game ended on {side}'s last move"
+            ),
+            K::AgesSyntax(text) => write!(
+                f,
+                "marks oldest first `{text}`: expected X's marks then O's, oldest first, such as a1,b2/c3 (`-` for none)"
+            ),
+            K::AgesMismatch { side, keep } => write!(
+                f,
+                "marks oldest first: {side}'s list must name each of its marks on the board once, at most {keep}"
+            ),
+            K::AgesUnstated(side) => write!(
+                f,
+                "{side} has several marks and they vanish oldest first: give their order as a fifth field, such as a1,b2/c3"
             ),
             K::SwappedWithoutPie => {
                 f.write_str("`swapped`: there is no pie rule at this table (PI1)")

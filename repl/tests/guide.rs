@@ -196,6 +196,12 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
         ),
         "{ran:?}"
     );
+    // The primitive shown at work: marks that vanish.
+    assert!(has("gridrules check fading.toml", true), "{ran:?}");
+    assert!(
+        has("gridrules --rules fading.toml --batch < fading.txt", true),
+        "{ran:?}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! Adding a mechanic is one module here and one entry in [`MECHANICS`]; see
 //! `docs/architecture.md`, "Adding a mechanic".
 
+pub mod ageing;
 pub mod captures;
 mod combinations;
 mod lines;
@@ -56,6 +57,7 @@ pub const MECHANICS: &[Mechanic] = &[
     combinations::MECHANIC,
     turns::MECHANIC,
     captures::MECHANIC,
+    ageing::MECHANIC,
     repetition::MECHANIC,
 ];
 
@@ -95,6 +97,8 @@ pub struct Mechanics {
     pub(crate) turns: Turns,
     /// What placements capture (`captures()`, `capture_wins()`).
     pub(crate) captures: Captures,
+    /// The marks each side keeps, the oldest vanishing (`keep_marks()`).
+    pub(crate) keep: Option<u8>,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -130,6 +134,7 @@ impl Mechanics {
             region_names: Vec::new(),
             no_moves: NoMoves::default_word(),
             repetition: None,
+            keep: None,
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,
@@ -257,6 +262,11 @@ impl Mechanics {
     /// The repetition count that draws, if any.
     pub fn repetition(&self) -> Option<u32> {
         self.repetition
+    }
+
+    /// The marks each side keeps before its oldest vanishes, if limited.
+    pub fn keep_marks(&self) -> Option<u8> {
+        self.keep
     }
 
     /// Marks per turn (`turn_marks()`).

@@ -73,6 +73,9 @@ impl Rulebook {
                 if *hand != UNLIMITED {
                     *hand -= 1;
                 }
+                if t.keep.is_some() {
+                    t.age(p, mark, to);
+                }
                 (to, mark)
             }
             Move::Step { from, to } => {

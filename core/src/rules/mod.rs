@@ -41,6 +41,7 @@ impl Rulebook {
             last: None,
             captures: BySide::default(),
             swapped: false,
+            ages: BySide::default(),
         }
     }
 

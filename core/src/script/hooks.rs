@@ -40,6 +40,7 @@ pub enum HookId {
     Jumps,
     Captures,
     CaptureWins,
+    KeepMarks,
     Regions,
     RegionLines,
     Redirect,
@@ -181,6 +182,12 @@ pub const HOOKS: &[Hook] = &[
         "capture_wins",
         &[],
         "captures that win the game; () or 0 (the default) for never",
+    ),
+    load(
+        HookId::KeepMarks,
+        "keep_marks",
+        &[],
+        "marks each side keeps on the board: placing one more makes its oldest vanish; () or 0 (the default) for no limit",
     ),
     load(
         HookId::Regions,

@@ -4,6 +4,7 @@
 
 use crate::edge::{self, Paint, outln};
 use crate::session::Session;
+use gridrules_core::mechanics::ageing;
 use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, Game, Move, Position, Rulebook, Side};
 use std::fmt::Write as _;
@@ -196,6 +197,11 @@ fn notes(out: &mut String, session: &Session) {
     }
     if let Some(status) = t.captures().status(pos) {
         outln!(out, "{status}");
+    }
+    if let Some(keep) = t.keep_marks() {
+        for line in ageing::status(rulebook.grid(), keep, pos) {
+            outln!(out, "{line}");
+        }
     }
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
         outln!(out, "roles: X is {x}, O is {o}");
