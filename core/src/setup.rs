@@ -219,8 +219,8 @@ impl Rulebook {
             (None, _) => BySide::default(),
             (Some(keep), Some(f)) => ageing::parse_field(self.grid(), keep, f.text, &marks)
                 .map_err(|k| SetupError::new(k, f.span.clone()))?,
-            (Some(keep), None) => {
-                ageing::unstated(keep, &marks).map_err(|k| SetupError::new(k, fields.end()))?
+            (Some(_), None) => {
+                ageing::unstated(&marks).map_err(|k| SetupError::new(k, fields.end()))?
             }
         };
         let mut pos = self.initial();
@@ -290,6 +290,12 @@ impl Rulebook {
                 .check_counts(turn, count, captures)
                 .map_err(|k| SetupError::new(k, board.span.clone()));
         }
+        if let Some(keep) = self.mechanics.keep
+            && ageing::check_counts(keep, count)
+                .map_err(|k| SetupError::new(k, board.span.clone()))?
+        {
+            return Ok(());
+        }
         let (x, o) = (count.x, count.o);
         if self.mechanics.marks == Marks::Shared && o > 0 {
             return fail(&board.span, K::SharedO { o });
@@ -330,17 +336,10 @@ impl Rulebook {
             }
             return Ok(());
         }
-        // Once both sides keep all the marks they may, each placement makes
-        // one vanish, and the counts no longer say whose turn it is.
-        let full = self
-            .mechanics
-            .keep
-            .is_some_and(|keep| (x, o) == (u32::from(keep), u32::from(keep)));
-        let ok = full
-            || match turn {
-                Side::X => x == o,
-                Side::O => x == o + 1,
-            };
+        let ok = match turn {
+            Side::X => x == o,
+            Side::O => x == o + 1,
+        };
         if ok {
             return Ok(());
         }

@@ -182,6 +182,15 @@ pub enum SetupErrorKind {
         /// The marks a side keeps.
         keep: u8,
     },
+    /// Marks age, and `side` has `found` on the board, more than it keeps.
+    AgesTooMany {
+        /// The side with too many marks.
+        side: Side,
+        /// The marks a side keeps.
+        keep: u8,
+        /// Its marks on the board.
+        found: u32,
+    },
     /// Marks age, `side` has several on the board, and the text does not
     /// say which is oldest.
     AgesUnstated(Side),
@@ -362,6 +371,10 @@ impl fmt::Display for SetupErrorKind {
             K::AgesMismatch { side, keep } => write!(
                 f,
                 "marks oldest first: {side}'s list must name each of its marks on the board once, at most {keep}"
+            ),
+            K::AgesTooMany { side, keep, found } => write!(
+                f,
+                "{side} has {found} marks on the board, but keeps at most {keep}: its oldest vanishes as it places one more"
             ),
             K::AgesUnstated(side) => write!(
                 f,

@@ -11,7 +11,7 @@ use super::load::Load;
 use super::words::Marks;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
-use crate::geometry::{Cell, Grid};
+use crate::geometry::{Cell, CellSet, Grid};
 use crate::position::{Ages, BySide, MAX_KEPT, Position, Side, UNLIMITED};
 use crate::script::hooks::HookId;
 use crate::setup_error::SetupErrorKind;
@@ -48,11 +48,12 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             (t.gravity, "support()"),
             (!t.regions.is_empty(), "regions()"),
             (t.captures.any(), "captures()"),
+            (!t.turns.is_alternating(), "turn_marks()"),
         ];
         if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
             return Err(load.bad(
                 hook,
-                format!("keep_marks() cannot go with {what}: marks that vanish are each side's own, placed on a plain board"),
+                format!("keep_marks() cannot go with {what}: marks that vanish are each side's own, placed one a turn on a plain board"),
             ));
         }
     }
@@ -103,7 +104,7 @@ pub(crate) fn parse_field(
     grid: Grid,
     keep: u8,
     field: &str,
-    marks: &BySide<crate::geometry::CellSet>,
+    marks: &BySide<CellSet>,
 ) -> Result<BySide<Ages>, SetupErrorKind> {
     let bad = || SetupErrorKind::AgesSyntax(field.to_string());
     let (x, o) = field.split_once('/').ok_or_else(bad)?;
@@ -118,7 +119,7 @@ pub(crate) fn parse_field(
                 cells.push(cell);
             }
         }
-        let listed: crate::geometry::CellSet = cells.iter().copied().collect();
+        let listed: CellSet = cells.iter().copied().collect();
         if listed != *marks.get(side) || cells.len() > keep as usize {
             return Err(SetupErrorKind::AgesMismatch { side, keep });
         }
@@ -130,16 +131,26 @@ pub(crate) fn parse_field(
     })
 }
 
+/// The marks on the board against the marks each side keeps: no side
+/// holds more. `Ok(true)` once both hold all they may: each placement then
+/// makes one vanish, and either side may be to move; `Ok(false)`: the
+/// usual counts say whose turn it is.
+pub(crate) fn check_counts(keep: u8, count: BySide<u32>) -> Result<bool, SetupErrorKind> {
+    for side in Side::ALL {
+        let found = *count.get(side);
+        if found > u32::from(keep) {
+            return Err(SetupErrorKind::AgesTooMany { side, keep, found });
+        }
+    }
+    Ok(count.x == u32::from(keep) && count.o == u32::from(keep))
+}
+
 /// Without the field, the order of age is known only where a side has at
-/// most one mark; else the text must give it. No side keeps more than `keep`.
-pub(crate) fn unstated(
-    keep: u8,
-    marks: &BySide<crate::geometry::CellSet>,
-) -> Result<BySide<Ages>, SetupErrorKind> {
+/// most one mark; else the text must give it.
+pub(crate) fn unstated(marks: &BySide<CellSet>) -> Result<BySide<Ages>, SetupErrorKind> {
     let one = |side: Side| {
         let cells: Vec<Cell> = marks.get(side).into_iter().collect();
         match cells.len() {
-            n if n > keep as usize => Err(SetupErrorKind::AgesMismatch { side, keep }),
             0 | 1 => Ok(Ages::from_cells(&cells).unwrap_or_default()),
             _ => Err(SetupErrorKind::AgesUnstated(side)),
         }

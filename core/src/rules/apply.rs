@@ -73,9 +73,7 @@ impl Rulebook {
                 if *hand != UNLIMITED {
                     *hand -= 1;
                 }
-                if t.keep.is_some() {
-                    t.age(p, mark, to);
-                }
+                t.age(p, mark, to);
                 (to, mark)
             }
             Move::Step { from, to } => {

@@ -65,7 +65,7 @@ pub fn at_once_among(
 /// the `refuse` hook), else among the cells the board rules leave free,
 /// which a `refuse` hook may yet refuse. `None` when the game is over,
 /// nothing is left, or the rulebook is not one where each side places its
-/// own marks and a line wins for its owner.
+/// own marks, which stay, and a line wins for its owner.
 ///
 /// [`Rulebook::legal_moves`]: crate::Rulebook::legal_moves
 pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<Move> {
@@ -75,6 +75,7 @@ pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<M
         && t.line_result() == crate::rulebook::LineResult::OwnerWins
         && t.regions().is_empty()
         && !t.has_gravity()
+        && t.keep_marks().is_none()
         && pos.in_hand(pos.turn()).is_none();
     if pos.is_over() || !by_lines {
         return None;

@@ -12,8 +12,8 @@ use crate::rulebook::{LineResult, Marks, Rulebook};
 const WIDE_BOARD: usize = 100;
 
 /// Whether `pos` is played by line threats: a wide board without regions,
-/// where each side places its own marks without limit, and a line wins for
-/// its owner.
+/// where each side places its own marks without limit, they stay, and a
+/// line wins for its owner.
 pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
     let t = rules.mechanics();
     // The threat weights read a side's own marks as its attack: only true
@@ -24,6 +24,8 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
         && t.marks() == Marks::Own
         && t.line_result() == LineResult::OwnerWins
         && !t.has_gravity()
+        // A line through a mark about to vanish is no threat.
+        && t.keep_marks().is_none()
 }
 
 /// The candidate that builds and blocks the most: every window of `k` cells

@@ -140,7 +140,11 @@ fn playable(rules: &Rulebook) -> Result<(), String> {
         Some("one stone a turn")
     } else if t.has_captures() {
         Some("no captures")
-    } else if t.has_gravity() || t.pieces().is_some() || !t.regions().is_empty() {
+    } else if t.has_gravity()
+        || t.pieces().is_some()
+        || !t.regions().is_empty()
+        || t.keep_marks().is_some()
+    {
         Some("stones placed on any empty cell, and left there")
     } else {
         None
