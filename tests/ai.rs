@@ -1000,3 +1000,39 @@ fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
     let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
     assert!(tally.score() >= 0.75, "{tally:?}");
 }
+
+/// Pop Out (PO1, PO2): the win is a pop, judged on the whole board — X's
+/// pop of d1 makes four for both sides, which wins for the mover. Every
+/// level takes it; hard beats medium.
+#[test]
+fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
+    use gridrules_core::arena::{Match, Player};
+    let rules = Rulebook::builtin("popout").unwrap();
+    let pos = rules
+        .parse_position("7/7/7/3X3/XXXO3/OOOX2O X - -")
+        .unwrap();
+    for level in Level::ALL {
+        for seed in 0..4 {
+            let mv = choose(
+                At::new(&rules, &pos, &[]),
+                Request::new(level, BUDGET),
+                &mut Rng::new(seed),
+            )
+            .unwrap()
+            .unwrap();
+            assert_eq!(rules.move_text(mv), "^d", "{level} seed {seed}");
+        }
+    }
+    let players = [
+        Player::Computer(Level::Hard),
+        Player::Computer(Level::Medium),
+    ];
+    let m = Match {
+        games: 20,
+        seed: 1,
+        budgets: [Budget::Playouts(5_000); 2],
+        threads: 2,
+    };
+    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
+    assert!(tally.score() >= 0.75, "{tally:?}");
+}

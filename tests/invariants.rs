@@ -132,6 +132,12 @@ enum Referee {
     /// row after the vanishing wins, the third occurrence of a position
     /// (marks, their age order, side to move) draws (VA2).
     Vanishing { keep: usize },
+    /// 7×6 Connect Four (CF1, CF2) where a move may instead pop an own mark
+    /// out of the bottom row, the marks above dropping (PO1); after any
+    /// move four for the mover wins (even with four for the opponent), four
+    /// for the opponent alone wins for the opponent; no move left draws, so
+    /// does the third occurrence of a position (PO2).
+    PopOut,
     /// Nine 3×3 boards in a 3×3 big board with the redirect rule. With `both`,
     /// a board filled without a line counts for both sides (ultimate-both).
     Ultimate { both: bool },
@@ -184,6 +190,7 @@ const COVERED: &[&str] = &[
     "moving-jumps",
     "notakto",
     "order-chaos",
+    "popout",
     "qubic",
     "teeko",
     "three-mens-morris",
@@ -261,6 +268,7 @@ fn plan(name: &str) -> Plan {
         "ultimate" => (Referee::Ultimate { both: false }, (9, 9), 1500, 16, 12),
         "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
         "vanishing" => (Referee::Vanishing { keep: 3 }, (3, 3), 2000, 32, usize::MAX),
+        "popout" => (Referee::PopOut, (7, 6), 1000, 32, usize::MAX),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
@@ -551,8 +559,9 @@ impl Referee {
             run.moves.last(),
             placed,
             &run.history[..],
-            // Vanishing takes a mark off too: judged in its own arm (VA1).
-            matches!(self, Referee::Vanishing { .. }),
+            // Vanishing takes a mark off too, a pop moves a column: judged
+            // in their own arms (VA1, PO1).
+            matches!(self, Referee::Vanishing { .. } | Referee::PopOut),
         ) {
             let mut expected = before.marks(mark);
             if let Move::Step { from, .. } = mv {
@@ -670,9 +679,8 @@ impl Referee {
                     Referee::Qubic => board.has_cube_line(s),
                     Referee::Moving { .. }
                     | Referee::Ultimate { .. }
-                    | Referee::Vanishing { .. } => {
-                        unreachable!()
-                    }
+                    | Referee::Vanishing { .. }
+                    | Referee::PopOut => unreachable!(),
                 };
                 // Only the mark just placed can have made a line: one of the
                 // other mark would have ended the game before.
@@ -892,6 +900,104 @@ impl Referee {
                     None => empty_cells(g, pos)
                         .map(|to| Move::Place { to, mark })
                         .collect(),
+                };
+                Verdict { ending, legal }
+            }
+            Referee::PopOut => {
+                // The cell of column `c`, row `r` (both from 0).
+                let cell = |c: i64, r: i64| g.cell(c, r).expect("on the board");
+                // After a pop, the marks are those before it with the popped
+                // column shifted down one cell (PO1).
+                if let (Some(&Move::Slide { from, to }), [.., before, _]) =
+                    (run.moves.last(), &run.history[..])
+                {
+                    let c = i64::from(g.col(from));
+                    ensure!(
+                        run,
+                        g.row(from) == 0 && to == cell(c, board.height - 1),
+                        "a pop runs from the bottom of a column to its top (PO1)"
+                    );
+                    ensure!(
+                        run,
+                        before.marks(mover).contains(from),
+                        "{mover} popped a mark that was not its own (PO1)"
+                    );
+                    for r in 0..board.height {
+                        let above = (r + 1 < board.height)
+                            .then(|| before.mark_at(cell(c, r + 1)))
+                            .flatten();
+                        ensure!(
+                            run,
+                            pos.mark_at(cell(c, r)) == above,
+                            "after the pop, {} does not hold what stood above it (PO1)",
+                            g.name(cell(c, r))
+                        );
+                    }
+                }
+                for c in 0..board.width {
+                    let floor = (0..board.height)
+                        .find(|&r| board.at(c, r) == Some(None))
+                        .unwrap_or(board.height);
+                    ensure!(
+                        run,
+                        (floor..board.height).all(|r| board.at(c, r) == Some(None)),
+                        "a mark floats above an empty cell in column {} (CF1, PO1)",
+                        (b'a' + c as u8) as char
+                    );
+                }
+                let line = |s: Side| board.has_run(s, 4, whole);
+                let turn = pos.turn();
+                let mut moves: HashSet<Move> = HashSet::default();
+                for c in 0..board.width {
+                    if let Some(r) = (0..board.height).find(|&r| board.at(c, r) == Some(None)) {
+                        moves.insert(Move::Place {
+                            to: cell(c, r),
+                            mark: turn,
+                        });
+                    }
+                    if board.at(c, 0) == Some(Some(turn)) {
+                        moves.insert(Move::Slide {
+                            from: cell(c, 0),
+                            to: cell(c, board.height - 1),
+                        });
+                    }
+                }
+                let same = |p: &Position| {
+                    p.marks(Side::X) == pos.marks(Side::X)
+                        && p.marks(Side::O) == pos.marks(Side::O)
+                        && p.turn() == pos.turn()
+                };
+                let earlier = run.history[..run.history.len() - 1]
+                    .iter()
+                    .filter(|p| same(p))
+                    .count();
+                ensure!(
+                    run,
+                    earlier < 3,
+                    "the position occurred {} times: the game should have ended at the third",
+                    earlier + 1
+                );
+                let full = pos.occupied().count() as usize == g.len();
+                let ending = if n > 0 && line(mover) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if n > 0 && line(mover.other()) {
+                    Some((Outcome::Win(mover.other()), Ending::Line))
+                } else if moves.is_empty() {
+                    let ending = if full {
+                        Ending::Full
+                    } else {
+                        Ending::NoMoves(turn)
+                    };
+                    Some((Outcome::Draw, ending))
+                } else if earlier + 1 >= 3 {
+                    Some((Outcome::Draw, Ending::Repetition(3)))
+                } else {
+                    None
+                };
+                let legal = if ending.is_some() {
+                    HashSet::default()
+                } else {
+                    moves
                 };
                 Verdict { ending, legal }
             }
@@ -1418,4 +1524,5 @@ random_game_tests! {
     // Random games end by a line long before a position recurs three times
     // (16 plies at the least); the repetition draw is pinned by an example.
     vanishing_random_games: "vanishing" => ["X wins (Line)", "O wins (Line)"],
+    popout_random_games: "popout" => ["X wins (Line)", "O wins (Line)"],
 }

@@ -306,3 +306,8 @@ fn perft_deep() {
 fn perft_vanishing() {
     quick("vanishing");
 }
+
+#[test]
+fn perft_popout() {
+    quick("popout");
+}

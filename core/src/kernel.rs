@@ -31,6 +31,7 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> bool {
         && t.regions.is_empty()
         && t.repetition.is_none()
         && t.keep.is_none()
+        && t.slides.all.is_empty()
         && !per_move_hooks
 }
 

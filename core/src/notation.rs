@@ -46,6 +46,13 @@ fn looks_like_cell(text: &str) -> bool {
 /// column (`d`), either with a chosen mark (`b2=O`), or a movement (`b2-c2`).
 /// The REPL uses it to tell a bare move from a command.
 pub fn looks_like_move(text: &str) -> bool {
+    // A slide's name: `^d`.
+    if let Some(rest) = text.strip_prefix('^') {
+        return !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    }
     let column = |t: &str| t.len() == 1 && t.as_bytes()[0].is_ascii_lowercase();
     if let Some((from, to)) = text.split_once('-') {
         return looks_like_cell(from) && looks_like_cell(to);
@@ -144,6 +151,9 @@ impl fmt::Display for MoveName {
             }
             Move::Place { to, .. } => write!(f, "{}", self.grid.name(to)),
             Move::Step { from, to } => {
+                write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
+            }
+            Move::Slide { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
             Move::Swap => f.write_str("swap"),

@@ -86,8 +86,8 @@ impl<T> BySide<T> {
     }
 }
 
-/// A move: a new mark placed, a piece moved to another cell, or the pie
-/// rule's swap.
+/// A move: a new mark placed, a piece moved to another cell, a line of
+/// marks slid, or the pie rule's swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Put a mark (or a piece from hand) on an empty cell.
@@ -105,6 +105,15 @@ pub enum Move {
         /// Where it goes.
         to: Cell,
     },
+    /// A slide (`slides(cell)`): the mark at `from` leaves the board, the
+    /// marks along the slide's path shift one cell back towards `from`, and
+    /// the path's last cell, `to`, gets the mover's mark or is left empty.
+    Slide {
+        /// Where the path starts: the mark taken.
+        from: Cell,
+        /// Where it ends.
+        to: Cell,
+    },
     /// The pie rule (PI1): the second player answers the first move by
     /// taking its side. The board and the side to move stay; the seats
     /// exchange marks, so the first player continues as O.
@@ -112,12 +121,13 @@ pub enum Move {
 }
 
 impl Move {
-    /// The cell that receives a mark (none for a swap).
+    /// The cell that receives a mark (none for a swap, nor for a slide,
+    /// which moves many).
     #[inline]
     pub fn to(self) -> Option<Cell> {
         match self {
             Move::Place { to, .. } | Move::Step { to, .. } => Some(to),
-            Move::Swap => None,
+            Move::Slide { .. } | Move::Swap => None,
         }
     }
 
@@ -127,7 +137,7 @@ impl Move {
     pub fn mark(self, mover: Side) -> Side {
         match self {
             Move::Place { mark, .. } => mark,
-            Move::Step { .. } | Move::Swap => mover,
+            Move::Step { .. } | Move::Slide { .. } | Move::Swap => mover,
         }
     }
 
@@ -136,7 +146,7 @@ impl Move {
     pub fn from(self) -> Option<Cell> {
         match self {
             Move::Place { .. } | Move::Swap => None,
-            Move::Step { from, .. } => Some(from),
+            Move::Step { from, .. } | Move::Slide { from, .. } => Some(from),
         }
     }
 }

@@ -60,6 +60,12 @@ pub enum Refusal {
     NoPieRule,
     /// `swap` other than in answer to the first move (PI1).
     SwapLate,
+    /// No slide leads from the first cell to the second (`slides(cell)`).
+    NoSlide(Cell, Cell),
+    /// The slide's first cell holds a mark the mover may not take. Holds it.
+    SlideTake(Cell),
+    /// `^…` names no slide of this rulebook. Holds the text.
+    NoSlideNamed(String),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -110,6 +116,11 @@ impl Refusal {
                 "the pie rule lets the second player swap only in answer to the first move, once (PI1)"
                     .to_string()
             }
+            Refusal::NoSlide(a, b) => format!("no slide leads from {} to {}", name(a), name(b)),
+            Refusal::SlideTake(c) => {
+                format!("the side to move may not take what stands on {}", name(c))
+            }
+            Refusal::NoSlideNamed(text) => format!("no slide is named `{text}` here"),
             Refusal::Script(reason) => reason.clone(),
         }
     }
@@ -139,6 +150,8 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "off_board",
     "no_pie_rule",
     "swap_late",
+    "no_slide",
+    "slide_take",
 ];
 
 /// The placeholders a `[refusals]` text may use.
@@ -156,7 +169,8 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "fixed_mark" => &["{cell}", "{to}", "{mark}"],
         "unknown_mark" => &["{cell}", "{to}", "{text}"],
         "not_own_piece" => &["{cell}", "{from}"],
-        "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
+        "unreachable" | "jump_blocked" | "no_slide" => &["{cell}", "{from}", "{to}"],
+        "slide_take" => &["{cell}", "{from}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -183,6 +197,9 @@ impl Refusal {
             Refusal::OffBoard(_) => "off_board",
             Refusal::NoPieRule => "no_pie_rule",
             Refusal::SwapLate => "swap_late",
+            Refusal::NoSlide(..) => "no_slide",
+            Refusal::SlideTake(_) => "slide_take",
+            Refusal::NoSlideNamed(_) => "no_slide",
             Refusal::Script(_) => "script",
         }
     }

@@ -212,7 +212,10 @@ impl Rulebook {
         let taken = self.mechanics.captures.marks_taken(captures);
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
-        if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
+        // Slides that take marks off leave any counts; the text says whose turn it is.
+        let counted = !self.mechanics.has_slides()
+            && (self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O));
+        if counted {
             self.check_counts(turn, count, captures, board, side)?;
         }
         let ages = match (self.mechanics.keep, fields.get(4)) {
@@ -517,6 +520,11 @@ impl Rulebook {
             _ if t.turns.is_alternating() => pos.turn.other(),
             _ => t.turns.place(pos.marks_played().saturating_sub(1)).side(),
         };
+        // A slide can make a line for either side, or both: judged as it is.
+        if t.has_slides() {
+            t.judge_whole_board(pos, mover);
+            return Ok(());
+        }
         let line_but_to_move = |side: Side| fail(&board.span, K::LineButToMove(side));
         let holders = if t.regions.is_empty() {
             let lines: Vec<Side> = Side::ALL

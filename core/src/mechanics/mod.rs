@@ -15,6 +15,7 @@ mod load;
 mod pieces;
 mod regions;
 mod repetition;
+pub mod slides;
 mod support;
 mod turns;
 pub mod words;
@@ -58,6 +59,7 @@ pub const MECHANICS: &[Mechanic] = &[
     turns::MECHANIC,
     captures::MECHANIC,
     ageing::MECHANIC,
+    slides::MECHANIC,
     repetition::MECHANIC,
 ];
 
@@ -99,6 +101,8 @@ pub struct Mechanics {
     pub(crate) captures: Captures,
     /// The marks each side keeps, the oldest vanishing (`keep_marks()`).
     pub(crate) keep: Option<u8>,
+    /// Moves that rewrite a line of cells (`slides(cell)`, `both_lines()`).
+    pub(crate) slides: slides::Slides,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -135,6 +139,7 @@ impl Mechanics {
             no_moves: NoMoves::default_word(),
             repetition: None,
             keep: None,
+            slides: slides::Slides::default(),
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,
@@ -262,6 +267,16 @@ impl Mechanics {
     /// The repetition count that draws, if any.
     pub fn repetition(&self) -> Option<u32> {
         self.repetition
+    }
+
+    /// Whether moves may slide a line of cells (`slides(cell)`).
+    pub fn has_slides(&self) -> bool {
+        !self.slides.all.is_empty()
+    }
+
+    /// The slides, in cell order.
+    pub fn slides(&self) -> &[slides::Slide] {
+        &self.slides.all
     }
 
     /// The marks each side keeps before its oldest vanishes, if limited.

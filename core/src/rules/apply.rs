@@ -63,7 +63,7 @@ impl Rulebook {
     ) -> Result<(), ScriptError> {
         let t = &self.mechanics;
         let side = p.turn;
-        let (to, mark) = match mv {
+        let landing = match mv {
             Move::Swap => {
                 super::pie::apply_swap(p);
                 return Ok(());
@@ -74,18 +74,25 @@ impl Rulebook {
                     *hand -= 1;
                 }
                 t.age(p, mark, to);
-                (to, mark)
+                Some((to, mark))
             }
             Move::Step { from, to } => {
                 p.marks.get_mut(side).remove(from);
-                (to, side)
+                Some((to, side))
+            }
+            // Many marks move: the slide judges the whole board itself.
+            Move::Slide { from, to } => {
+                t.make_slide(p, side, from, to);
+                None
             }
         };
-        // Only the words the board fills are read and written.
-        let marks = p.marks.get_mut(mark);
-        let own = marks.prefix::<W>() | Bits::single(to);
-        marks.set_prefix(own);
-        t.land::<W>(p, to, mark, side, own);
+        if let Some((to, mark)) = landing {
+            // Only the words the board fills are read and written.
+            let marks = p.marks.get_mut(mark);
+            let own = marks.prefix::<W>() | Bits::single(to);
+            marks.set_prefix(own);
+            t.land::<W>(p, to, mark, side, own);
+        }
         if t.turns.ends_turn(p.marks_played()) {
             p.turn = side.other();
         }
@@ -103,7 +110,7 @@ impl Rulebook {
         if p.result.is_none() {
             // Marks only placed, no hook to ask: stuck exactly when no cell
             // may be filled (a target region always has one, see above).
-            let stuck = if t.pieces == UNLIMITED && !self.refuse_hook {
+            let stuck = if t.pieces == UNLIMITED && !self.refuse_hook && t.slides.all.is_empty() {
                 self.fillable_in::<W>(p).is_empty()
             } else {
                 !self.has_legal_move(p, &after)?

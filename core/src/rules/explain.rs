@@ -2,7 +2,7 @@
 //! regions, and the line that decided a game.
 
 use crate::geometry::Cell;
-use crate::position::{Ending, Position, Side};
+use crate::position::{Ending, Move, Position, Side};
 use crate::refusal::{PlayError, Refusal};
 use crate::rulebook::Rulebook;
 
@@ -66,8 +66,10 @@ impl Rulebook {
                 (name(c), String::new(), name(c), None, None)
             }
             Refusal::WrongRegion(c, r) => (name(c), String::new(), name(c), Some(*r), None),
-            Refusal::NotOwnPiece(c) => (name(c), name(c), String::new(), None, None),
-            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) => {
+            Refusal::NotOwnPiece(c) | Refusal::SlideTake(c) => {
+                (name(c), name(c), String::new(), None, None)
+            }
+            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) | Refusal::NoSlide(a, b) => {
                 (name(b), name(a), name(b), None, None)
             }
             Refusal::GameOver(o) => (
@@ -77,6 +79,10 @@ impl Rulebook {
                 None,
                 Some(o.to_string()),
             ),
+            Refusal::NoSlideNamed(t) => {
+                text = t.clone();
+                (t.clone(), t.clone(), t.clone(), None, None)
+            }
             Refusal::MustPlace
             | Refusal::MustMove
             | Refusal::NoPieRule
@@ -152,6 +158,23 @@ impl Rulebook {
         if !t.regions.is_empty() {
             return None;
         }
+        // A slide moves many marks: the run is anywhere on the board, the
+        // winner's first (where a line loses, the loser's).
+        if let Some(Move::Slide { .. }) = pos.last_move() {
+            let first = pos.outcome()?.winner().unwrap_or(pos.turn());
+            return [first, first.other()].into_iter().find_map(|side| {
+                let own = pos.marks(side);
+                t.lines.iter().find_map(|line| {
+                    (0..line.len()).find_map(|i| {
+                        if !own.contains(line[i]) {
+                            return None;
+                        }
+                        let run = &line[crate::mechanics::run_at(line, i, own)];
+                        t.wins_run(run.len()).then(|| run.to_vec())
+                    })
+                })
+            });
+        }
         let to = pos.last_move()?.to()?;
         let own = pos.marks(pos.mark_at(to)?);
         t.lines.iter().find_map(|line| {
@@ -207,6 +230,8 @@ mod tests {
             Refusal::OffBoard("z9".to_string()),
             Refusal::NoPieRule,
             Refusal::SwapLate,
+            Refusal::NoSlide(a1, b2),
+            Refusal::SlideTake(a1),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

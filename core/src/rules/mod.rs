@@ -99,6 +99,9 @@ impl Rulebook {
         } else {
             self.mechanics.push_piece_moves(pos, free, out);
         }
+        if !self.mechanics.slides.all.is_empty() {
+            self.mechanics.push_slides(pos, out);
+        }
     }
 
     /// Fills `out` with every legal move of `pos` (none once the game is over).
@@ -144,7 +147,12 @@ impl Rulebook {
         rng: &mut crate::rng::Rng,
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
-        if !self.refuse_hook && !pos.is_over() && Self::placing(pos) && !self.swap_legal(pos) {
+        if !self.refuse_hook
+            && !pos.is_over()
+            && Self::placing(pos)
+            && !self.swap_legal(pos)
+            && self.mechanics.slides.all.is_empty()
+        {
             return Ok(
                 with_width!(self.mechanics.words, W => self.random_placement::<W>(pos, rng)),
             );
@@ -192,10 +200,12 @@ impl Rulebook {
     #[inline(always)]
     fn has_board_move<const W: usize>(&self, pos: &Position) -> bool {
         let free = self.free_in::<W>(pos);
-        if Self::placing(pos) {
-            return !free.is_empty();
-        }
-        self.mechanics.has_piece_move(pos, free)
+        let board = if Self::placing(pos) {
+            !free.is_empty()
+        } else {
+            self.mechanics.has_piece_move(pos, free)
+        };
+        board || (!self.mechanics.slides.all.is_empty() && self.mechanics.has_slide(pos))
     }
 
     fn script_refusal(
@@ -241,8 +251,15 @@ impl Rulebook {
             return Err(self.refused(Refusal::GameOver(o)));
         }
         let refuse = |r| Err(self.refused(r));
-        let Some(to) = mv.to() else {
-            return self.check_swap(pos).map_err(|r| self.refused(r));
+        let to = match mv {
+            Move::Swap => return self.check_swap(pos).map_err(|r| self.refused(r)),
+            Move::Slide { from, to } => {
+                self.mechanics
+                    .check_slide(pos, from, to)
+                    .map_err(|r| self.refused(r))?;
+                return self.check_script(pos, history, mv);
+            }
+            Move::Place { to, .. } | Move::Step { to, .. } => to,
         };
         match mv {
             Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
@@ -278,11 +295,17 @@ impl Rulebook {
                 .check_piece_move(pos, from, to)
                 .map_err(|r| self.refused(r))?;
         }
+        self.check_script(pos, history, mv)
+    }
+
+    /// The `refuse` hook's word on a move the board rules allow, last of
+    /// [`Rulebook::check`]'s checks.
+    fn check_script(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
         if self.refuse_hook
             && let Some(reason) =
                 self.script_refusal(pos, &History::new(history, pos, &self.mechanics.turns), mv)?
         {
-            return refuse(Refusal::Script(reason));
+            return Err(self.refused(Refusal::Script(reason)));
         }
         Ok(())
     }

@@ -14,7 +14,10 @@ impl Rulebook {
     /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
     /// where a move chooses its mark.
     pub fn move_text(&self, mv: Move) -> String {
-        move_name(self.grid(), mv, self.mechanics.marks == Marks::Either).to_string()
+        match mv {
+            Move::Slide { from, to } => self.mechanics.slide_text(self.grid(), from, to),
+            _ => move_name(self.grid(), mv, self.mechanics.marks == Marks::Either).to_string(),
+        }
     }
 
     /// The cell a mark dropped into column `col` lands on in `pos`: the one
@@ -77,6 +80,15 @@ impl Rulebook {
         if text == "swap" {
             return Ok(Move::Swap);
         }
+        if text.starts_with('^') {
+            return match self.mechanics.slide_named(text) {
+                Some(s) => Ok(Move::Slide {
+                    from: s.from(),
+                    to: s.to(),
+                }),
+                None => Err(self.refused_at(pos, Refusal::NoSlideNamed(text.to_string()))),
+            };
+        }
         let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.
@@ -97,6 +109,10 @@ impl Rulebook {
                 to,
                 mark: mark(to, m.as_deref())?,
             }),
+            // Where moves slide, `a1-e1` names a slide.
+            MoveText::Step { from, to } if !self.mechanics.slides.all.is_empty() => {
+                Ok(Move::Slide { from, to })
+            }
             MoveText::Step { from, to } => Ok(Move::Step { from, to }),
             MoveText::Column { col, mark: m } => {
                 let letter = column_name(col);

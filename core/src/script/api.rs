@@ -225,7 +225,12 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
                 .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
         })
         .register_get("mark", |m: &mut ScriptMove| m.mv.mark(m.mover).to_string())
-        .register_get("is_step", |m: &mut ScriptMove| m.mv.from().is_some())
+        .register_get("is_step", |m: &mut ScriptMove| {
+            matches!(m.mv, Move::Step { .. })
+        })
+        .register_get("is_slide", |m: &mut ScriptMove| {
+            matches!(m.mv, Move::Slide { .. })
+        })
         .register_get("text", |m: &mut ScriptMove| m.text())
         .register_fn("to_string", |m: &mut ScriptMove| m.text());
 }

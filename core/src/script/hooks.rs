@@ -41,6 +41,8 @@ pub enum HookId {
     Captures,
     CaptureWins,
     KeepMarks,
+    Slides,
+    BothLines,
     Regions,
     RegionLines,
     Redirect,
@@ -188,6 +190,18 @@ pub const HOOKS: &[Hook] = &[
         "keep_marks",
         &[],
         "marks each side keeps on the board: placing one more makes its oldest vanish; () or 0 (the default) for no limit",
+    ),
+    load(
+        HookId::Slides,
+        "slides",
+        &["cell"],
+        "slides that start at `cell`: array of #{ path: [cells from `cell` on], take: \"own\" (the default) or \"own or empty\", put: \"own\" (the default) or \"empty\", name: \"^d\" (optional) }; the mark at `cell` leaves, the others shift one cell back along the path, and the last cell gets `put`",
+    ),
+    load(
+        HookId::BothLines,
+        "both_lines",
+        &[],
+        "after a slide, lines are judged on the whole board; when both sides have one: \"mover wins\", \"opponent wins\" or \"draw\" (the default)",
     ),
     load(
         HookId::Regions,

@@ -419,6 +419,7 @@ fn table_key(pos: &Position, hooks: bool) -> u64 {
     let last = match pos.last_move() {
         None => 0,
         Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
+        Some(Move::Slide { from, to }) => 1 << 41 | u64::from(from.0) << 16 | u64::from(to.0),
         Some(Move::Step { from, to }) => 1 << 40 | u64::from(from.0) << 16 | u64::from(to.0),
         Some(Move::Swap) => 2 << 40,
     };

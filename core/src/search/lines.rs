@@ -26,6 +26,7 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
         && !t.has_gravity()
         // A line through a mark about to vanish is no threat.
         && t.keep_marks().is_none()
+        && !t.has_slides()
 }
 
 /// The candidate that builds and blocks the most: every window of `k` cells

@@ -144,6 +144,7 @@ fn playable(rules: &Rulebook) -> Result<(), String> {
         || t.pieces().is_some()
         || !t.regions().is_empty()
         || t.keep_marks().is_some()
+        || t.has_slides()
     {
         Some("stones placed on any empty cell, and left there")
     } else {

@@ -212,6 +212,13 @@ fn notes(out: &mut String, session: &Session) {
             "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
         );
     }
+    if let (Some(slide), false) = (t.slides().first(), game.is_over()) {
+        let like = rulebook.move_text(Move::Slide {
+            from: slide.from(),
+            to: slide.to(),
+        });
+        outln!(out, "a move may instead slide a line of marks, like {like}");
+    }
     if t.marks() == Marks::Either && !game.is_over() {
         outln!(
             out,

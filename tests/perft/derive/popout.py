@@ -201,8 +201,9 @@ SETUPS = [
      "7/7/7/7/XX1O3/OOOXX2 X",
      "^d drops O from d2 to d1: a1-b1-c1-d1 is four for O only, so O wins"),
     ("P3", "full board, pops only",
-     "XOOXOXO/OXXOOXX/XOOXXXO/XXXOOOX/XOOOXXO/OXOOXXO X",
-     "full board, no four; X owns b1, e1, f1 so X may only pop and play goes on"),
+     "OXXOOXO/XOOOXOX/OXXOXXX/OXOXOXX/XXOOOXO/OOXXOOX X",
+     "full board, no four; X owns c1, d1, g1, so X may only pop; no pop makes "
+     "four, so the game goes on"),
 ]
 
 def line(t, d):

@@ -1,0 +1,378 @@
+//! Slides (`slides(cell)`, `both_lines()`): a move that rewrites a line of
+//! cells. The mark at the slide's first cell leaves the board, the marks
+//! along its path shift one cell back towards it, and the last cell gets
+//! the mover's mark or is left empty: a pop out of a column (the marks
+//! above drop), or a cube taken from the edge and pushed back in at the
+//! other end of its row. A slide moves many marks, so the lines are judged
+//! on the whole board after it, for both sides: `both_lines()` says who
+//! wins when both have one.
+//!
+//! Everything the mechanic does lives here: reading its hooks, listing,
+//! checking and naming slides, and playing one.
+
+use super::load::{Load, Word};
+use super::words::Marks;
+use super::{Mechanic, Mechanics};
+use crate::error::RulebookError;
+use crate::geometry::{Cell, CellSet};
+use crate::position::{Ending, Move, MoveList, Outcome, Position, Side, UNLIMITED};
+use crate::refusal::Refusal;
+use crate::script::hooks::HookId;
+use rhai::Dynamic;
+
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "slides",
+    hooks: &[HookId::Slides, HookId::BothLines],
+    build,
+};
+
+/// Which mark a slide may take from its first cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Take {
+    /// Only the mover's own.
+    Own,
+    /// The mover's own, or none (an empty cell: a blank cube).
+    OwnOrEmpty,
+}
+
+impl Word for Take {
+    const WORDS: &'static [(&'static str, Take)] =
+        &[("own", Take::Own), ("own or empty", Take::OwnOrEmpty)];
+}
+
+/// What a slide leaves on its last cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Put {
+    /// The mover's mark.
+    Own,
+    /// Nothing.
+    Empty,
+}
+
+impl Word for Put {
+    const WORDS: &'static [(&'static str, Put)] = &[("own", Put::Own), ("empty", Put::Empty)];
+}
+
+/// Who wins when a move leaves lines for both sides (`both_lines()`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BothLines {
+    /// The side that moved.
+    MoverWins,
+    /// The other side.
+    OpponentWins,
+    /// Nobody.
+    Draw,
+}
+
+impl Word for BothLines {
+    const WORDS: &'static [(&'static str, BothLines)] = &[
+        ("draw", BothLines::Draw),
+        ("mover wins", BothLines::MoverWins),
+        ("opponent wins", BothLines::OpponentWins),
+    ];
+}
+
+/// One slide: its path (the first cell is where the mark is taken), what
+/// it may take and leaves, and its name in notation, if it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slide {
+    /// The cells, from where the mark is taken to where one goes in.
+    pub path: Vec<Cell>,
+    /// What may be taken from `path[0]`.
+    pub take: Take,
+    /// What the last cell gets.
+    pub put: Put,
+    /// Its notation (`^d`), else `from-to`.
+    pub name: Option<String>,
+}
+
+impl Slide {
+    /// The cell the mark is taken from.
+    pub fn from(&self) -> Cell {
+        self.path[0]
+    }
+
+    /// The cell at the other end.
+    pub fn to(&self) -> Cell {
+        self.path[self.path.len() - 1]
+    }
+}
+
+/// The slides of a rulebook.
+#[derive(Debug, Clone)]
+pub struct Slides {
+    /// Every slide, in cell order.
+    pub(crate) all: Vec<Slide>,
+    /// Who wins when a slide leaves lines for both sides.
+    pub(crate) both: BothLines,
+}
+
+impl Default for Slides {
+    fn default() -> Slides {
+        Slides {
+            all: Vec::new(),
+            both: BothLines::Draw,
+        }
+    }
+}
+
+/// Reads `slides(cell)` for every cell and `both_lines()`, and refuses
+/// slides beside a mechanic they cannot go with.
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
+    let all = slides(load)?;
+    let both = load.word::<BothLines>(HookId::BothLines)?;
+    if !all.is_empty() {
+        let clash = [
+            (t.pieces != UNLIMITED, "pieces()"),
+            (t.marks != Marks::Own, "marks() other than \"own\""),
+            (!t.regions.is_empty(), "regions()"),
+            (t.captures.any(), "captures()"),
+            (t.keep.is_some(), "keep_marks()"),
+            (!t.turns.is_alternating(), "turn_marks()"),
+        ];
+        if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
+            return Err(load.bad(
+                HookId::Slides,
+                format!("slides() cannot go with {what}: a slide moves each side's own marks along a plain board, one move a turn"),
+            ));
+        }
+    } else if load.host.defines(HookId::BothLines) {
+        return Err(load.bad(
+            HookId::BothLines,
+            "both_lines() without slides(): only a slide can make lines for both sides".to_string(),
+        ));
+    }
+    t.slides = Slides { all, both };
+    Ok(())
+}
+
+/// `slides(cell)`, for every cell.
+fn slides(load: &Load<'_>) -> Result<Vec<Slide>, RulebookError> {
+    let hook = HookId::Slides;
+    if !load.host.defines(hook) {
+        return Ok(Vec::new());
+    }
+    let mut all: Vec<Slide> = Vec::new();
+    for c in load.grid.cells() {
+        let cell = load.grid.name(c);
+        let Some(v) = load.call(hook, (c.0 as i64,))? else {
+            continue;
+        };
+        let bad = |why: String| load.bad(hook, format!("slides({cell}): {why}"));
+        let bad_text = |why: String| load.bad(hook, why);
+        let Some(list) = v.try_cast::<rhai::Array>() else {
+            return Err(bad(
+                "expected an array of #{ path, take, put, name } maps".to_string()
+            ));
+        };
+        for item in list {
+            let Some(map) = item.try_cast::<rhai::Map>() else {
+                return Err(bad(
+                    "each slide is a map #{ path: [cells], take, put, name }".to_string(),
+                ));
+            };
+            let field = |key: &str| map.get(key).cloned();
+            let path = match field("path") {
+                Some(p) => load.cells(hook, &format!("slides({cell}).path"), p)?,
+                None => return Err(bad("a slide needs a `path`".to_string())),
+            };
+            if path.first() != Some(&c) || path.len() < 2 {
+                return Err(bad(format!(
+                    "a path starts at {cell} and has at least two cells"
+                )));
+            }
+            let distinct: CellSet = path.iter().copied().collect();
+            if distinct.count() as usize != path.len() {
+                return Err(bad("a path names each cell once".to_string()));
+            }
+            let take: Take =
+                map_word(field("take"), &format!("slides({cell}).take")).map_err(bad_text)?;
+            let put: Put =
+                map_word(field("put"), &format!("slides({cell}).put")).map_err(bad_text)?;
+            let name = match field("name") {
+                None => None,
+                Some(n) => Some(slide_name(n).map_err(&bad)?),
+            };
+            let slide = Slide {
+                path,
+                take,
+                put,
+                name,
+            };
+            if all
+                .iter()
+                .any(|s| (s.from(), s.to()) == (slide.from(), slide.to()))
+            {
+                return Err(bad(format!(
+                    "two slides from {cell} end at {}",
+                    load.grid.name(slide.to())
+                )));
+            }
+            if let Some(n) = &slide.name
+                && all.iter().any(|s| s.name.as_ref() == Some(n))
+            {
+                return Err(bad(format!("two slides are named `{n}`")));
+            }
+            all.push(slide);
+        }
+    }
+    Ok(all)
+}
+
+/// A word of a slide's map, or the default without it.
+fn map_word<T: Word>(v: Option<Dynamic>, what: &str) -> Result<T, String> {
+    let Some(v) = v else {
+        return Ok(T::default_word());
+    };
+    v.clone()
+        .into_string()
+        .ok()
+        .and_then(|w| T::from_word(&w))
+        .ok_or_else(|| {
+            format!(
+                "{what}: expected {}, found {}",
+                T::choices(),
+                crate::script::describe(&v)
+            )
+        })
+}
+
+/// A slide's name: `^` and then letters or digits (`^d`), so that it reads
+/// as a move and as nothing else.
+fn slide_name(n: Dynamic) -> Result<String, String> {
+    let text = n
+        .into_string()
+        .map_err(|_| "a slide's `name` is a string such as \"^d\"".to_string())?;
+    let rest = text.strip_prefix('^').unwrap_or("");
+    if rest.is_empty()
+        || !rest
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    {
+        return Err(format!(
+            "slide name `{}`: expected `^` and then lower-case letters or digits, such as \"^d\"",
+            text.escape_debug()
+        ));
+    }
+    Ok(text)
+}
+
+// Play: listing, checking, naming and making slides.
+impl Mechanics {
+    /// Whether the side to move may take the mark (or the empty cell) at
+    /// the start of `slide`.
+    #[inline]
+    fn may_take(slide: &Slide, pos: &Position) -> bool {
+        // By reference: a side's marks are eleven words.
+        let from = slide.from();
+        match slide.take {
+            Take::Own => pos.marks.get(pos.turn).contains(from),
+            Take::OwnOrEmpty => !pos.marks.get(pos.turn.other()).contains(from),
+        }
+    }
+
+    /// Pushes every slide the side to move may make.
+    pub(crate) fn push_slides(&self, pos: &Position, out: &mut MoveList) {
+        for s in &self.slides.all {
+            if Self::may_take(s, pos) {
+                out.push(Move::Slide {
+                    from: s.from(),
+                    to: s.to(),
+                });
+            }
+        }
+    }
+
+    /// Whether the side to move may make some slide.
+    pub(crate) fn has_slide(&self, pos: &Position) -> bool {
+        self.slides.all.iter().any(|s| Self::may_take(s, pos))
+    }
+
+    /// The slide from `from` to `to`, if there is one.
+    pub(crate) fn slide(&self, from: Cell, to: Cell) -> Option<&Slide> {
+        self.slides
+            .all
+            .iter()
+            .find(|s| s.from() == from && s.to() == to)
+    }
+
+    /// The slide named `name` (`^d`).
+    pub(crate) fn slide_named(&self, name: &str) -> Option<&Slide> {
+        self.slides
+            .all
+            .iter()
+            .find(|s| s.name.as_deref() == Some(name))
+    }
+
+    /// Why the side to move may not slide from `from` to `to`, if it may not.
+    pub(crate) fn check_slide(&self, pos: &Position, from: Cell, to: Cell) -> Result<(), Refusal> {
+        let slide = self.slide(from, to).ok_or(Refusal::NoSlide(from, to))?;
+        if Self::may_take(slide, pos) {
+            Ok(())
+        } else {
+            Err(Refusal::SlideTake(from))
+        }
+    }
+
+    /// Makes the slide from `from` to `to` for `side`: the marks shift, the
+    /// cells that rest on others open or close again, and the lines are
+    /// judged on the whole board.
+    pub(crate) fn make_slide(&self, p: &mut Position, side: Side, from: Cell, to: Cell) {
+        let Some(slide) = self.slide(from, to) else {
+            return;
+        };
+        let path = &slide.path;
+        for s in Side::ALL {
+            p.marks.get_mut(s).remove(path[0]);
+        }
+        for w in path.windows(2) {
+            if let Some(s) = p.mark_at(w[1]) {
+                p.marks.get_mut(s).remove(w[1]);
+                p.marks.get_mut(s).insert(w[0]);
+            }
+        }
+        if slide.put == Put::Own {
+            p.marks.get_mut(side).insert(slide.to());
+        }
+        if self.gravity {
+            let occupied = p.occupied();
+            for &c in path {
+                let waits = !occupied.contains(c) && !self.support[c.index()].is_subset(occupied);
+                if waits {
+                    p.closed_cells.insert(c);
+                } else {
+                    p.closed_cells.remove(c);
+                }
+            }
+        }
+        self.judge_whole_board(p, side);
+    }
+
+    /// Judges the lines on the whole board after `mover`'s slide (or, for a
+    /// set-up position, its last move): one side's line as `line_result()`
+    /// says, both sides' as `both_lines()` says.
+    pub(crate) fn judge_whole_board(&self, p: &mut Position, mover: Side) {
+        let side = mover;
+        let line = |s: Side| self.has_line(p.marks(s), self.all);
+        let holder = |s: Side| self.line_result.holder(s, side);
+        let outcome = match (line(side), line(side.other())) {
+            (false, false) => None,
+            (true, false) => Some(self.line_result.outcome(holder(side))),
+            (false, true) => Some(self.line_result.outcome(holder(side.other()))),
+            (true, true) => Some(match self.slides.both {
+                BothLines::MoverWins => Outcome::Win(side),
+                BothLines::OpponentWins => Outcome::Win(side.other()),
+                BothLines::Draw => Outcome::Draw,
+            }),
+        };
+        p.result = outcome.map(|o| (o, Ending::Line));
+    }
+
+    /// A slide's notation: its name, else `from-to`.
+    pub(crate) fn slide_text(&self, grid: crate::geometry::Grid, from: Cell, to: Cell) -> String {
+        match self.slide(from, to).and_then(|s| s.name.clone()) {
+            Some(name) => name,
+            None => format!("{}-{}", grid.name(from), grid.name(to)),
+        }
+    }
+}
