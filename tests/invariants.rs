@@ -499,6 +499,22 @@ fn coords(g: Grid, c: Cell) -> (i64, i64) {
     (i64::from(g.col(c)), i64::from(g.row(c)))
 }
 
+/// How often the position `same` recognises occurred before the last one
+/// in `run`; a third occurrence ends the game, so more is a fault.
+fn earlier_occurrences(run: &Run<'_>, same: impl Fn(&Position) -> bool) -> usize {
+    let earlier = run.history[..run.history.len() - 1]
+        .iter()
+        .filter(|p| same(p))
+        .count();
+    ensure!(
+        run,
+        earlier < 3,
+        "the position occurred {} times: the game should have ended at the third",
+        earlier + 1
+    );
+    earlier
+}
+
 impl Referee {
     /// The side to move after `moves`, and the marks each side has placed.
     fn turns(self, moves: &[Move]) -> (Side, [usize; 2]) {
@@ -809,10 +825,7 @@ impl Referee {
                         && p.turn() == pos.turn()
                         && Side::ALL.iter().all(|&s| p.in_hand(s) == pos.in_hand(s))
                 };
-                let earlier = run.history[..run.history.len() - 1]
-                    .iter()
-                    .filter(|p| same(p))
-                    .count();
+                let earlier = earlier_occurrences(run, same);
                 let ending = if line(mover) {
                     Some((Outcome::Win(mover), Ending::Line))
                 } else if moves.is_empty() {
@@ -822,12 +835,6 @@ impl Referee {
                 } else {
                     None
                 };
-                ensure!(
-                    run,
-                    earlier < 3,
-                    "the position occurred {} times: the game should have ended at the third",
-                    earlier + 1
-                );
                 let legal = if ending.is_some() {
                     HashSet::default()
                 } else {
@@ -877,16 +884,7 @@ impl Referee {
                         .all(|&s| p.marks(s) == pos.marks(s) && p.ages(s) == pos.ages(s))
                         && p.turn() == pos.turn()
                 };
-                let earlier = run.history[..run.history.len() - 1]
-                    .iter()
-                    .filter(|p| same(p))
-                    .count();
-                ensure!(
-                    run,
-                    earlier < 3,
-                    "the position occurred {} times: the game should have ended at the third",
-                    earlier + 1
-                );
+                let earlier = earlier_occurrences(run, same);
                 let ending = if n > 0 && line(mover) {
                     Some((Outcome::Win(mover), Ending::Line))
                 } else if earlier + 1 >= 3 {
@@ -967,16 +965,7 @@ impl Referee {
                         && p.marks(Side::O) == pos.marks(Side::O)
                         && p.turn() == pos.turn()
                 };
-                let earlier = run.history[..run.history.len() - 1]
-                    .iter()
-                    .filter(|p| same(p))
-                    .count();
-                ensure!(
-                    run,
-                    earlier < 3,
-                    "the position occurred {} times: the game should have ended at the third",
-                    earlier + 1
-                );
+                let earlier = earlier_occurrences(run, same);
                 let full = pos.occupied().count() as usize == g.len();
                 let ending = if n > 0 && line(mover) {
                     Some((Outcome::Win(mover), Ending::Line))

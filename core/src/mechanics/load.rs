@@ -143,22 +143,17 @@ impl<'a> Load<'a> {
         let Some(v) = self.call(hook, ())? else {
             return Ok(T::default_word());
         };
-        v.clone()
-            .into_string()
-            .ok()
-            .and_then(|w| T::from_word(&w))
-            .ok_or_else(|| {
-                self.bad(
-                    hook,
-                    format!(
-                        "{}(): expected {}, found {}",
-                        hook.name(),
-                        T::choices(),
-                        describe(&v)
-                    ),
-                )
-            })
+        read_word(&v, &format!("{}()", hook.name())).map_err(|why| self.bad(hook, why))
     }
+}
+
+/// The word `v` names, if it is one of `T`'s; else why not, naming `what`.
+pub(super) fn read_word<T: Word>(v: &Dynamic, what: &str) -> Result<T, String> {
+    v.clone()
+        .into_string()
+        .ok()
+        .and_then(|w| T::from_word(&w))
+        .ok_or_else(|| format!("{what}: expected {}, found {}", T::choices(), describe(v)))
 }
 
 /// A primitive read from a word a hook returns.

@@ -10,7 +10,7 @@
 //! Everything the mechanic does lives here: reading its hooks, listing,
 //! checking and naming slides, and playing one.
 
-use super::load::{Load, Word};
+use super::load::{Load, Word, read_word};
 use super::words::Marks;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
@@ -221,20 +221,7 @@ fn slides(load: &Load<'_>) -> Result<Vec<Slide>, RulebookError> {
 
 /// A word of a slide's map, or the default without it.
 fn map_word<T: Word>(v: Option<Dynamic>, what: &str) -> Result<T, String> {
-    let Some(v) = v else {
-        return Ok(T::default_word());
-    };
-    v.clone()
-        .into_string()
-        .ok()
-        .and_then(|w| T::from_word(&w))
-        .ok_or_else(|| {
-            format!(
-                "{what}: expected {}, found {}",
-                T::choices(),
-                crate::script::describe(&v)
-            )
-        })
+    v.map_or(Ok(T::default_word()), |v| read_word(&v, what))
 }
 
 /// A slide's name: `^` and then letters or digits (`^d`), so that it reads
