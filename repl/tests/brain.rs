@@ -162,6 +162,13 @@ fn unsupported_sizes_and_rules_get_error_with_a_reason() {
     });
     let answer = ask(&mut c, "START 19");
     assert!(answer.contains("one stone a turn"), "{answer}");
+    // Marks that vanish: a stone does not stay where it was placed.
+    let mut v = Brain::new(Options {
+        rules: "vanishing".into(),
+        ..Options::default()
+    });
+    let answer = ask(&mut v, "START 3");
+    assert!(answer.contains("and left there"), "{answer}");
 }
 
 #[test]
