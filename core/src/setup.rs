@@ -212,10 +212,15 @@ impl Rulebook {
         let taken = self.mechanics.captures.marks_taken(captures);
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
-        // Slides that take marks off leave any counts; the text says whose turn it is.
-        let counted = !self.mechanics.has_slides()
-            && (self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O));
-        if counted {
+        if self.mechanics.has_slides() {
+            // Slides change the counts of each side; where each move adds or
+            // removes one mark, the parity of all of them still says whose
+            // turn it is (a push that marks a blank cube does not).
+            let marks = count.x + count.o;
+            if self.mechanics.slides_remove_one() && marks.is_multiple_of(2) != (turn == Side::X) {
+                return fail(&board.span, K::Parity { turn, marks });
+            }
+        } else if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
             self.check_counts(turn, count, captures, board, side)?;
         }
         let ages = match (self.mechanics.keep, fields.get(4)) {

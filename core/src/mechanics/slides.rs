@@ -136,6 +136,25 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
                 format!("slides() cannot go with {what}: a slide moves each side's own marks along a plain board, one move a turn"),
             ));
         }
+        // With support(), a slide must keep every mark resting on another:
+        // it runs up a stack, each cell resting on the one before it alone,
+        // and leaves its top empty (a pop).
+        if t.gravity
+            && let Some(s) = all.iter().find(|s| {
+                s.put != Put::Empty
+                    || s.path.windows(2).any(|w| {
+                        t.support[w[1].index()] != std::iter::once(w[0]).collect::<CellSet>()
+                    })
+            })
+        {
+            return Err(load.bad(
+                HookId::Slides,
+                format!(
+                    "slides({}): with support(), a slide runs up a stack of cells, each resting on the one before it, and leaves its last cell empty, so that no mark is left floating",
+                    load.grid.name(s.from())
+                ),
+            ));
+        }
     } else if load.host.defines(HookId::BothLines) {
         return Err(load.bad(
             HookId::BothLines,
@@ -230,12 +249,8 @@ fn slide_name(n: Dynamic) -> Result<String, String> {
     let text = n
         .into_string()
         .map_err(|_| "a slide's `name` is a string such as \"^d\"".to_string())?;
-    let rest = text.strip_prefix('^').unwrap_or("");
-    if rest.is_empty()
-        || !rest
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-    {
+    // The REPL reads as a move what notation says looks like one.
+    if !text.starts_with('^') || !crate::notation::looks_like_move(&text) {
         return Err(format!(
             "slide name `{}`: expected `^` and then lower-case letters or digits, such as \"^d\"",
             text.escape_debug()
@@ -322,8 +337,13 @@ impl Mechanics {
             p.marks.get_mut(side).insert(slide.to());
         }
         if self.gravity {
+            // The path's cells changed; so may the cells that rest on them.
             let occupied = p.occupied();
+            let mut touched: CellSet = path.iter().copied().collect();
             for &c in path {
+                touched |= self.dependents[c.index()];
+            }
+            for c in touched {
                 let waits = !occupied.contains(c) && !self.support[c.index()].is_subset(occupied);
                 if waits {
                     p.closed_cells.insert(c);
@@ -353,6 +373,17 @@ impl Mechanics {
             }),
         };
         p.result = outcome.map(|o| (o, Ending::Line));
+    }
+
+    /// Whether every slide takes exactly one mark off (an own mark taken,
+    /// the last cell left empty): then each move changes the number of
+    /// marks by one, as a placement does, and its parity says whose turn
+    /// it is.
+    pub(crate) fn slides_remove_one(&self) -> bool {
+        self.slides
+            .all
+            .iter()
+            .all(|s| s.take == Take::Own && s.put == Put::Empty)
     }
 
     /// A slide's notation: its name, else `from-to`.

@@ -69,7 +69,11 @@ impl Rulebook {
             Refusal::NotOwnPiece(c) | Refusal::SlideTake(c) => {
                 (name(c), name(c), String::new(), None, None)
             }
-            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) | Refusal::NoSlide(a, b) => {
+            Refusal::NoSlide(a, b) => {
+                text = format!("{}-{}", name(a), name(b));
+                (name(b), name(a), name(b), None, None)
+            }
+            Refusal::Unreachable(a, b) | Refusal::JumpBlocked(a, b) => {
                 (name(b), name(a), name(b), None, None)
             }
             Refusal::GameOver(o) => (
