@@ -1,16 +1,17 @@
 //! The playout kernel: a lean random-game loop for rulebooks whose moves
-//! only place marks.
+//! place marks or slide them.
 //!
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
 //! ([`Rulebook::apply`] on a whole [`Position`]) carries pieces, regions,
 //! the redirect and the per-move hooks on every move. A rulebook without any
-//! of these (marks only placed, by any of the `marks()` rules, under any
-//! `line_result()`, `no_moves()` and `support()`) is played here on two bit
-//! sets and the set of fillable cells, as wide as the board needs (one
-//! machine word for at most 64 cells, see [`crate::bits`]). It draws exactly the random numbers the general path
-//! draws and reaches exactly its results; `tests::same_games_as_the_general_path`
-//! holds it to that.
+//! of these (marks placed by any of the `marks()` rules or slid by
+//! `slides()`, under any `line_result()`, `no_moves()`, `support()` and
+//! repetition rule) is played here on two bit sets and the set of fillable
+//! cells, as wide as the board needs (one machine word for at most 64
+//! cells, see [`crate::bits`]). It draws exactly the random numbers the
+//! general path draws and reaches exactly its results;
+//! `tests::same_games_as_the_general_path` holds it to that.
 
 use crate::geometry::{Bits, CellSet, WORDS};
 use crate::mechanics::Mechanics;
@@ -19,20 +20,30 @@ use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rng::Rng;
 
-/// Whether games under tables `t` can be played by the kernel: marks only
-/// placed and never taken nor vanishing, no regions, no repetition rule, and neither the
+/// Whether games under tables `t` can be played by the kernel: marks placed
+/// or slid and never taken nor vanishing, no regions, and neither the
 /// pie rule nor a per-move hook. Computed once per rulebook (the rulebook
 /// keeps the answer): asked per game, it cost the smallest boards' random
 /// games a twentieth of their speed.
-pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> bool {
-    t.pieces == UNLIMITED
+pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
+    let eligible = t.pieces == UNLIMITED
         && !pie
         && !t.captures.any()
         && t.regions.is_empty()
-        && t.repetition.is_none()
         && t.keep.is_none()
-        && t.slides.all.is_empty()
-        && !per_move_hooks
+        && !per_move_hooks;
+    let plain = t.slides.all.is_empty() && t.repetition.is_none();
+    eligible.then_some(if plain { Loop::Places } else { Loop::Slides })
+}
+
+/// The kernel's two loops, compiled apart so that games of placements
+/// alone do not test for slides or repetition on every move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Loop {
+    /// Marks only placed.
+    Places,
+    /// Marks placed or slid, positions perhaps repeating.
+    Slides,
 }
 
 /// A uniformly random placement among `n` free cells: which of them (by its
@@ -64,19 +75,38 @@ pub(crate) struct Finished {
     pub marks: BySide<CellSet>,
 }
 
-/// Plays uniformly random moves from `start` to the result. `start` must not
-/// be over, and `rules` must be [`eligible`].
-pub(crate) fn playout(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
-    match t.words {
-        1 => run::<1>(t, start, rng),
-        2 => run::<2>(t, start, rng),
-        4 => run::<4>(t, start, rng),
-        _ => run::<WORDS>(t, start, rng),
+/// Plays uniformly random moves from `start` to the result, or to
+/// `max_plies` moves, a draw. `start` must not be over, and `rules` must be
+/// [`eligible`]. `seen` is scratch space for the repetition rule.
+#[inline(always)]
+pub(crate) fn playout(
+    kind: Loop,
+    t: &Mechanics,
+    start: &Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    seen: &mut Vec<u64>,
+) -> Finished {
+    match (kind, t.words) {
+        (Loop::Places, 1) => run::<1, false>(t, start, rng, max_plies, seen),
+        (Loop::Places, 2) => run::<2, false>(t, start, rng, max_plies, seen),
+        (Loop::Places, 4) => run::<4, false>(t, start, rng, max_plies, seen),
+        (Loop::Places, _) => run::<WORDS, false>(t, start, rng, max_plies, seen),
+        (Loop::Slides, 1) => run::<1, true>(t, start, rng, max_plies, seen),
+        (Loop::Slides, 2) => run::<2, true>(t, start, rng, max_plies, seen),
+        (Loop::Slides, 4) => run::<4, true>(t, start, rng, max_plies, seen),
+        (Loop::Slides, _) => run::<WORDS, true>(t, start, rng, max_plies, seen),
     }
 }
 
 #[inline]
-fn run<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
+fn run<const W: usize, const SLIDES: bool>(
+    t: &Mechanics,
+    start: &Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    seen: &mut Vec<u64>,
+) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
     let mut open: Bits<W> = t.fillable_in::<W>(start);
     let mut turn = start.turn;
@@ -89,37 +119,91 @@ fn run<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finish
             o: CellSet::from_prefix(marks[1]),
         },
     };
+    let repetition = if SLIDES { t.repetition } else { None };
+    if repetition.is_some() {
+        seen.clear();
+        remember(seen, &marks, turn);
+    }
     for ply in 0.. {
+        // Only slides make a game that need not end.
+        if SLIDES && ply == max_plies {
+            return end(Outcome::Draw, ply, marks);
+        }
         let n = open.count();
-        if n == 0 {
+        let slides = if SLIDES {
+            t.count_slides(&marks, turn)
+        } else {
+            0
+        };
+        if n + slides == 0 {
             return end(t.no_moves.outcome(turn), ply, marks);
         }
-        let (i, mark) = draw_placement(t.marks, turn, n, rng);
-        let to = open.nth(i).expect("i < n cells");
-        let bit = Bits::single(to);
-        // Computed once and kept: reading the set back from the array just
-        // written stalls store forwarding.
-        let own = marks[mark as usize] | bit;
-        marks[mark as usize] = own;
-        open = open & !bit;
-        if t.gravity {
+        // The general path lists placements before slides and draws one.
+        let (i, mark) = draw_placement(t.marks, turn, n + slides, rng);
+        if SLIDES && i >= n {
+            let slide = t.nth_slide(&marks, turn, i - n);
+            Mechanics::shift(slide, &mut marks, turn);
             let occupied = marks[0] | marks[1];
-            for d in t.dependents[to.index()].prefix::<W>() {
-                if t.support[d.index()].prefix::<W>().is_subset(occupied) {
-                    open |= Bits::single(d);
+            for c in slide.touched.prefix::<W>() {
+                if t.may_fill(c, occupied) {
+                    open.insert(c);
+                } else {
+                    open.remove(c);
                 }
             }
-        }
-        // Fewer marks than the shortest winning run cannot hold a line.
-        if own.count() >= min_run && t.wins_through(to, own) {
-            let holder = t.line_result.holder(mark, turn);
-            return end(t.line_result.outcome(holder), ply + 1, marks);
+            if let Some(outcome) = t.slide_result(slide, &marks, turn) {
+                return end(outcome, ply + 1, marks);
+            }
+        } else {
+            let to = open.nth(i).expect("i < n cells");
+            let bit = Bits::single(to);
+            // Computed once and kept: reading the set back from the array
+            // just written stalls store forwarding.
+            let own = marks[mark as usize] | bit;
+            marks[mark as usize] = own;
+            open = open & !bit;
+            if t.gravity {
+                let occupied = marks[0] | marks[1];
+                for d in t.dependents[to.index()].prefix::<W>() {
+                    if t.support[d.index()].prefix::<W>().is_subset(occupied) {
+                        open |= Bits::single(d);
+                    }
+                }
+            }
+            // Fewer marks than the shortest winning run cannot hold a line.
+            if own.count() >= min_run && t.wins_through(to, own) {
+                let holder = t.line_result.holder(mark, turn);
+                return end(t.line_result.outcome(holder), ply + 1, marks);
+            }
         }
         if t.turns.ends_turn(start.marks_played() + ply as u32) {
             turn = turn.other();
         }
+        if let Some(limit) = repetition
+            && remember(seen, &marks, turn) >= limit
+        {
+            return end(Outcome::Draw, ply + 1, marks);
+        }
     }
     unreachable!("a board has finitely many cells")
+}
+
+/// Adds the position (`marks`, `turn`) to `seen` and says how many times it
+/// has now occurred. Kept exactly, a side's marks word by word: the
+/// general path's keys would reach the same count but for a collision.
+#[inline]
+fn remember<const W: usize>(seen: &mut Vec<u64>, marks: &[Bits<W>; 2], turn: Side) -> u32 {
+    let mut entry = [0u64; 64];
+    let entry = &mut entry[..2 * W + 1];
+    entry[..W].copy_from_slice(&marks[0].words());
+    entry[W..2 * W].copy_from_slice(&marks[1].words());
+    entry[2 * W] = turn as u64;
+    let earlier = seen
+        .chunks_exact(2 * W + 1)
+        .filter(|e| *e == &*entry)
+        .count() as u32;
+    seen.extend_from_slice(entry);
+    earlier + 1
 }
 
 #[cfg(test)]
@@ -134,7 +218,7 @@ mod tests {
     fn same_games_as_the_general_path() {
         // Beside the built-ins, boards of every set width: 26×26 (all eleven
         // words, windows as spans), exactly five on 20×20 (runs), gravity
-        // on 26×20 and 10×10 (two words).
+        // on 26×20 and 10×10 (two words), and a pop on 4×3.
         let board = |script: &str, w: u32, h: u32, params: &str| {
             let text = format!(
                 "name = \"wide\"\ntitle = \"wide\"\nscript = \"{script}\"\n\
@@ -155,6 +239,12 @@ mod tests {
                 "26×20 drop four",
                 board("connect_four.rhai", 26, 20, "k = 4"),
             ),
+            // Pop Out on a board where few games end in a line: repeated
+            // positions and games cut at the ply limit.
+            (
+                "4×3 pop four",
+                board("popout.rhai", 4, 3, "k = 4\nrepetition = 3"),
+            ),
             (
                 "10×10 four",
                 board("k_in_a_row.rhai", 10, 10, "k = 4\noverline = true"),
@@ -165,28 +255,38 @@ mod tests {
             .chain(extra);
         let mut covered = 0;
         for (name, rules) in rulebooks {
-            if !rules.kernel {
+            let Some(kind) = rules.kernel else {
                 continue;
-            }
+            };
             covered += 1;
             let games = if rules.grid().len() > 100 { 30 } else { 300 };
             for seed in 0..games {
                 let start = rules.initial();
                 let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
-                let kernel = playout(rules.mechanics(), &start, &mut a);
+                let kernel = playout(
+                    kind,
+                    rules.mechanics(),
+                    &start,
+                    &mut a,
+                    crate::playout::MAX_PLIES,
+                    &mut Vec::new(),
+                );
                 let mut pos = start;
                 let mut list = MoveList::new();
                 let mut general_plies = 0;
-                while !pos.is_over() {
+                let mut keys = vec![pos.key()];
+                while !pos.is_over() && general_plies < crate::playout::MAX_PLIES {
                     let mv = rules
                         .random_move(&pos, &[], &mut b, &mut list)
                         .unwrap()
                         .unwrap();
                     rules.apply(&mut pos, &[], mv).unwrap();
+                    rules.settle_repetition(&mut pos, &keys);
+                    keys.push(pos.key());
                     general_plies += 1;
                 }
                 let general = Finished {
-                    outcome: pos.outcome().unwrap(),
+                    outcome: pos.outcome().unwrap_or(Outcome::Draw),
                     plies: general_plies,
                     marks: pos.marks,
                 };

@@ -40,8 +40,11 @@ impl Playout {
         history: &[Move],
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
-        if rules.kernel && !start.is_over() {
-            let end = crate::kernel::playout(rules.mechanics(), start, rng);
+        if let Some(kind) = rules.kernel
+            && !start.is_over()
+        {
+            let (t, keys) = (rules.mechanics(), &mut self.keys);
+            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, keys);
             self.plies = end.plies;
             return Ok(end.outcome);
         }

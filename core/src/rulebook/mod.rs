@@ -42,7 +42,7 @@ pub struct Rulebook {
     pub(crate) refuse_hook: bool,
     /// Whether random games run in the playout kernel: its own answer
     /// ([`crate::kernel::eligible`]), kept so that no game asks again.
-    pub(crate) kernel: bool,
+    pub(crate) kernel: Option<crate::kernel::Loop>,
     pub(crate) outcome_hook: bool,
 }
 

@@ -82,7 +82,7 @@ impl Rulebook {
             }
             // Many marks move: the slide judges the whole board itself.
             Move::Slide { from, to } => {
-                t.make_slide(p, side, from, to);
+                t.make_slide::<W>(p, side, from, to);
                 None
             }
         };
