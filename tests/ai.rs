@@ -1036,3 +1036,67 @@ fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
     let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
     assert!(tally.score() >= 0.75, "{tally:?}");
 }
+
+/// Quixo (QX1, QX2): every level takes a win in one (a push that
+/// completes the bottom row, and no five for O beside it); with O's four on
+/// the bottom row, medium and hard push a column up into it, so that no
+/// reply of O makes five (easy plays at random there); hard beats medium.
+#[test]
+fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium() {
+    use gridrules_core::arena::{Match, Player};
+    let rules = Rulebook::builtin("quixo").unwrap();
+    let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
+    let win = rules.parse_position("5/5/5/OO3/XXXX1 X").unwrap();
+    // Whether O, to move in `pos`, has a push that wins.
+    let o_wins_next = |pos: &Position| {
+        legal(&rules, pos)
+            .into_iter()
+            .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
+    };
+    let threat = rules.parse_position("5/5/5/X4/OOOO1 X").unwrap();
+    let safe = |mv: Move| {
+        let p = after(&threat, mv);
+        p.outcome().is_none() && !o_wins_next(&p)
+    };
+    let moves = legal(&rules, &threat);
+    assert!(
+        moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
+        "the test position must leave X a choice that matters"
+    );
+    for level in Level::ALL {
+        for seed in 0..4 {
+            let pick = |pos: &Position| {
+                choose(
+                    At::new(&rules, pos, &[]),
+                    Request::new(level, BUDGET),
+                    &mut Rng::new(seed),
+                )
+                .unwrap()
+                .unwrap()
+            };
+            let mv = pick(&win);
+            assert_eq!(
+                after(&win, mv).outcome(),
+                Some(Outcome::Win(Side::X)),
+                "{level} seed {seed}: {}",
+                rules.move_text(mv)
+            );
+            if level != Level::Easy {
+                let mv = pick(&threat);
+                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
+            }
+        }
+    }
+    let players = [
+        Player::Computer(Level::Hard),
+        Player::Computer(Level::Medium),
+    ];
+    let m = Match {
+        games: 20,
+        seed: 1,
+        budgets: [Budget::Playouts(5_000); 2],
+        threads: 2,
+    };
+    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
+    assert!(tally.score() >= 0.75, "{tally:?}");
+}

@@ -138,6 +138,13 @@ enum Referee {
     /// for the opponent alone wins for the opponent; no move left draws, so
     /// does the third occurrence of a position (PO2).
     PopOut,
+    /// 5×5 cubes, blank at the start, no mark placed: a move takes a border
+    /// cube, blank or the mover's, and pushes it back in, marked, at another
+    /// end of its row or column, the cubes between shifting (QX1); five of
+    /// the opponent's after it wins for the opponent, even beside five of
+    /// the mover's; five of the mover's alone wins; the third occurrence of
+    /// a position draws (QX2).
+    Quixo,
     /// Nine 3×3 boards in a 3×3 big board with the redirect rule. With `both`,
     /// a board filled without a line counts for both sides (ultimate-both).
     Ultimate { both: bool },
@@ -191,6 +198,7 @@ const COVERED: &[&str] = &[
     "notakto",
     "order-chaos",
     "popout",
+    "quixo",
     "qubic",
     "teeko",
     "three-mens-morris",
@@ -269,6 +277,7 @@ fn plan(name: &str) -> Plan {
         "ultimate-both" => (Referee::Ultimate { both: true }, (9, 9), 800, 16, 12),
         "vanishing" => (Referee::Vanishing { keep: 3 }, (3, 3), 2000, 32, usize::MAX),
         "popout" => (Referee::PopOut, (7, 6), 1000, 32, usize::MAX),
+        "quixo" => (Referee::Quixo, (5, 5), 1000, 32, usize::MAX),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
@@ -577,7 +586,10 @@ impl Referee {
             &run.history[..],
             // Vanishing takes a mark off too, a pop moves a column: judged
             // in their own arms (VA1, PO1).
-            matches!(self, Referee::Vanishing { .. } | Referee::PopOut),
+            matches!(
+                self,
+                Referee::Vanishing { .. } | Referee::PopOut | Referee::Quixo
+            ),
         ) {
             let mut expected = before.marks(mark);
             if let Move::Step { from, .. } = mv {
@@ -696,7 +708,8 @@ impl Referee {
                     Referee::Moving { .. }
                     | Referee::Ultimate { .. }
                     | Referee::Vanishing { .. }
-                    | Referee::PopOut => unreachable!(),
+                    | Referee::PopOut
+                    | Referee::Quixo => unreachable!(),
                 };
                 // Only the mark just placed can have made a line: one of the
                 // other mark would have ended the game before.
@@ -981,6 +994,105 @@ impl Referee {
                 } else if earlier + 1 >= 3 {
                     Some((Outcome::Draw, Ending::Repetition(3)))
                 } else {
+                    None
+                };
+                let legal = if ending.is_some() {
+                    HashSet::default()
+                } else {
+                    moves
+                };
+                Verdict { ending, legal }
+            }
+            Referee::Quixo => {
+                let (w, h) = (board.width, board.height);
+                let cell = |c: i64, r: i64| g.cell(c, r).expect("on the board");
+                let border = |c: i64, r: i64| c == 0 || r == 0 || c == w - 1 || r == h - 1;
+                // The cells from `from` to `to` along their row or column.
+                let path = |from: Cell, to: Cell| {
+                    let (fc, fr) = coords(g, from);
+                    let (tc, tr) = coords(g, to);
+                    let (dc, dr) = ((tc - fc).signum(), (tr - fr).signum());
+                    let len = (tc - fc).abs().max((tr - fr).abs());
+                    (0..=len)
+                        .map(|i| cell(fc + i * dc, fr + i * dr))
+                        .collect::<Vec<_>>()
+                };
+                if let (Some(&mv), [.., before, _]) = (run.moves.last(), &run.history[..]) {
+                    let Move::Slide { from, to } = mv else {
+                        panic!(
+                            "{}",
+                            run.report(format_args!(
+                                "`{}` is not a push: no mark is placed (QX1)",
+                                run.rb.move_text(mv)
+                            ))
+                        );
+                    };
+                    ensure!(
+                        run,
+                        before.mark_at(from) != Some(mover.other()),
+                        "{mover} took {}, a cube showing the opponent's mark (QX1)",
+                        g.name(from)
+                    );
+                    // The cubes between shift one place towards `from`; the
+                    // taken cube, marked, goes in at `to` (QX1).
+                    let cells = path(from, to);
+                    for (i, &c) in cells.iter().enumerate() {
+                        let want = match cells.get(i + 1) {
+                            Some(&next) => before.mark_at(next),
+                            None => Some(mover),
+                        };
+                        ensure!(
+                            run,
+                            pos.mark_at(c) == want,
+                            "after {}-{}, {} does not hold what the push leaves there (QX1)",
+                            g.name(from),
+                            g.name(to),
+                            g.name(c)
+                        );
+                    }
+                    for c in g.cells().filter(|c| !cells.contains(c)) {
+                        ensure!(
+                            run,
+                            pos.mark_at(c) == before.mark_at(c),
+                            "the push {}-{} changed {}, off its line (QX1)",
+                            g.name(from),
+                            g.name(to),
+                            g.name(c)
+                        );
+                    }
+                }
+                let line = |s: Side| board.has_run(s, 5, whole);
+                let turn = pos.turn();
+                let mut moves: HashSet<Move> = HashSet::default();
+                for c in 0..w {
+                    for r in 0..h {
+                        if !border(c, r) || board.at(c, r) == Some(Some(turn.other())) {
+                            continue;
+                        }
+                        for (ec, er) in [(0, r), (w - 1, r), (c, 0), (c, h - 1)] {
+                            if (ec, er) != (c, r) {
+                                moves.insert(Move::Slide {
+                                    from: cell(c, r),
+                                    to: cell(ec, er),
+                                });
+                            }
+                        }
+                    }
+                }
+                let same = |p: &Position| {
+                    p.marks(Side::X) == pos.marks(Side::X)
+                        && p.marks(Side::O) == pos.marks(Side::O)
+                        && p.turn() == pos.turn()
+                };
+                let earlier = earlier_occurrences(run, same);
+                let ending = if n > 0 && line(mover.other()) {
+                    Some((Outcome::Win(mover.other()), Ending::Line))
+                } else if n > 0 && line(mover) {
+                    Some((Outcome::Win(mover), Ending::Line))
+                } else if earlier + 1 >= 3 {
+                    Some((Outcome::Draw, Ending::Repetition(3)))
+                } else {
+                    ensure!(run, !moves.is_empty(), "{turn} has no push left (QX1)");
                     None
                 };
                 let legal = if ending.is_some() {
@@ -1514,4 +1626,5 @@ random_game_tests! {
     // (16 plies at the least); the repetition draw is pinned by an example.
     vanishing_random_games: "vanishing" => ["X wins (Line)", "O wins (Line)"],
     popout_random_games: "popout" => ["X wins (Line)", "O wins (Line)"],
+    quixo_random_games: "quixo" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
 }

@@ -311,3 +311,8 @@ fn perft_vanishing() {
 fn perft_popout() {
     quick("popout");
 }
+
+#[test]
+fn perft_quixo() {
+    quick("quixo");
+}

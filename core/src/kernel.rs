@@ -15,6 +15,7 @@
 
 use crate::geometry::{Bits, CellSet, WORDS};
 use crate::mechanics::Mechanics;
+use crate::mechanics::slides::Legal;
 use crate::mechanics::words::Marks;
 use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
@@ -26,7 +27,8 @@ use crate::rng::Rng;
 /// keeps the answer): asked per game, it cost the smallest boards' random
 /// games a twentieth of their speed.
 pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
-    let eligible = t.pieces == UNLIMITED
+    // No pieces at all: every move is a slide.
+    let eligible = (t.pieces == UNLIMITED || !t.places())
         && !pie
         && !t.captures.any()
         && t.regions.is_empty()
@@ -108,7 +110,12 @@ fn run<const W: usize, const SLIDES: bool>(
     seen: &mut Vec<u64>,
 ) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
-    let mut open: Bits<W> = t.fillable_in::<W>(start);
+    let places = !SLIDES || t.places();
+    let mut open: Bits<W> = if places {
+        t.fillable_in::<W>(start)
+    } else {
+        Bits::EMPTY
+    };
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
     let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
@@ -120,6 +127,10 @@ fn run<const W: usize, const SLIDES: bool>(
         },
     };
     let repetition = if SLIDES { t.repetition } else { None };
+    // Where no move lowers the number of marks, a position with fewer
+    // marks never returns: those kept are dropped as one is added.
+    let never_fewer = t.slides.never_fewer;
+    let mut count = (marks[0] | marks[1]).count();
     if repetition.is_some() {
         seen.clear();
         remember(seen, &marks, turn);
@@ -130,25 +141,28 @@ fn run<const W: usize, const SLIDES: bool>(
             return end(Outcome::Draw, ply, marks);
         }
         let n = open.count();
-        let slides = if SLIDES {
-            t.count_slides(&marks, turn)
+        let legal = if SLIDES {
+            t.legal_slides(&marks, turn)
         } else {
-            0
+            Legal::Count(0)
         };
+        let slides = legal.count();
         if n + slides == 0 {
             return end(t.no_moves.outcome(turn), ply, marks);
         }
         // The general path lists placements before slides and draws one.
         let (i, mark) = draw_placement(t.marks, turn, n + slides, rng);
         if SLIDES && i >= n {
-            let slide = t.nth_slide(&marks, turn, i - n);
+            let slide = t.pick_slide(legal, &marks, turn, i - n);
             Mechanics::shift(slide, &mut marks, turn);
-            let occupied = marks[0] | marks[1];
-            for c in slide.touched.prefix::<W>() {
-                if t.may_fill(c, occupied) {
-                    open.insert(c);
-                } else {
-                    open.remove(c);
+            if places {
+                let occupied = marks[0] | marks[1];
+                for c in slide.touched.prefix::<W>() {
+                    if t.may_fill(c, occupied) {
+                        open.insert(c);
+                    } else {
+                        open.remove(c);
+                    }
                 }
             }
             if let Some(outcome) = t.slide_result(slide, &marks, turn) {
@@ -179,10 +193,17 @@ fn run<const W: usize, const SLIDES: bool>(
         if t.turns.ends_turn(start.marks_played() + ply as u32) {
             turn = turn.other();
         }
-        if let Some(limit) = repetition
-            && remember(seen, &marks, turn) >= limit
-        {
-            return end(Outcome::Draw, ply + 1, marks);
+        if let Some(limit) = repetition {
+            if never_fewer {
+                let now = (marks[0] | marks[1]).count();
+                if now != count {
+                    seen.clear();
+                    count = now;
+                }
+            }
+            if remember(seen, &marks, turn) >= limit {
+                return end(Outcome::Draw, ply + 1, marks);
+            }
         }
     }
     unreachable!("a board has finitely many cells")
@@ -193,16 +214,13 @@ fn run<const W: usize, const SLIDES: bool>(
 /// general path's keys would reach the same count but for a collision.
 #[inline]
 fn remember<const W: usize>(seen: &mut Vec<u64>, marks: &[Bits<W>; 2], turn: Side) -> u32 {
-    let mut entry = [0u64; 64];
-    let entry = &mut entry[..2 * W + 1];
-    entry[..W].copy_from_slice(&marks[0].words());
-    entry[W..2 * W].copy_from_slice(&marks[1].words());
-    entry[2 * W] = turn as u64;
-    let earlier = seen
-        .chunks_exact(2 * W + 1)
-        .filter(|e| *e == &*entry)
-        .count() as u32;
-    seen.extend_from_slice(entry);
+    let (x, o, turn) = (marks[0].words(), marks[1].words(), turn as u64);
+    // X's first word tells most positions apart: compared first, alone.
+    let same = |e: &[u64]| e[0] == x[0] && e[..W] == x && e[W..2 * W] == o && e[2 * W] == turn;
+    let earlier = seen.chunks_exact(2 * W + 1).filter(|e| same(e)).count() as u32;
+    seen.extend_from_slice(&x);
+    seen.extend_from_slice(&o);
+    seen.push(turn);
     earlier + 1
 }
 

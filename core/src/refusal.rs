@@ -62,8 +62,9 @@ pub enum Refusal {
     SwapLate,
     /// No slide leads from the first cell to the second (`slides(cell)`).
     NoSlide(Cell, Cell),
-    /// The slide's first cell holds a mark the mover may not take. Holds it.
-    SlideTake(Cell),
+    /// The slide's first cell holds what the mover may not take. Holds the
+    /// cell and the mark on it (none where a slide takes only own marks).
+    SlideTake(Cell, Option<Side>),
     /// `^…` names no slide of this rulebook. Holds the text.
     NoSlideNamed(String),
     /// The rulebook's `refuse` hook said no. Holds its reason.
@@ -117,8 +118,11 @@ impl Refusal {
                     .to_string()
             }
             Refusal::NoSlide(a, b) => format!("no slide leads from {} to {}", name(a), name(b)),
-            Refusal::SlideTake(c) => {
-                format!("the side to move may not take what stands on {}", name(c))
+            Refusal::SlideTake(c, Some(mark)) => {
+                format!("{} shows {mark}: the side to move may not take it", name(c))
+            }
+            Refusal::SlideTake(c, None) => {
+                format!("{} is empty: the side to move takes only its own mark", name(c))
             }
             Refusal::NoSlideNamed(text) => format!("no slide is named `{text}` here"),
             Refusal::Script(reason) => reason.clone(),
@@ -171,7 +175,7 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "not_own_piece" => &["{cell}", "{from}"],
         "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
         "no_slide" => &["{cell}", "{from}", "{to}", "{text}"],
-        "slide_take" => &["{cell}", "{from}"],
+        "slide_take" => &["{cell}", "{from}", "{mark}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -199,7 +203,7 @@ impl Refusal {
             Refusal::NoPieRule => "no_pie_rule",
             Refusal::SwapLate => "swap_late",
             Refusal::NoSlide(..) => "no_slide",
-            Refusal::SlideTake(_) => "slide_take",
+            Refusal::SlideTake(..) => "slide_take",
             Refusal::NoSlideNamed(_) => "no_slide",
             Refusal::Script(_) => "script",
         }

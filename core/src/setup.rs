@@ -127,6 +127,7 @@ impl Rulebook {
         }
         write!(out, " {}", pos.turn()).unwrap();
         match (pos.in_hand(Side::X), pos.in_hand(Side::O)) {
+            _ if !self.mechanics.places() => out.push_str(" -"),
             (Some(x), Some(o)) => write!(out, " {x},{o}").unwrap(),
             _ => out.push_str(" -"),
         }
@@ -451,6 +452,12 @@ impl Rulebook {
         count: BySide<u32>,
     ) -> Result<BySide<u16>, SetupError> {
         let pieces = self.mechanics.pieces;
+        if pieces == 0 {
+            return match field.filter(|f| f.text != "-") {
+                None => Ok(BySide { x: 0, o: 0 }),
+                Some(f) => fail(&f.span, K::HandNone(f.text.to_string())),
+            };
+        }
         if pieces == UNLIMITED {
             return match field.filter(|f| f.text != "-") {
                 None => Ok(BySide {

@@ -82,6 +82,8 @@ pub enum SetupErrorKind {
     SideToMove(String),
     /// Pieces in hand written where marks are unlimited. Holds the field.
     HandUnlimited(String),
+    /// Pieces in hand given where no mark is ever placed (`pieces()` is 0).
+    HandNone(String),
     /// `side` has more marks on the board than its pieces in all.
     HandTooMany {
         /// The side.
@@ -291,6 +293,10 @@ impl fmt::Display for SetupErrorKind {
             K::HandUnlimited(text) => write!(
                 f,
                 "pieces in hand `{text}`: this rulebook has unlimited marks, write `-`"
+            ),
+            K::HandNone(text) => write!(
+                f,
+                "pieces in hand `{text}`: in this rulebook no mark is placed, every move is a slide; write `-`"
             ),
             K::HandTooMany {
                 side,

@@ -19,7 +19,8 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 /// second one.
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let (pieces, marks, line_result, gravity) = (t.pieces, t.marks, t.line_result, t.gravity);
-    let moving = pieces != UNLIMITED;
+    // No pieces at all (every move a slide) is not a moving phase.
+    let moving = pieces != UNLIMITED && pieces != 0;
     if gravity && moving {
         return Err(load.bad(
             HookId::Support,

@@ -75,6 +75,56 @@ fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
 }
 
 impl Mechanics {
+    /// The distinct winning windows through any of `cells`, one after the
+    /// other at the table's width, where wins are windows (else `None`):
+    /// a move that changes several cells tests each window once.
+    pub(crate) fn windows_through_cells(&self, cells: &[Cell]) -> Option<Vec<u64>> {
+        let WinCheck::Windows {
+            start,
+            words,
+            masks,
+        } = &self.win
+        else {
+            return None;
+        };
+        let mut out: Vec<u64> = Vec::new();
+        for &c in cells {
+            for w in masks[windows_of(start, c).start * words..windows_of(start, c).end * words]
+                .chunks_exact(*words)
+            {
+                if !out.chunks_exact(*words).any(|o| o == w) {
+                    out.extend_from_slice(w);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether `own` fills one of `windows` (from
+    /// [`Self::windows_through_cells`]).
+    #[inline(always)]
+    pub(crate) fn fills_window<const W: usize>(&self, windows: &[u64], own: Bits<W>) -> bool {
+        let WinCheck::Windows { words, .. } = &self.win else {
+            return false;
+        };
+        if W == 1 && *words == 1 {
+            // One word a window: a test is a load, a mask and a compare,
+            // all of them made (a line is rare: stopping at one costs a
+            // branch per window).
+            let own = own.words()[0];
+            windows.iter().fold(false, |won, &m| won | (m & !own == 0))
+        } else if *words == W {
+            windows
+                .chunks_exact(W)
+                .any(|m| Bits::<W>::from_words(m).is_subset(own))
+        } else {
+            let own = CellSet::from_prefix(own).words();
+            windows
+                .chunks_exact(*words)
+                .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
+        }
+    }
+
     /// Whether `own`'s marks within `within` hold a winning line (a set-up
     /// check: every cell is tried, not only the last move's).
     pub(crate) fn has_line(&self, own: CellSet, within: CellSet) -> bool {

@@ -213,6 +213,12 @@ impl Mechanics {
         &self.lines
     }
 
+    /// Whether a move may place a mark: not where `pieces()` is 0, and
+    /// every move is a slide.
+    pub fn places(&self) -> bool {
+        self.pieces != 0
+    }
+
     /// Pieces per side, if limited.
     pub fn pieces(&self) -> Option<u16> {
         (self.pieces != UNLIMITED).then_some(self.pieces)

@@ -33,11 +33,14 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         None => UNLIMITED,
         Some(v) => match load.int(HookId::Pieces, "pieces()", &v)? {
             None => UNLIMITED,
-            Some(p) if (1..=n as i64).contains(&p) => p as u16,
+            // 0: no mark is placed; `slides()` must then give every move.
+            Some(p) if (0..=n as i64).contains(&p) => p as u16,
             Some(p) => {
                 return Err(load.bad(
                     HookId::Pieces,
-                    format!("pieces() is {p}: expected 1 to {n}, or () for unlimited"),
+                    format!(
+                        "pieces() is {p}: expected 1 to {n}, () for unlimited, or 0 with slides()"
+                    ),
                 ));
             }
         },

@@ -88,6 +88,14 @@ pub struct Slide {
     /// The cells whose mark it may change, and those resting on them: the
     /// cells that may open or close for a placement after it.
     pub(crate) touched: CellSet,
+    /// The path's cells, as a set.
+    cells: CellSet,
+    /// The winning windows through its path, where wins are windows: the
+    /// only lines it can make.
+    windows: Option<Vec<u64>>,
+    /// How far apart (in cell numbers) the path's cells are, when they are
+    /// evenly spaced: the shift is then one shift of the bits.
+    stride: Option<i32>,
 }
 
 impl Slide {
@@ -102,6 +110,47 @@ impl Slide {
     }
 }
 
+/// The slides a side may make: their numbers, where they fit a word, else
+/// how many.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Legal {
+    /// Bit `j` for `all[j]`.
+    Numbers(u64),
+    /// Their number.
+    Count(u32),
+}
+
+impl Legal {
+    /// How many.
+    #[inline(always)]
+    pub(crate) fn count(self) -> u32 {
+        match self {
+            Legal::Numbers(set) => set.count_ones(),
+            Legal::Count(n) => n,
+        }
+    }
+}
+
+/// The number of the `i`-th set bit of `set` (which has more than `i`):
+/// whole bytes skipped by their counts, then bits cleared one by one.
+#[inline(always)]
+fn nth_bit(set: u64, mut i: u32) -> u32 {
+    let mut base = 0;
+    loop {
+        let n = (set >> base & 0xff).count_ones();
+        if i < n {
+            break;
+        }
+        i -= n;
+        base += 8;
+    }
+    let mut byte = set >> base & 0xff;
+    for _ in 0..i {
+        byte &= byte - 1;
+    }
+    base + byte.trailing_zeros()
+}
+
 /// The slides of a rulebook.
 #[derive(Debug, Clone)]
 pub struct Slides {
@@ -109,13 +158,89 @@ pub struct Slides {
     pub(crate) all: Vec<Slide>,
     /// Who wins when a slide leaves lines for both sides.
     pub(crate) both: BothLines,
+    /// Each cell's slides in `all`: where they start, and how many.
+    of_cell: Vec<(u16, u16)>,
+    /// The cells whose slides take only own marks, and those whose slides
+    /// take an own mark or an empty cell; `None` when some cell has slides
+    /// of both kinds (then each slide is asked).
+    from: Option<BySide<CellSet>>,
+    /// The cells with slides, by how many they have: a side's count of
+    /// slides is a few counts of cells.
+    by_count: Vec<(u32, CellSet)>,
+    /// Where the board and the slides fit one word each: for each byte of
+    /// a set of cells, by its value, the slides from those cells (as bits
+    /// of their numbers), so that the slides a side may make are a few
+    /// lookups and the n-th of them a bit's rank.
+    by_byte: Option<Vec<[u64; 256]>>,
+    /// Whether no slide can lower the number of marks (each leaves a mark
+    /// on its last cell): a position then never returns once a move adds a
+    /// mark.
+    pub(crate) never_fewer: bool,
 }
 
 impl Default for Slides {
     fn default() -> Slides {
+        Slides::new(Vec::new(), BothLines::Draw, 0)
+    }
+}
+
+impl Slides {
+    /// The slides `all` (in cell order) on a board of `cells` cells.
+    fn new(all: Vec<Slide>, both: BothLines, cells: usize) -> Slides {
+        let mut start = vec![0u16; cells + 1];
+        for s in &all {
+            start[s.from().index() + 1] += 1;
+        }
+        let mut counts: Vec<(u32, CellSet)> = Vec::new();
+        for c in 0..cells {
+            let n = u32::from(start[c + 1]);
+            if n > 0 {
+                let cell = Cell(c as u16);
+                match counts.iter_mut().find(|(k, _)| *k == n) {
+                    Some((_, set)) => set.insert(cell),
+                    None => counts.push((n, std::iter::once(cell).collect())),
+                }
+            }
+            start[c + 1] += start[c];
+        }
+        let of_cell = (0..cells)
+            .map(|c| (start[c], start[c + 1] - start[c]))
+            .collect();
+        let mut from = BySide {
+            x: CellSet::EMPTY,
+            o: CellSet::EMPTY,
+        };
+        for s in &all {
+            let kind = match s.take {
+                Take::Own => &mut from.x,
+                Take::OwnOrEmpty => &mut from.o,
+            };
+            kind.insert(s.from());
+        }
+        let uniform = !from.x.intersects(from.o);
+        let by_byte = (uniform && cells <= 64 && all.len() <= 64).then(|| {
+            let mut table = vec![[0u64; 256]; cells.div_ceil(8)];
+            for (k, bytes) in table.iter_mut().enumerate() {
+                for (value, slides) in bytes.iter_mut().enumerate() {
+                    for (j, s) in all.iter().enumerate() {
+                        let c = s.from().index();
+                        if c / 8 == k && value & (1 << (c % 8)) != 0 {
+                            *slides |= 1 << j;
+                        }
+                    }
+                }
+            }
+            table
+        });
+        let never_fewer = all.iter().all(|s| s.put == Put::Own);
         Slides {
-            all: Vec::new(),
-            both: BothLines::Draw,
+            all,
+            both,
+            of_cell,
+            from: uniform.then_some(from),
+            by_count: counts,
+            by_byte,
+            never_fewer,
         }
     }
 }
@@ -127,7 +252,10 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let both = load.word::<BothLines>(HookId::BothLines)?;
     if !all.is_empty() {
         let clash = [
-            (t.pieces != UNLIMITED, "pieces()"),
+            (
+                t.pieces != UNLIMITED && t.pieces != 0,
+                "pieces() other than 0",
+            ),
             (t.marks != Marks::Own, "marks() other than \"own\""),
             (!t.regions.is_empty(), "regions()"),
             (t.captures.any(), "captures()"),
@@ -159,6 +287,11 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
                 ),
             ));
         }
+    } else if t.pieces == 0 {
+        return Err(load.bad(
+            HookId::Pieces,
+            "pieces() is 0 without slides(): a side with no pieces to place has a move only where slides() gives it one".to_string(),
+        ));
     } else if load.host.defines(HookId::BothLines) {
         return Err(load.bad(
             HookId::BothLines,
@@ -166,14 +299,15 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         ));
     }
     let mut all = all;
-    if t.gravity {
-        for s in &mut all {
+    for s in &mut all {
+        if t.gravity {
             for &c in &s.path {
                 s.touched |= t.dependents[c.index()];
             }
         }
+        s.windows = t.windows_through_cells(&s.path);
     }
-    t.slides = Slides { all, both };
+    t.slides = Slides::new(all, both, load.grid.len());
     Ok(())
 }
 
@@ -224,13 +358,20 @@ fn slides(load: &Load<'_>) -> Result<Vec<Slide>, RulebookError> {
                 None => None,
                 Some(n) => Some(slide_name(n).map_err(&bad)?),
             };
-            let touched = path.iter().copied().collect();
+            let cells: CellSet = path.iter().copied().collect();
+            let stride = i32::from(path[1].0) - i32::from(path[0].0);
+            let even = path
+                .windows(2)
+                .all(|w| i32::from(w[1].0) - i32::from(w[0].0) == stride);
             let slide = Slide {
                 path,
                 take,
                 put,
                 name,
-                touched,
+                touched: cells,
+                cells,
+                windows: None,
+                stride: even.then_some(stride),
             };
             if all
                 .iter()
@@ -308,11 +449,62 @@ impl Mechanics {
         self.slides.all.iter().any(|s| Self::may_take_in(s, pos))
     }
 
-    /// How many slides `side` may make (the playout kernel's count).
+    /// The cells `side` may slide from, where every cell's slides take
+    /// alike (else `None`).
+    #[inline(always)]
+    fn slide_froms<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> Option<Bits<W>> {
+        let from = self.slides.from.as_ref()?;
+        let own = from.x.prefix::<W>() & marks[side as usize];
+        let own_or_empty = from.o.prefix::<W>() & !marks[side.other() as usize];
+        Some(own | own_or_empty)
+    }
+
+    /// The slides `side` may make, for the playout kernel to count and draw
+    /// from.
+    #[inline(always)]
+    pub(crate) fn legal_slides<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> Legal {
+        if W == 1
+            && let Some(table) = &self.slides.by_byte
+            && let Some(froms) = self.slide_froms(marks, side)
+        {
+            let froms = froms.words()[0];
+            let mut legal = 0;
+            for (k, bytes) in table.iter().enumerate() {
+                legal |= bytes[(froms >> (8 * k)) as usize & 0xff];
+            }
+            return Legal::Numbers(legal);
+        }
+        Legal::Count(self.count_slides(marks, side))
+    }
+
+    /// The `i`-th of the `legal` slides of `side`, in the order
+    /// [`Self::push_slides`] lists them.
+    #[inline(always)]
+    pub(crate) fn pick_slide<const W: usize>(
+        &self,
+        legal: Legal,
+        marks: &[Bits<W>; 2],
+        side: Side,
+        i: u32,
+    ) -> &Slide {
+        match legal {
+            Legal::Numbers(set) => &self.slides.all[nth_bit(set, i) as usize],
+            Legal::Count(_) => self.nth_slide(marks, side, i),
+        }
+    }
+
+    /// How many slides `side` may make.
     #[inline(always)]
     pub(crate) fn count_slides<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> u32 {
-        let may = |s: &&Slide| Self::may_take(s, marks, side);
-        self.slides.all.iter().filter(may).count() as u32
+        match self.slide_froms(marks, side) {
+            Some(froms) => (self.slides.by_count.iter())
+                .map(|(n, cells)| n * (froms & cells.prefix::<W>()).count())
+                .sum(),
+            None => {
+                let may = |s: &&Slide| Self::may_take(s, marks, side);
+                self.slides.all.iter().filter(may).count() as u32
+            }
+        }
     }
 
     /// The `i`-th slide `side` may make, in the order [`Self::push_slides`]
@@ -322,8 +514,17 @@ impl Mechanics {
         &self,
         marks: &[Bits<W>; 2],
         side: Side,
-        i: u32,
+        mut i: u32,
     ) -> &Slide {
+        if let Some(froms) = self.slide_froms(marks, side) {
+            for c in froms {
+                let (first, n) = self.slides.of_cell[c.index()];
+                if i < u32::from(n) {
+                    return &self.slides.all[usize::from(first) + i as usize];
+                }
+                i -= u32::from(n);
+            }
+        }
         let may = |s: &&Slide| Self::may_take(s, marks, side);
         let mut legal = self.slides.all.iter().filter(may);
         legal
@@ -353,7 +554,7 @@ impl Mechanics {
         if Self::may_take_in(slide, pos) {
             Ok(())
         } else {
-            Err(Refusal::SlideTake(from))
+            Err(Refusal::SlideTake(from, pos.mark_at(from)))
         }
     }
 
@@ -398,6 +599,27 @@ impl Mechanics {
     #[inline(always)]
     pub(crate) fn shift<const W: usize>(slide: &Slide, marks: &mut [Bits<W>; 2], side: Side) {
         let path = &slide.path;
+        // One word and evenly spaced cells: every mark after the first
+        // cell moves back by the stride at once.
+        if W == 1
+            && let Some(stride) = slide.stride
+        {
+            let all = slide.cells.prefix::<W>().words()[0];
+            let rest = all & !(1u64 << path[0].0);
+            for m in marks.iter_mut() {
+                let w = m.words()[0];
+                let moved = if stride > 0 {
+                    (w & rest) >> stride
+                } else {
+                    (w & rest) << -stride
+                };
+                *m = Bits::from_words(&[(w & !all) | moved]);
+            }
+            if slide.put == Put::Own {
+                marks[side as usize].insert(slide.to());
+            }
+            return;
+        }
         for m in marks.iter_mut() {
             m.remove(path[0]);
         }
@@ -436,10 +658,14 @@ impl Mechanics {
         // path's cells are the only ones to try.
         let line = |s: Side| {
             let own = marks[s as usize];
-            slide
-                .path
-                .iter()
-                .any(|&c| own.contains(c) && self.wins_through(c, own))
+            // Fewer marks than the shortest winning run cannot hold a line.
+            own.count() as usize >= self.min_run
+                && match &slide.windows {
+                    Some(windows) => self.fills_window(windows, own),
+                    None => {
+                        (slide.path.iter()).any(|&c| own.contains(c) && self.wins_through(c, own))
+                    }
+                }
         };
         let lines = BySide {
             x: line(Side::X),

@@ -66,7 +66,9 @@ impl Rulebook {
                 (name(c), String::new(), name(c), None, None)
             }
             Refusal::WrongRegion(c, r) => (name(c), String::new(), name(c), Some(*r), None),
-            Refusal::NotOwnPiece(c) | Refusal::SlideTake(c) => {
+            Refusal::NotOwnPiece(c) => (name(c), name(c), String::new(), None, None),
+            Refusal::SlideTake(c, m) => {
+                mark = m.map(|m| m.to_string()).unwrap_or_default();
                 (name(c), name(c), String::new(), None, None)
             }
             Refusal::NoSlide(a, b) => {
@@ -235,7 +237,7 @@ mod tests {
             Refusal::NoPieRule,
             Refusal::SwapLate,
             Refusal::NoSlide(a1, b2),
-            Refusal::SlideTake(a1),
+            Refusal::SlideTake(a1, Some(Side::O)),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

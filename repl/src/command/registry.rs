@@ -112,7 +112,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     .plays()
     .more(&[
         "b2 places a mark, b2=O chooses the mark (where the rulebook lets you),",
-        "d drops into column d, b2-c2 moves a piece; upper case reads the same.",
+        "d drops into column d, b2-c2 moves a piece, ^d or a1-e1 slides a line",
+        "(where the rulebook has slides); upper case reads the same.",
     ]),
     cmd(
         "swap",

@@ -5,6 +5,7 @@
 use crate::edge::{self, Paint, outln};
 use crate::session::Session;
 use gridrules_core::mechanics::ageing;
+use gridrules_core::mechanics::slides::{Put, Slide, Take};
 use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, Game, Move, Position, Rulebook, Side};
 use std::fmt::Write as _;
@@ -217,7 +218,12 @@ fn notes(out: &mut String, session: &Session) {
             from: slide.from(),
             to: slide.to(),
         });
-        outln!(out, "a move may instead slide a line of marks, like {like}");
+        let lead = if t.places() {
+            "a move may instead"
+        } else {
+            "each move:"
+        };
+        outln!(out, "{lead} {}, like {like}", slide_hint(slide));
     }
     if t.marks() == Marks::Either && !game.is_over() {
         outln!(
@@ -225,8 +231,12 @@ fn notes(out: &mut String, session: &Session) {
             "a move places X or O: b2=X or b2=O (b2 alone: your own)"
         );
     }
-    if let (Some(x), Some(o), false) = (pos.in_hand(Side::X), pos.in_hand(Side::O), game.is_over())
-    {
+    if let (Some(x), Some(o), false, true) = (
+        pos.in_hand(Side::X),
+        pos.in_hand(Side::O),
+        game.is_over(),
+        t.places(),
+    ) {
         if x > 0 || o > 0 {
             outln!(out, "placing: X has {x} in hand, O {o}");
         } else {
@@ -349,5 +359,17 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
     match rulebook.mechanics().region_names().get(r) {
         Some(name) => format!("{place}, the {name} one"),
         None => place,
+    }
+}
+
+/// What a slide does, in words, by what it takes and what it leaves.
+fn slide_hint(slide: &Slide) -> &'static str {
+    match (slide.take, slide.put) {
+        (Take::Own, Put::Empty) => "pop your mark out of a line's end, the rest shifting",
+        (Take::Own, Put::Own) => "take your mark at a line's end, push it in at the other end",
+        (Take::OwnOrEmpty, Put::Own) => {
+            "take a blank or own end cell, push your mark in at the other end"
+        }
+        (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own end cell, the rest shifting",
     }
 }
