@@ -985,20 +985,8 @@ fn vanishing_wins_blocks_and_solves_with_the_oldest_mark_gone() {
 
 #[test]
 fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
-    use gridrules_core::arena::{Match, Player};
-    let players = [
-        Player::Computer(Level::Hard),
-        Player::Computer(Level::Medium),
-    ];
     let rules = Rulebook::builtin("vanishing").unwrap();
-    let m = Match {
-        games: 40,
-        seed: 1,
-        budgets: [Budget::Playouts(20_000); 2],
-        threads: 2,
-    };
-    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
-    assert!(tally.score() >= 0.75, "{tally:?}");
+    hard_scores_against_medium(&rules, 40, 20_000, 0.75);
 }
 
 /// Pop Out (PO1, PO2): the win is a pop, judged on the whole board — X's
@@ -1006,7 +994,6 @@ fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
 /// level takes it; hard beats medium.
 #[test]
 fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
-    use gridrules_core::arena::{Match, Player};
     let rules = Rulebook::builtin("popout").unwrap();
     let pos = rules
         .parse_position("7/7/7/3X3/XXXO3/OOOX2O X - -")
@@ -1023,18 +1010,7 @@ fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
             assert_eq!(rules.move_text(mv), "^d", "{level} seed {seed}");
         }
     }
-    let players = [
-        Player::Computer(Level::Hard),
-        Player::Computer(Level::Medium),
-    ];
-    let m = Match {
-        games: 20,
-        seed: 1,
-        budgets: [Budget::Playouts(5_000); 2],
-        threads: 2,
-    };
-    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
-    assert!(tally.score() >= 0.75, "{tally:?}");
+    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
 }
 
 /// Quixo (QX1, QX2): every level takes a win in one (a push that
@@ -1043,7 +1019,6 @@ fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
 /// reply of O makes five (easy plays at random there); hard beats medium.
 #[test]
 fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium() {
-    use gridrules_core::arena::{Match, Player};
     let rules = Rulebook::builtin("quixo").unwrap();
     let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
     let win = rules.parse_position("5/5/5/OO3/XXXX1 X").unwrap();
@@ -1087,16 +1062,23 @@ fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium(
             }
         }
     }
+    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
+}
+
+/// Plays `games` of hard against medium on `rules` (seed 1, `playouts` a
+/// move each, two threads) and asserts that hard scores at least `share`.
+fn hard_scores_against_medium(rules: &Rulebook, games: u32, playouts: u32, share: f64) {
+    use gridrules_core::arena::{Match, Player};
     let players = [
         Player::Computer(Level::Hard),
         Player::Computer(Level::Medium),
     ];
     let m = Match {
-        games: 20,
+        games,
         seed: 1,
-        budgets: [Budget::Playouts(5_000); 2],
+        budgets: [Budget::Playouts(playouts); 2],
         threads: 2,
     };
-    let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
-    assert!(tally.score() >= 0.75, "{tally:?}");
+    let tally = m.run(rules, &players, &Interrupt::new(), &|_| {}).unwrap();
+    assert!(tally.score() >= share, "{}: {tally:?}", rules.name());
 }
