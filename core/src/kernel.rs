@@ -153,11 +153,11 @@ fn run<const W: usize, const SLIDES: bool>(
         // The general path lists placements before slides and draws one.
         let (i, mark) = draw_placement(t.marks, turn, n + slides, rng);
         if SLIDES && i >= n {
-            let slide = t.pick_slide(legal, &marks, turn, i - n);
-            Mechanics::shift(slide, &mut marks, turn);
+            let j = t.pick_slide(legal, &marks, turn, i - n);
+            t.shift_at(j, &mut marks, turn);
             if places {
                 let occupied = marks[0] | marks[1];
-                for c in slide.touched.prefix::<W>() {
+                for c in t.slide_at(j).touched.prefix::<W>() {
                     if t.may_fill(c, occupied) {
                         open.insert(c);
                     } else {
@@ -165,7 +165,7 @@ fn run<const W: usize, const SLIDES: bool>(
                     }
                 }
             }
-            if let Some(outcome) = t.slide_result(slide, &marks, turn) {
+            if let Some(outcome) = t.result_at(j, &marks, turn) {
                 return end(outcome, ply + 1, marks);
             }
         } else {

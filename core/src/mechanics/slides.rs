@@ -88,14 +88,30 @@ pub struct Slide {
     /// The cells whose mark it may change, and those resting on them: the
     /// cells that may open or close for a placement after it.
     pub(crate) touched: CellSet,
-    /// The path's cells, as a set.
-    cells: CellSet,
     /// The winning windows through its path, where wins are windows: the
     /// only lines it can make.
     windows: Option<Vec<u64>>,
     /// How far apart (in cell numbers) the path's cells are, when they are
     /// evenly spaced: the shift is then one shift of the bits.
     stride: Option<i32>,
+}
+
+/// A slide as the playout kernel reads it where the board fits one word,
+/// every slide runs along evenly spaced cells and wins are windows: a few
+/// words side by side (a [`Slide`] is some 200 bytes, its path and windows
+/// elsewhere on the heap).
+#[derive(Debug, Clone, Copy)]
+struct Quick {
+    /// The path's cells.
+    path: u64,
+    /// The path's cells but the first: the marks that move.
+    rest: u64,
+    /// The last cell where the mover's mark goes in there, else nothing.
+    put: u64,
+    /// How far the marks move: right by it when positive, left when not.
+    stride: i32,
+    /// Where its windows lie in `Slides::quick_windows`.
+    windows: (u32, u32),
 }
 
 impl Slide {
@@ -172,6 +188,10 @@ pub struct Slides {
     /// of their numbers), so that the slides a side may make are a few
     /// lookups and the n-th of them a bit's rank.
     by_byte: Option<Vec<[u64; 256]>>,
+    /// Each slide's compact copy, where all have one (else empty).
+    quick: Vec<Quick>,
+    /// The windows of the compact copies, one after the other.
+    quick_windows: Vec<u64>,
     /// Whether no slide can lower the number of marks (each leaves a mark
     /// on its last cell): a position then never returns once a move adds a
     /// mark.
@@ -185,6 +205,30 @@ impl Default for Slides {
 }
 
 impl Slides {
+    /// Makes the compact copies, where every slide can have one: its path
+    /// evenly spaced and its windows known (a board of one word).
+    fn make_quick(&mut self) {
+        let mut quick = Vec::new();
+        let mut windows: Vec<u64> = Vec::new();
+        for s in &self.all {
+            let (Some(stride), Some(w)) = (s.stride, &s.windows) else {
+                return;
+            };
+            let path: u64 = s.path.iter().fold(0, |p, c| p | 1 << c.0);
+            let start = windows.len() as u32;
+            windows.extend_from_slice(w);
+            quick.push(Quick {
+                path,
+                rest: path & !(1 << s.from().0),
+                put: if s.put == Put::Own { 1 << s.to().0 } else { 0 },
+                stride,
+                windows: (start, windows.len() as u32),
+            });
+        }
+        self.quick = quick;
+        self.quick_windows = windows;
+    }
+
     /// The slides `all` (in cell order) on a board of `cells` cells.
     fn new(all: Vec<Slide>, both: BothLines, cells: usize) -> Slides {
         let mut start = vec![0u16; cells + 1];
@@ -240,6 +284,8 @@ impl Slides {
             from: uniform.then_some(from),
             by_count: counts,
             by_byte,
+            quick: Vec::new(),
+            quick_windows: Vec::new(),
             never_fewer,
         }
     }
@@ -307,7 +353,11 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         }
         s.windows = t.windows_through_cells(&s.path);
     }
-    t.slides = Slides::new(all, both, load.grid.len());
+    let cells = load.grid.len();
+    t.slides = Slides::new(all, both, cells);
+    if cells <= 64 {
+        t.slides.make_quick();
+    }
     Ok(())
 }
 
@@ -358,7 +408,7 @@ fn slides(load: &Load<'_>) -> Result<Vec<Slide>, RulebookError> {
                 None => None,
                 Some(n) => Some(slide_name(n).map_err(&bad)?),
             };
-            let cells: CellSet = path.iter().copied().collect();
+            let touched: CellSet = path.iter().copied().collect();
             let stride = i32::from(path[1].0) - i32::from(path[0].0);
             let even = path
                 .windows(2)
@@ -368,8 +418,7 @@ fn slides(load: &Load<'_>) -> Result<Vec<Slide>, RulebookError> {
                 take,
                 put,
                 name,
-                touched: cells,
-                cells,
+                touched,
                 windows: None,
                 stride: even.then_some(stride),
             };
@@ -477,8 +526,8 @@ impl Mechanics {
         Legal::Count(self.count_slides(marks, side))
     }
 
-    /// The `i`-th of the `legal` slides of `side`, in the order
-    /// [`Self::push_slides`] lists them.
+    /// The number of the `i`-th of the `legal` slides of `side`, in the
+    /// order [`Self::push_slides`] lists them.
     #[inline(always)]
     pub(crate) fn pick_slide<const W: usize>(
         &self,
@@ -486,11 +535,69 @@ impl Mechanics {
         marks: &[Bits<W>; 2],
         side: Side,
         i: u32,
-    ) -> &Slide {
+    ) -> usize {
         match legal {
-            Legal::Numbers(set) => &self.slides.all[nth_bit(set, i) as usize],
+            Legal::Numbers(set) => nth_bit(set, i) as usize,
             Legal::Count(_) => self.nth_slide(marks, side, i),
         }
+    }
+
+    /// Slide number `j`.
+    #[inline(always)]
+    pub(crate) fn slide_at(&self, j: usize) -> &Slide {
+        &self.slides.all[j]
+    }
+
+    /// [`Self::shift`] for slide number `j`, from its compact copy where
+    /// there is one.
+    #[inline(always)]
+    pub(crate) fn shift_at<const W: usize>(&self, j: usize, marks: &mut [Bits<W>; 2], side: Side) {
+        if W == 1
+            && let Some(q) = self.slides.quick.get(j)
+        {
+            // Every mark after the first cell moves back by the stride at once.
+            for m in marks.iter_mut() {
+                let w = m.words()[0];
+                let moved = if q.stride > 0 {
+                    (w & q.rest) >> q.stride
+                } else {
+                    (w & q.rest) << -q.stride
+                };
+                *m = Bits::from_words(&[(w & !q.path) | moved]);
+            }
+            let own = &mut marks[side as usize];
+            *own = Bits::from_words(&[own.words()[0] | q.put]);
+            return;
+        }
+        Self::shift(&self.slides.all[j], marks, side);
+    }
+
+    /// [`Self::slide_result`] for slide number `j`, from its compact copy
+    /// where there is one.
+    #[inline(always)]
+    pub(crate) fn result_at<const W: usize>(
+        &self,
+        j: usize,
+        marks: &[Bits<W>; 2],
+        mover: Side,
+    ) -> Option<Outcome> {
+        if W == 1
+            && let Some(q) = self.slides.quick.get(j)
+        {
+            let windows = &self.slides.quick_windows[q.windows.0 as usize..q.windows.1 as usize];
+            let line = |s: Side| {
+                let own = marks[s as usize].words()[0];
+                // Every window tested, without a branch each: a line is rare.
+                own.count_ones() as usize >= self.min_run
+                    && windows.iter().fold(false, |won, &m| won | (m & !own == 0))
+            };
+            let lines = BySide {
+                x: line(Side::X),
+                o: line(Side::O),
+            };
+            return self.judge_lines(lines, mover);
+        }
+        self.slide_result(&self.slides.all[j], marks, mover)
     }
 
     /// How many slides `side` may make.
@@ -515,21 +622,22 @@ impl Mechanics {
         marks: &[Bits<W>; 2],
         side: Side,
         mut i: u32,
-    ) -> &Slide {
+    ) -> usize {
         if let Some(froms) = self.slide_froms(marks, side) {
             for c in froms {
                 let (first, n) = self.slides.of_cell[c.index()];
                 if i < u32::from(n) {
-                    return &self.slides.all[usize::from(first) + i as usize];
+                    return usize::from(first) + i as usize;
                 }
                 i -= u32::from(n);
             }
         }
-        let may = |s: &&Slide| Self::may_take(s, marks, side);
-        let mut legal = self.slides.all.iter().filter(may);
+        let may = |(_, s): &(usize, &Slide)| Self::may_take(s, marks, side);
+        let mut legal = self.slides.all.iter().enumerate().filter(may);
         legal
             .nth(i as usize)
             .expect("i < the number of legal slides")
+            .0
     }
 
     /// The slide from `from` to `to`, if there is one.
@@ -599,27 +707,6 @@ impl Mechanics {
     #[inline(always)]
     pub(crate) fn shift<const W: usize>(slide: &Slide, marks: &mut [Bits<W>; 2], side: Side) {
         let path = &slide.path;
-        // One word and evenly spaced cells: every mark after the first
-        // cell moves back by the stride at once.
-        if W == 1
-            && let Some(stride) = slide.stride
-        {
-            let all = slide.cells.prefix::<W>().words()[0];
-            let rest = all & !(1u64 << path[0].0);
-            for m in marks.iter_mut() {
-                let w = m.words()[0];
-                let moved = if stride > 0 {
-                    (w & rest) >> stride
-                } else {
-                    (w & rest) << -stride
-                };
-                *m = Bits::from_words(&[(w & !all) | moved]);
-            }
-            if slide.put == Put::Own {
-                marks[side as usize].insert(slide.to());
-            }
-            return;
-        }
         for m in marks.iter_mut() {
             m.remove(path[0]);
         }
