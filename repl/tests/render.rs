@@ -56,6 +56,27 @@ fn assert_fits_80_columns(text: &str) {
     }
 }
 
+/// Every built-in's board, with its hints (how to drop, to slide, the
+/// pieces in hand), fits 80 columns at the start and after a first move.
+#[test]
+fn every_built_in_board_fits_80_columns() {
+    for name in Rulebook::builtin_names() {
+        let mut session = after(name, &[]);
+        assert_fits_80_columns(&board(&session, PLAIN));
+        let rules = session.rulebook().clone();
+        let mut list = gridrules_core::MoveList::new();
+        rules
+            .legal_moves(session.game().position(), &[], &mut list)
+            .unwrap();
+        if let Some(&mv) = list.first() {
+            let mv = rules.move_text(mv);
+            let s = step(&mut session, &mv, Style::BATCH);
+            assert!(!s.failed, "{name} {mv}: {}", s.text);
+            assert_fits_80_columns(&board(&session, PLAIN));
+        }
+    }
+}
+
 #[test]
 fn gomoku_fits_in_80_columns() {
     let text = board(&after("gomoku", &["h8", "i9", "a1", "o15"]), PLAIN);

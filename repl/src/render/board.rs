@@ -223,7 +223,8 @@ fn notes(out: &mut String, session: &Session) {
         } else {
             "each move:"
         };
-        outln!(out, "{lead} {}, like {like}", slide_hint(slide));
+        // At most 80 columns with a short name (`a1-e1`, `^d`).
+        outln!(out, "{lead} {}: {like}", slide_hint(slide));
     }
     if t.marks() == Marks::Either && !game.is_over() {
         outln!(
@@ -366,9 +367,9 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
 fn slide_hint(slide: &Slide) -> &'static str {
     match (slide.take, slide.put) {
         (Take::Own, Put::Empty) => "pop your mark out of a line's end, the rest shifting",
-        (Take::Own, Put::Own) => "take your mark at a line's end, push it in at the other end",
+        (Take::Own, Put::Own) => "take your mark at a line's end, push it in at the far end",
         (Take::OwnOrEmpty, Put::Own) => {
-            "take a blank or own end cell, push your mark in at the other end"
+            "take a blank or own end cell, push your mark in at the far end"
         }
         (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own end cell, the rest shifting",
     }
