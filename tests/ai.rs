@@ -991,23 +991,30 @@ fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
 
 /// Pop Out (PO1, PO2): the win is a pop, judged on the whole board — X's
 /// pop of d1 makes four for both sides, which wins for the mover. Every
-/// level takes it; hard beats medium.
+/// level takes it; medium and hard drop into d against O's three on the
+/// bottom row (easy plays at random there); hard beats medium.
 #[test]
-fn at_popout_every_level_pops_for_the_win_and_hard_beats_medium() {
+fn at_popout_every_level_pops_for_the_win_medium_blocks_and_hard_beats_medium() {
     let rules = Rulebook::builtin("popout").unwrap();
-    let pos = rules
-        .parse_position("7/7/7/3X3/XXXO3/OOOX2O X - -")
+    let pick = |text: &str, level: Level, seed: u64| {
+        let pos = rules.parse_position(text).unwrap();
+        let mv = choose(
+            At::new(&rules, &pos, &[]),
+            Request::new(level, BUDGET),
+            &mut Rng::new(seed),
+        )
+        .unwrap()
         .unwrap();
-    for level in Level::ALL {
-        for seed in 0..4 {
-            let mv = choose(
-                At::new(&rules, &pos, &[]),
-                Request::new(level, BUDGET),
-                &mut Rng::new(seed),
-            )
-            .unwrap()
-            .unwrap();
-            assert_eq!(rules.move_text(mv), "^d", "{level} seed {seed}");
+        rules.move_text(mv)
+    };
+    for seed in 0..4 {
+        for level in Level::ALL {
+            let win = pick("7/7/7/3X3/XXXO3/OOOX2O X - -", level, seed);
+            assert_eq!(win, "^d", "{level} seed {seed}: the win");
+        }
+        for level in [Level::Medium, Level::Hard] {
+            let block = pick("7/7/7/7/XXX4/OOO4 X - -", level, seed);
+            assert_eq!(block, "d1", "{level} seed {seed}: the block");
         }
     }
     hard_scores_against_medium(&rules, 20, 5_000, 0.75);
