@@ -88,6 +88,9 @@ pub enum CommandError {
     NotRecording,
     /// `reload` of a built-in rulebook, which has no file. Holds its name.
     BuiltinReload(String),
+    /// `load` of a built-in rulebook's name where no such file is. Holds
+    /// the name.
+    BuiltinLoad(String),
 }
 
 /// Why `undo` was refused.
@@ -229,6 +232,10 @@ impl fmt::Display for CommandError {
             CommandError::BuiltinReload(name) => write!(
                 f,
                 "reload: `{name}` is built in, with no file to read again: `new-variant my-{name} --from {name}` writes a copy to edit"
+            ),
+            CommandError::BuiltinLoad(name) => write!(
+                f,
+                "load: `{name}` is a built-in rulebook, not a file: `new {name}` starts a game on it (`load` reads a .toml file)"
             ),
         }
     }

@@ -408,6 +408,18 @@ fn reload_of_a_builtin_says_there_is_no_file() {
     );
 }
 
+/// `load popout` where no file `popout` is: the player meant the built-in,
+/// and the game before stays.
+#[test]
+fn load_of_a_builtin_name_points_to_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = common::run_in(dir.path(), &["--batch"], "b2\nload popout\nhistory\n");
+    assert_eq!(
+        r.out,
+        "error: load: `popout` is a built-in rulebook, not a file: `new popout` starts a game on it (`load` reads a .toml file)\n1. b2\n"
+    );
+}
+
 #[test]
 fn reload_replays_a_set_up_game_from_its_position() {
     let mut d = Desk::new();

@@ -27,6 +27,14 @@ impl Session {
     }
 
     pub(super) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
+        // A built-in's name where no file of that name is: the player
+        // meant `new`.
+        if let Some(name) = path
+            .to_str()
+            .filter(|n| !path.exists() && Rulebook::builtin_names().any(|b| b == *n))
+        {
+            return Err(CommandError::BuiltinLoad(name.to_string()));
+        }
         let rulebook = Arc::new(Rulebook::from_file(path)?);
         self.rulebook_name = rulebook_ref(path);
         self.clock.limit = self.clock_for(&rulebook);
