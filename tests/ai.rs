@@ -544,19 +544,30 @@ fn every_level_plays_a_legal_move_in_every_rulebook() {
     assert_eq!(checked, rulebooks * 5 * Level::ALL.len());
 }
 
+/// The move `level` chooses in `pos` of `rules` with `seed` (the default
+/// playout budget of these tests).
+fn pick(rules: &Rulebook, pos: &Position, level: Level, seed: u64) -> Move {
+    choose(
+        At::new(rules, pos, &[]),
+        Request::new(level, BUDGET),
+        &mut Rng::new(seed),
+    )
+    .unwrap()
+    .unwrap()
+}
+
+/// [`pick`] in the position `text`, as the move is written.
+fn chosen(rules: &Rulebook, text: &str, level: Level, seed: u64) -> String {
+    let pos = rules.parse_position(text).unwrap();
+    rules.move_text(pick(rules, &pos, level, seed))
+}
+
 /// Every level, over a few seeds, in `pos` of `rules`: the moves it chose.
 fn choices(rules: &Rulebook, pos: &Position) -> Vec<(Level, u64, Move)> {
     let mut out = Vec::new();
     for level in Level::ALL {
         for seed in 0..8 {
-            let mv = choose(
-                At::new(rules, pos, &[]),
-                Request::new(level, BUDGET),
-                &mut Rng::new(seed),
-            )
-            .unwrap()
-            .unwrap();
-            out.push((level, seed, mv));
+            out.push((level, seed, pick(rules, pos, level, seed)));
         }
     }
     out
@@ -946,17 +957,6 @@ fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
 #[test]
 fn vanishing_wins_blocks_and_solves_with_the_oldest_mark_gone() {
     let rules = Rulebook::builtin("vanishing").unwrap();
-    let pick = |text: &str, level: Level, seed: u64| {
-        let pos = rules.parse_position(text).unwrap();
-        let mv = choose(
-            At::new(&rules, &pos, &[]),
-            Request::new(level, BUDGET),
-            &mut Rng::new(seed),
-        )
-        .unwrap()
-        .unwrap();
-        rules.move_text(mv)
-    };
     // X's c3 is oldest: a1 makes the bottom row with b1 and c1.
     let win = "O1X/1OO/1XX X - - c3,b1,c1/a3,b2,c2";
     // O threatens a2 (its oldest, c3, is not in that row); O's a1 would make
@@ -964,11 +964,15 @@ fn vanishing_wins_blocks_and_solves_with_the_oldest_mark_gone() {
     let block = "X1O/1OO/1XX X - - b1,a3,c1/c3,b2,c2";
     for seed in 0..8 {
         for level in Level::ALL {
-            assert_eq!(pick(win, level, seed), "a1", "{level} seed {seed}: the win");
+            assert_eq!(
+                chosen(&rules, win, level, seed),
+                "a1",
+                "{level} seed {seed}: the win"
+            );
         }
         for level in [Level::Medium, Level::Hard] {
             assert_eq!(
-                pick(block, level, seed),
+                chosen(&rules, block, level, seed),
                 "a2",
                 "{level} seed {seed}: the block"
             );
@@ -996,24 +1000,13 @@ fn at_vanishing_hard_beats_medium_in_75_percent_of_games() {
 #[test]
 fn at_popout_every_level_pops_for_the_win_medium_blocks_and_hard_beats_medium() {
     let rules = Rulebook::builtin("popout").unwrap();
-    let pick = |text: &str, level: Level, seed: u64| {
-        let pos = rules.parse_position(text).unwrap();
-        let mv = choose(
-            At::new(&rules, &pos, &[]),
-            Request::new(level, BUDGET),
-            &mut Rng::new(seed),
-        )
-        .unwrap()
-        .unwrap();
-        rules.move_text(mv)
-    };
     for seed in 0..4 {
         for level in Level::ALL {
-            let win = pick("7/7/7/3X3/XXXO3/OOOX2O X - -", level, seed);
+            let win = chosen(&rules, "7/7/7/3X3/XXXO3/OOOX2O X - -", level, seed);
             assert_eq!(win, "^d", "{level} seed {seed}: the win");
         }
         for level in [Level::Medium, Level::Hard] {
-            let block = pick("7/7/7/7/XXX4/OOO4 X - -", level, seed);
+            let block = chosen(&rules, "7/7/7/7/XXX4/OOO4 X - -", level, seed);
             assert_eq!(block, "d1", "{level} seed {seed}: the block");
         }
     }
@@ -1047,16 +1040,7 @@ fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium(
     );
     for level in Level::ALL {
         for seed in 0..4 {
-            let pick = |pos: &Position| {
-                choose(
-                    At::new(&rules, pos, &[]),
-                    Request::new(level, BUDGET),
-                    &mut Rng::new(seed),
-                )
-                .unwrap()
-                .unwrap()
-            };
-            let mv = pick(&win);
+            let mv = pick(&rules, &win, level, seed);
             assert_eq!(
                 after(&win, mv).outcome(),
                 Some(Outcome::Win(Side::X)),
@@ -1064,7 +1048,7 @@ fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium(
                 rules.move_text(mv)
             );
             if level != Level::Easy {
-                let mv = pick(&threat);
+                let mv = pick(&rules, &threat, level, seed);
                 assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
             }
         }
