@@ -365,6 +365,23 @@ struct Verdict {
     legal: HashSet<Move>,
 }
 
+impl Verdict {
+    /// `ending`, and `moves` legal unless it ended the game.
+    fn unless_ended(ending: Option<(Outcome, Ending)>, moves: HashSet<Move>) -> Verdict {
+        let legal = if ending.is_some() {
+            HashSet::default()
+        } else {
+            moves
+        };
+        Verdict { ending, legal }
+    }
+}
+
+/// Whether `a` and `b` have the same marks and the same side to move.
+fn same_marks_and_turn(a: &Position, b: &Position) -> bool {
+    Side::ALL.iter().all(|&s| a.marks(s) == b.marks(s)) && a.turn() == b.turn()
+}
+
 const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 const NEIGHBOURS: [(i64, i64); 8] = [
     (1, 0),
@@ -833,9 +850,7 @@ impl Referee {
                     }
                 }
                 let same = |p: &Position| {
-                    p.marks(Side::X) == pos.marks(Side::X)
-                        && p.marks(Side::O) == pos.marks(Side::O)
-                        && p.turn() == pos.turn()
+                    same_marks_and_turn(p, pos)
                         && Side::ALL.iter().all(|&s| p.in_hand(s) == pos.in_hand(s))
                 };
                 let earlier = earlier_occurrences(run, same);
@@ -848,12 +863,7 @@ impl Referee {
                 } else {
                     None
                 };
-                let legal = if ending.is_some() {
-                    HashSet::default()
-                } else {
-                    moves
-                };
-                Verdict { ending, legal }
+                Verdict::unless_ended(ending, moves)
             }
             Referee::Vanishing { keep } => {
                 // Each side's marks oldest first, replayed from the moves (VA1).
@@ -892,10 +902,8 @@ impl Referee {
                     "the side to move has a line: the game should have ended before (VA2)"
                 );
                 let same = |p: &Position| {
-                    Side::ALL
-                        .iter()
-                        .all(|&s| p.marks(s) == pos.marks(s) && p.ages(s) == pos.ages(s))
-                        && p.turn() == pos.turn()
+                    same_marks_and_turn(p, pos)
+                        && Side::ALL.iter().all(|&s| p.ages(s) == pos.ages(s))
                 };
                 let earlier = earlier_occurrences(run, same);
                 let ending = if n > 0 && line(mover) {
@@ -973,11 +981,7 @@ impl Referee {
                         });
                     }
                 }
-                let same = |p: &Position| {
-                    p.marks(Side::X) == pos.marks(Side::X)
-                        && p.marks(Side::O) == pos.marks(Side::O)
-                        && p.turn() == pos.turn()
-                };
+                let same = |p: &Position| same_marks_and_turn(p, pos);
                 let earlier = earlier_occurrences(run, same);
                 let full = pos.occupied().count() as usize == g.len();
                 let ending = if n > 0 && line(mover) {
@@ -996,12 +1000,7 @@ impl Referee {
                 } else {
                     None
                 };
-                let legal = if ending.is_some() {
-                    HashSet::default()
-                } else {
-                    moves
-                };
-                Verdict { ending, legal }
+                Verdict::unless_ended(ending, moves)
             }
             Referee::Quixo => {
                 let (w, h) = (board.width, board.height);
@@ -1079,11 +1078,7 @@ impl Referee {
                         }
                     }
                 }
-                let same = |p: &Position| {
-                    p.marks(Side::X) == pos.marks(Side::X)
-                        && p.marks(Side::O) == pos.marks(Side::O)
-                        && p.turn() == pos.turn()
-                };
+                let same = |p: &Position| same_marks_and_turn(p, pos);
                 let earlier = earlier_occurrences(run, same);
                 let ending = if n > 0 && line(mover.other()) {
                     Some((Outcome::Win(mover.other()), Ending::Line))
@@ -1095,12 +1090,7 @@ impl Referee {
                     ensure!(run, !moves.is_empty(), "{turn} has no push left (QX1)");
                     None
                 };
-                let legal = if ending.is_some() {
-                    HashSet::default()
-                } else {
-                    moves
-                };
-                Verdict { ending, legal }
+                Verdict::unless_ended(ending, moves)
             }
             Referee::Ultimate { both } => {
                 ensure!(
