@@ -13,7 +13,8 @@
 //! general path draws and reaches exactly its results;
 //! `tests::same_games_as_the_general_path` holds it to that.
 
-use crate::geometry::{Bits, CellSet, WORDS};
+use crate::bits::with_width;
+use crate::geometry::{Bits, CellSet};
 use crate::mechanics::Mechanics;
 use crate::mechanics::slides::Legal;
 use crate::mechanics::words::Marks;
@@ -89,15 +90,9 @@ pub(crate) fn playout(
     max_plies: usize,
     seen: &mut Vec<u64>,
 ) -> Finished {
-    match (kind, t.words) {
-        (Loop::Places, 1) => run::<1, false>(t, start, rng, max_plies, seen),
-        (Loop::Places, 2) => run::<2, false>(t, start, rng, max_plies, seen),
-        (Loop::Places, 4) => run::<4, false>(t, start, rng, max_plies, seen),
-        (Loop::Places, _) => run::<WORDS, false>(t, start, rng, max_plies, seen),
-        (Loop::Slides, 1) => run::<1, true>(t, start, rng, max_plies, seen),
-        (Loop::Slides, 2) => run::<2, true>(t, start, rng, max_plies, seen),
-        (Loop::Slides, 4) => run::<4, true>(t, start, rng, max_plies, seen),
-        (Loop::Slides, _) => run::<WORDS, true>(t, start, rng, max_plies, seen),
+    match kind {
+        Loop::Places => with_width!(t.words, W => run::<W, false>(t, start, rng, max_plies, seen)),
+        Loop::Slides => with_width!(t.words, W => run::<W, true>(t, start, rng, max_plies, seen)),
     }
 }
 
