@@ -68,6 +68,23 @@ pub(crate) fn run_at<const W: usize>(
     i - back..i + ahead + 1
 }
 
+/// Whether `own` fills one of `masks`, windows of `words` words each, one
+/// after the other.
+#[inline(always)]
+fn fills_one<const W: usize>(masks: &[u64], words: usize, own: Bits<W>) -> bool {
+    if words == W {
+        masks
+            .chunks_exact(W)
+            .any(|m| Bits::<W>::from_words(m).is_subset(own))
+    } else {
+        // Called at another width (set-up checks): word by word.
+        let own = CellSet::from_prefix(own).words();
+        masks
+            .chunks_exact(words)
+            .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
+    }
+}
+
 /// Where the windows through `cell` lie in a window table.
 #[inline(always)]
 fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
@@ -89,9 +106,8 @@ impl Mechanics {
         };
         let mut out: Vec<u64> = Vec::new();
         for &c in cells {
-            for w in masks[windows_of(start, c).start * words..windows_of(start, c).end * words]
-                .chunks_exact(*words)
-            {
+            let range = windows_of(start, c);
+            for w in masks[range.start * words..range.end * words].chunks_exact(*words) {
                 if !out.chunks_exact(*words).any(|o| o == w) {
                     out.extend_from_slice(w);
                 }
@@ -107,22 +123,7 @@ impl Mechanics {
         let WinCheck::Windows { words, .. } = &self.win else {
             return false;
         };
-        if W == 1 && *words == 1 {
-            // One word a window: a test is a load, a mask and a compare,
-            // all of them made (a line is rare: stopping at one costs a
-            // branch per window).
-            let own = own.words()[0];
-            windows.iter().fold(false, |won, &m| won | (m & !own == 0))
-        } else if *words == W {
-            windows
-                .chunks_exact(W)
-                .any(|m| Bits::<W>::from_words(m).is_subset(own))
-        } else {
-            let own = CellSet::from_prefix(own).words();
-            windows
-                .chunks_exact(*words)
-                .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
-        }
+        fills_one(windows, *words, own)
     }
 
     /// Whether `own`'s marks within `within` hold a winning line (a set-up
@@ -144,18 +145,7 @@ impl Mechanics {
                 masks,
             } => {
                 let range = windows_of(start, cell);
-                let masks = &masks[range.start * words..range.end * words];
-                if *words == W {
-                    masks
-                        .chunks_exact(W)
-                        .any(|m| Bits::<W>::from_words(m).is_subset(own))
-                } else {
-                    // Called at another width (set-up checks): word by word.
-                    let own = CellSet::from_prefix(own).words();
-                    masks
-                        .chunks_exact(*words)
-                        .any(|m| m.iter().zip(own).all(|(&m, o)| m & !o == 0))
-                }
+                fills_one(&masks[range.start * words..range.end * words], *words, own)
             }
             WinCheck::Spans { start, spans } => spans[windows_of(start, cell)]
                 .iter()
