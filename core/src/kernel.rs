@@ -225,6 +225,30 @@ mod tests {
     use crate::position::MoveList;
     use crate::rulebook::Rulebook;
 
+    /// Quixo's pushes on 4×4, three in a row, where a push along a row
+    /// takes only an own mark.
+    fn mixed_pushes() -> Rulebook {
+        let dir = tempfile::tempdir().unwrap();
+        let script = "fn lines() { lines::straight(3) }\n\
+            fn wins(run) { run >= 3 }\n\
+            fn pieces() { 0 }\n\
+            fn slides(c) {\n\
+                let out = [];\n\
+                for m in slides::push_in(c) {\n\
+                    if row(m.path[m.path.len() - 1]) == row(c) { m.take = \"own\"; }\n\
+                    out.push(m);\n\
+                }\n\
+                out\n\
+            }\n\
+            fn repetition() { 3 }\n";
+        std::fs::write(dir.path().join("mixed.rhai"), script).unwrap();
+        let text = "name = \"mixed\"\ntitle = \"mixed\"\nscript = \"mixed.rhai\"\n\
+                    [board]\nwidth = 4\nheight = 4\n";
+        let path = dir.path().join("mixed.toml");
+        std::fs::write(&path, text).unwrap();
+        Rulebook::from_file(&path).unwrap()
+    }
+
     /// The kernel plays the same games as `random_move` + `apply`: the same
     /// marks, result and number of moves, seed for seed.
     #[test]
@@ -262,6 +286,10 @@ mod tests {
                 "10×10 four",
                 board("k_in_a_row.rhai", 10, 10, "k = 4\noverline = true"),
             ),
+            // Pushes whose takes differ from one cell: along its row a
+            // border cell gives only an own mark, along its column a blank
+            // cube too.
+            ("4×4 mixed pushes", mixed_pushes()),
         ];
         let rulebooks = Rulebook::builtin_names()
             .map(|name| (name, Rulebook::builtin(name).unwrap()))

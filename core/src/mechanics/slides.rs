@@ -167,6 +167,53 @@ fn nth_bit(set: u64, mut i: u32) -> u32 {
     base + byte.trailing_zeros()
 }
 
+/// The slides from the cells of a set, looked up a byte of it at a time,
+/// for each thing a slide may take (a table is empty where no slide takes
+/// that).
+#[derive(Debug, Clone)]
+struct ByByte {
+    /// Slides that take an own mark, by the bytes of the mover's marks.
+    own: Vec<[u64; 256]>,
+    /// Slides that take an own mark or an empty cell, by the bytes of the
+    /// cells the opponent does not hold.
+    own_or_empty: Vec<[u64; 256]>,
+}
+
+impl ByByte {
+    /// The tables for `all` on a board of `cells` cells.
+    fn new(all: &[Slide], cells: usize) -> ByByte {
+        let table = |take: Take| {
+            if all.iter().all(|s| s.take != take) {
+                return Vec::new();
+            }
+            let mut table = vec![[0u64; 256]; cells.div_ceil(8)];
+            for (j, s) in all.iter().enumerate().filter(|(_, s)| s.take == take) {
+                let c = s.from().index();
+                for (value, slides) in table[c / 8].iter_mut().enumerate() {
+                    if value & (1 << (c % 8)) != 0 {
+                        *slides |= 1 << j;
+                    }
+                }
+            }
+            table
+        };
+        ByByte {
+            own: table(Take::Own),
+            own_or_empty: table(Take::OwnOrEmpty),
+        }
+    }
+
+    /// The slides whose first cell is in `cells`, from `table`.
+    #[inline(always)]
+    fn lookup(table: &[[u64; 256]], cells: u64) -> u64 {
+        let mut slides = 0;
+        for (k, bytes) in table.iter().enumerate() {
+            slides |= bytes[(cells >> (8 * k)) as usize & 0xff];
+        }
+        slides
+    }
+}
+
 /// The slides of a rulebook.
 #[derive(Debug, Clone)]
 pub struct Slides {
@@ -174,20 +221,12 @@ pub struct Slides {
     pub(crate) all: Vec<Slide>,
     /// Who wins when a slide leaves lines for both sides.
     pub(crate) both: BothLines,
-    /// Each cell's slides in `all`: where they start, and how many.
-    of_cell: Vec<(u16, u16)>,
-    /// The cells whose slides take only own marks, and those whose slides
-    /// take an own mark or an empty cell; `None` when some cell has slides
-    /// of both kinds (then each slide is asked).
-    from: Option<BySide<CellSet>>,
-    /// The cells with slides, by how many they have: a side's count of
-    /// slides is a few counts of cells.
-    by_count: Vec<(u32, CellSet)>,
-    /// Where the board and the slides fit one word each: for each byte of
-    /// a set of cells, by its value, the slides from those cells (as bits
-    /// of their numbers), so that the slides a side may make are a few
-    /// lookups and the n-th of them a bit's rank.
-    by_byte: Option<Vec<[u64; 256]>>,
+    /// Where the board and the slides fit one word each: for what each
+    /// kind of slide may take, by byte of a set of cells and its value, the
+    /// slides from those cells (as bits of their numbers), so that the
+    /// slides a side may make are a few lookups and the n-th of them a
+    /// bit's rank.
+    by_byte: Option<ByByte>,
     /// Each slide's compact copy, where all have one (else empty).
     quick: Vec<Quick>,
     /// The windows of the compact copies, one after the other.
@@ -231,58 +270,11 @@ impl Slides {
 
     /// The slides `all` (in cell order) on a board of `cells` cells.
     fn new(all: Vec<Slide>, both: BothLines, cells: usize) -> Slides {
-        let mut start = vec![0u16; cells + 1];
-        for s in &all {
-            start[s.from().index() + 1] += 1;
-        }
-        let mut counts: Vec<(u32, CellSet)> = Vec::new();
-        for c in 0..cells {
-            let n = u32::from(start[c + 1]);
-            if n > 0 {
-                let cell = Cell(c as u16);
-                match counts.iter_mut().find(|(k, _)| *k == n) {
-                    Some((_, set)) => set.insert(cell),
-                    None => counts.push((n, std::iter::once(cell).collect())),
-                }
-            }
-            start[c + 1] += start[c];
-        }
-        let of_cell = (0..cells)
-            .map(|c| (start[c], start[c + 1] - start[c]))
-            .collect();
-        let mut from = BySide {
-            x: CellSet::EMPTY,
-            o: CellSet::EMPTY,
-        };
-        for s in &all {
-            let kind = match s.take {
-                Take::Own => &mut from.x,
-                Take::OwnOrEmpty => &mut from.o,
-            };
-            kind.insert(s.from());
-        }
-        let uniform = !from.x.intersects(from.o);
-        let by_byte = (uniform && cells <= 64 && all.len() <= 64).then(|| {
-            let mut table = vec![[0u64; 256]; cells.div_ceil(8)];
-            for (k, bytes) in table.iter_mut().enumerate() {
-                for (value, slides) in bytes.iter_mut().enumerate() {
-                    for (j, s) in all.iter().enumerate() {
-                        let c = s.from().index();
-                        if c / 8 == k && value & (1 << (c % 8)) != 0 {
-                            *slides |= 1 << j;
-                        }
-                    }
-                }
-            }
-            table
-        });
+        let by_byte = (cells <= 64 && all.len() <= 64).then(|| ByByte::new(&all, cells));
         let never_fewer = all.iter().all(|s| s.put == Put::Own);
         Slides {
             all,
             both,
-            of_cell,
-            from: uniform.then_some(from),
-            by_count: counts,
             by_byte,
             quick: Vec::new(),
             quick_windows: Vec::new(),
@@ -498,29 +490,17 @@ impl Mechanics {
         self.slides.all.iter().any(|s| Self::may_take_in(s, pos))
     }
 
-    /// The cells `side` may slide from, where every cell's slides take
-    /// alike (else `None`).
-    #[inline(always)]
-    fn slide_froms<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> Option<Bits<W>> {
-        let from = self.slides.from.as_ref()?;
-        let own = from.x.prefix::<W>() & marks[side as usize];
-        let own_or_empty = from.o.prefix::<W>() & !marks[side.other() as usize];
-        Some(own | own_or_empty)
-    }
-
     /// The slides `side` may make, for the playout kernel to count and draw
     /// from.
     #[inline(always)]
     pub(crate) fn legal_slides<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> Legal {
         if W == 1
-            && let Some(table) = &self.slides.by_byte
-            && let Some(froms) = self.slide_froms(marks, side)
+            && let Some(tables) = &self.slides.by_byte
         {
-            let froms = froms.words()[0];
-            let mut legal = 0;
-            for (k, bytes) in table.iter().enumerate() {
-                legal |= bytes[(froms >> (8 * k)) as usize & 0xff];
-            }
+            let own = marks[side as usize].words()[0];
+            let not_theirs = !marks[side.other() as usize].words()[0];
+            let legal =
+                ByByte::lookup(&tables.own, own) | ByByte::lookup(&tables.own_or_empty, not_theirs);
             return Legal::Numbers(legal);
         }
         Legal::Count(self.count_slides(marks, side))
@@ -603,15 +583,8 @@ impl Mechanics {
     /// How many slides `side` may make.
     #[inline(always)]
     pub(crate) fn count_slides<const W: usize>(&self, marks: &[Bits<W>; 2], side: Side) -> u32 {
-        match self.slide_froms(marks, side) {
-            Some(froms) => (self.slides.by_count.iter())
-                .map(|(n, cells)| n * (froms & cells.prefix::<W>()).count())
-                .sum(),
-            None => {
-                let may = |s: &&Slide| Self::may_take(s, marks, side);
-                self.slides.all.iter().filter(may).count() as u32
-            }
-        }
+        let may = |s: &&Slide| Self::may_take(s, marks, side);
+        self.slides.all.iter().filter(may).count() as u32
     }
 
     /// The `i`-th slide `side` may make, in the order [`Self::push_slides`]
@@ -621,17 +594,8 @@ impl Mechanics {
         &self,
         marks: &[Bits<W>; 2],
         side: Side,
-        mut i: u32,
+        i: u32,
     ) -> usize {
-        if let Some(froms) = self.slide_froms(marks, side) {
-            for c in froms {
-                let (first, n) = self.slides.of_cell[c.index()];
-                if i < u32::from(n) {
-                    return usize::from(first) + i as usize;
-                }
-                i -= u32::from(n);
-            }
-        }
         let may = |(_, s): &(usize, &Slide)| Self::may_take(s, marks, side);
         let mut legal = self.slides.all.iter().enumerate().filter(may);
         legal
