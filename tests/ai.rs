@@ -1073,3 +1073,104 @@ fn hard_scores_against_medium(rules: &Rulebook, games: u32, playouts: u32, share
     let tally = m.run(rules, &players, &Interrupt::new(), &|_| {}).unwrap();
     assert!(tally.score() >= share, "{}: {tally:?}", rules.name());
 }
+
+/// Pentago (PG1–PG3): every level takes a win in one (a placement that
+/// makes five at once, no quadrant turned); against O's four on the bottom
+/// row, medium and hard leave O no win in one, by a mark or by a turn
+/// (easy plays at random there); hard beats medium.
+#[test]
+fn at_pentago_every_level_takes_the_win_stops_the_loss_and_hard_beats_medium() {
+    let rules = Rulebook::builtin("pentago").unwrap();
+    let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
+    let win = rules
+        .parse_position("OOOO2/4X1/2O3/1X4/2O3/1XXXX1 X")
+        .unwrap();
+    let o_wins_next = |pos: &Position| {
+        legal(&rules, pos)
+            .into_iter()
+            .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
+    };
+    let threat = rules.parse_position("XX4/XX4/6/6/6/OOOO2 X").unwrap();
+    let safe = |mv: Move| {
+        let p = after(&threat, mv);
+        p.outcome().is_none() && !o_wins_next(&p)
+    };
+    let moves = legal(&rules, &threat);
+    assert!(
+        moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
+        "the test position must leave X a choice that matters"
+    );
+    for level in Level::ALL {
+        for seed in 0..4 {
+            let mv = pick(&rules, &win, level, seed);
+            assert_eq!(
+                after(&win, mv).outcome(),
+                Some(Outcome::Win(Side::X)),
+                "{level} seed {seed}: {}",
+                rules.move_text(mv)
+            );
+            if level != Level::Easy {
+                let mv = pick(&rules, &threat, level, seed);
+                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
+            }
+        }
+    }
+    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
+}
+
+/// Nine men's morris (NM1–NM3): every level takes a win in one (a mill
+/// that leaves O two pieces); medium and hard stop a loss in one (O, down
+/// to three, flies into a mill that would leave X two pieces).
+#[test]
+fn at_nine_mens_morris_every_level_takes_the_win_and_stops_the_loss() {
+    let rules = Rulebook::builtin("nine-mens-morris").unwrap();
+    let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
+    // X to move with O on three: d6-d7 or a7-a4 makes a mill and wins.
+    let win = rules
+        .parse_position("X1X/1X1/3/1XX3/3/O2/OO1 X 0,0 -")
+        .unwrap();
+    // X has three; O (three, flying) threatens a mill at g1 from anywhere.
+    // X must block g1 by flying there (or make its own mill first: none).
+    let threat = rules
+        .parse_position("X2/2O/1X1/6/1X1/3/OO1 X 0,0 -")
+        .unwrap();
+    let o_wins_next = |pos: &Position| {
+        legal(&rules, pos)
+            .into_iter()
+            .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
+    };
+    let safe = |mv: Move| {
+        let p = after(&threat, mv);
+        p.outcome() == Some(Outcome::Win(Side::X)) || (p.outcome().is_none() && !o_wins_next(&p))
+    };
+    let moves = legal(&rules, &threat);
+    assert!(
+        moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
+        "the test position must leave X a choice that matters"
+    );
+    for level in Level::ALL {
+        for seed in 0..3 {
+            let mv = pick(&rules, &win, level, seed);
+            assert_eq!(
+                after(&win, mv).outcome(),
+                Some(Outcome::Win(Side::X)),
+                "{level} seed {seed}: {}",
+                rules.move_text(mv)
+            );
+            if level != Level::Easy {
+                let mv = pick(&rules, &threat, level, seed);
+                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
+            }
+        }
+    }
+}
+
+/// The arena claim for nine men's morris: hard beats medium in at least
+/// 75 % of games. Random morris games are long and run on the general
+/// path, so it runs only when asked (`-- --ignored`, a few minutes).
+#[test]
+#[ignore]
+fn at_nine_mens_morris_hard_beats_medium() {
+    let rules = Rulebook::builtin("nine-mens-morris").unwrap();
+    hard_scores_against_medium(&rules, 10, 5_000, 0.75);
+}

@@ -8,8 +8,11 @@
 //! 1. a position that is not final has a legal move, a final one has none
 //!    (and `random_move` agrees);
 //! 2. `Rulebook::check` accepts exactly the legal moves among every candidate
-//!    move of the board (every placement; every step between two cells when
-//!    the rulebook has pieces, a random sample of steps otherwise), and so does
+//!    move of the board (every placement, and with twists each placement
+//!    with every twist; every step between two cells when the rulebook has
+//!    pieces, a random sample of steps otherwise; where a mill removes, every
+//!    removal beside each legal one, one beside each move that removes
+//!    nothing and a random sample), and so does
 //!    `Game::play`; a refused move leaves the game unchanged (G2), and once the
 //!    game is over every move is refused as `GameOver` (G3);
 //! 3. after playing each legal move, `Game::undo` restores the position (`==`
@@ -31,7 +34,14 @@
 //!    squares), no-move loss and third-repetition draw for moving/moving-jumps
 //!    (M2–M9), teeko (TK1, TK2) and three-mens-morris (MM1); and sub-board
 //!    states, redirect and the big board for ultimate (U2–U8, U10) and for
-//!    ultimate-both, where a drawn sub-board counts for both sides (UH1);
+//!    ultimate-both, where a drawn sub-board counts for both sides (UH1); a
+//!    placement, then a quarter turn of a quadrant worked out here (or the
+//!    placement alone where it makes five), and the whole board judged for
+//!    both sides after the move, for pentago (PG1–PG3); the 24 points and 16
+//!    mills written out here, placement, then steps along the lines (or
+//!    flying at three), a mill removing one piece outside the opponent's
+//!    mills, the loss at two pieces or without a move and the
+//!    third-repetition draw, for nine-mens-morris (NM1–NM3);
 //! 5. `position_text` parses back to the same `Position` (except after a
 //!    repetition draw, which is a game-level ending the text cannot carry).
 //!
@@ -43,7 +53,8 @@
 use gridrules_conformance::LINES_3X3;
 use gridrules_core::playout::Rng;
 use gridrules_core::{
-    Cell, Ending, Game, Grid, Move, MoveList, Outcome, PlayError, Position, Refusal, Rulebook, Side,
+    Cell, CellSet, Ending, Game, Grid, Move, MoveList, Outcome, PlayError, Position, Refusal,
+    Removal, Rulebook, Side,
 };
 use std::collections::BTreeMap;
 use std::fmt;
@@ -145,9 +156,23 @@ enum Referee {
     /// the mover's; five of the mover's alone wins; the third occurrence of
     /// a position draws (QX2).
     Quixo,
+    /// 6×6 in four 3×3 quadrants: a move places the mover's mark on an
+    /// empty cell, then turns one quadrant a quarter turn either way (PG1);
+    /// a placement that makes five or more in a row wins at once, without
+    /// a turn (PG2); after the turn, five for the mover alone wins, for the
+    /// opponent alone wins for the opponent, for both draws; a full board
+    /// without five draws (PG3).
+    Pentago,
     /// Nine 3×3 boards in a 3×3 big board with the redirect rule. With `both`,
     /// a board filled without a line counts for both sides (ultimate-both).
     Ultimate { both: bool },
+    /// Nine men's morris on the 24 points of [`MORRIS_POINTS`]: nine pieces
+    /// each, placed, then stepped to the next point along a mill's line
+    /// (NM1); a move that makes a mill removes one opponent piece outside
+    /// the opponent's mills, or any when all are in one (NM2); at three
+    /// pieces a side flies, at two (board and hand) or without a move it
+    /// loses, the third occurrence of a position draws (NM3).
+    NineMensMorris,
 }
 
 /// Where a piece may go in a [`Referee::Moving`] rulebook.
@@ -172,7 +197,8 @@ struct Plan {
     /// Number of random games (seeds `SEED0..SEED0 + games`).
     games: u64,
     /// Random step candidates per position when the rulebook has no pieces
-    /// (with pieces, every pair of cells is a candidate).
+    /// (with pieces, every pair of cells is a candidate); where mills remove,
+    /// also this many random removals.
     step_samples: usize,
     /// On how many child positions (legal moves played and undone) checks 1,
     /// 4 and 5 run at each position: all of them when there are at most this
@@ -195,8 +221,10 @@ const COVERED: &[&str] = &[
     "misere",
     "moving",
     "moving-jumps",
+    "nine-mens-morris",
     "notakto",
     "order-chaos",
+    "pentago",
     "popout",
     "quixo",
     "qubic",
@@ -278,6 +306,14 @@ fn plan(name: &str) -> Plan {
         "vanishing" => (Referee::Vanishing { keep: 3 }, (3, 3), 2000, 32, usize::MAX),
         "popout" => (Referee::PopOut, (7, 6), 1000, 32, usize::MAX),
         "quixo" => (Referee::Quixo, (5, 5), 1000, 32, usize::MAX),
+        // Up to 288 moves a position (36 cells, 8 turns each), every one
+        // played and undone: a sample of children is checked in depth.
+        "pentago" => (Referee::Pentago, (6, 6), 300, 32, 8),
+        // Random games run to about 70 moves, and each position asks `check`
+        // about some 2,500 candidates (every step between two of the 49
+        // cells): two dozen games, about 3 s, with a sample of children, as
+        // flying and removals give dozens of moves a position.
+        "nine-mens-morris" => (Referee::NineMensMorris, (7, 7), 24, 32, 8),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
@@ -517,6 +553,53 @@ fn cube_lines() -> &'static [[(i64, i64); 4]] {
     })
 }
 
+/// The 24 points of the nine men's morris board, as NM1 names them on the
+/// 7×7 grid; the other 25 cells do not exist for play.
+const MORRIS_POINTS: [&str; 24] = [
+    "a1", "d1", "g1", "b2", "d2", "f2", "c3", "d3", "e3", "a4", "b4", "c4", "e4", "f4", "g4", "c5",
+    "d5", "e5", "b6", "d6", "f6", "a7", "d7", "g7",
+];
+
+/// The 16 mills of NM1, each in order along its line: the sides of the
+/// three squares, then the lines joining their midpoints. A piece steps
+/// between neighbours in one of them.
+const MORRIS_MILLS: [[&str; 3]; 16] = [
+    ["a7", "d7", "g7"],
+    ["b6", "d6", "f6"],
+    ["c5", "d5", "e5"],
+    ["a4", "b4", "c4"],
+    ["e4", "f4", "g4"],
+    ["c3", "d3", "e3"],
+    ["b2", "d2", "f2"],
+    ["a1", "d1", "g1"],
+    ["a1", "a4", "a7"],
+    ["b2", "b4", "b6"],
+    ["c3", "c4", "c5"],
+    ["d1", "d2", "d3"],
+    ["d5", "d6", "d7"],
+    ["e3", "e4", "e5"],
+    ["f2", "f4", "f6"],
+    ["g1", "g4", "g7"],
+];
+
+/// The cell a point's name (`a1`, column letter and row digit, row 1 at the
+/// bottom) stands for, read here rather than by the engine's parser.
+fn point(g: Grid, name: &str) -> Cell {
+    let &[col, row] = name.as_bytes() else {
+        panic!("`{name}` is not a point's name");
+    };
+    let cell = g
+        .cell(i64::from(col - b'a'), i64::from(row - b'1'))
+        .unwrap_or_else(|| panic!("{name} is off the {}×{} grid", g.width(), g.height()));
+    // The engine's name for it must agree, or the messages would mislead.
+    assert_eq!(
+        g.name(cell).to_string(),
+        name,
+        "the grid names {name} otherwise"
+    );
+    cell
+}
+
 fn empty_cells(g: Grid, pos: &Position) -> impl Iterator<Item = Cell> + '_ {
     g.cells().filter(move |&c| pos.mark_at(c).is_none())
 }
@@ -601,11 +684,16 @@ impl Referee {
             run.moves.last(),
             placed,
             &run.history[..],
-            // Vanishing takes a mark off too, a pop moves a column: judged
-            // in their own arms (VA1, PO1).
+            // Vanishing takes a mark off too, a pop moves a column, a push
+            // a row or column, a turn a quadrant, a mill an opponent piece:
+            // judged in their own arms (VA1, PO1, QX1, PG1, NM2).
             matches!(
                 self,
-                Referee::Vanishing { .. } | Referee::PopOut | Referee::Quixo
+                Referee::Vanishing { .. }
+                    | Referee::PopOut
+                    | Referee::Quixo
+                    | Referee::Pentago
+                    | Referee::NineMensMorris
             ),
         ) {
             let mut expected = before.marks(mark);
@@ -726,7 +814,9 @@ impl Referee {
                     | Referee::Ultimate { .. }
                     | Referee::Vanishing { .. }
                     | Referee::PopOut
-                    | Referee::Quixo => unreachable!(),
+                    | Referee::Quixo
+                    | Referee::Pentago
+                    | Referee::NineMensMorris => unreachable!(),
                 };
                 // Only the mark just placed can have made a line: one of the
                 // other mark would have ended the game before.
@@ -1092,6 +1182,323 @@ impl Referee {
                 };
                 Verdict::unless_ended(ending, moves)
             }
+            Referee::Pentago => {
+                let (w, h) = (board.width, board.height);
+                let cell = |c: i64, r: i64| g.cell(c, r).expect("on the board");
+                // Marks are placed, one a move, and never leave (PG1).
+                ensure!(
+                    run,
+                    count(Side::X) == n.div_ceil(2) && count(Side::O) == n / 2,
+                    "a mark was lost or added: X has {}, O has {} after {n} moves (PG1)",
+                    count(Side::X),
+                    count(Side::O)
+                );
+                // The quadrants, numbered from 0 row by row from the
+                // bottom-left; turn `t` is quadrant `t / 2` clockwise for
+                // an even `t`, anticlockwise for an odd one (1+ 1- … 4-).
+                let across = w / 3;
+                let turns = (2 * across * (h / 3)) as u8;
+                // Where turn `t` sends the mark on column `c`, row `r`: about
+                // the quadrant's centre, (dx, dy) goes to (dy, -dx) clockwise
+                // (x right, y up: row 6 at the top), to (-dy, dx) the other way.
+                let turned = |t: u8, c: i64, r: i64| {
+                    let q = i64::from(t / 2);
+                    let (c0, r0) = (q % across * 3, q / across * 3);
+                    if !(c0..c0 + 3).contains(&c) || !(r0..r0 + 3).contains(&r) {
+                        return (c, r);
+                    }
+                    let (dx, dy) = (c - c0 - 1, r - r0 - 1);
+                    let (tx, ty) = if t.is_multiple_of(2) {
+                        (dy, -dx)
+                    } else {
+                        (-dy, dx)
+                    };
+                    (c0 + 1 + tx, r0 + 1 + ty)
+                };
+                let index = |c: i64, r: i64| (r * w + c) as usize;
+                // The marks of `before` with `side`'s mark on `to`, then
+                // turned by `t`, if any.
+                let after = |before: &Board, to: Cell, side: Side, t: Option<u8>| {
+                    let mut placed = before.marks.clone();
+                    let (tc, tr) = coords(g, to);
+                    placed[index(tc, tr)] = Some(side);
+                    let Some(t) = t else {
+                        return placed;
+                    };
+                    let mut out = vec![None; placed.len()];
+                    for r in 0..h {
+                        for c in 0..w {
+                            let (nc, nr) = turned(t, c, r);
+                            out[index(nc, nr)] = placed[index(c, r)];
+                        }
+                    }
+                    out
+                };
+                let five = |marks: &[Option<Side>], s: Side| {
+                    let b = Board {
+                        width: w,
+                        height: h,
+                        marks: marks.to_vec(),
+                    };
+                    b.has_run(s, 5, whole)
+                };
+                // The last move: a mark on an empty cell, then its turn, or
+                // alone where it made five (PG1, PG2).
+                if let (Some(&mv), [.., before, _]) = (run.moves.last(), &run.history[..]) {
+                    let prior = Board::new(g, before);
+                    let (to, t) = match mv {
+                        Move::Twist { to, twist } => {
+                            ensure!(
+                                run,
+                                twist < turns,
+                                "`{}` names turn {twist}: there are {turns} (PG1)",
+                                run.rb.move_text(mv)
+                            );
+                            (to, Some(twist))
+                        }
+                        Move::Place { to, mark } => {
+                            ensure!(run, mark == mover, "{mover} placed {mark}'s mark (PG1)");
+                            ensure!(
+                                run,
+                                five(&after(&prior, to, mover, None), mover),
+                                "`{}` placed a mark without a turn, and it makes no five (PG1, PG2)",
+                                run.rb.move_text(mv)
+                            );
+                            (to, None)
+                        }
+                        _ => panic!(
+                            "{}",
+                            run.report(format_args!(
+                                "`{}` is neither a placement nor a placement and a turn (PG1)",
+                                run.rb.move_text(mv)
+                            ))
+                        ),
+                    };
+                    ensure!(
+                        run,
+                        before.mark_at(to).is_none(),
+                        "`{}` put a mark on the taken {} (PG1)",
+                        run.rb.move_text(mv),
+                        g.name(to)
+                    );
+                    let want = after(&prior, to, mover, t);
+                    for r in 0..h {
+                        for c in 0..w {
+                            ensure!(
+                                run,
+                                board.marks[index(c, r)] == want[index(c, r)],
+                                "after `{}`, {} holds {:?}, the quarter turn leaves {:?} there (PG1)",
+                                run.rb.move_text(mv),
+                                g.name(cell(c, r)),
+                                board.marks[index(c, r)],
+                                want[index(c, r)]
+                            );
+                        }
+                    }
+                }
+                // Each empty cell: the placement alone where it makes five
+                // (PG2), else the placement with every turn (PG1).
+                let turn = pos.turn();
+                let mut moves: HashSet<Move> = HashSet::default();
+                for to in empty_cells(g, pos) {
+                    if five(&after(&board, to, turn, None), turn) {
+                        moves.insert(Move::Place { to, mark: turn });
+                    } else {
+                        moves.extend((0..turns).map(|twist| Move::Twist { to, twist }));
+                    }
+                }
+                // The whole board is judged after the move (PG3).
+                let line = |s: Side| board.has_run(s, 5, whole);
+                let ending = match (line(mover), line(mover.other())) {
+                    (true, true) => Some((Outcome::Draw, Ending::Line)),
+                    (true, false) => Some((Outcome::Win(mover), Ending::Line)),
+                    (false, true) => Some((Outcome::Win(mover.other()), Ending::Line)),
+                    (false, false) if moves.is_empty() => Some((Outcome::Draw, Ending::Full)),
+                    (false, false) => None,
+                };
+                Verdict::unless_ended(ending, moves)
+            }
+            Referee::NineMensMorris => {
+                const PIECES: u16 = 9;
+                let points: Vec<Cell> = MORRIS_POINTS.iter().map(|p| point(g, p)).collect();
+                let mills: Vec<[Cell; 3]> = MORRIS_MILLS
+                    .iter()
+                    .map(|m| m.map(|p| point(g, p)))
+                    .collect();
+                let hand = |p: &Position, s: Side| {
+                    p.in_hand(s).unwrap_or_else(|| {
+                        panic!(
+                            "{}",
+                            run.report(format_args!("{s} has no count of pieces in hand (NM1)"))
+                        )
+                    })
+                };
+                // Pieces stand on the 24 points only (NM1).
+                for s in Side::ALL {
+                    for c in pos.marks(s) {
+                        ensure!(
+                            run,
+                            points.contains(&c),
+                            "a piece of {s}'s stands on {}, not a point of the board (NM1)",
+                            g.name(c)
+                        );
+                    }
+                }
+                // Each side's nine pieces: in hand, placed, or removed by a
+                // mill of the other side's (a take), never back (NM1, NM2).
+                for s in Side::ALL {
+                    let mine = |i: usize| i.is_multiple_of(2) == (s == Side::X);
+                    let placed = (run.moves.iter().enumerate())
+                        .filter(|&(i, mv)| mine(i) && mv.from().is_none())
+                        .count();
+                    let lost = (run.moves.iter().enumerate())
+                        .filter(|&(i, mv)| !mine(i) && matches!(mv, Move::Take(_)))
+                        .count();
+                    ensure!(
+                        run,
+                        usize::from(hand(pos, s)) + placed == usize::from(PIECES)
+                            && count(s) + lost == placed,
+                        "{s} has {} on the board and {} in hand: it placed {placed} of {PIECES} and lost {lost} (NM1, NM2)",
+                        count(s),
+                        hand(pos, s)
+                    );
+                }
+                // Whether `own` holds all three points of a mill through `c`.
+                let in_mill = |c: Cell, own: CellSet| {
+                    mills
+                        .iter()
+                        .any(|m| m.contains(&c) && m.iter().all(|&p| own.contains(p)))
+                };
+                // The last move: the mover's piece from hand or from its
+                // point to an empty point, and the removed piece off the
+                // board; nothing else changes (NM1, NM2).
+                if let (Some(&mv), [.., before, _]) = (run.moves.last(), &run.history[..]) {
+                    let (from, to, take) = match mv {
+                        Move::Place { to, mark } => {
+                            ensure!(run, mark == mover, "{mover} placed {mark}'s piece (NM1)");
+                            (None, to, None)
+                        }
+                        Move::Step { from, to } => (Some(from), to, None),
+                        Move::Take(r) => (r.from(), r.to(), Some(r.take())),
+                        _ => panic!(
+                            "{}",
+                            run.report(format_args!(
+                                "`{}` is not a placement or a step (NM1)",
+                                run.rb.move_text(mv)
+                            ))
+                        ),
+                    };
+                    let mut mine = before.marks(mover);
+                    if let Some(from) = from {
+                        mine.remove(from);
+                    }
+                    mine.insert(to);
+                    let mut theirs = before.marks(mover.other());
+                    if let Some(take) = take {
+                        theirs.remove(take);
+                    }
+                    let placed = u16::from(from.is_none());
+                    ensure!(
+                        run,
+                        pos.marks(mover) == mine
+                            && pos.marks(mover.other()) == theirs
+                            && hand(pos, mover) + placed == hand(before, mover)
+                            && hand(pos, mover.other()) == hand(before, mover.other()),
+                        "the board after `{}` is not the board before it with that move made (NM1, NM2)",
+                        run.rb.move_text(mv)
+                    );
+                }
+                // The moves of the side to move: from hand while it has
+                // pieces there, else each piece to the next empty point
+                // along a line, or to any empty point at three (NM1, NM3);
+                // one that makes a mill once for each removable piece (NM2).
+                let turn = pos.turn();
+                let own = pos.marks(turn);
+                let theirs = pos.marks(turn.other());
+                let outside: Vec<Cell> = theirs
+                    .into_iter()
+                    .filter(|&c| !in_mill(c, theirs))
+                    .collect();
+                let removable = if outside.is_empty() {
+                    theirs.into_iter().collect()
+                } else {
+                    outside
+                };
+                let empty: Vec<Cell> = points
+                    .iter()
+                    .copied()
+                    .filter(|&c| pos.mark_at(c).is_none())
+                    .collect();
+                let next = |c: Cell| {
+                    mills.iter().flat_map(move |m| {
+                        let i = m.iter().position(|&p| p == c);
+                        [i.and_then(|i| i.checked_sub(1)), i.map(|i| i + 1)]
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|j| m.get(j).copied())
+                    })
+                };
+                let mut pairs: Vec<(Option<Cell>, Cell)> = Vec::new();
+                if hand(pos, turn) > 0 {
+                    pairs.extend(empty.iter().map(|&to| (None, to)));
+                } else if count(turn) <= 3 {
+                    for from in own {
+                        pairs.extend(empty.iter().map(|&to| (Some(from), to)));
+                    }
+                } else {
+                    for from in own {
+                        pairs.extend(
+                            next(from)
+                                .filter(|c| empty.contains(c))
+                                .map(|to| (Some(from), to)),
+                        );
+                    }
+                }
+                let mut moves: HashSet<Move> = HashSet::default();
+                for (from, to) in pairs {
+                    let mut after = own;
+                    if let Some(from) = from {
+                        after.remove(from);
+                    }
+                    after.insert(to);
+                    if in_mill(to, after) && !removable.is_empty() {
+                        moves.extend(
+                            (removable.iter())
+                                .map(|&take| Move::Take(Removal::new(from, to, take))),
+                        );
+                    } else {
+                        moves.insert(match from {
+                            None => Move::Place { to, mark: turn },
+                            Some(from) => Move::Step { from, to },
+                        });
+                    }
+                }
+                // Down to two, board and hand, loses at once; so does a
+                // side without a move; the third occurrence draws (NM3).
+                let left = |s: Side| count(s) + usize::from(hand(pos, s));
+                ensure!(
+                    run,
+                    n == 0 || left(mover) > 2,
+                    "{mover}, which just moved, has {} pieces left: the game should have ended before (NM3)",
+                    left(mover)
+                );
+                let same = |p: &Position| {
+                    same_marks_and_turn(p, pos)
+                        && Side::ALL.iter().all(|&s| p.in_hand(s) == pos.in_hand(s))
+                };
+                let earlier = earlier_occurrences(run, same);
+                let ending = if left(turn) <= 2 {
+                    let reduced = Ending::Reduced(turn, left(turn) as u16);
+                    Some((Outcome::Win(turn.other()), reduced))
+                } else if moves.is_empty() {
+                    Some((Outcome::Win(turn.other()), Ending::NoMoves(turn)))
+                } else if earlier + 1 >= 3 {
+                    Some((Outcome::Draw, Ending::Repetition(3)))
+                } else {
+                    None
+                };
+                Verdict::unless_ended(ending, moves)
+            }
             Referee::Ultimate { both } => {
                 ensure!(
                     run,
@@ -1256,9 +1663,14 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
     legal
 }
 
-/// Every move to ask `check` about: all placements, and all steps between two
-/// cells when the rulebook has pieces, else `samples` random steps. Legal moves
-/// not among them are added, so that each one is played and undone.
+/// Every move to ask `check` about: all placements (with twists, also each
+/// placement with every twist), and all
+/// steps between two cells when the rulebook has pieces, else `samples` random
+/// steps. Where a mill removes a piece, each legal removal's placement or
+/// step with every cell to remove (the wrong ones refused), each move that
+/// removes nothing with a cell to remove, and `samples` random removals.
+/// Legal moves not among them are added, so that each one is played
+/// and undone.
 fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rng) -> Vec<Move> {
     let g = rb.grid();
     // Both marks: a move choosing a mark it may not place must be refused.
@@ -1266,6 +1678,12 @@ fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rn
         .cells()
         .flat_map(|to| Side::ALL.map(|mark| Move::Place { to, mark }))
         .collect();
+    if rb.mechanics().has_twists() {
+        let twists = rb.mechanics().twists().len() as u8;
+        for to in g.cells() {
+            out.extend((0..twists).map(|twist| Move::Twist { to, twist }));
+        }
+    }
     if rb.mechanics().pieces().is_some() {
         for from in g.cells() {
             out.extend(g.cells().map(|to| Move::Step { from, to }));
@@ -1278,6 +1696,33 @@ fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rn
             out.push(Move::Step { from, to });
         }
         out.extend(legal.iter().filter(|m| m.from().is_some()));
+    }
+    if rb.mechanics().removes() {
+        let cell = |rng: &mut Rng| Cell(rng.below(g.len()) as u16);
+        let mut makes_mill: Vec<(Option<Cell>, Cell)> = Vec::new();
+        for &mv in legal {
+            match mv {
+                Move::Take(r) if !makes_mill.contains(&(r.from(), r.to())) => {
+                    makes_mill.push((r.from(), r.to()));
+                }
+                // A move that makes no mill names no piece to remove.
+                Move::Place { to, .. } | Move::Step { to, .. } => {
+                    out.push(Move::Take(Removal::new(mv.from(), to, cell(rng))));
+                }
+                _ => {}
+            }
+        }
+        for (from, to) in makes_mill {
+            out.extend(
+                g.cells()
+                    .map(|take| Move::Take(Removal::new(from, to, take))),
+            );
+        }
+        for _ in 0..samples {
+            let from = (rng.below(2) == 0).then(|| cell(rng));
+            let (to, take) = (cell(rng), cell(rng));
+            out.push(Move::Take(Removal::new(from, to, take)));
+        }
     }
     out
 }
@@ -1610,6 +2055,9 @@ random_game_tests! {
     teeko_random_games: "teeko" => ["X wins (Line)", "O wins (Line)"],
     three_mens_morris_random_games: "three-mens-morris" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
     ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
+    // Random games end by removals, now and then by repetition; no side was
+    // seen without a move, and the no-move loss (NM3) is pinned by an example.
+    nine_mens_morris_random_games: "nine-mens-morris" => ["X wins (Reduced(O, 2))", "O wins (Reduced(X, 2))", "draw (Repetition(3))"],
     connect6_random_games: "connect6" => ["X wins (Line)", "O wins (Line)"],
     pente_random_games: "pente" => ["X wins (Line)", "O wins (Line)", "X wins (Captures(5))", "O wins (Captures(5))"],
     // Random games end by a line long before a position recurs three times
@@ -1617,4 +2065,5 @@ random_game_tests! {
     vanishing_random_games: "vanishing" => ["X wins (Line)", "O wins (Line)"],
     popout_random_games: "popout" => ["X wins (Line)", "O wins (Line)"],
     quixo_random_games: "quixo" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
+    pentago_random_games: "pentago" => ["X wins (Line)", "O wins (Line)", "draw (Line)", "draw (Full)"],
 }

@@ -316,3 +316,13 @@ fn perft_popout() {
 fn perft_quixo() {
     quick("quixo");
 }
+
+#[test]
+fn perft_pentago() {
+    quick("pentago");
+}
+
+#[test]
+fn perft_nine_mens_morris() {
+    quick("nine-mens-morris");
+}

@@ -34,9 +34,18 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         && !t.captures.any()
         && t.regions.is_empty()
         && t.keep.is_none()
+        && !t.removes()
         && !per_move_hooks;
     let plain = t.slides.all.is_empty() && t.repetition.is_none();
-    eligible.then_some(if plain { Loop::Places } else { Loop::Slides })
+    let kind = if t.has_twists() {
+        // Twists go with placements alone: nothing repeats.
+        Loop::Twists
+    } else if plain {
+        Loop::Places
+    } else {
+        Loop::Slides
+    };
+    eligible.then_some(kind)
 }
 
 /// The kernel's two loops, compiled apart so that games of placements
@@ -47,6 +56,8 @@ pub(crate) enum Loop {
     Places,
     /// Marks placed or slid, positions perhaps repeating.
     Slides,
+    /// Marks placed, each placement followed by a twist.
+    Twists,
 }
 
 /// A uniformly random placement among `n` free cells: which of them (by its
@@ -93,7 +104,71 @@ pub(crate) fn playout(
     match kind {
         Loop::Places => with_width!(t.words, W => run::<W, false>(t, start, rng, max_plies, seen)),
         Loop::Slides => with_width!(t.words, W => run::<W, true>(t, start, rng, max_plies, seen)),
+        Loop::Twists => with_width!(t.words, W => run_twists::<W>(t, start, rng)),
     }
+}
+
+/// The loop of [`Loop::Twists`]: a placement, then a twist unless the
+/// placement made a line; the whole board judged after the twist. Never
+/// inlined: one call a game costs nothing, and its five widths stay out of
+/// the playout loop the general path's games share.
+#[inline(never)]
+fn run_twists<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
+    let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
+    let mut open: Bits<W> = t.fillable_in::<W>(start);
+    let mut turn = start.turn;
+    let twists = t.twists().len() as u32;
+    let all = t.all.prefix::<W>();
+    let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
+        outcome,
+        plies,
+        marks: BySide {
+            x: CellSet::from_prefix(marks[0]),
+            o: CellSet::from_prefix(marks[1]),
+        },
+    };
+    // The cells where the mover's placement makes a line: one move each.
+    let (_, mut wins) = t.lines_and_wins(&marks, open, turn);
+    for ply in 0.. {
+        let n = open.count();
+        if n == 0 {
+            return end(t.no_moves.outcome(turn), ply, marks);
+        }
+        let w = wins.count();
+        // The general path lists each cell's moves in cell order: the
+        // placement alone where it makes a line, else one per twist.
+        let (i, _) = draw_placement(t.marks, turn, w + (n - w) * twists, rng);
+        let (to, twist) = if w == 0 {
+            (open.nth(i / twists).expect("i < n cells"), i % twists)
+        } else {
+            let mut i = i;
+            let mut found = None;
+            for c in open {
+                let moves = if wins.contains(c) { 1 } else { twists };
+                if i < moves {
+                    found = Some((c, i));
+                    break;
+                }
+                i -= moves;
+            }
+            found.expect("i < the number of moves")
+        };
+        marks[turn as usize] |= Bits::single(to);
+        if wins.contains(to) {
+            let holder = t.line_result.holder(turn, turn);
+            return end(t.line_result.outcome(holder), ply + 1, marks);
+        }
+        t.twist_at(twist as usize, &mut marks);
+        // The twist moves empty cells too.
+        open = all & !(marks[0] | marks[1]);
+        let (lines, next) = t.lines_and_wins(&marks, open, turn.other());
+        if let Some(outcome) = t.judge_lines(lines, turn) {
+            return end(outcome, ply + 1, marks);
+        }
+        turn = turn.other();
+        wins = next;
+    }
+    unreachable!("a board has finitely many cells")
 }
 
 #[inline]
@@ -290,6 +365,10 @@ mod tests {
             // border cell gives only an own mark, along its column a blank
             // cube too.
             ("4×4 mixed pushes", mixed_pushes()),
+            // Twists on boards the compact copies do not serve (81 cells)
+            // and with a line shorter than the blocks' side.
+            ("9×9 twists five", board("pentago.rhai", 9, 9, "k = 5")),
+            ("6×6 twists four", board("pentago.rhai", 6, 6, "k = 4")),
         ];
         let rulebooks = Rulebook::builtin_names()
             .map(|name| (name, Rulebook::builtin(name).unwrap()))

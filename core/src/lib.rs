@@ -55,7 +55,7 @@ pub use error::{
 pub use game::Game;
 pub use geometry::{Cell, CellSet, Grid};
 pub use notation::ParseMoveError;
-pub use position::{Ages, BySide, Ending, Move, MoveList, Outcome, Position, Side};
+pub use position::{Ages, BySide, Ending, Move, MoveList, Outcome, Position, Removal, Side};
 pub use refusal::{PlayError, Refusal};
 pub use rng::Rng;
 pub use rulebook::Rulebook;

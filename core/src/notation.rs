@@ -43,8 +43,9 @@ fn looks_like_cell(text: &str) -> bool {
 }
 
 /// Whether `text` has the shape of a move on some board: a cell (`b2`), a
-/// column (`d`), either with a chosen mark (`b2=O`), or a movement (`b2-c2`).
-/// The REPL uses it to tell a bare move from a command.
+/// column (`d`), either with a chosen mark (`b2=O`), a movement (`b2-c2`),
+/// a slide (`^d`) or a placement and a twist (`c3/2+`). The REPL uses it
+/// to tell a bare move from a command.
 pub fn looks_like_move(text: &str) -> bool {
     // A slide's name: `^d`.
     if let Some(rest) = text.strip_prefix('^') {
@@ -54,11 +55,30 @@ pub fn looks_like_move(text: &str) -> bool {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
     }
     let column = |t: &str| t.len() == 1 && t.as_bytes()[0].is_ascii_lowercase();
+    // A placement and a twist: `c3/2+`.
+    if let Some((place, twist)) = text.split_once('/') {
+        return looks_like_cell(place)
+            && !twist.is_empty()
+            && (twist.chars())
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-".contains(c));
+    }
+    // A move that removes a piece: `d7xa1`, `d6-d7xa1`.
+    if let Some((mv, take)) = split_take(text) {
+        return looks_like_cell(take) && (looks_like_cell(mv) || looks_like_move(mv));
+    }
     if let Some((from, to)) = text.split_once('-') {
         return looks_like_cell(from) && looks_like_cell(to);
     }
     let (target, _) = text.split_once('=').unwrap_or((text, ""));
     looks_like_cell(target) || column(target)
+}
+
+/// `d7xa1` as the move (`d7`) and the piece it removes (`a1`): split at an
+/// `x` that follows a digit, so that a column named `x` stays a column.
+pub fn split_take(text: &str) -> Option<(&str, &str)> {
+    let b = text.as_bytes();
+    let at = (1..b.len()).find(|&i| b[i] == b'x' && b[i - 1].is_ascii_digit())?;
+    Some((&text[..at], &text[at + 1..]))
 }
 
 /// A move as written, before a rulebook and a position give it meaning.
@@ -156,6 +176,15 @@ impl fmt::Display for MoveName {
             Move::Slide { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
+            // The twist's name is the rulebook's (`Rulebook::move_text`):
+            // the grid alone knows its number.
+            Move::Twist { to, twist } => write!(f, "{}/{twist}", self.grid.name(to)),
+            Move::Take(r) => {
+                if let Some(from) = r.from() {
+                    write!(f, "{}-", self.grid.name(from))?;
+                }
+                write!(f, "{}x{}", self.grid.name(r.to()), self.grid.name(r.take()))
+            }
             Move::Swap => f.write_str("swap"),
         }
     }
@@ -200,10 +229,14 @@ mod tests {
 
     #[test]
     fn move_shapes() {
-        for text in ["b2", "b2-c2", "d", "d=O", "b2=O", "b2=Q", "z99", "b2="] {
+        for text in [
+            "b2", "b2-c2", "d", "d=O", "b2=O", "b2=Q", "z99", "b2=", "d7xa1", "d6-d7xa1",
+        ] {
             assert!(looks_like_move(text), "{text}");
         }
-        for text in ["", "B2", "=O", "help", "b2-", "-b2", "ab"] {
+        for text in [
+            "", "B2", "=O", "help", "b2-", "-b2", "ab", "d7x", "xa1", "d7xa",
+        ] {
             assert!(!looks_like_move(text), "{text}");
         }
     }

@@ -87,7 +87,8 @@ impl<T> BySide<T> {
 }
 
 /// A move: a new mark placed, a piece moved to another cell, a line of
-/// marks slid, or the pie rule's swap.
+/// marks slid, a mark placed and a block of cells twisted, or the pie
+/// rule's swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Put a mark (or a piece from hand) on an empty cell.
@@ -114,6 +115,20 @@ pub enum Move {
         /// Where it ends.
         to: Cell,
     },
+    /// A twist (`twists()`): the mover's mark is placed on `to`, then the
+    /// marks of a block of cells are permuted by twist number `twist` (a
+    /// quarter turn of a quadrant).
+    Twist {
+        /// Where the mark is placed.
+        to: Cell,
+        /// The twist's number in the rulebook's table.
+        twist: u8,
+    },
+    /// A placement or a step that completes a line where lines remove
+    /// (`removes()`): the mover's piece goes to the removal's `to` (from
+    /// hand when its `from` is `None`), then the opponent's piece on its
+    /// `take` leaves the board.
+    Take(Removal),
     /// The pie rule (PI1): the second player answers the first move by
     /// taking its side. The board and the side to move stay; the seats
     /// exchange marks, so the first player continues as O.
@@ -126,7 +141,8 @@ impl Move {
     #[inline]
     pub fn to(self) -> Option<Cell> {
         match self {
-            Move::Place { to, .. } | Move::Step { to, .. } => Some(to),
+            Move::Place { to, .. } | Move::Step { to, .. } | Move::Twist { to, .. } => Some(to),
+            Move::Take(r) => Some(r.to()),
             Move::Slide { .. } | Move::Swap => None,
         }
     }
@@ -137,7 +153,11 @@ impl Move {
     pub fn mark(self, mover: Side) -> Side {
         match self {
             Move::Place { mark, .. } => mark,
-            Move::Step { .. } | Move::Slide { .. } | Move::Swap => mover,
+            Move::Step { .. }
+            | Move::Slide { .. }
+            | Move::Twist { .. }
+            | Move::Take(_)
+            | Move::Swap => mover,
         }
     }
 
@@ -145,9 +165,47 @@ impl Move {
     #[inline]
     pub fn from(self) -> Option<Cell> {
         match self {
-            Move::Place { .. } | Move::Swap => None,
+            Move::Place { .. } | Move::Twist { .. } | Move::Swap => None,
             Move::Step { from, .. } | Move::Slide { from, .. } => Some(from),
+            Move::Take(r) => r.from(),
         }
+    }
+}
+
+/// The three cells of a removing move ([`Move::Take`]), packed ten bits
+/// each into four bytes so that a `Move` stays six bytes: an eight-byte one
+/// cost every rulebook's moves (3 % more instructions on a board of
+/// sub-boards, which copies the last move into every position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Removal([u16; 2]);
+
+impl Removal {
+    /// A piece from `from` (from hand when `None`) to `to`, removing the
+    /// opponent's on `take`. Cells are below 1024 ([`crate::geometry::MAX_CELLS`]).
+    pub fn new(from: Option<Cell>, to: Cell, take: Cell) -> Removal {
+        let from = from.map_or(0, |c| u32::from(c.0) + 1);
+        let bits = u32::from(to.0) | u32::from(take.0) << 10 | from << 20;
+        Removal([bits as u16, (bits >> 16) as u16])
+    }
+
+    fn bits(self) -> u32 {
+        u32::from(self.0[0]) | u32::from(self.0[1]) << 16
+    }
+
+    /// Where the piece stands, for a step; `None` for a placement.
+    pub fn from(self) -> Option<Cell> {
+        let from = self.bits() >> 20 & 0x3ff;
+        (from != 0).then(|| Cell((from - 1) as u16))
+    }
+
+    /// Where the piece goes.
+    pub fn to(self) -> Cell {
+        Cell((self.bits() & 0x3ff) as u16)
+    }
+
+    /// The opponent's piece removed.
+    pub fn take(self) -> Cell {
+        Cell((self.bits() >> 10 & 0x3ff) as u16)
     }
 }
 
@@ -199,6 +257,9 @@ pub enum Ending {
     /// The winner made the rulebook's `capture_wins()` number of captures;
     /// holds that number.
     Captures(u16),
+    /// The loser was left with the rulebook's `lose_at()` number of pieces
+    /// or fewer; holds the loser and the pieces it has left.
+    Reduced(Side, u16),
     /// A player resigned (G4); the other side won. Set by [`crate::Game`], not the board.
     Resigned(Side),
     /// The players agreed to a draw (T3). Set by [`crate::Game`], not the board.
@@ -509,6 +570,19 @@ impl MoveList {
     #[inline]
     pub fn push(&mut self, mv: Move) {
         self.0.push(mv);
+    }
+
+    /// Keeps, from `start` on, only the moves for which `keep` says yes, in order.
+    pub(crate) fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = start;
+        for i in start..self.0.len() {
+            let mv = self.0[i];
+            if keep(mv) {
+                self.0[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.0.truncate(kept);
     }
 
     /// Keeps only the moves for which `keep` says yes, in order; the first

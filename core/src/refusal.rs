@@ -67,6 +67,27 @@ pub enum Refusal {
     SlideTake(Cell, Option<Side>),
     /// `^…` names no slide of this rulebook. Holds the text.
     NoSlideNamed(String),
+    /// A placement without a twist where every placement is followed by
+    /// one (`twists()`), unless it makes a line. Holds the cell.
+    MustTwist(Cell),
+    /// A twist after a placement that makes a line: the game ends with the
+    /// placement. Holds the cell.
+    LineBeforeTwist(Cell),
+    /// `…/name` names no twist of this rulebook. Holds the name.
+    NoTwist(String),
+    /// A move that completes a line, where lines remove (`removes()`), names
+    /// no piece to remove. Holds the cell the piece lands on.
+    MustRemove(Cell),
+    /// A removal after a move that completes no line (or where lines do not
+    /// remove). Holds the cell the piece lands on.
+    RemovesNothing(Cell),
+    /// The piece to remove is not there. Holds the cell and the side whose
+    /// piece it should be.
+    NotRemovable(Cell, Side),
+    /// The piece to remove stands in a completed line while another of that
+    /// side does not (`removes()` is "not in a line"). Holds the cell and
+    /// the side.
+    TakeInLine(Cell, Side),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -125,6 +146,28 @@ impl Refusal {
                 format!("{} is empty: the side to move takes only its own mark", name(c))
             }
             Refusal::NoSlideNamed(text) => format!("no slide is named `{text}` here"),
+            Refusal::MustTwist(c) => {
+                format!("a twist follows the placement: write {}/ and a twist", name(c))
+            }
+            Refusal::LineBeforeTwist(c) => {
+                format!("the placement makes a line and ends the game: write {} alone", name(c))
+            }
+            Refusal::NoTwist(text) => format!("no twist is named `{text}` here"),
+            Refusal::MustRemove(c) => format!(
+                "{} completes a line: name the piece it removes too, like {}x and a cell",
+                name(c),
+                name(c)
+            ),
+            Refusal::RemovesNothing(c) => {
+                format!("{} completes no line: the move removes nothing", name(c))
+            }
+            Refusal::NotRemovable(c, side) => {
+                format!("no piece of {side}'s stands on {} to remove", name(c))
+            }
+            Refusal::TakeInLine(c, side) => format!(
+                "{} stands in a line of {side}'s: remove a piece outside {side}'s lines while there is one",
+                name(c)
+            ),
             Refusal::Script(reason) => reason.clone(),
         }
     }
@@ -156,6 +199,13 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "swap_late",
     "no_slide",
     "slide_take",
+    "must_twist",
+    "line_before_twist",
+    "no_twist",
+    "must_remove",
+    "removes_nothing",
+    "not_removable",
+    "take_in_line",
 ];
 
 /// The placeholders a `[refusals]` text may use.
@@ -176,6 +226,10 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
         "no_slide" => &["{cell}", "{from}", "{to}", "{text}"],
         "slide_take" => &["{cell}", "{from}", "{mark}"],
+        "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
+        "no_twist" => &["{text}"],
+        "must_remove" | "removes_nothing" => &["{cell}", "{to}"],
+        "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -205,6 +259,13 @@ impl Refusal {
             Refusal::NoSlide(..) => "no_slide",
             Refusal::SlideTake(..) => "slide_take",
             Refusal::NoSlideNamed(_) => "no_slide",
+            Refusal::MustTwist(_) => "must_twist",
+            Refusal::LineBeforeTwist(_) => "line_before_twist",
+            Refusal::NoTwist(_) => "no_twist",
+            Refusal::MustRemove(_) => "must_remove",
+            Refusal::RemovesNothing(_) => "removes_nothing",
+            Refusal::NotRemovable(..) => "not_removable",
+            Refusal::TakeInLine(..) => "take_in_line",
             Refusal::Script(_) => "script",
         }
     }

@@ -99,14 +99,10 @@ impl<'a> Fields<'a> {
 impl Rulebook {
     /// The position as one line of text that [`Rulebook::parse_position`] reads back.
     pub fn position_text(&self, pos: &Position) -> String {
-        let g = self.grid();
         let mut out = String::new();
-        for row in (0..g.height()).rev() {
+        for row in (0..self.grid().height()).rev() {
             let mut empty = 0;
-            for col in 0..g.width() {
-                let cell = g
-                    .cell(i64::from(col), i64::from(row))
-                    .expect("on the board");
+            for cell in self.row_cells(row) {
                 match pos.mark_at(cell) {
                     None => empty += 1,
                     Some(side) => {
@@ -149,6 +145,16 @@ impl Rulebook {
             out.push_str(" swapped");
         }
         out
+    }
+
+    /// The cells of `row` (0 at the bottom) that exist for play, left to
+    /// right: what a row of the position text lists.
+    fn row_cells(&self, row: u32) -> impl Iterator<Item = crate::geometry::Cell> + '_ {
+        let g = self.grid();
+        let cells = self.mechanics.cells();
+        (0..g.width())
+            .filter_map(move |col| g.cell(i64::from(col), i64::from(row)))
+            .filter(move |c| cells.contains(*c))
     }
 
     /// Reads a position text, checking that it could arise under this rulebook
@@ -221,6 +227,26 @@ impl Rulebook {
             if self.mechanics.slides_remove_one() && marks.is_multiple_of(2) != (turn == Side::X) {
                 return fail(&board.span, K::Parity { turn, marks });
             }
+        } else if self.mechanics.removes() {
+            // Pieces removed since: the placements say whose turn it is.
+            let placed = BySide::new_with(|s| {
+                u32::from(self.mechanics.pieces).saturating_sub(u32::from(*in_hand.get(s)))
+            });
+            let fits = match turn {
+                Side::X => placed.x == placed.o,
+                Side::O => placed.x == placed.o + 1,
+            };
+            if (placing(Side::X) || placing(Side::O)) && !fits {
+                let span = fields.get(2).map_or(&board.span, |f| &f.span);
+                return fail(
+                    span,
+                    K::Placed {
+                        turn,
+                        x: placed.x,
+                        o: placed.o,
+                    },
+                );
+            }
         } else if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
             self.check_counts(turn, count, captures, board, side)?;
         }
@@ -239,6 +265,12 @@ impl Rulebook {
         pos.in_hand = in_hand;
         pos.captures = captures;
         pos.ply = u16::try_from(placed.x + placed.o).unwrap_or(u16::MAX);
+        if self.mechanics.removes() {
+            // The hands say how many were placed; removals took some off.
+            let pieces = 2 * u32::from(self.mechanics.pieces);
+            let hands = u32::from(in_hand.x) + u32::from(in_hand.o);
+            pos.ply = u16::try_from(pieces.saturating_sub(hands)).unwrap_or(u16::MAX);
+        }
         if let Some(at) = &fields.swapped {
             if pos.ply == 0 {
                 return fail(at, K::SwappedEmpty);
@@ -259,6 +291,11 @@ impl Rulebook {
             .get(4)
             .map_or_else(|| fields.end(), |f| f.span.clone());
         self.settle_lines(&mut pos, held, board, &fifth_at)?;
+        for s in [turn, turn.other()] {
+            if pos.result.is_none() {
+                self.mechanics.settle_count(&mut pos, s);
+            }
+        }
         self.mechanics
             .captures
             .settle(&mut pos)
@@ -400,6 +437,7 @@ impl Rulebook {
             let row_span = row_start..row_start + row_text.len();
             row_start = row_span.end + 1;
             let row = g.height() as usize - 1 - i;
+            let cells: Vec<_> = self.row_cells(row as u32).collect();
             let mut col = 0usize;
             let mut chars = row_text.char_indices().peekable();
             while let Some((at, c)) = chars.next() {
@@ -414,7 +452,7 @@ impl Rulebook {
                 } else if c == '.' {
                     col = col.saturating_add(1);
                 } else if let Some(side) = Side::from_char(c) {
-                    if let Some(cell) = g.cell(col as i64, row as i64) {
+                    if let Some(&cell) = cells.get(col) {
                         marks.get_mut(side).insert(cell);
                     }
                     col = col.saturating_add(1);
@@ -429,13 +467,13 @@ impl Rulebook {
                     );
                 }
             }
-            if col != g.width() as usize {
+            if col != cells.len() {
                 return fail(
                     &row_span,
                     K::RowLength {
                         row: i + 1,
                         found: (col <= crate::geometry::MAX_CELLS).then_some(col),
-                        width: g.width(),
+                        width: cells.len() as u32,
                     },
                 );
             }
@@ -493,8 +531,11 @@ impl Rulebook {
                 BySide { x, o }
             }
         };
+        // Where lines remove pieces, fewer may stand than were placed.
+        let removes = self.mechanics.removes();
         for s in Side::ALL {
-            if given.get(s) != derived.get(s) {
+            let (given, derived) = (*given.get(s), *derived.get(s));
+            if given != derived && !(removes && (0..derived).contains(&given)) {
                 // Only a given field can differ from the derived counts.
                 let at = field.map_or(&board.span, |f| &f.span);
                 return fail(
@@ -502,7 +543,7 @@ impl Rulebook {
                     K::HandMismatch {
                         side: s,
                         on_board: *count.get(s),
-                        in_hand: *given.get(s),
+                        in_hand: given,
                         pieces,
                     },
                 );
@@ -532,8 +573,9 @@ impl Rulebook {
             _ if t.turns.is_alternating() => pos.turn.other(),
             _ => t.turns.place(pos.marks_played().saturating_sub(1)).side(),
         };
-        // A slide can make a line for either side, or both: judged as it is.
-        if t.has_slides() {
+        // A slide or a twist can make a line for either side, or both:
+        // judged as it is.
+        if t.judges_whole_board() {
             t.judge_whole_board(pos, mover);
             return Ok(());
         }

@@ -152,6 +152,17 @@ pub enum SetupErrorKind {
         /// O's marks on the board.
         o: u32,
     },
+    /// Pieces placed one a move, some perhaps removed since: with `turn` to
+    /// move, X's `x` and O's `o` placements (pieces less those in hand) do
+    /// not fit.
+    Placed {
+        /// The side to move.
+        turn: Side,
+        /// The pieces X has placed.
+        x: u32,
+        /// The pieces O has placed.
+        o: u32,
+    },
     /// With captures: the marks on the board, `found`, with `turn` to move,
     /// are not explained by the captures `made`.
     CaptureCounts {
@@ -345,6 +356,16 @@ impl fmt::Display for SetupErrorKind {
                 write!(
                     f,
                     "wrong counts: with {turn} to move the board holds {want} number of marks (it holds {marks})"
+                )
+            }
+            K::Placed { turn, x, o } => {
+                let want = match turn {
+                    Side::X => "as many pieces as O",
+                    Side::O => "one piece more than O",
+                };
+                write!(
+                    f,
+                    "wrong pieces in hand: with {turn} to move, X must have placed {want} (X has placed {x}, O {o})"
                 )
             }
             K::Counts { turn, x, o } => {

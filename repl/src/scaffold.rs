@@ -476,7 +476,8 @@ pub fn renamed(text: &str, name: &str, script: &str) -> Option<String> {
 }
 
 /// A transcript for a copied rulebook: the moves of its first example that
-/// ends in a status line (else its first with moves), then `status`.
+/// ends in a status line (else its first that is played, not refused; else
+/// its first with moves), then `status`.
 fn copied_transcript(name: &str, rulebook: &Rulebook) -> String {
     let plain = |e: &&gridrules_core::rulebook::Example| e.setup.is_none() && !e.moves.is_empty();
     let example = rulebook
@@ -484,6 +485,9 @@ fn copied_transcript(name: &str, rulebook: &Rulebook) -> String {
         .iter()
         .filter(plain)
         .find(|e| e.expect.starts_with("result:") || e.expect.starts_with("to move:"))
+        .or_else(|| {
+            (rulebook.examples().iter().filter(plain)).find(|e| !e.expect.starts_with("refused:"))
+        })
         .or_else(|| rulebook.examples().iter().find(plain));
     let mut text = format!("# rulebook: {name}\n");
     match example {

@@ -150,6 +150,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
         Ending::Repetition(3),
         Ending::Script,
         Ending::Captures(5),
+        Ending::Reduced(Side::O, 2),
         Ending::Resigned(Side::X),
         Ending::Agreed,
     ];
@@ -162,6 +163,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
             | Ending::Repetition(_)
             | Ending::Script
             | Ending::Captures(_)
+            | Ending::Reduced(..)
             | Ending::Resigned(_)
             | Ending::Agreed => {}
         }

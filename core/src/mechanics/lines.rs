@@ -38,6 +38,19 @@ pub(crate) enum WinCheck {
     },
 }
 
+impl WinCheck {
+    /// No window through any of `n` cells: no line decides the game (lines
+    /// remove pieces instead, `removes()`). A table, not a variant of its
+    /// own, so the test every move makes is the same code for every rulebook.
+    pub(crate) fn never(n: usize, words: usize) -> WinCheck {
+        WinCheck::Windows {
+            start: vec![0; n + 1],
+            words,
+            masks: Vec::new(),
+        }
+    }
+}
+
 impl Default for WinCheck {
     /// No line at all: what the tables hold before `lines()` is read.
     fn default() -> WinCheck {
@@ -71,7 +84,7 @@ pub(crate) fn run_at<const W: usize>(
 /// Whether `own` fills one of `masks`, windows of `words` words each, one
 /// after the other.
 #[inline(always)]
-fn fills_one<const W: usize>(masks: &[u64], words: usize, own: Bits<W>) -> bool {
+pub(super) fn fills_one<const W: usize>(masks: &[u64], words: usize, own: Bits<W>) -> bool {
     if words == W {
         masks
             .chunks_exact(W)

@@ -1,7 +1,7 @@
 //! The load-time context every mechanic's builder reads its hooks through.
 
 use crate::error::RulebookError;
-use crate::geometry::{Cell, Grid};
+use crate::geometry::{Cell, CellSet, Grid};
 use crate::script::hooks::HookId;
 use crate::script::{ScriptHost, describe};
 use rhai::Dynamic;
@@ -13,6 +13,8 @@ pub(crate) struct Load<'a> {
     pub(super) host: &'a ScriptHost,
     pub(super) grid: Grid,
     params: &'a [(String, String)],
+    /// The cells that exist for play: the whole grid until `shape()` is read.
+    pub(super) shape: std::cell::Cell<CellSet>,
 }
 
 impl<'a> Load<'a> {
@@ -21,7 +23,12 @@ impl<'a> Load<'a> {
         grid: Grid,
         params: &'a [(String, String)],
     ) -> Load<'a> {
-        Load { host, grid, params }
+        Load {
+            host,
+            grid,
+            params,
+            shape: std::cell::Cell::new(grid.all()),
+        }
     }
 
     /// An error about a hook's answer, located at the hook's definition.
@@ -52,9 +59,22 @@ impl<'a> Load<'a> {
                 describe(v)
             )
         };
+        let in_shape = |c: Cell| {
+            if self.shape.get().contains(c) {
+                Ok(c)
+            } else {
+                Err(self.bad(
+                    hook,
+                    format!(
+                        "{what}: {} is not a cell of the board: shape() leaves it out",
+                        self.grid.name(c)
+                    ),
+                ))
+            }
+        };
         if let Ok(n) = v.as_int() {
             if (0..self.grid.len() as i64).contains(&n) {
-                return Ok(Cell(n as u16));
+                return in_shape(Cell(n as u16));
             }
             return Err(self.bad(
                 hook,
@@ -66,12 +86,13 @@ impl<'a> Load<'a> {
             ));
         }
         if let Some(s) = v.read_lock::<rhai::ImmutableString>() {
-            return self.grid.parse_cell(&s).ok_or_else(|| {
+            let cell = self.grid.parse_cell(&s).ok_or_else(|| {
                 self.bad(
                     hook,
                     format!("{what}: `{}` is not a cell of this board", s.as_str()),
                 )
-            });
+            })?;
+            return in_shape(cell);
         }
         Err(self.bad(hook, found()))
     }

@@ -10,14 +10,19 @@
 pub mod ageing;
 pub mod captures;
 mod combinations;
+mod counts;
 mod lines;
 mod load;
 mod pieces;
 mod regions;
+pub mod removals;
 mod repetition;
+mod shape;
 pub mod slides;
 mod support;
 mod turns;
+pub mod twists;
+pub mod whole_board;
 pub mod words;
 
 pub use captures::{Capture, Captures};
@@ -50,6 +55,7 @@ pub struct Mechanic {
 
 /// Every mechanic, in the order their hooks are read.
 pub const MECHANICS: &[Mechanic] = &[
+    shape::MECHANIC,
     lines::MECHANIC,
     pieces::MECHANIC,
     regions::MECHANIC,
@@ -60,6 +66,10 @@ pub const MECHANICS: &[Mechanic] = &[
     captures::MECHANIC,
     ageing::MECHANIC,
     slides::MECHANIC,
+    twists::MECHANIC,
+    removals::MECHANIC,
+    counts::MECHANIC,
+    whole_board::MECHANIC,
     repetition::MECHANIC,
 ];
 
@@ -101,8 +111,18 @@ pub struct Mechanics {
     pub(crate) captures: Captures,
     /// The marks each side keeps, the oldest vanishing (`keep_marks()`).
     pub(crate) keep: Option<u8>,
-    /// Moves that rewrite a line of cells (`slides(cell)`, `both_lines()`).
+    /// Moves that rewrite a line of cells (`slides(cell)`).
     pub(crate) slides: slides::Slides,
+    /// The twists that follow each placement (`twists()`).
+    pub(crate) twists: twists::Twists,
+    /// Who wins when a move leaves lines for both sides (`both_lines()`).
+    pub(crate) both_lines: whole_board::BothLines,
+    /// What a completed line removes, if lines remove (`removes()`).
+    pub(crate) removals: removals::Removals,
+    /// The pieces at which a side flies; 0 for never (`fly_at()`).
+    pub(crate) fly_at: u16,
+    /// The pieces at which a side loses (`lose_at()`).
+    pub(crate) lose_at: Option<u16>,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -140,6 +160,11 @@ impl Mechanics {
             repetition: None,
             keep: None,
             slides: slides::Slides::default(),
+            twists: twists::Twists::default(),
+            both_lines: whole_board::BothLines::Draw,
+            removals: removals::Removals::default(),
+            fly_at: 0,
+            lose_at: None,
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,

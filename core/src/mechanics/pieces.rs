@@ -115,6 +115,9 @@ impl Mechanics {
         free: Bits<W>,
         out: &mut MoveList,
     ) {
+        if self.flies(pos) {
+            return self.push_flights(pos, free, out);
+        }
         let occupied = pos.occupied_in::<W>();
         for from in pos.marks.get(pos.turn).prefix::<W>() {
             for to in self.steps[from.index()].prefix::<W>() & free {
@@ -132,6 +135,9 @@ impl Mechanics {
     #[inline(always)]
     pub(crate) fn has_piece_move<const W: usize>(&self, pos: &Position, free: Bits<W>) -> bool {
         let occupied = pos.occupied_in::<W>();
+        if self.flies(pos) {
+            return !pos.marks.get(pos.turn).prefix::<W>().is_empty() && !free.is_empty();
+        }
         pos.marks
             .get(pos.turn)
             .prefix::<W>()
@@ -152,7 +158,7 @@ impl Mechanics {
         from: Cell,
         to: Cell,
     ) -> Result<(), Refusal> {
-        if self.steps[from.index()].contains(to) {
+        if self.steps[from.index()].contains(to) || self.flies(pos) {
             return Ok(());
         }
         match self.jumps[from.index()].iter().find(|j| j.to == to) {

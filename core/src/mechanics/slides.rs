@@ -1,11 +1,10 @@
-//! Slides (`slides(cell)`, `both_lines()`): a move that rewrites a line of
+//! Slides (`slides(cell)`): a move that rewrites a line of
 //! cells. The mark at the slide's first cell leaves the board, the marks
 //! along its path shift one cell back towards it, and the last cell gets
 //! the mover's mark or is left empty: a pop out of a column (the marks
 //! above drop), or a cube taken from the edge and pushed back in at the
 //! other end of its row. A slide moves many marks, so the lines are judged
-//! on the whole board after it, for both sides: `both_lines()` says who
-//! wins when both have one.
+//! on the whole board after it, for both sides (see `whole_board`).
 //!
 //! Everything the mechanic does lives here: reading its hooks, listing,
 //! checking and naming slides, and playing one.
@@ -23,7 +22,7 @@ use rhai::Dynamic;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
     name: "slides",
-    hooks: &[HookId::Slides, HookId::BothLines],
+    hooks: &[HookId::Slides],
     build,
 };
 
@@ -52,25 +51,6 @@ pub enum Put {
 
 impl Word for Put {
     const WORDS: &'static [(&'static str, Put)] = &[("own", Put::Own), ("empty", Put::Empty)];
-}
-
-/// Who wins when a move leaves lines for both sides (`both_lines()`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BothLines {
-    /// The side that moved.
-    MoverWins,
-    /// The other side.
-    OpponentWins,
-    /// Nobody.
-    Draw,
-}
-
-impl Word for BothLines {
-    const WORDS: &'static [(&'static str, BothLines)] = &[
-        ("draw", BothLines::Draw),
-        ("mover wins", BothLines::MoverWins),
-        ("opponent wins", BothLines::OpponentWins),
-    ];
 }
 
 /// One slide: its path (the first cell is where the mark is taken), what
@@ -219,8 +199,6 @@ impl ByByte {
 pub struct Slides {
     /// Every slide, in cell order.
     pub(crate) all: Vec<Slide>,
-    /// Who wins when a slide leaves lines for both sides.
-    pub(crate) both: BothLines,
     /// Where the board and the slides fit one word each: for what each
     /// kind of slide may take, by byte of a set of cells and its value, the
     /// slides from those cells (as bits of their numbers), so that the
@@ -239,7 +217,7 @@ pub struct Slides {
 
 impl Default for Slides {
     fn default() -> Slides {
-        Slides::new(Vec::new(), BothLines::Draw, 0)
+        Slides::new(Vec::new(), 0)
     }
 }
 
@@ -269,12 +247,11 @@ impl Slides {
     }
 
     /// The slides `all` (in cell order) on a board of `cells` cells.
-    fn new(all: Vec<Slide>, both: BothLines, cells: usize) -> Slides {
+    fn new(all: Vec<Slide>, cells: usize) -> Slides {
         let by_byte = (cells <= 64 && all.len() <= 64).then(|| ByByte::new(&all, cells));
         let never_fewer = all.iter().all(|s| s.put == Put::Own);
         Slides {
             all,
-            both,
             by_byte,
             quick: Vec::new(),
             quick_windows: Vec::new(),
@@ -283,11 +260,10 @@ impl Slides {
     }
 }
 
-/// Reads `slides(cell)` for every cell and `both_lines()`, and refuses
+/// Reads `slides(cell)` for every cell, and refuses
 /// slides beside a mechanic they cannot go with.
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let all = slides(load)?;
-    let both = load.word::<BothLines>(HookId::BothLines)?;
     if !all.is_empty() {
         let clash = [
             (
@@ -330,11 +306,6 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             HookId::Pieces,
             "pieces() is 0 without slides(): a side with no pieces to place has a move only where slides() gives it one".to_string(),
         ));
-    } else if load.host.defines(HookId::BothLines) {
-        return Err(load.bad(
-            HookId::BothLines,
-            "both_lines() without slides(): only a slide can make lines for both sides".to_string(),
-        ));
     }
     let mut all = all;
     for s in &mut all {
@@ -346,7 +317,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         s.windows = t.windows_through_cells(&s.path);
     }
     let cells = load.grid.len();
-    t.slides = Slides::new(all, both, cells);
+    t.slides = Slides::new(all, cells);
     if cells <= 64 {
         t.slides.make_quick();
     }
@@ -635,6 +606,8 @@ impl Mechanics {
     /// judged. Out of line: the general path's `apply` compiled around it
     /// ran the moves of games without slides slower (2.5 % more
     /// instructions on a board of sub-boards).
+    // Cold, as `make_twist` is, for the same reason.
+    #[cold]
     #[inline(never)]
     pub(crate) fn make_slide<const W: usize>(
         &self,
@@ -723,35 +696,6 @@ impl Mechanics {
             o: line(Side::O),
         };
         self.judge_lines(lines, mover)
-    }
-
-    /// Judges the lines on the whole board after `mover`'s last move (a
-    /// set-up position's).
-    pub(crate) fn judge_whole_board(&self, p: &mut Position, mover: Side) {
-        let lines = BySide {
-            x: self.has_line(p.marks(Side::X), self.all),
-            o: self.has_line(p.marks(Side::O), self.all),
-        };
-        p.result = self.judge_lines(lines, mover).map(|o| (o, Ending::Line));
-    }
-
-    /// The result when each side holds a line or not after `mover`'s move:
-    /// one side's line as `line_result()` says, both sides' as
-    /// `both_lines()` says.
-    #[inline(always)]
-    fn judge_lines(&self, lines: BySide<bool>, mover: Side) -> Option<Outcome> {
-        let side = mover;
-        let holder = |s: Side| self.line_result.holder(s, side);
-        match (*lines.get(side), *lines.get(side.other())) {
-            (false, false) => None,
-            (true, false) => Some(self.line_result.outcome(holder(side))),
-            (false, true) => Some(self.line_result.outcome(holder(side.other()))),
-            (true, true) => Some(match self.slides.both {
-                BothLines::MoverWins => Outcome::Win(side),
-                BothLines::OpponentWins => Outcome::Win(side.other()),
-                BothLines::Draw => Outcome::Draw,
-            }),
-        }
     }
 
     /// Whether every slide takes exactly one mark off (an own mark taken,

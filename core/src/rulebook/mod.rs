@@ -40,6 +40,11 @@ pub struct Rulebook {
     pub(crate) mechanics: Mechanics,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
+    /// Whether a move is a mark on any cell the board lets it fill, and
+    /// nothing else: no `refuse` hook, no slides, no twists, no removals. Kept, as the
+    /// kernel's answer is: asked on every random move and every stalemate
+    /// test, it is one test instead of three.
+    pub(crate) plain_placements: bool,
     /// Whether random games run in the playout kernel: its own answer
     /// ([`crate::kernel::eligible`]), kept so that no game asks again.
     pub(crate) kernel: Option<crate::kernel::Loop>,
@@ -189,6 +194,10 @@ impl Rulebook {
             examples,
             warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
+            plain_placements: !script.has_per_move(HookId::Refuse)
+                && !mechanics.has_slides()
+                && !mechanics.has_twists()
+                && !mechanics.removes(),
             outcome_hook: script.has_per_move(HookId::Outcome),
             kernel,
             mechanics,

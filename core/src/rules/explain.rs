@@ -1,7 +1,7 @@
 //! The rules in words: a refusal in the rulebook's own text, the names of
 //! regions, and the line that decided a game.
 
-use crate::geometry::Cell;
+use crate::geometry::{Cell, CellSet};
 use crate::position::{Ending, Move, Position, Side};
 use crate::refusal::{PlayError, Refusal};
 use crate::rulebook::Rulebook;
@@ -89,6 +89,20 @@ impl Rulebook {
                 text = t.clone();
                 (t.clone(), t.clone(), t.clone(), None, None)
             }
+            Refusal::MustTwist(c) | Refusal::LineBeforeTwist(c) => {
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::NoTwist(t) => {
+                text = t.clone();
+                (String::new(), String::new(), String::new(), None, None)
+            }
+            Refusal::MustRemove(c) | Refusal::RemovesNothing(c) => {
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::NotRemovable(c, side) | Refusal::TakeInLine(c, side) => {
+                mark = side.to_string();
+                (name(c), String::new(), String::new(), None, None)
+            }
             Refusal::MustPlace
             | Refusal::MustMove
             | Refusal::NoPieRule
@@ -149,45 +163,59 @@ impl Rulebook {
                 .collect();
             return Some(format!("boards {}", boards.join(" ")));
         }
-        let run = self.decisive_run(pos)?;
-        let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
-        Some(names.join(" "))
+        let runs = self.decisive_runs(pos);
+        let names: Vec<String> = (runs.iter())
+            .map(|run| {
+                let cells: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
+                cells.join(" ")
+            })
+            .collect();
+        (!names.is_empty()).then(|| names.join(" and "))
     }
 
-    /// The cells of the run of marks that ended the game in `pos`, when a
-    /// line of cells did (not a line of boards).
-    pub fn decisive_run(&self, pos: &Position) -> Option<Vec<Cell>> {
-        let (_, Ending::Line) = pos.ending()? else {
-            return None;
+    /// The cells of the runs of marks that ended the game in `pos`, when a
+    /// line of cells did (not a line of boards): the last mark's run, or
+    /// after a move that rewrote the board, each side's that holds one, the
+    /// winner's first (where a line loses, the loser's).
+    pub fn decisive_runs(&self, pos: &Position) -> Vec<Vec<Cell>> {
+        let Some((_, Ending::Line)) = pos.ending() else {
+            return Vec::new();
         };
         let t = &self.mechanics;
         if !t.regions.is_empty() {
-            return None;
+            return Vec::new();
         }
-        // A slide moves many marks: the run is anywhere on the board, the
-        // winner's first (where a line loses, the loser's).
-        if let Some(Move::Slide { .. }) = pos.last_move() {
-            let first = pos.outcome()?.winner().unwrap_or(pos.turn());
-            return [first, first.other()].into_iter().find_map(|side| {
-                let own = pos.marks(side);
-                t.lines.iter().find_map(|line| {
-                    (0..line.len()).find_map(|i| {
-                        if !own.contains(line[i]) {
-                            return None;
-                        }
-                        let run = &line[crate::mechanics::run_at(line, i, own)];
-                        t.wins_run(run.len()).then(|| run.to_vec())
-                    })
-                })
-            });
-        }
-        let to = pos.last_move()?.to()?;
-        let own = pos.marks(pos.mark_at(to)?);
-        t.lines.iter().find_map(|line| {
-            let i = line.iter().position(|&c| c == to)?;
+        let run_of = |own: CellSet, line: &[Cell], i: usize| {
             let run = &line[crate::mechanics::run_at(line, i, own)];
             t.wins_run(run.len()).then(|| run.to_vec())
-        })
+        };
+        if let Some(Move::Slide { .. } | Move::Twist { .. }) = pos.last_move() {
+            let first = (pos.outcome().and_then(|o| o.winner())).unwrap_or(pos.turn());
+            return [first, first.other()]
+                .into_iter()
+                .filter_map(|side| {
+                    let own = pos.marks(side);
+                    t.lines.iter().find_map(|line| {
+                        (0..line.len()).find_map(|i| {
+                            own.contains(line[i])
+                                .then(|| run_of(own, line, i))
+                                .flatten()
+                        })
+                    })
+                })
+                .collect();
+        }
+        let Some(to) = pos.last_move().and_then(Move::to) else {
+            return Vec::new();
+        };
+        let Some(mark) = pos.mark_at(to) else {
+            return Vec::new();
+        };
+        let own = pos.marks(mark);
+        (t.lines.iter())
+            .find_map(|line| run_of(own, line, line.iter().position(|&c| c == to)?))
+            .into_iter()
+            .collect()
     }
 
     /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
@@ -238,6 +266,13 @@ mod tests {
             Refusal::SwapLate,
             Refusal::NoSlide(a1, b2),
             Refusal::SlideTake(a1, Some(Side::O)),
+            Refusal::MustTwist(b2),
+            Refusal::LineBeforeTwist(b2),
+            Refusal::NoTwist("9+".to_string()),
+            Refusal::MustRemove(b2),
+            Refusal::RemovesNothing(b2),
+            Refusal::NotRemovable(b2, Side::O),
+            Refusal::TakeInLine(b2, Side::O),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

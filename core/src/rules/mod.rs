@@ -94,10 +94,16 @@ impl Rulebook {
     #[inline(always)]
     fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
         let free = self.free_in::<W>(pos);
-        if Self::placing(pos) {
+        if self.mechanics.has_twists() {
+            self.mechanics
+                .push_twists(pos, CellSet::from_prefix(free), out);
+        } else if Self::placing(pos) {
             self.mechanics.marks.push_placements(pos.turn, free, out);
         } else {
             self.mechanics.push_piece_moves(pos, free, out);
+        }
+        if self.mechanics.removes() {
+            self.mechanics.expand_removals::<W>(pos, 0, out);
         }
         if !self.mechanics.slides.all.is_empty() {
             self.mechanics.push_slides(pos, out);
@@ -147,12 +153,7 @@ impl Rulebook {
         rng: &mut crate::rng::Rng,
         list: &mut MoveList,
     ) -> Result<Option<Move>, ScriptError> {
-        if !self.refuse_hook
-            && !pos.is_over()
-            && Self::placing(pos)
-            && !self.swap_legal(pos)
-            && self.mechanics.slides.all.is_empty()
-        {
+        if self.plain_placements && !pos.is_over() && Self::placing(pos) && !self.swap_legal(pos) {
             return Ok(
                 with_width!(self.mechanics.words, W => self.random_placement::<W>(pos, rng)),
             );
@@ -259,17 +260,34 @@ impl Rulebook {
                     .map_err(|r| self.refused(r))?;
                 return self.check_script(pos, history, mv);
             }
-            Move::Place { to, .. } | Move::Step { to, .. } => to,
+            Move::Place { to, .. } | Move::Step { to, .. } | Move::Twist { to, .. } => to,
+            Move::Take(r) => r.to(),
         };
+        let cells = self.mechanics.cells();
+        if let Some(c) = [mv.from(), Some(to)]
+            .into_iter()
+            .flatten()
+            .find(|c| !cells.contains(*c))
+        {
+            return refuse(Refusal::OffBoard(self.grid().name(c).to_string()));
+        }
         match mv {
-            Move::Place { .. } if !Self::placing(pos) => return refuse(Refusal::MustMove),
+            Move::Place { .. } | Move::Twist { .. } | Move::Take(_)
+                if mv.from().is_none() && !Self::placing(pos) =>
+            {
+                return refuse(Refusal::MustMove);
+            }
             Move::Place { mark, .. } if !self.mechanics.marks.allows(pos.turn, mark) => {
                 let own = self.mechanics.marks.default_mark(pos.turn);
                 return refuse(Refusal::FixedMark(to, own));
             }
-            Move::Step { .. } if Self::placing(pos) => return refuse(Refusal::MustPlace),
-            Move::Step { from, .. } if !pos.marks(pos.turn).contains(from) => {
-                return refuse(Refusal::NotOwnPiece(from));
+            Move::Step { .. } | Move::Take(_) if mv.from().is_some() && Self::placing(pos) => {
+                return refuse(Refusal::MustPlace);
+            }
+            Move::Step { .. } | Move::Take(_) => {
+                if let Some(from) = mv.from().filter(|&f| !pos.marks(pos.turn).contains(f)) {
+                    return refuse(Refusal::NotOwnPiece(from));
+                }
             }
             _ => {}
         }
@@ -290,11 +308,17 @@ impl Rulebook {
         if pos.target != NO_REGION && !self.mechanics.regions[pos.target as usize].contains(to) {
             return refuse(Refusal::WrongRegion(to, pos.target as usize));
         }
-        if let Move::Step { from, to } = mv {
+        if let (Move::Step { .. } | Move::Take(_), Some(from)) = (mv, mv.from()) {
             self.mechanics
                 .check_piece_move(pos, from, to)
                 .map_err(|r| self.refused(r))?;
         }
+        self.mechanics
+            .check_removal(pos, mv)
+            .map_err(|r| self.refused(r))?;
+        self.mechanics
+            .check_twist(pos, mv)
+            .map_err(|r| self.refused(r))?;
         self.check_script(pos, history, mv)
     }
 

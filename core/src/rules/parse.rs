@@ -3,7 +3,7 @@
 
 use crate::geometry::Cell;
 use crate::notation::{MoveText, ParseMoveError, column_name, move_name, parse_move_text};
-use crate::position::{Move, Position, Side};
+use crate::position::{Move, Position, Removal, Side};
 use crate::refusal::{PlayError, Refusal};
 use crate::rulebook::{Marks, Rulebook};
 
@@ -16,6 +16,10 @@ impl Rulebook {
     pub fn move_text(&self, mv: Move) -> String {
         match mv {
             Move::Slide { from, to } => self.mechanics.slide_text(self.grid(), from, to),
+            Move::Twist { to, twist } => self.mechanics.twist_text(self.grid(), to, twist),
+            Move::Take(r) => {
+                crate::mechanics::Mechanics::take_text(self.grid(), r.from(), r.to(), r.take())
+            }
             _ => move_name(self.grid(), mv, self.mechanics.marks == Marks::Either).to_string(),
         }
     }
@@ -89,6 +93,32 @@ impl Rulebook {
                 None => Err(self.refused_at(pos, Refusal::NoSlideNamed(text.to_string()))),
             };
         }
+        // A move and the piece it removes: `d7xa1`, `d6-d7xa1`.
+        if let Some((base, take)) = crate::notation::split_take(text) {
+            let take = match g.parse_cell(take) {
+                Some(c) if self.mechanics.cells().contains(c) => c,
+                _ => return Err(self.refused_at(pos, Refusal::OffBoard(take.to_string()))),
+            };
+            return match self.parse_move(pos, history, base)? {
+                Move::Place { to, .. } => Ok(Move::Take(Removal::new(None, to, take))),
+                Move::Step { from, to } => Ok(Move::Take(Removal::new(Some(from), to, take))),
+                _ => Err(PlayError::Notation(ParseMoveError::Syntax(
+                    text.to_string(),
+                ))),
+            };
+        }
+        // A placement and a twist: `c3/2+`.
+        if let Some((place, name)) = text.split_once('/') {
+            let Some(twist) = self.mechanics.twist_named(name) else {
+                return Err(self.refused_at(pos, Refusal::NoTwist(name.to_string())));
+            };
+            return match self.parse_move(pos, history, place)? {
+                Move::Place { to, .. } => Ok(Move::Twist { to, twist }),
+                _ => Err(PlayError::Notation(ParseMoveError::Syntax(
+                    text.to_string(),
+                ))),
+            };
+        }
         let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.
@@ -104,6 +134,17 @@ impl Rulebook {
             }
             e => PlayError::Notation(e),
         })?;
+        // A cell of the grid that `shape()` leaves out is off the board too.
+        let cells = self.mechanics.cells();
+        let named = match &parsed {
+            MoveText::Place { to, .. } => [Some(*to), None],
+            MoveText::Step { from, to } => [Some(*from), Some(*to)],
+            MoveText::Column { .. } => [None, None],
+        };
+        let outside = named.into_iter().flatten().find(|c| !cells.contains(*c));
+        if let Some(c) = outside {
+            return Err(self.refused_at(pos, Refusal::OffBoard(g.name(c).to_string())));
+        }
         match parsed {
             MoveText::Place { to, mark: m } => Ok(Move::Place {
                 to,

@@ -29,6 +29,7 @@ impl HookKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[allow(missing_docs)] // Each variant is documented by its `HOOKS` entry.
 pub enum HookId {
+    Shape,
     Lines,
     Wins,
     LineResult,
@@ -42,6 +43,10 @@ pub enum HookId {
     CaptureWins,
     KeepMarks,
     Slides,
+    Twists,
+    Removes,
+    FlyAt,
+    LoseAt,
     BothLines,
     Regions,
     RegionLines,
@@ -113,6 +118,12 @@ const fn load(
 
 /// Every hook, in [`HookId`] order (the order `rules` lists them in).
 pub const HOOKS: &[Hook] = &[
+    load(
+        HookId::Shape,
+        "shape",
+        &[],
+        "the cells of the grid that exist for play (the default: all of them); the others are drawn blank and named by no move",
+    ),
     Hook {
         required: true,
         ..load(
@@ -198,10 +209,34 @@ pub const HOOKS: &[Hook] = &[
         "slides that start at `cell`: array of #{ path: [cells from `cell` on], take: \"own\" (the default) or \"own or empty\", put: \"own\" (the default) or \"empty\", name: \"^d\" (optional) }; the mark at `cell` leaves, the others shift one cell back along the path, and the last cell gets `put`",
     ),
     load(
+        HookId::Twists,
+        "twists",
+        &[],
+        "twists that follow every placement: array of #{ name: \"1+\", from: [cells], to: [cells] }; the mark on from[i] goes to to[i], all at once; a placement that makes a line ends the move without one",
+    ),
+    load(
+        HookId::Removes,
+        "removes",
+        &[],
+        "a move that completes a line removes one opponent piece instead of ending the game: \"not in a line\" (a piece outside the opponent's completed lines, any when all are in one) or \"any\"",
+    ),
+    load(
+        HookId::FlyAt,
+        "fly_at",
+        &[],
+        "with pieces(): a side with this many pieces on the board and none in hand moves one to any empty cell; () for never (the default)",
+    ),
+    load(
+        HookId::LoseAt,
+        "lose_at",
+        &[],
+        "with removes(): a side left with this many pieces, on the board and in hand, loses; () for never (the default)",
+    ),
+    load(
         HookId::BothLines,
         "both_lines",
         &[],
-        "after a slide, lines are judged on the whole board; when both sides have one: \"mover wins\", \"opponent wins\" or \"draw\" (the default)",
+        "after a slide or a twist, lines are judged on the whole board; when both sides have one: \"mover wins\", \"opponent wins\" or \"draw\" (the default)",
     ),
     load(
         HookId::Regions,

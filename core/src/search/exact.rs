@@ -421,6 +421,13 @@ fn table_key(pos: &Position, hooks: bool) -> u64 {
         Some(Move::Place { to, mark }) => 1 + (u64::from(to.0) << 1 | mark as u64),
         Some(Move::Slide { from, to }) => 1 << 41 | u64::from(from.0) << 16 | u64::from(to.0),
         Some(Move::Step { from, to }) => 1 << 40 | u64::from(from.0) << 16 | u64::from(to.0),
+        Some(Move::Twist { to, twist }) => 1 << 42 | u64::from(twist) << 16 | u64::from(to.0),
+        Some(Move::Take(r)) => {
+            1 << 56
+                | u64::from(r.from().map_or(u16::MAX, |c| c.0)) << 32
+                | u64::from(r.to().0) << 16
+                | u64::from(r.take().0)
+        }
         Some(Move::Swap) => 2 << 40,
     };
     pos.key()

@@ -77,6 +77,7 @@ pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<M
         && !t.has_gravity()
         && t.keep_marks().is_none()
         && !t.has_slides()
+        && !t.has_twists()
         && pos.in_hand(pos.turn()).is_none();
     if pos.is_over() || !by_lines {
         return None;

@@ -27,6 +27,7 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
         // A line through a mark about to vanish is no threat.
         && t.keep_marks().is_none()
         && !t.has_slides()
+        && !t.has_twists()
 }
 
 /// The candidate that builds and blocks the most: every window of `k` cells

@@ -145,6 +145,7 @@ fn playable(rules: &Rulebook) -> Result<(), String> {
         || !t.regions().is_empty()
         || t.keep_marks().is_some()
         || t.has_slides()
+        || t.has_twists()
     {
         Some("stones placed on any empty cell, and left there")
     } else {

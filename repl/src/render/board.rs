@@ -6,6 +6,7 @@ use crate::edge::{self, Paint, outln};
 use crate::session::Session;
 use gridrules_core::mechanics::ageing;
 use gridrules_core::mechanics::slides::{Put, Slide, Take};
+use gridrules_core::mechanics::twists::Twist;
 use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, Game, Move, Position, Rulebook, Side};
 use std::fmt::Write as _;
@@ -37,15 +38,67 @@ struct Frame {
     row_break: Vec<bool>,
     /// Characters of the widest row number.
     label: usize,
+    /// On a board `shape()` cuts out of the grid: the lines steps follow,
+    /// drawn between its cells (a morris board's squares).
+    links: Option<Links>,
+}
+
+/// The lines drawn between the cells of a shaped board: where two cells
+/// of a row or a column are a step apart, the cells and gaps between them.
+struct Links {
+    /// Grid cells (not of the board) crossed by a line along a row.
+    across: Vec<bool>,
+    /// Grid cells (not of the board) crossed by a line along a column.
+    down: Vec<bool>,
+    /// By cell: whether a line along the row runs on to the next column.
+    gap: Vec<bool>,
+}
+
+impl Links {
+    fn new(rulebook: &Rulebook) -> Links {
+        let g = rulebook.grid();
+        let t = rulebook.mechanics();
+        let n = g.len();
+        let mut links = Links {
+            across: vec![false; n],
+            down: vec![false; n],
+            gap: vec![false; n],
+        };
+        let at = |col: u32, row: u32| g.cell(col.into(), row.into()).expect("on the grid");
+        for a in t.cells() {
+            for b in t.steps(a) {
+                let (ca, ra, cb, rb) = (g.col(a), g.row(a), g.col(b), g.row(b));
+                if ra == rb && ca < cb {
+                    for c in ca..cb {
+                        links.gap[at(c, ra).index()] = true;
+                        if c > ca {
+                            links.across[at(c, ra).index()] = true;
+                        }
+                    }
+                } else if ca == cb && ra < rb {
+                    for r in ra + 1..rb {
+                        links.down[at(ca, r).index()] = true;
+                    }
+                }
+            }
+        }
+        links
+    }
 }
 
 impl Frame {
     fn new(rulebook: &Rulebook) -> Frame {
         let g = rulebook.grid();
         let t = rulebook.mechanics();
-        let region =
-            |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(|c| t.region_of(c));
-        // Separators go between columns (rows) whose cells lie in different regions.
+        // A cell's block: its region, else the first twist that moves it
+        // (Pentago's quadrants).
+        let block = |c: Cell| {
+            t.region_of(c)
+                .or_else(|| t.twists().iter().position(|tw| tw.cells.contains(c)))
+        };
+        let region = |col: u32, row: u32| g.cell(col.into(), row.into()).and_then(block);
+        // Separators go between columns (rows) whose cells lie in different
+        // regions or blocks.
         let layer_width = g.width() / rulebook.layers();
         let col_break: Vec<bool> = (0..g.width())
             .map(|c| {
@@ -64,6 +117,7 @@ impl Frame {
             col_break,
             row_break,
             label: if g.height() >= 10 { 2 } else { 1 },
+            links: t.is_shaped(g).then(|| Links::new(rulebook)),
         }
     }
 
@@ -118,11 +172,25 @@ impl Frame {
         let last = game.moves().last().and_then(|m| m.to());
         // The line that won, drawn struck (underlined) where there is colour;
         // the result line names its cells either way.
-        let winning = rulebook.decisive_run(pos).unwrap_or_default();
+        let winning: Vec<Cell> = rulebook.decisive_runs(pos).concat();
         for r in (0..self.height).rev() {
             let mut line = format!("{:>label$} ", r + 1);
             for c in 0..self.width {
                 let cell = g.cell(c.into(), r.into()).expect("on the board");
+                if let Some(links) = &self.links
+                    && !rulebook.mechanics().cells().contains(cell)
+                {
+                    // A cell the board leaves out: blank, or a line crossing it.
+                    let i = cell.index();
+                    let ch = match (links.across[i], links.down[i]) {
+                        (true, _) => "-",
+                        (false, true) => "|",
+                        _ => " ",
+                    };
+                    line.push_str(ch);
+                    line.push_str(if links.gap[i] { "-" } else { " " });
+                    continue;
+                }
                 let mark = if winning.contains(&cell) {
                     &[Paint::Bold, Paint::Underline][..]
                 } else if last == Some(cell) {
@@ -131,7 +199,8 @@ impl Frame {
                     &[][..]
                 };
                 line.push_str(&cell_text(shown(rulebook, pos, cell), mark));
-                line.push(' ');
+                let joined = self.links.as_ref().is_some_and(|l| l.gap[cell.index()]);
+                line.push(if joined { '-' } else { ' ' });
                 if self.col_break[c as usize] {
                     line.push_str("| ");
                 }
@@ -226,6 +295,9 @@ fn notes(out: &mut String, session: &Session) {
         // At most 80 columns with a short name (`a1-e1`, `^d`).
         outln!(out, "{lead} {}: {like}", slide_hint(slide));
     }
+    if let (Some(first), false) = (t.twists().first(), game.is_over()) {
+        outln!(out, "{}", twist_hint(rulebook, first));
+    }
     if t.marks() == Marks::Either && !game.is_over() {
         outln!(
             out,
@@ -240,9 +312,36 @@ fn notes(out: &mut String, session: &Session) {
     ) {
         if x > 0 || o > 0 {
             outln!(out, "placing: X has {x} in hand, O {o}");
+        } else if let Some(n) = t
+            .fly_at()
+            .filter(|&n| pos.marks(pos.turn()).count() <= u32::from(n))
+        {
+            outln!(
+                out,
+                "moving: {} is down to {n} pieces and flies: one to any empty point, like {}",
+                pos.turn(),
+                first_move(rulebook, pos)
+            );
         } else {
-            outln!(out, "moving: all pieces placed; move one, like b2-c2");
+            outln!(
+                out,
+                "moving: all pieces placed; move one, like {}",
+                first_move(rulebook, pos)
+            );
         }
+    }
+    if t.removes() && !game.is_over() {
+        // Two cells of the board for the example: its first and its last.
+        let g = rulebook.grid();
+        let cells = t.cells();
+        let first = cells.first().unwrap_or(Cell(0));
+        let last = cells.into_iter().last().unwrap_or(first);
+        outln!(
+            out,
+            "a line (mill) removes an opponent piece, named after an x: {}x{}",
+            g.name(last),
+            g.name(first)
+        );
     }
     let closed: Vec<String> = (0..t.regions().len())
         .filter(|r| pos.regions_closed() & (1 << r) != 0)
@@ -271,6 +370,16 @@ fn notes(out: &mut String, session: &Session) {
         );
     }
     outln!(out, "{}", game.status_line());
+}
+
+/// The text of the side to move's first legal move, as an example
+/// (`b2-c2` where there is none to show).
+fn first_move(rulebook: &Rulebook, pos: &Position) -> String {
+    let mut list = gridrules_core::MoveList::new();
+    match rulebook.legal_moves(pos, &[], &mut list) {
+        Ok(()) if !list.is_empty() => rulebook.move_text(list[0]),
+        _ => "b2-c2".to_string(),
+    }
 }
 
 /// What a cell shows.
@@ -372,5 +481,26 @@ fn slide_hint(slide: &Slide) -> &'static str {
             "take a blank or own end cell, push your mark in at the far end"
         }
         (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own end cell, the rest shifting",
+    }
+}
+
+/// How a move with a twist is written, and the twists' names while they
+/// fit the line (`each move: a mark, then a twist: c3/1+ (twists: 1+ …)`).
+fn twist_hint(rulebook: &Rulebook, first: &Twist) -> String {
+    // A cell of the twist's block: the example moves a mark there.
+    let cell = first.cells.into_iter().last().unwrap_or(Cell(0));
+    let like = rulebook.move_text(Move::Twist { to: cell, twist: 0 });
+    let lead = format!("each move: a mark, then a twist: {like}");
+    let names: Vec<&str> = rulebook
+        .mechanics()
+        .twists()
+        .iter()
+        .map(|tw| tw.name.as_str())
+        .collect();
+    let all = format!("{lead} (twists: {})", names.join(" "));
+    if all.chars().count() <= 80 {
+        all
+    } else {
+        format!("{lead} (`legal` lists the twists)")
     }
 }

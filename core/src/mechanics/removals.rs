@@ -1,0 +1,348 @@
+//! Lines that remove (`removes()`): a move that completes a line does not
+//! end the game; the mover removes one opponent piece, as part of the same
+//! move (`d7xa1`, `d6-d7xa1`) — nine men's morris's mills. Read at load;
+//! listed, checked, made and named in play.
+
+use super::load::{Load, Word};
+use super::{Mechanic, Mechanics};
+use crate::error::RulebookError;
+use crate::geometry::{Bits, Cell, CellSet, Grid};
+use crate::position::{Move, MoveList, Position, Removal, Side, UNLIMITED};
+use crate::refusal::Refusal;
+use crate::script::hooks::HookId;
+
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "removals",
+    hooks: &[HookId::Removes],
+    build,
+};
+
+/// Which opponent pieces a completed line may remove (`removes()`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoveRule {
+    /// One outside the opponent's completed lines, any when all are in one.
+    NotInLine,
+    /// Any of the opponent's pieces.
+    Any,
+}
+
+impl Word for RemoveRule {
+    const WORDS: &'static [(&'static str, RemoveRule)] = &[
+        ("not in a line", RemoveRule::NotInLine),
+        ("any", RemoveRule::Any),
+    ];
+}
+
+/// What `removes()` compiled to: the rule, and the winning windows (the
+/// completed lines), each `words` words (the board's prefix width) one
+/// after the other, so a test loads them beside the marks in registers.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Removals {
+    pub(crate) rule: Option<RemoveRule>,
+    /// Every distinct window of `min_run` cells along a line.
+    windows: Vec<u64>,
+    /// Per cell, the windows through it: `through[start[c]..start[c + 1]]`.
+    through: Vec<u64>,
+    start: Vec<u32>,
+    words: usize,
+}
+
+/// Reads `removes()`. Its lines are the `lines()` windows of the shortest
+/// winning run; once they remove, no line ends the game, so the line test
+/// every move makes is emptied (the removal test below takes its place).
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
+    if !load.host.defines(HookId::Removes) {
+        return Ok(());
+    }
+    let rule: RemoveRule = load.word(HookId::Removes)?;
+    let clash = [
+        (!t.regions.is_empty(), "regions()"),
+        (t.captures.any(), "captures()"),
+        (t.keep.is_some(), "keep_marks()"),
+        (!t.slides.all.is_empty(), "slides()"),
+        (!t.twists.all.is_empty(), "twists()"),
+        (t.gravity, "support()"),
+        (!t.turns.is_alternating(), "turn_marks()"),
+        (t.marks != super::Marks::Own, "marks() other than \"own\""),
+    ];
+    if let Some((_, what)) = clash.iter().find(|(on, _)| *on) {
+        return Err(load.bad(
+            HookId::Removes,
+            format!("removes() cannot go with {what}: a removal follows a move of one own piece"),
+        ));
+    }
+    if load.host.defines(HookId::LineResult) {
+        return Err(load.bad(
+            HookId::Removes,
+            "removes() cannot go with line_result(): a completed line removes a piece and the game goes on".to_string(),
+        ));
+    }
+    let k = t.min_run;
+    if (1..=t.lines.iter().map(Vec::len).max().unwrap_or(0)).any(|n| t.wins_run(n) != (n >= k)) {
+        return Err(load.bad(
+            HookId::Removes,
+            format!(
+                "removes() needs wins(run) true exactly from {k} on: a completed line is {k} cells"
+            ),
+        ));
+    }
+    let mut windows: Vec<CellSet> = Vec::new();
+    for line in &t.lines {
+        for w in line.windows(k) {
+            let set: CellSet = w.iter().copied().collect();
+            if !windows.contains(&set) {
+                windows.push(set);
+            }
+        }
+    }
+    let words = t.words;
+    let flat = |w: &CellSet| w.words().into_iter().take(words).collect::<Vec<u64>>();
+    let mut start = Vec::with_capacity(load.grid.len() + 1);
+    let mut through = Vec::new();
+    for c in load.grid.cells() {
+        start.push((through.len() / words) as u32);
+        for w in windows.iter().filter(|w| w.contains(c)) {
+            through.extend(flat(w));
+        }
+    }
+    start.push((through.len() / words) as u32);
+    t.removals = Removals {
+        rule: Some(rule),
+        windows: windows.iter().flat_map(flat).collect(),
+        through,
+        start,
+        words,
+    };
+    t.win = super::lines::WinCheck::never(load.grid.len(), t.words);
+    Ok(())
+}
+
+// Play: the moves that complete a line become one move per piece they may remove.
+impl Mechanics {
+    /// Whether a completed line removes a piece (`removes()`).
+    #[inline(always)]
+    pub fn removes(&self) -> bool {
+        self.removals.rule.is_some()
+    }
+
+    /// Whether `own` (the first `W` words of the marks) completes a line
+    /// through `cell`.
+    #[inline(always)]
+    fn completes<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+        let r = &self.removals;
+        let (a, b) = (
+            r.start[cell.index()] as usize,
+            r.start[cell.index() + 1] as usize,
+        );
+        super::lines::fills_one(&r.through[a * r.words..b * r.words], r.words, own)
+    }
+
+    /// The cells of `marks` (the first `W` words) that stand in a completed
+    /// line of them.
+    #[inline(always)]
+    fn in_lines_in<const W: usize>(&self, marks: Bits<W>) -> Bits<W> {
+        let r = &self.removals;
+        let mut out = Bits::<W>::EMPTY;
+        for w in r.windows.chunks_exact(r.words) {
+            let w = if W <= r.words {
+                Bits::<W>::from_words(w)
+            } else {
+                // Asked wider than the table (a check, not play): pad it.
+                let mut all = [0; crate::geometry::WORDS];
+                all[..w.len()].copy_from_slice(w);
+                CellSet::from_words(&all).prefix::<W>()
+            };
+            if w.is_subset(marks) {
+                out |= w;
+            }
+        }
+        out
+    }
+
+    /// The cells of `marks` that stand in a completed line of them.
+    pub fn in_lines(&self, marks: CellSet) -> CellSet {
+        self.in_lines_in(marks)
+    }
+
+    /// The mover's piece lands on `to` (from `from`, or from hand): whether
+    /// that completes a line of its own.
+    #[inline(always)]
+    fn move_completes<const W: usize>(&self, pos: &Position, from: Option<Cell>, to: Cell) -> bool {
+        let mut own = pos.marks.get(pos.turn).prefix::<W>();
+        if let Some(from) = from {
+            own = own & !Bits::single(from);
+        }
+        self.completes(to, own | Bits::single(to))
+    }
+
+    /// The opponent pieces a line the side to move completes may remove.
+    pub fn removable(&self, pos: &Position) -> CellSet {
+        CellSet::from_prefix(self.removable_in::<{ crate::geometry::WORDS }>(pos))
+    }
+
+    #[inline(always)]
+    fn removable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
+        let theirs = pos.marks.get(pos.turn.other()).prefix::<W>();
+        match self.removals.rule {
+            Some(RemoveRule::NotInLine) => {
+                let free = theirs & !self.in_lines_in(theirs);
+                if free.is_empty() { theirs } else { free }
+            }
+            Some(RemoveRule::Any) => theirs,
+            None => Bits::EMPTY,
+        }
+    }
+
+    /// Replaces each move of `out` from `start` on that completes a line by
+    /// one move per piece it may remove. With no opponent piece on the board
+    /// there is nothing to remove, and the move stays as it is.
+    pub(crate) fn expand_removals<const W: usize>(
+        &self,
+        pos: &Position,
+        start: usize,
+        out: &mut MoveList,
+    ) {
+        if pos.marks.get(pos.turn.other()).prefix::<W>().is_empty() {
+            return;
+        }
+        let end = out.len();
+        // Worked out at the first move that completes a line: most lists have none.
+        let mut removable = None;
+        for i in start..end {
+            let (from, to) = match out[i] {
+                Move::Place { to, .. } => (None, to),
+                Move::Step { from, to } => (Some(from), to),
+                _ => continue,
+            };
+            if self.move_completes::<W>(pos, from, to) {
+                let takes = *removable.get_or_insert_with(|| self.removable_in::<W>(pos));
+                for take in takes {
+                    out.push(Move::Take(Removal::new(from, to, take)));
+                }
+            }
+        }
+        if removable.is_some() {
+            out.retain_from(start, |mv| match mv {
+                Move::Place { to, .. } => !self.move_completes::<W>(pos, None, to),
+                Move::Step { from, to } => !self.move_completes::<W>(pos, Some(from), to),
+                _ => true,
+            });
+        }
+    }
+
+    /// Why a move that completes a line, or claims to, is refused: a
+    /// completing move must name a piece to remove, a removal must follow a
+    /// completed line, and the piece must be one the rule lets go.
+    pub(crate) fn check_removal(&self, pos: &Position, mv: Move) -> Result<(), Refusal> {
+        if !self.removes() {
+            return match mv {
+                Move::Take(r) => Err(Refusal::RemovesNothing(r.to())),
+                _ => Ok(()),
+            };
+        }
+        let (from, to, take) = match mv {
+            Move::Place { to, .. } => (None, to, None),
+            Move::Step { from, to } => (Some(from), to, None),
+            Move::Take(r) => (r.from(), r.to(), Some(r.take())),
+            _ => return Ok(()),
+        };
+        let completes = self.move_completes::<{ crate::geometry::WORDS }>(pos, from, to);
+        let theirs = pos.marks(pos.turn.other());
+        match take {
+            None if completes && !theirs.is_empty() => Err(Refusal::MustRemove(to)),
+            None => Ok(()),
+            Some(_) if !completes => Err(Refusal::RemovesNothing(to)),
+            Some(take) if !theirs.contains(take) => {
+                Err(Refusal::NotRemovable(take, pos.turn.other()))
+            }
+            Some(take) if !self.removable(pos).contains(take) => {
+                Err(Refusal::TakeInLine(take, pos.turn.other()))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Makes a removing move: the piece lands, the opponent's on `take`
+    /// leaves, and a side left with `lose_at()` pieces loses.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn make_take(
+        &self,
+        p: &mut Position,
+        side: Side,
+        from: Option<Cell>,
+        to: Cell,
+        take: Cell,
+    ) {
+        match from {
+            Some(from) => p.marks.get_mut(side).remove(from),
+            None => {
+                let hand = p.in_hand.get_mut(side);
+                if *hand != UNLIMITED {
+                    *hand -= 1;
+                }
+            }
+        }
+        p.marks.get_mut(side).insert(to);
+        p.marks.get_mut(side.other()).remove(take);
+        self.settle_count(p, side.other());
+    }
+
+    /// A removing move's text: `d7xa1`, `d6-d7xa1`.
+    pub(crate) fn take_text(grid: Grid, from: Option<Cell>, to: Cell, take: Cell) -> String {
+        match from {
+            Some(from) => format!("{}-{}x{}", grid.name(from), grid.name(to), grid.name(take)),
+            None => format!("{}x{}", grid.name(to), grid.name(take)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rulebook::Rulebook;
+
+    /// A morris-like 3×3 where every line removes, with `extra` hooks.
+    fn rulebook(extra: &str) -> Result<Rulebook, String> {
+        let script = format!(
+            "fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\nfn removes() {{ \"not in a line\" }}\n{extra}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.rhai"), script).unwrap();
+        let text =
+            "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = 3\nheight = 3\n";
+        Rulebook::from_str_at(text, "t.toml", Some(dir.path().to_path_buf()))
+            .map_err(|e| e.to_string())
+    }
+
+    /// A removal's cells survive their packing, at both ends of the
+    /// largest board.
+    #[test]
+    fn a_removal_keeps_its_cells() {
+        use crate::geometry::{Cell, MAX_CELLS};
+        use crate::position::Removal;
+        let last = Cell(MAX_CELLS as u16 - 1);
+        for from in [None, Some(Cell(0)), Some(last)] {
+            for (to, take) in [(Cell(0), last), (last, Cell(0)), (Cell(5), Cell(700))] {
+                let r = Removal::new(from, to, take);
+                assert_eq!((r.from(), r.to(), r.take()), (from, to, take));
+            }
+        }
+    }
+
+    #[test]
+    fn removes_refuses_what_it_cannot_go_with() {
+        assert!(rulebook("fn pieces() { 4 }").is_ok());
+        let err = rulebook("fn line_result() { \"owner loses\" }").unwrap_err();
+        assert!(
+            err.contains("removes() cannot go with line_result()"),
+            "{err}"
+        );
+        let err = rulebook("fn keep_marks() { 3 }").unwrap_err();
+        assert!(
+            err.contains("removes() cannot go with keep_marks()"),
+            "{err}"
+        );
+        let err = rulebook("fn lose_at() { 2 }").unwrap_err();
+        assert!(err.contains("lose_at() needs pieces()"), "{err}");
+    }
+}
