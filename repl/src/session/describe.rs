@@ -24,8 +24,15 @@ impl Session {
         }
         lines.push(String::new());
         let g = r.grid();
+        let t = r.mechanics();
+        // A board `shape()` cuts out of the grid: how many cells it keeps.
+        let cells = if t.is_shaped(g) {
+            format!(" ({} cells)", t.cells().count())
+        } else {
+            String::new()
+        };
         lines.push(format!(
-            "board: {}×{}; rulebook {}; script {}",
+            "board: {}×{}{cells}; rulebook {}; script {}",
             g.width(),
             g.height(),
             r.path(),
@@ -40,10 +47,13 @@ impl Session {
             clock_line(self.clock_limit()),
             if r.table().pie { "on" } else { "off" }
         ));
-        let t = r.mechanics();
+        let line = if t.removes() {
+            "removes an opponent piece".to_string()
+        } else {
+            line_result_text(t.line_result())
+        };
         lines.push(format!(
-            "a completed line: {}; no legal move: {}{}",
-            line_result_text(t.line_result()),
+            "a completed line: {line}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
                 Marks::Own => String::new(),
