@@ -1020,40 +1020,55 @@ fn at_popout_every_level_pops_for_the_win_medium_blocks_and_hard_beats_medium() 
 #[test]
 fn at_quixo_every_level_pushes_for_the_win_stops_the_loss_and_hard_beats_medium() {
     let rules = Rulebook::builtin("quixo").unwrap();
+    takes_the_win_and_stops_the_loss(&rules, "5/5/5/OO3/XXXX1 X", "5/5/5/X4/OOOO1 X", 4);
+    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
+}
+
+/// In `win` (X to move), every level takes a win in one; in `threat` (X
+/// to move, O threatening a win in one), medium and hard play a move after
+/// which O has no win in one, or that wins at once (easy plays at random
+/// there). `threat` must leave X a choice that matters. `seeds` per level.
+fn takes_the_win_and_stops_the_loss(rules: &Rulebook, win: &str, threat: &str, seeds: u64) {
     let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
-    let win = rules.parse_position("5/5/5/OO3/XXXX1 X").unwrap();
-    // Whether O, to move in `pos`, has a push that wins.
+    let win = rules.parse_position(win).unwrap();
+    let threat = rules.parse_position(threat).unwrap();
+    // Whether O, to move in `pos`, has a move that wins.
     let o_wins_next = |pos: &Position| {
-        legal(&rules, pos)
+        legal(rules, pos)
             .into_iter()
             .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
     };
-    let threat = rules.parse_position("5/5/5/X4/OOOO1 X").unwrap();
     let safe = |mv: Move| {
         let p = after(&threat, mv);
-        p.outcome().is_none() && !o_wins_next(&p)
+        p.outcome() == Some(Outcome::Win(Side::X)) || (p.outcome().is_none() && !o_wins_next(&p))
     };
-    let moves = legal(&rules, &threat);
+    let moves = legal(rules, &threat);
     assert!(
         moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
-        "the test position must leave X a choice that matters"
+        "{}: the test position must leave X a choice that matters",
+        rules.name()
     );
     for level in Level::ALL {
-        for seed in 0..4 {
-            let mv = pick(&rules, &win, level, seed);
+        for seed in 0..seeds {
+            let mv = pick(rules, &win, level, seed);
             assert_eq!(
                 after(&win, mv).outcome(),
                 Some(Outcome::Win(Side::X)),
-                "{level} seed {seed}: {}",
+                "{} {level} seed {seed}: {}",
+                rules.name(),
                 rules.move_text(mv)
             );
             if level != Level::Easy {
-                let mv = pick(&rules, &threat, level, seed);
-                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
+                let mv = pick(rules, &threat, level, seed);
+                assert!(
+                    safe(mv),
+                    "{} {level} seed {seed}: {}",
+                    rules.name(),
+                    rules.move_text(mv)
+                );
             }
         }
     }
-    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
 }
 
 /// Plays `games` of hard against medium on `rules` (seed 1, `playouts` a
@@ -1081,40 +1096,8 @@ fn hard_scores_against_medium(rules: &Rulebook, games: u32, playouts: u32, share
 #[test]
 fn at_pentago_every_level_takes_the_win_stops_the_loss_and_hard_beats_medium() {
     let rules = Rulebook::builtin("pentago").unwrap();
-    let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
-    let win = rules
-        .parse_position("OOOO2/4X1/2O3/1X4/2O3/1XXXX1 X")
-        .unwrap();
-    let o_wins_next = |pos: &Position| {
-        legal(&rules, pos)
-            .into_iter()
-            .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
-    };
-    let threat = rules.parse_position("XX4/XX4/6/6/6/OOOO2 X").unwrap();
-    let safe = |mv: Move| {
-        let p = after(&threat, mv);
-        p.outcome().is_none() && !o_wins_next(&p)
-    };
-    let moves = legal(&rules, &threat);
-    assert!(
-        moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
-        "the test position must leave X a choice that matters"
-    );
-    for level in Level::ALL {
-        for seed in 0..4 {
-            let mv = pick(&rules, &win, level, seed);
-            assert_eq!(
-                after(&win, mv).outcome(),
-                Some(Outcome::Win(Side::X)),
-                "{level} seed {seed}: {}",
-                rules.move_text(mv)
-            );
-            if level != Level::Easy {
-                let mv = pick(&rules, &threat, level, seed);
-                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
-            }
-        }
-    }
+    let (win, threat) = ("OOOO2/4X1/2O3/1X4/2O3/1XXXX1 X", "XX4/XX4/6/6/6/OOOO2 X");
+    takes_the_win_and_stops_the_loss(&rules, win, threat, 4);
     hard_scores_against_medium(&rules, 20, 5_000, 0.75);
 }
 
@@ -1124,45 +1107,12 @@ fn at_pentago_every_level_takes_the_win_stops_the_loss_and_hard_beats_medium() {
 #[test]
 fn at_nine_mens_morris_every_level_takes_the_win_and_stops_the_loss() {
     let rules = Rulebook::builtin("nine-mens-morris").unwrap();
-    let after = |pos: &Position, mv: Move| rules.play(pos, &[], mv).unwrap();
     // X to move with O on three: d6-d7 or a7-a4 makes a mill and wins.
-    let win = rules
-        .parse_position("X1X/1X1/3/1XX3/3/O2/OO1 X 0,0 -")
-        .unwrap();
+    let win = "X1X/1X1/3/1XX3/3/O2/OO1 X 0,0 -";
     // X has three; O (three, flying) threatens a mill at g1 from anywhere.
-    // X must block g1 by flying there (or make its own mill first: none).
-    let threat = rules
-        .parse_position("X2/2O/1X1/6/1X1/3/OO1 X 0,0 -")
-        .unwrap();
-    let o_wins_next = |pos: &Position| {
-        legal(&rules, pos)
-            .into_iter()
-            .any(|mv| after(pos, mv).outcome() == Some(Outcome::Win(Side::O)))
-    };
-    let safe = |mv: Move| {
-        let p = after(&threat, mv);
-        p.outcome() == Some(Outcome::Win(Side::X)) || (p.outcome().is_none() && !o_wins_next(&p))
-    };
-    let moves = legal(&rules, &threat);
-    assert!(
-        moves.iter().any(|&mv| safe(mv)) && moves.iter().any(|&mv| !safe(mv)),
-        "the test position must leave X a choice that matters"
-    );
-    for level in Level::ALL {
-        for seed in 0..3 {
-            let mv = pick(&rules, &win, level, seed);
-            assert_eq!(
-                after(&win, mv).outcome(),
-                Some(Outcome::Win(Side::X)),
-                "{level} seed {seed}: {}",
-                rules.move_text(mv)
-            );
-            if level != Level::Easy {
-                let mv = pick(&rules, &threat, level, seed);
-                assert!(safe(mv), "{level} seed {seed}: {}", rules.move_text(mv));
-            }
-        }
-    }
+    // X must block g1 by flying there (it has no mill of its own to make).
+    let threat = "X2/2O/1X1/6/1X1/3/OO1 X 0,0 -";
+    takes_the_win_and_stops_the_loss(&rules, win, threat, 3);
 }
 
 /// The arena claim for nine men's morris: hard beats medium in at least

@@ -475,16 +475,25 @@ fn per_move_hooks_read_the_top_level_tables() {
     }
 }
 
-/// The authoring guide's twists example: its examples pass, every cell
-/// comes with each of its nine twists, and the board is drawn in blocks.
+/// A worked example of the authoring guide, from `tests/user/`: it loads
+/// with no per-move hook and its `examples` examples all pass.
+fn guide_example(file: &str, examples: usize) -> Arc<Rulebook> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("user")
+        .join(file);
+    let rules = Arc::new(Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}")));
+    assert!(!rules.has_per_move_hooks(), "{file}");
+    let checked = gridrules_core::check::run(&rules);
+    assert_eq!(checked.len(), examples, "{file}");
+    assert!(checked.iter().all(|c| c.failure.is_none()), "{checked:?}");
+    rules
+}
+
+/// The authoring guide's twists example: its examples pass, and every cell
+/// comes with each of its nine twists.
 #[test]
 fn the_guides_twists_example_loads_and_plays() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("user/spin4.toml");
-    let rules = Arc::new(Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}")));
-    assert!(!rules.has_per_move_hooks());
-    let checked = gridrules_core::check::run(&rules);
-    assert_eq!(checked.len(), 3);
-    assert!(checked.iter().all(|c| c.failure.is_none()), "{checked:?}");
+    let rules = guide_example("spin4.toml", 3);
     let mut list = MoveList::new();
     rules.legal_moves(&rules.initial(), &[], &mut list).unwrap();
     assert_eq!(list.len(), 16 * 9);
@@ -505,12 +514,7 @@ fn the_guides_twists_example_loads_and_plays() {
 /// is one move per piece it may remove.
 #[test]
 fn the_guides_removals_example_loads_and_plays() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("user/six_mens.toml");
-    let rules = Arc::new(Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}")));
-    assert!(!rules.has_per_move_hooks());
-    let checked = gridrules_core::check::run(&rules);
-    assert_eq!(checked.len(), 3);
-    assert!(checked.iter().all(|c| c.failure.is_none()), "{checked:?}");
+    let rules = guide_example("six_mens.toml", 3);
     let mut list = MoveList::new();
     rules.legal_moves(&rules.initial(), &[], &mut list).unwrap();
     assert_eq!(list.len(), 16);

@@ -89,6 +89,20 @@ pub(crate) struct Finished {
     pub marks: BySide<CellSet>,
 }
 
+/// A loop's end: the outcome, the moves played and the marks, kept in the
+/// loop's `W` words.
+#[inline(always)]
+fn end<const W: usize>(outcome: Outcome, plies: usize, marks: [Bits<W>; 2]) -> Finished {
+    Finished {
+        outcome,
+        plies,
+        marks: BySide {
+            x: CellSet::from_prefix(marks[0]),
+            o: CellSet::from_prefix(marks[1]),
+        },
+    }
+}
+
 /// Plays uniformly random moves from `start` to the result, or to
 /// `max_plies` moves, a draw. `start` must not be over, and `rules` must be
 /// [`eligible`]. `seen` is scratch space for the repetition rule.
@@ -119,14 +133,6 @@ fn run_twists<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) ->
     let mut turn = start.turn;
     let twists = t.twists().len() as u32;
     let all = t.all.prefix::<W>();
-    let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
-        outcome,
-        plies,
-        marks: BySide {
-            x: CellSet::from_prefix(marks[0]),
-            o: CellSet::from_prefix(marks[1]),
-        },
-    };
     // The cells where the mover's placement makes a line: one move each.
     let (_, mut wins) = t.lines_and_wins(&marks, open, turn);
     for ply in 0.. {
@@ -188,14 +194,6 @@ fn run<const W: usize, const SLIDES: bool>(
     };
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
-    let end = |outcome, plies, marks: [Bits<W>; 2]| Finished {
-        outcome,
-        plies,
-        marks: BySide {
-            x: CellSet::from_prefix(marks[0]),
-            o: CellSet::from_prefix(marks[1]),
-        },
-    };
     let repetition = if SLIDES { t.repetition } else { None };
     // Where no move lowers the number of marks, a position with fewer
     // marks never returns: those kept are dropped as one is added.

@@ -8,11 +8,10 @@
 //! must agree with, and its line of the board's status.
 
 use super::load::Load;
-use super::words::Marks;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet, Grid};
-use crate::position::{Ages, BySide, MAX_KEPT, Position, Side, UNLIMITED};
+use crate::position::{Ages, BySide, MAX_KEPT, Position, Side};
 use crate::script::hooks::HookId;
 use crate::setup_error::SetupErrorKind;
 
@@ -42,15 +41,16 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         },
     };
     if t.keep.is_some() {
+        use super::Primitive as P;
         let clash = [
-            (t.pieces != UNLIMITED, "pieces()"),
-            (t.marks != Marks::Own, "marks() other than \"own\""),
-            (t.gravity, "support()"),
-            (!t.regions.is_empty(), "regions()"),
-            (t.captures.any(), "captures()"),
-            (!t.turns.is_alternating(), "turn_marks()"),
+            P::Pieces,
+            P::ChosenMarks,
+            P::Support,
+            P::Regions,
+            P::Captures,
+            P::TurnMarks,
         ];
-        if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
+        if let Some(what) = t.first_in_use(&clash) {
             return Err(load.bad(
                 hook,
                 format!("keep_marks() cannot go with {what}: marks that vanish are each side's own, placed one a turn on a plain board"),

@@ -69,7 +69,7 @@ impl Mechanics {
     /// Whether the side to move may move a piece to any empty cell: its hand
     /// is empty and it is down to `fly_at()` pieces or fewer.
     #[inline(always)]
-    pub(crate) fn flies(&self, pos: &Position) -> bool {
+    pub fn flies(&self, pos: &Position) -> bool {
         self.fly_at != 0
             && *pos.in_hand.get(pos.turn) == 0
             && pos.marks(pos.turn).count() <= u32::from(self.fly_at)

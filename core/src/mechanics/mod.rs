@@ -222,6 +222,60 @@ impl Mechanics {
     }
 }
 
+/// A primitive the mechanics built before may have turned on, named as
+/// the refusal of a later one that cannot go with it says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Primitive {
+    Pieces,
+    ChosenMarks,
+    Support,
+    Regions,
+    Captures,
+    KeepMarks,
+    Slides,
+    Twists,
+    TurnMarks,
+}
+
+impl Primitive {
+    fn name(self) -> &'static str {
+        match self {
+            Primitive::Pieces => "pieces()",
+            Primitive::ChosenMarks => "marks() other than \"own\"",
+            Primitive::Support => "support()",
+            Primitive::Regions => "regions()",
+            Primitive::Captures => "captures()",
+            Primitive::KeepMarks => "keep_marks()",
+            Primitive::Slides => "slides()",
+            Primitive::Twists => "twists()",
+            Primitive::TurnMarks => "turn_marks()",
+        }
+    }
+}
+
+impl Mechanics {
+    /// The name of the first of `clashes` this rulebook uses, in that
+    /// order: what a mechanic that cannot go with them refuses.
+    pub(crate) fn first_in_use(&self, clashes: &[Primitive]) -> Option<&'static str> {
+        let in_use = |p: Primitive| match p {
+            Primitive::Pieces => self.pieces != UNLIMITED,
+            Primitive::ChosenMarks => self.marks != Marks::Own,
+            Primitive::Support => self.gravity,
+            Primitive::Regions => !self.regions.is_empty(),
+            Primitive::Captures => self.captures.any(),
+            Primitive::KeepMarks => self.keep.is_some(),
+            Primitive::Slides => !self.slides.all.is_empty(),
+            Primitive::Twists => !self.twists.all.is_empty(),
+            Primitive::TurnMarks => !self.turns.is_alternating(),
+        };
+        clashes
+            .iter()
+            .copied()
+            .find(|&p| in_use(p))
+            .map(Primitive::name)
+    }
+}
+
 /// The narrowest compiled prefix width that holds `n` cells.
 fn words_for(n: usize) -> usize {
     match n.div_ceil(64) {

@@ -55,17 +55,18 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         return Ok(());
     }
     let rule: RemoveRule = load.word(HookId::Removes)?;
+    use super::Primitive as P;
     let clash = [
-        (!t.regions.is_empty(), "regions()"),
-        (t.captures.any(), "captures()"),
-        (t.keep.is_some(), "keep_marks()"),
-        (!t.slides.all.is_empty(), "slides()"),
-        (!t.twists.all.is_empty(), "twists()"),
-        (t.gravity, "support()"),
-        (!t.turns.is_alternating(), "turn_marks()"),
-        (t.marks != super::Marks::Own, "marks() other than \"own\""),
+        P::Regions,
+        P::Captures,
+        P::KeepMarks,
+        P::Slides,
+        P::Twists,
+        P::Support,
+        P::TurnMarks,
+        P::ChosenMarks,
     ];
-    if let Some((_, what)) = clash.iter().find(|(on, _)| *on) {
+    if let Some(what) = t.first_in_use(&clash) {
         return Err(load.bad(
             HookId::Removes,
             format!("removes() cannot go with {what}: a removal follows a move of one own piece"),

@@ -9,12 +9,11 @@
 //! checking and naming the moves, and making a twist.
 
 use super::load::Load;
-use super::words::Marks;
 use super::{Mechanic, Mechanics};
 use crate::bits::Bits;
 use crate::error::RulebookError;
 use crate::geometry::{Cell, CellSet, Grid};
-use crate::position::{BySide, Ending, Move, MoveList, Outcome, Position, Side, UNLIMITED};
+use crate::position::{BySide, Ending, Move, MoveList, Outcome, Position, Side};
 use crate::refusal::Refusal;
 use crate::script::hooks::HookId;
 
@@ -168,17 +167,18 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     if all.is_empty() {
         return Ok(());
     }
+    use super::Primitive as P;
     let clash = [
-        (t.pieces != UNLIMITED, "pieces()"),
-        (t.marks != Marks::Own, "marks() other than \"own\""),
-        (t.gravity, "support()"),
-        (!t.regions.is_empty(), "regions()"),
-        (t.captures.any(), "captures()"),
-        (t.keep.is_some(), "keep_marks()"),
-        (!t.slides.all.is_empty(), "slides()"),
-        (!t.turns.is_alternating(), "turn_marks()"),
+        P::Pieces,
+        P::ChosenMarks,
+        P::Support,
+        P::Regions,
+        P::Captures,
+        P::KeepMarks,
+        P::Slides,
+        P::TurnMarks,
     ];
-    if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
+    if let Some(what) = t.first_in_use(&clash) {
         return Err(bad(format!(
             "twists cannot go with {what}: a move places the mover's own mark on a plain board, one a turn, and twists"
         )));

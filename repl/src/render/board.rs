@@ -312,14 +312,12 @@ fn notes(out: &mut String, session: &Session) {
     ) {
         if x > 0 || o > 0 {
             outln!(out, "placing: X has {x} in hand, O {o}");
-        } else if let Some(n) = t
-            .fly_at()
-            .filter(|&n| pos.marks(pos.turn()).count() <= u32::from(n))
-        {
+        } else if t.flies(pos) {
             outln!(
                 out,
-                "moving: {} is down to {n} pieces and flies: one to any empty point, like {}",
+                "moving: {} is down to {} pieces and flies: one to any empty point, like {}",
                 pos.turn(),
+                pos.marks(pos.turn()).count(),
                 first_move(rulebook, pos)
             );
         } else {
