@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Playout {
     moves: MoveList,
     keys: Vec<u64>,
+    /// The kernel's positions for the repetition rule.
+    seen: crate::kernel::Seen,
     /// The moves since the game's start, kept only for per-move hooks.
     line: Vec<Move>,
     plies: usize,
@@ -43,8 +45,8 @@ impl Playout {
         if let Some(kind) = rules.kernel
             && !start.is_over()
         {
-            let (t, keys) = (rules.mechanics(), &mut self.keys);
-            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, keys);
+            let (t, seen) = (rules.mechanics(), &mut self.seen);
+            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, seen);
             self.plies = end.plies;
             return Ok(end.outcome);
         }

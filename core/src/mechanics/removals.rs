@@ -129,7 +129,7 @@ impl Mechanics {
     /// Whether `own` (the first `W` words of the marks) completes a line
     /// through `cell`.
     #[inline(always)]
-    fn completes<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+    pub(crate) fn completes<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         let r = &self.removals;
         let (a, b) = (
             r.start[cell.index()] as usize,
@@ -160,6 +160,24 @@ impl Mechanics {
         out
     }
 
+    /// The `free` cells where a piece of the side holding `own` would
+    /// complete a line: the one cell a line's window lacks. Every move that
+    /// removes lands on one of them (the playout kernel's first test).
+    #[inline(always)]
+    pub(crate) fn completing_cells<const W: usize>(&self, own: Bits<W>, free: Bits<W>) -> Bits<W> {
+        // Read at the table's own width: play asks at the board's.
+        debug_assert_eq!(W, self.removals.words);
+        let (windows, _) = self.removals.windows.as_chunks::<W>();
+        let mut out = Bits::<W>::EMPTY;
+        for w in windows {
+            let lacks = Bits::<W>::from_words(w) & !own;
+            // Branch-free: which windows lack one cell is the game's chance.
+            let one = u64::from(lacks.count() == 1).wrapping_neg();
+            out |= Bits::<W>::from_words(&lacks.words().map(|l| l & one));
+        }
+        out & free
+    }
+
     /// The cells of `marks` that stand in a completed line of them.
     pub fn in_lines(&self, marks: CellSet) -> CellSet {
         self.in_lines_in(marks)
@@ -183,7 +201,13 @@ impl Mechanics {
 
     #[inline(always)]
     fn removable_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
-        let theirs = pos.marks.get(pos.turn.other()).prefix::<W>();
+        self.removable_of(pos.marks.get(pos.turn.other()).prefix::<W>())
+    }
+
+    /// Which of the opponent's pieces `theirs` (the first `W` words) a
+    /// completed line may remove.
+    #[inline(always)]
+    pub(crate) fn removable_of<const W: usize>(&self, theirs: Bits<W>) -> Bits<W> {
         match self.removals.rule {
             Some(RemoveRule::NotInLine) => {
                 let free = theirs & !self.in_lines_in(theirs);

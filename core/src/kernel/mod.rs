@@ -13,6 +13,11 @@
 //! general path draws and reaches exactly its results;
 //! `tests::same_games_as_the_general_path` holds it to that.
 
+mod pieces;
+mod seen;
+
+pub(crate) use seen::Seen;
+
 use crate::bits::with_width;
 use crate::geometry::{Bits, CellSet};
 use crate::mechanics::Mechanics;
@@ -22,34 +27,38 @@ use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rng::Rng;
 
-/// Whether games under tables `t` can be played by the kernel: marks placed
-/// or slid and never taken nor vanishing, no regions, and neither the
-/// pie rule nor a per-move hook. Computed once per rulebook (the rulebook
-/// keeps the answer): asked per game, it cost the smallest boards' random
-/// games a twentieth of their speed.
+/// Whether games under tables `t` can be played by the kernel, and by
+/// which loop: no regions, captures or vanishing marks, neither the pie
+/// rule nor a per-move hook; marks placed, slid or twisted, or pieces
+/// placed and moved (where lines may remove). Computed once per rulebook
+/// (the rulebook keeps the answer): asked per game, it cost the smallest
+/// boards' random games a twentieth of their speed.
 pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
-    // No pieces at all: every move is a slide.
-    let eligible = (t.pieces == UNLIMITED || !t.places())
-        && !pie
-        && !t.captures.any()
-        && t.regions.is_empty()
-        && t.keep.is_none()
-        && !t.removes()
-        && !per_move_hooks;
-    let plain = t.slides.all.is_empty() && t.repetition.is_none();
-    let kind = if t.has_twists() {
+    if pie || per_move_hooks || t.captures.any() || !t.regions.is_empty() || t.keep.is_some() {
+        return None;
+    }
+    if t.pieces != UNLIMITED && t.places() {
+        // Pieces that change no other cell than their own, placed as the
+        // mover's mark.
+        let plain =
+            t.slides.all.is_empty() && !t.has_twists() && !t.gravity && t.marks == Marks::Own;
+        return plain.then_some(Loop::Pieces);
+    }
+    if t.removes() {
+        return None;
+    }
+    Some(if t.has_twists() {
         // Twists go with placements alone: nothing repeats.
         Loop::Twists
-    } else if plain {
+    } else if t.slides.all.is_empty() && t.repetition.is_none() {
         Loop::Places
     } else {
         Loop::Slides
-    };
-    eligible.then_some(kind)
+    })
 }
 
-/// The kernel's two loops, compiled apart so that games of placements
-/// alone do not test for slides or repetition on every move.
+/// The kernel's loops, compiled apart so that games of placements alone
+/// do not test for slides, repetition or pieces on every move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Loop {
     /// Marks only placed.
@@ -58,6 +67,8 @@ pub(crate) enum Loop {
     Slides,
     /// Marks placed, each placement followed by a twist.
     Twists,
+    /// Pieces placed from hand, then moved; lines may remove.
+    Pieces,
 }
 
 /// A uniformly random placement among `n` free cells: which of them (by its
@@ -113,12 +124,15 @@ pub(crate) fn playout(
     start: &Position,
     rng: &mut Rng,
     max_plies: usize,
-    seen: &mut Vec<u64>,
+    seen: &mut Seen,
 ) -> Finished {
     match kind {
         Loop::Places => with_width!(t.words, W => run::<W, false>(t, start, rng, max_plies, seen)),
         Loop::Slides => with_width!(t.words, W => run::<W, true>(t, start, rng, max_plies, seen)),
         Loop::Twists => with_width!(t.words, W => run_twists::<W>(t, start, rng)),
+        Loop::Pieces => {
+            with_width!(t.words, W => pieces::run::<W>(t, start, rng, max_plies, seen))
+        }
     }
 }
 
@@ -183,7 +197,7 @@ fn run<const W: usize, const SLIDES: bool>(
     start: &Position,
     rng: &mut Rng,
     max_plies: usize,
-    seen: &mut Vec<u64>,
+    seen: &mut Seen,
 ) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
     let places = !SLIDES || t.places();
@@ -201,7 +215,7 @@ fn run<const W: usize, const SLIDES: bool>(
     let mut count = (marks[0] | marks[1]).count();
     if repetition.is_some() {
         seen.clear();
-        remember(seen, &marks, turn);
+        seen.count(&marks, turn);
     }
     for ply in 0.. {
         // Only slides make a game that need not end.
@@ -269,27 +283,12 @@ fn run<const W: usize, const SLIDES: bool>(
                     count = now;
                 }
             }
-            if remember(seen, &marks, turn) >= limit {
+            if seen.count(&marks, turn) >= limit {
                 return end(Outcome::Draw, ply + 1, marks);
             }
         }
     }
     unreachable!("a board has finitely many cells")
-}
-
-/// Adds the position (`marks`, `turn`) to `seen` and says how many times it
-/// has now occurred. Kept exactly, a side's marks word by word: the
-/// general path's keys would reach the same count but for a collision.
-#[inline]
-fn remember<const W: usize>(seen: &mut Vec<u64>, marks: &[Bits<W>; 2], turn: Side) -> u32 {
-    let (x, o, turn) = (marks[0].words(), marks[1].words(), turn as u64);
-    // X's first word tells most positions apart: compared first, alone.
-    let same = |e: &[u64]| e[0] == x[0] && e[..W] == x && e[W..2 * W] == o && e[2 * W] == turn;
-    let earlier = seen.chunks_exact(2 * W + 1).filter(|e| same(e)).count() as u32;
-    seen.extend_from_slice(&x);
-    seen.extend_from_slice(&o);
-    seen.push(turn);
-    earlier + 1
 }
 
 #[cfg(test)]
@@ -298,10 +297,22 @@ mod tests {
     use crate::position::MoveList;
     use crate::rulebook::Rulebook;
 
+    /// A `width`×`height` rulebook of the script `script`.
+    fn scripted(script: &str, width: u32, height: u32) -> Rulebook {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.rhai"), script).unwrap();
+        let text = format!(
+            "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n\
+             [board]\nwidth = {width}\nheight = {height}\n"
+        );
+        let path = dir.path().join("t.toml");
+        std::fs::write(&path, text).unwrap();
+        Rulebook::from_file(&path).unwrap()
+    }
+
     /// Quixo's pushes on 4×4, three in a row, where a push along a row
     /// takes only an own mark.
     fn mixed_pushes() -> Rulebook {
-        let dir = tempfile::tempdir().unwrap();
         let script = "fn lines() { lines::straight(3) }\n\
             fn wins(run) { run >= 3 }\n\
             fn pieces() { 0 }\n\
@@ -314,12 +325,47 @@ mod tests {
                 out\n\
             }\n\
             fn repetition() { 3 }\n";
-        std::fs::write(dir.path().join("mixed.rhai"), script).unwrap();
-        let text = "name = \"mixed\"\ntitle = \"mixed\"\nscript = \"mixed.rhai\"\n\
-                    [board]\nwidth = 4\nheight = 4\n";
-        let path = dir.path().join("mixed.toml");
-        std::fs::write(&path, text).unwrap();
-        Rulebook::from_file(&path).unwrap()
+        scripted(script, 4, 4)
+    }
+
+    /// Pieces on 5×5: king steps and jumps, any piece removed, flying at
+    /// three, two pieces lose, positions repeating.
+    fn king_removals() -> Rulebook {
+        let script = "fn lines() { lines::straight(3) }\n\
+            fn wins(run) { run >= 3 }\n\
+            fn pieces() { 6 }\n\
+            fn steps(c) { movement::king(c) }\n\
+            fn jumps(c) { movement::orthogonal_jumps(c) }\n\
+            fn removes() { \"any\" }\n\
+            fn fly_at() { 3 }\n\
+            fn lose_at() { 2 }\n\
+            fn repetition() { 3 }\n";
+        scripted(script, 5, 5)
+    }
+
+    /// Pieces on 9×9 (two words): mills of four outside which a piece is
+    /// removed, a side without a move drawing.
+    fn wide_mills() -> Rulebook {
+        let script = "fn lines() { lines::straight(4) }\n\
+            fn wins(run) { run >= 4 }\n\
+            fn pieces() { 12 }\n\
+            fn steps(c) { movement::orthogonal(c) }\n\
+            fn removes() { \"not in a line\" }\n\
+            fn no_moves() { \"draw\" }\n\
+            fn repetition() { 2 }\n";
+        scripted(script, 9, 9)
+    }
+
+    /// Pieces on 4×4 whose line loses its owner, with jumps and no
+    /// repetition rule: games run to the ply limit.
+    fn losing_lines() -> Rulebook {
+        let script = "fn lines() { lines::straight(3) }\n\
+            fn wins(run) { run >= 3 }\n\
+            fn line_result() { \"owner loses\" }\n\
+            fn pieces() { 4 }\n\
+            fn steps(c) { movement::orthogonal(c) }\n\
+            fn jumps(c) { movement::orthogonal_jumps(c) }\n";
+        scripted(script, 4, 4)
     }
 
     /// The kernel plays the same games as `random_move` + `apply`: the same
@@ -367,6 +413,12 @@ mod tests {
             // and with a line shorter than the blocks' side.
             ("9×9 twists five", board("pentago.rhai", 9, 9, "k = 5")),
             ("6×6 twists four", board("pentago.rhai", 6, 6, "k = 4")),
+            // Pieces: jumps, flights, removals of either rule, the loss at
+            // two pieces, two words, a line that loses, and no rule to end
+            // a game but the ply limit.
+            ("5×5 king removals", king_removals()),
+            ("9×9 mills of four", wide_mills()),
+            ("4×4 losing lines", losing_lines()),
         ];
         let rulebooks = Rulebook::builtin_names()
             .map(|name| (name, Rulebook::builtin(name).unwrap()))
@@ -387,7 +439,7 @@ mod tests {
                     &start,
                     &mut a,
                     crate::playout::MAX_PLIES,
-                    &mut Vec::new(),
+                    &mut Seen::default(),
                 );
                 let mut pos = start;
                 let mut list = MoveList::new();
