@@ -528,3 +528,74 @@ fn the_guides_removals_example_loads_and_plays() {
     );
     assert!(!texts.contains(&"e1".to_string()), "{texts:?}");
 }
+
+/// A rulebook of `hooks` on a `size`×`size` board whose `outcome` hook
+/// prints what it sees of the last move (`move.text`, `take`, `is_step`)
+/// and of the marks' ages.
+fn watching(hooks: &str, size: u32) -> Arc<Rulebook> {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "{hooks}\n\
+         fn outcome(state) {{\n\
+             let mv = state.last_move;\n\
+             print(`${{mv.text}} take ${{mv.take}} step ${{mv.is_step}} ages ${{state.ages(\"X\")}} ${{state.ages(\"O\")}}`);\n\
+         }}\n"
+    );
+    std::fs::write(dir.path().join("watch.rhai"), script).unwrap();
+    let toml = format!(
+        "name = \"watch\"\ntitle = \"watch\"\nscript = \"watch.rhai\"\n\
+         [board]\nwidth = {size}\nheight = {size}\n"
+    );
+    let path = dir.path().join("watch.toml");
+    std::fs::write(&path, toml).unwrap();
+    Arc::new(Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// A hook's `move.text` is the move as the player writes it — a slide's
+/// name, a twist's, a removal — and `state.ages` the order marks vanish in.
+#[test]
+fn hooks_see_moves_as_written_and_the_ages_of_marks() {
+    let lines = "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n";
+    let cases = [
+        (
+            format!(
+                "{lines}fn support(c) {{ gravity::below(c) }}\nfn slides(c) {{ slides::pop(c) }}"
+            ),
+            3,
+            "a1 b1 ^a",
+            "^a take  step false ages [] []",
+        ),
+        (
+            format!("{lines}fn twists() {{ twists::blocks(2) }}"),
+            4,
+            "a1/1+",
+            "a1/1+ take  step false ages [] []",
+        ),
+        (
+            format!(
+                "{lines}fn pieces() {{ 3 }}\nfn steps(c) {{ movement::king(c) }}\nfn removes() {{ \"any\" }}"
+            ),
+            3,
+            "a1 c3 c1 a3 b2 c2 b2-b1xc2",
+            "b2-b1xc2 take 5 step true ages [] []",
+        ),
+        (
+            format!("{lines}fn keep_marks() {{ 2 }}"),
+            3,
+            "a1 c3 b2 c1 a3",
+            "a3 take  step false ages [4, 6] [8, 2]",
+        ),
+    ];
+    for (hooks, size, moves, seen) in cases {
+        let rules = watching(&hooks, size);
+        let mut game = Game::new(rules.clone());
+        rules.script().take_output();
+        play_all(&mut game, moves);
+        let out = rules.script().take_output();
+        assert_eq!(
+            out.last().map(String::as_str),
+            Some(seen),
+            "{moves}: {out:?}"
+        );
+    }
+}

@@ -156,6 +156,41 @@ pub fn move_name(grid: Grid, mv: Move, explicit_mark: bool) -> MoveName {
     }
 }
 
+/// How a rulebook writes its moves beyond the grid's names: whether a
+/// placement names its mark, and the names its slides and twists were
+/// given. Built with the rulebook's mechanics and handed down to the
+/// script layer, which sits below them, so that a hook's `move.text` is
+/// the text the player writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveNames {
+    /// Whether a placement names its mark (`b2=O`).
+    pub explicit_mark: bool,
+    /// The slides that have a name (`^d`): from, to, name.
+    pub slides: Vec<(Cell, Cell, String)>,
+    /// Each twist's name by its number (`2+`).
+    pub twists: Vec<String>,
+}
+
+impl MoveNames {
+    /// `mv`'s text on `grid`: `b2`, `b2=O`, `b2-c2`, `^d`, `c3/2+`, `d6-d7xa1`.
+    pub fn text(&self, grid: Grid, mv: Move) -> String {
+        match mv {
+            Move::Slide { from, to } => {
+                match self.slides.iter().find(|s| (s.0, s.1) == (from, to)) {
+                    Some((_, _, name)) => name.clone(),
+                    None => move_name(grid, mv, false).to_string(),
+                }
+            }
+            Move::Twist { to, twist } => match self.twists.get(usize::from(twist)) {
+                Some(name) => format!("{}/{name}", grid.name(to)),
+                // A move built, not read (refused before it is played).
+                None => format!("{}/#{twist}", grid.name(to)),
+            },
+            _ => move_name(grid, mv, self.explicit_mark).to_string(),
+        }
+    }
+}
+
 /// See [`move_name`].
 pub struct MoveName {
     grid: Grid,
@@ -176,8 +211,8 @@ impl fmt::Display for MoveName {
             Move::Slide { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }
-            // The twist's name is the rulebook's (`Rulebook::move_text`):
-            // the grid alone knows its number.
+            // The twist's name is the rulebook's (`MoveNames`): the grid
+            // alone knows its number.
             Move::Twist { to, twist } => write!(f, "{}/{twist}", self.grid.name(to)),
             Move::Take(r) => {
                 if let Some(from) = r.from() {

@@ -287,6 +287,16 @@ fn words_for(n: usize) -> usize {
 }
 
 impl Mechanics {
+    /// How moves are written beyond the grid's names: a chosen mark, the
+    /// slides' and twists' names.
+    pub(crate) fn move_names(&self) -> crate::notation::MoveNames {
+        crate::notation::MoveNames {
+            explicit_mark: self.marks == Marks::Either,
+            slides: self.slide_names(),
+            twists: self.twist_names(),
+        }
+    }
+
     /// The lines, as the `lines()` hook gave them.
     pub fn lines(&self) -> &[Vec<Cell>] {
         &self.lines

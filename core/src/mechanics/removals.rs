@@ -6,7 +6,7 @@
 use super::load::{Load, Word};
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
-use crate::geometry::{Bits, Cell, CellSet, Grid};
+use crate::geometry::{Bits, Cell, CellSet};
 use crate::position::{Move, MoveList, Position, Removal, Side, UNLIMITED};
 use crate::refusal::Refusal;
 use crate::script::hooks::HookId;
@@ -311,14 +311,6 @@ impl Mechanics {
         p.marks.get_mut(side).insert(to);
         p.marks.get_mut(side.other()).remove(take);
         self.settle_count(p, side.other());
-    }
-
-    /// A removing move's text: `d7xa1`, `d6-d7xa1`.
-    pub(crate) fn take_text(grid: Grid, from: Option<Cell>, to: Cell, take: Cell) -> String {
-        match from {
-            Some(from) => format!("{}-{}x{}", grid.name(from), grid.name(to), grid.name(take)),
-            None => format!("{}x{}", grid.name(to), grid.name(take)),
-        }
     }
 }
 

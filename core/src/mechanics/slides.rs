@@ -709,11 +709,11 @@ impl Mechanics {
             .all(|s| s.take == Take::Own && s.put == Put::Empty)
     }
 
-    /// A slide's notation: its name, else `from-to`.
-    pub(crate) fn slide_text(&self, grid: crate::geometry::Grid, from: Cell, to: Cell) -> String {
-        match self.slide(from, to).and_then(|s| s.name.clone()) {
-            Some(name) => name,
-            None => format!("{}-{}", grid.name(from), grid.name(to)),
-        }
+    /// The slides that have a name (`^d`), for the notation: from, to, name.
+    pub(crate) fn slide_names(&self) -> Vec<(Cell, Cell, String)> {
+        let named = self.slides.all.iter();
+        named
+            .filter_map(|s| Some((s.from(), s.to(), s.name.clone()?)))
+            .collect()
     }
 }

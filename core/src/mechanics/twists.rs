@@ -12,7 +12,7 @@ use super::load::Load;
 use super::{Mechanic, Mechanics};
 use crate::bits::Bits;
 use crate::error::RulebookError;
-use crate::geometry::{Cell, CellSet, Grid};
+use crate::geometry::{Cell, CellSet};
 use crate::position::{BySide, Ending, Move, MoveList, Outcome, Position, Side};
 use crate::refusal::Refusal;
 use crate::script::hooks::HookId;
@@ -283,13 +283,9 @@ impl Mechanics {
             .map(|i| i as u8)
     }
 
-    /// A move's notation: the cell, `/`, the twist's name (`c3/2+`).
-    pub(crate) fn twist_text(&self, grid: Grid, to: Cell, twist: u8) -> String {
-        match self.twists.all.get(twist as usize) {
-            Some(tw) => format!("{}/{}", grid.name(to), tw.name),
-            // A move built, not read (refused by `check_twist`).
-            None => format!("{}/#{twist}", grid.name(to)),
-        }
+    /// The twists' names by number, for the notation (`c3/2+`).
+    pub(crate) fn twist_names(&self) -> Vec<String> {
+        self.twists.all.iter().map(|tw| tw.name.clone()).collect()
     }
 
     /// Makes `side`'s move: its mark on `to`, judged as any placement, then

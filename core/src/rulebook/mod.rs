@@ -177,7 +177,7 @@ impl Rulebook {
         let mut script = ScriptHost::new(grid, &params, script_source)?;
         let warnings = warnings(&script, &raw, &source);
         let mechanics = crate::mechanics::build(&script, grid, &shown_params)?;
-        script.explicit_mark = mechanics.marks == Marks::Either;
+        script.names = Arc::new(mechanics.move_names());
         let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
         let kernel = crate::kernel::eligible(&mechanics, table.pie, per_move);
         Ok(Rulebook {

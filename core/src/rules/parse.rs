@@ -2,7 +2,7 @@
 //! the mark a move chooses depend on both.
 
 use crate::geometry::Cell;
-use crate::notation::{MoveText, ParseMoveError, column_name, move_name, parse_move_text};
+use crate::notation::{MoveText, ParseMoveError, column_name, parse_move_text};
 use crate::position::{Move, Position, Removal, Side};
 use crate::refusal::{PlayError, Refusal};
 use crate::rulebook::{Marks, Rulebook};
@@ -14,14 +14,7 @@ impl Rulebook {
     /// A move's text in this rulebook's notation: `b2`, `b2-c2`, and `b2=O`
     /// where a move chooses its mark.
     pub fn move_text(&self, mv: Move) -> String {
-        match mv {
-            Move::Slide { from, to } => self.mechanics.slide_text(self.grid(), from, to),
-            Move::Twist { to, twist } => self.mechanics.twist_text(self.grid(), to, twist),
-            Move::Take(r) => {
-                crate::mechanics::Mechanics::take_text(self.grid(), r.from(), r.to(), r.take())
-            }
-            _ => move_name(self.grid(), mv, self.mechanics.marks == Marks::Either).to_string(),
-        }
+        self.script.names.text(self.grid(), mv)
     }
 
     /// The cell a mark dropped into column `col` lands on in `pos`: the one

@@ -2,6 +2,7 @@
 //! per-move hooks.
 
 use crate::geometry::{Cell, Grid};
+use crate::notation::MoveNames;
 use crate::position::{Move, Position, Side};
 use crate::turns::{TurnPlace, Turns};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position as RhaiPos};
@@ -107,8 +108,8 @@ pub struct ScriptState {
     /// Where the next move falls in the turn structure (`turn_marks()`).
     pub(crate) turn: TurnPlace,
     pub(crate) grid: Grid,
-    /// Whether the notation names the mark (`b2=O`).
-    pub(crate) explicit_mark: bool,
+    /// How the rulebook writes its moves.
+    pub(crate) names: Arc<MoveNames>,
 }
 
 /// A move as a per-move hook sees it.
@@ -116,15 +117,15 @@ pub struct ScriptState {
 pub struct ScriptMove {
     pub(crate) mv: Move,
     pub(crate) grid: Grid,
-    /// Whether the notation names the mark (`b2=O`).
-    pub(crate) explicit_mark: bool,
+    /// How the rulebook writes its moves.
+    pub(crate) names: Arc<MoveNames>,
     /// The side that makes (or made) the move.
     pub(crate) mover: Side,
 }
 
 impl ScriptMove {
     fn text(&self) -> String {
-        crate::notation::move_name(self.grid, self.mv, self.explicit_mark).to_string()
+        self.names.text(self.grid, self.mv)
     }
 }
 
@@ -137,9 +138,9 @@ fn side_arg(text: &str) -> Fallible<Side> {
 }
 
 /// Registers `State` (`to_move`, `mark(cell)`, `in_hand(side)`, `target`,
-/// `count(mark)`, `capture_count(side)`, `turn_mark`, `turn_marks`, `move_count`,
-/// `last_move`, `history`) and `Move` (`from`, `to`,
-/// `mark`, `is_step`, `text`).
+/// `count(mark)`, `capture_count(side)`, `ages(side)`, `turn_mark`,
+/// `turn_marks`, `move_count`, `last_move`, `history`) and `Move` (`from`,
+/// `to`, `take`, `mark`, `is_step`, `is_slide`, `text`).
 /// `history_read` is set when a hook reads `state.history`.
 pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>) {
     engine
@@ -158,7 +159,7 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
                 Dynamic::from(ScriptMove {
                     mv,
                     grid: s.grid,
-                    explicit_mark: s.explicit_mark,
+                    names: s.names.clone(),
                     mover,
                 })
             })
@@ -172,7 +173,7 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
                     Dynamic::from(ScriptMove {
                         mv,
                         grid: s.grid,
-                        explicit_mark: s.explicit_mark,
+                        names: s.names.clone(),
                         mover,
                     })
                 })
@@ -208,6 +209,15 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
             i64::from(s.turn.mark) + 1
         })
         .register_get("turn_marks", |s: &mut ScriptState| i64::from(s.turn.of))
+        // Where marks vanish (`keep_marks()`): a side's marks oldest first,
+        // the next to vanish at [0]; empty where marks do not age.
+        .register_fn(
+            "ages",
+            |s: &mut ScriptState, side: &str| -> Fallible<Array> {
+                let ages = s.pos.ages(side_arg(side)?);
+                Ok(ages.cells().map(|c| Dynamic::from(c.0 as i64)).collect())
+            },
+        )
         .register_fn(
             "in_hand",
             |s: &mut ScriptState, side: &str| -> Fallible<Dynamic> {
@@ -225,8 +235,13 @@ pub(crate) fn register_types(engine: &mut Engine, history_read: Arc<AtomicBool>)
                 .map_or(Dynamic::UNIT, |c| Dynamic::from(c.0 as i64))
         })
         .register_get("mark", |m: &mut ScriptMove| m.mv.mark(m.mover).to_string())
+        // A step that removes (`d6-d7xa1`) is a step too.
         .register_get("is_step", |m: &mut ScriptMove| {
-            matches!(m.mv, Move::Step { .. })
+            matches!(m.mv, Move::Step { .. }) || matches!(m.mv, Move::Take(r) if r.from().is_some())
+        })
+        .register_get("take", |m: &mut ScriptMove| match m.mv {
+            Move::Take(r) => Dynamic::from(r.take().0 as i64),
+            _ => Dynamic::UNIT,
         })
         .register_get("is_slide", |m: &mut ScriptMove| {
             matches!(m.mv, Move::Slide { .. })

@@ -55,9 +55,9 @@ pub struct ScriptHost {
     /// The constants every hook sees (`WIDTH`, `HEIGHT`, the params), for
     /// suggestions when a name is not found.
     constants: Vec<String>,
-    /// Whether moves name their mark (`b2=O`), for the move texts hooks see;
-    /// set once the tables say which marks a move places.
-    pub(crate) explicit_mark: bool,
+    /// How the rulebook writes its moves, for the move texts hooks see;
+    /// set once the mechanics are built.
+    pub(crate) names: Arc<crate::notation::MoveNames>,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -149,7 +149,7 @@ impl ScriptHost {
             defined: Vec::new(),
             warnings: Vec::new(),
             constants: names(&params_scope),
-            explicit_mark: false,
+            names: Arc::default(),
         };
         host.check_hooks()?;
         host.warn_of_near_hooks();
@@ -354,13 +354,12 @@ impl ScriptHost {
         mv: Option<Move>,
     ) -> Result<Dynamic, ScriptError> {
         let options = CallFnOptions::new().eval_ast(false);
-        let explicit_mark = self.explicit_mark;
         let state = Dynamic::from(ScriptState {
             pos: *pos,
             history: history.clone(),
             turn,
             grid,
-            explicit_mark,
+            names: self.names.clone(),
         });
         let result = with_deadline(|| match mv {
             Some(mv) => self.engine.call_fn_with_options(
@@ -373,7 +372,7 @@ impl ScriptHost {
                     Dynamic::from(ScriptMove {
                         mv,
                         grid,
-                        explicit_mark,
+                        names: self.names.clone(),
                         mover: pos.turn(),
                     }),
                 ),
