@@ -1115,6 +1115,36 @@ fn at_nine_mens_morris_every_level_takes_the_win_and_stops_the_loss() {
     takes_the_win_and_stops_the_loss(&rules, win, threat, 3);
 }
 
+/// 3×3×3 (CB1): every level takes a win in one (c1 completes a1 b1 c1);
+/// medium and hard block O's; the first move never takes the closed
+/// centre, and the solver proves the start exactly — O wins, by taking the
+/// centre X may not.
+#[test]
+fn at_cube3_every_level_takes_the_win_stops_the_loss_and_keeps_off_the_centre() {
+    let rules = Rulebook::builtin("cube3").unwrap();
+    let (win, threat) = ("3O5/6O2/XX7 X", "3X5/6X2/OO7 X");
+    takes_the_win_and_stops_the_loss(&rules, win, threat, 4);
+    let start = rules.initial();
+    for level in Level::ALL {
+        for seed in 0..4 {
+            let mv = pick(&rules, &start, level, seed);
+            assert_ne!(rules.move_text(mv), "e2", "{level} seed {seed}");
+        }
+    }
+    let game = Game::new(Arc::new(rules));
+    let solved = solve(&game, Duration::from_secs(60), &Interrupt::new());
+    let Ok(Solved::Exact(solution)) = solved else {
+        panic!("cube3 is solved exactly: {solved:?}");
+    };
+    assert_eq!(
+        solution.value,
+        Value::Win {
+            side: Side::O,
+            plies: 10
+        }
+    );
+}
+
 /// The arena claim for nine men's morris: hard beats medium in at least
 /// 75 % of games. Random morris games are long and run on the general
 /// path, so it runs only when asked (`-- --ignored`, a few minutes).

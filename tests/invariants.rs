@@ -28,7 +28,8 @@
 //!    the mover's choice, three of either mark winning for the mover, for wild
 //!    (WI1); marks of either kind, exactly five like marks winning for Order
 //!    (X) and a full board for Chaos (O), for order-chaos (OC1); the 76 lines
-//!    of the 4×4×4 cube, worked out here, for qubic (QB1); placement, then
+//!    of the 4×4×4 cube, worked out here, for qubic (QB1), and the 49 of the
+//!    3×3×3 cube, its centre closed to X's first mark, for cube3 (CB1); placement, then
 //!    steps (orthogonal, with jumps, to the eight neighbours, or along the
 //!    lines of the morris board), k in a row (and, for teeko, the 2×2
 //!    squares), no-move loss and third-repetition draw for moving/moving-jumps
@@ -126,9 +127,11 @@ enum Referee {
     /// marks in a row win for Order (X), whoever placed them; a full board
     /// without them wins for Chaos (O).
     OrderChaos,
-    /// A 4×4×4 cube shown as four 4×4 layers side by side; four in a row along
-    /// any of the 76 lines of the cube wins; a full cube is a draw.
-    Qubic,
+    /// A `size`×`size`×`size` cube shown as `size` layers side by side;
+    /// `size` in a row along any line of the cube wins (76 lines at 4, 49
+    /// at 3); a full cube is a draw. With `centre_closed`, X's first mark
+    /// may not take the cube's centre (CB1).
+    Cube { size: i64, centre_closed: bool },
     /// `pieces` each, placed then moved (see [`Steps`]); `k` in a row (or,
     /// with `squares`, the four cells of a 2×2 square) wins; no move loses; the
     /// third occurrence of a position draws.
@@ -214,6 +217,7 @@ const COVERED: &[&str] = &[
     "classic",
     "connect-four",
     "connect6",
+    "cube3",
     "pente",
     "four",
     "gomoku",
@@ -238,6 +242,10 @@ const COVERED: &[&str] = &[
 
 fn plan(name: &str) -> Plan {
     let k_in_a_row = |k| Referee::KInARow { k, gravity: false };
+    let cube = |size, centre_closed| Referee::Cube {
+        size,
+        centre_closed,
+    };
     let moving = |pieces, k, steps, squares| Referee::Moving {
         pieces,
         k,
@@ -275,7 +283,8 @@ fn plan(name: &str) -> Plan {
         ),
         "wild" => (Referee::Wild, (3, 3), 3000, 32, usize::MAX),
         "order-chaos" => (Referee::OrderChaos, (6, 6), 600, 32, 8),
-        "qubic" => (Referee::Qubic, (16, 4), 600, 32, 8),
+        "qubic" => (cube(4, false), (16, 4), 600, 32, 8),
+        "cube3" => (cube(3, true), (9, 3), 2000, 32, usize::MAX),
         "moving" => (
             moving(3, 3, Steps::Orthogonal { jumps: false }, false),
             (3, 3),
@@ -510,9 +519,10 @@ impl Board {
         })
     }
 
-    /// Whether `side` holds every cell of one of the 76 lines of the Qubic cube.
-    fn has_cube_line(&self, side: Side) -> bool {
-        cube_lines()
+    /// Whether `side` holds every cell of one of the lines of the cube of
+    /// side `size`.
+    fn has_cube_line(&self, side: Side, size: i64) -> bool {
+        cube_lines(size)
             .iter()
             .any(|line| line.iter().all(|&(c, r)| self.at(c, r) == Some(Some(side))))
     }
@@ -523,12 +533,21 @@ impl Board {
     }
 }
 
-/// The 76 lines of four cells through the 4×4×4 Qubic cube, as (column, row)
-/// on the board: cell (x, y, z) of the cube is column `z * 4 + x`, row `y`.
-fn cube_lines() -> &'static [[(i64, i64); 4]] {
-    static LINES: OnceLock<Vec<[(i64, i64); 4]>> = OnceLock::new();
-    LINES.get_or_init(|| {
-        let on = |v: i64| (0..4).contains(&v);
+/// A line through a cube, its cells as (column, row) on the board.
+type CubeLine = Vec<(i64, i64)>;
+
+/// The lines through the cube of side `n` (76 at 4, 49 at 3), as (column,
+/// row) on the board: cell (x, y, z) of the cube is column `z * n + x`, row
+/// `y`.
+fn cube_lines(n: i64) -> &'static [CubeLine] {
+    static LINES: [OnceLock<Vec<CubeLine>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match n {
+        3 => 0,
+        4 => 1,
+        _ => panic!("no cube of side {n} here"),
+    };
+    LINES[slot].get_or_init(|| {
+        let on = |v: i64| (0..n).contains(&v);
         let mut lines = Vec::new();
         for dx in -1..=1_i64 {
             for dy in -1..=1_i64 {
@@ -537,18 +556,24 @@ fn cube_lines() -> &'static [[(i64, i64); 4]] {
                     if [dx, dy, dz].into_iter().find(|&d| d != 0) != Some(1) {
                         continue;
                     }
-                    for (x, y, z) in (0..64).map(|i| (i % 4, i / 4 % 4, i / 16)) {
-                        if on(x + 3 * dx) && on(y + 3 * dy) && on(z + 3 * dz) {
-                            lines.push(std::array::from_fn(|i| {
-                                let i = i as i64;
-                                ((z + i * dz) * 4 + x + i * dx, y + i * dy)
-                            }));
+                    for (x, y, z) in (0..n * n * n).map(|i| (i % n, i / n % n, i / (n * n))) {
+                        if on(x + (n - 1) * dx) && on(y + (n - 1) * dy) && on(z + (n - 1) * dz) {
+                            lines.push(
+                                (0..n)
+                                    .map(|i| ((z + i * dz) * n + x + i * dx, y + i * dy))
+                                    .collect(),
+                            );
                         }
                     }
                 }
             }
         }
-        assert_eq!(lines.len(), 76, "the cube has 76 lines");
+        let want = (n + 2).pow(3) - n.pow(3);
+        assert_eq!(
+            lines.len() as i64,
+            want / 2,
+            "the cube of side {n} has ((n+2)³ − n³)/2 lines"
+        );
         lines
     })
 }
@@ -745,7 +770,7 @@ impl Referee {
             | Referee::Misere { .. }
             | Referee::Wild
             | Referee::OrderChaos
-            | Referee::Qubic => {
+            | Referee::Cube { .. } => {
                 let turn = pos.turn();
                 // The marks a move may place, and how many of each the board holds.
                 let (placeable, counts_ok) = match self {
@@ -809,7 +834,7 @@ impl Referee {
                     Referee::Pente => board.has_run(s, 5, whole),
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
                     Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
-                    Referee::Qubic => board.has_cube_line(s),
+                    Referee::Cube { size, .. } => board.has_cube_line(s, size),
                     Referee::Moving { .. }
                     | Referee::Ultimate { .. }
                     | Referee::Vanishing { .. }
@@ -853,7 +878,19 @@ impl Referee {
                         .filter_map(|c| lowest(c).and_then(|r| g.cell(c, r)))
                         .collect()
                 } else {
-                    empty_cells(g, pos).collect()
+                    empty_cells(g, pos)
+                        // X's first mark may not take the centre (CB1).
+                        .filter(|&c| match self {
+                            Referee::Cube {
+                                size,
+                                centre_closed: true,
+                            } => {
+                                let at = (i64::from(g.col(c)), i64::from(g.row(c)));
+                                n > 0 || at != (size * size / 2, size / 2)
+                            }
+                            _ => true,
+                        })
+                        .collect()
                 };
                 let mut legal: HashSet<Move> = match ending {
                     Some(_) => HashSet::default(),
@@ -2052,6 +2089,8 @@ random_game_tests! {
     wild_random_games: "wild" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],
     order_chaos_random_games: "order-chaos" => ["X wins (Line)", "O wins (Full)"],
     qubic_random_games: "qubic" => ["X wins (Line)", "O wins (Line)"],
+    // A full 3×3×3 cube always holds a line: no random game is drawn.
+    cube3_random_games: "cube3" => ["X wins (Line)", "O wins (Line)"],
     teeko_random_games: "teeko" => ["X wins (Line)", "O wins (Line)"],
     three_mens_morris_random_games: "three-mens-morris" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
     ultimate_both_random_games: "ultimate-both" => ["X wins (Line)", "O wins (Line)", "draw (Full)"],

@@ -326,3 +326,8 @@ fn perft_pentago() {
 fn perft_nine_mens_morris() {
     quick("nine-mens-morris");
 }
+
+#[test]
+fn perft_cube3() {
+    quick("cube3");
+}

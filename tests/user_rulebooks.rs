@@ -599,3 +599,21 @@ fn hooks_see_moves_as_written_and_the_ages_of_marks() {
         );
     }
 }
+
+/// The authoring guide's move-number example: its examples pass with no
+/// per-move hook; X's first move leaves out the centre, and every answer
+/// of O's may take it.
+#[test]
+fn the_guides_move_number_example_loads_and_plays() {
+    let rules = guide_example("centre_later.toml", 3);
+    let start = rules.initial();
+    let mut list = MoveList::new();
+    rules.legal_moves(&start, &[], &mut list).unwrap();
+    let first: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
+    assert_eq!(first, ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]);
+    for &mv in list.clone().iter() {
+        let next = rules.play(&start, &[], mv).unwrap();
+        rules.legal_moves(&next, &[mv], &mut list).unwrap();
+        assert_eq!(list.len(), 8, "O may take any empty cell, the centre too");
+    }
+}

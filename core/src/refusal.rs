@@ -88,6 +88,9 @@ pub enum Refusal {
     /// side does not (`removes()` is "not in a line"). Holds the cell and
     /// the side.
     TakeInLine(Cell, Side),
+    /// The cell is forbidden to the side on this move of its
+    /// (`forbidden()`). Holds the cell, the side and its move number.
+    Forbidden(Cell, Side, u32),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -168,6 +171,9 @@ impl Refusal {
                 "{} stands in a line of {side}'s: remove a piece outside {side}'s lines while there is one",
                 name(c)
             ),
+            Refusal::Forbidden(c, side, n) => {
+                format!("{side} may not take {} on its move {n}", name(c))
+            }
             Refusal::Script(reason) => reason.clone(),
         }
     }
@@ -206,6 +212,7 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "removes_nothing",
     "not_removable",
     "take_in_line",
+    "forbidden",
 ];
 
 /// The placeholders a `[refusals]` text may use.
@@ -230,6 +237,7 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "no_twist" => &["{text}"],
         "must_remove" | "removes_nothing" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
+        "forbidden" => &["{cell}", "{to}", "{mark}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -266,6 +274,7 @@ impl Refusal {
             Refusal::RemovesNothing(_) => "removes_nothing",
             Refusal::NotRemovable(..) => "not_removable",
             Refusal::TakeInLine(..) => "take_in_line",
+            Refusal::Forbidden(..) => "forbidden",
             Refusal::Script(_) => "script",
         }
     }

@@ -34,7 +34,15 @@ use crate::rng::Rng;
 /// (the rulebook keeps the answer): asked per game, it cost the smallest
 /// boards' random games a twentieth of their speed.
 pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
-    if pie || per_move_hooks || t.captures.any() || !t.regions.is_empty() || t.keep.is_some() {
+    // Restrictions by move number change the free cells by the move:
+    // they are few, and over after the opening.
+    if pie
+        || per_move_hooks
+        || t.captures.any()
+        || !t.regions.is_empty()
+        || t.keep.is_some()
+        || t.has_restrictions()
+    {
         return None;
     }
     if t.pieces != UNLIMITED && t.places() {
@@ -299,15 +307,7 @@ mod tests {
 
     /// A `width`×`height` rulebook of the script `script`.
     fn scripted(script: &str, width: u32, height: u32) -> Rulebook {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("t.rhai"), script).unwrap();
-        let text = format!(
-            "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n\
-             [board]\nwidth = {width}\nheight = {height}\n"
-        );
-        let path = dir.path().join("t.toml");
-        std::fs::write(&path, text).unwrap();
-        Rulebook::from_file(&path).unwrap()
+        Rulebook::scripted(script, width, height).unwrap()
     }
 
     /// Quixo's pushes on 4×4, three in a row, where a push along a row

@@ -17,6 +17,7 @@ mod pieces;
 mod regions;
 pub mod removals;
 mod repetition;
+mod restrictions;
 mod shape;
 pub mod slides;
 mod support;
@@ -69,6 +70,7 @@ pub const MECHANICS: &[Mechanic] = &[
     twists::MECHANIC,
     removals::MECHANIC,
     counts::MECHANIC,
+    restrictions::MECHANIC,
     whole_board::MECHANIC,
     repetition::MECHANIC,
 ];
@@ -123,6 +125,9 @@ pub struct Mechanics {
     pub(crate) fly_at: u16,
     /// The pieces at which a side loses (`lose_at()`).
     pub(crate) lose_at: Option<u16>,
+    /// By the game's move number, the cells that move may not take
+    /// (`forbidden()`); empty past the last restricted move.
+    pub(crate) forbidden: Vec<CellSet>,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -165,6 +170,7 @@ impl Mechanics {
             removals: removals::Removals::default(),
             fly_at: 0,
             lose_at: None,
+            forbidden: Vec::new(),
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,

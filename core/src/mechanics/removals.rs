@@ -323,12 +323,7 @@ mod tests {
         let script = format!(
             "fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\nfn removes() {{ \"not in a line\" }}\n{extra}"
         );
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("t.rhai"), script).unwrap();
-        let text =
-            "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = 3\nheight = 3\n";
-        Rulebook::from_str_at(text, "t.toml", Some(dir.path().to_path_buf()))
-            .map_err(|e| e.to_string())
+        Rulebook::scripted(&script, 3, 3)
     }
 
     /// A removal's cells survive their packing, at both ends of the

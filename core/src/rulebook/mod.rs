@@ -40,6 +40,9 @@ pub struct Rulebook {
     pub(crate) mechanics: Mechanics,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
+    /// Whether a legal move is found by listing the moves: a `refuse` hook
+    /// or restrictions by move number (`forbidden()`) filter the board's.
+    pub(crate) listed: bool,
     /// Whether a move is a mark on any cell the board lets it fill, and
     /// nothing else: no `refuse` hook, no slides, no twists, no removals. Kept, as the
     /// kernel's answer is: asked on every random move and every stalemate
@@ -194,10 +197,12 @@ impl Rulebook {
             examples,
             warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
+            listed: script.has_per_move(HookId::Refuse) || mechanics.has_restrictions(),
             plain_placements: !script.has_per_move(HookId::Refuse)
                 && !mechanics.has_slides()
                 && !mechanics.has_twists()
-                && !mechanics.removes(),
+                && !mechanics.removes()
+                && !mechanics.has_restrictions(),
             outcome_hook: script.has_per_move(HookId::Outcome),
             kernel,
             mechanics,
@@ -435,4 +440,19 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
             builtins.join(", ")
         ),
     ))
+}
+
+#[cfg(test)]
+impl Rulebook {
+    /// A `width`×`height` rulebook of `script`, for a mechanic's unit
+    /// tests; a load's error as its text.
+    pub(crate) fn scripted(script: &str, width: u32, height: u32) -> Result<Rulebook, String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.rhai"), script).unwrap();
+        let text = format!(
+            "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = {width}\nheight = {height}\n"
+        );
+        Rulebook::from_str_at(&text, "t.toml", Some(dir.path().to_path_buf()))
+            .map_err(|e| e.to_string())
+    }
 }

@@ -53,7 +53,7 @@ impl Rulebook {
                 text = t.clone();
                 (String::new(), String::new(), String::new(), None, None)
             }
-            Refusal::FixedMark(c, m) => {
+            Refusal::FixedMark(c, m) | Refusal::Forbidden(c, m, _) => {
                 mark = m.to_string();
                 (name(c), String::new(), name(c), None, None)
             }
@@ -273,6 +273,7 @@ mod tests {
             Refusal::RemovesNothing(b2),
             Refusal::NotRemovable(b2, Side::O),
             Refusal::TakeInLine(b2, Side::O),
+            Refusal::Forbidden(b2, Side::X, 1),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

@@ -58,12 +58,16 @@ impl Rulebook {
         self.mechanics.fillable_in::<W>(pos)
     }
 
-    /// Cells a mark may go to now: fillable, and in the target region if any.
+    /// Cells a mark may go to now: fillable, in the target region if any,
+    /// and not forbidden to this move (`forbidden()`).
     #[inline]
     pub(crate) fn free_cells(&self, pos: &Position) -> CellSet {
-        self.free_in(pos)
+        self.free_in(pos) & !self.mechanics.forbidden(pos)
     }
 
+    /// Cells a mark may go to by the board and its regions. Restrictions
+    /// by move number are not applied here, on every move of every game:
+    /// a rulebook that has them lists its moves (see `listed`).
     #[inline(always)]
     fn free_in<const W: usize>(&self, pos: &Position) -> Bits<W> {
         let free = self.fillable_in::<W>(pos);
@@ -81,6 +85,10 @@ impl Rulebook {
     /// Every legal move, by the board rules only (no per-move hook).
     fn board_moves(&self, pos: &Position, out: &mut MoveList) {
         with_width!(self.mechanics.words, W => self.board_moves_in::<W>(pos, out));
+        if self.mechanics.has_restrictions() {
+            let closed = self.mechanics.forbidden(pos);
+            out.retain_from(0, |mv| !mv.to().is_some_and(|c| closed.contains(c)));
+        }
         if self.swap_legal(pos) {
             out.push(Move::Swap);
         }
@@ -178,17 +186,18 @@ impl Rulebook {
         Some(Move::Place { to, mark })
     }
 
-    /// Whether the side to move has a legal move (cheap without a `refuse` hook).
+    /// Whether the side to move has a legal move (cheap without a `refuse`
+    /// hook or restrictions by move number).
     pub(crate) fn has_legal_move(
         &self,
         pos: &Position,
         history: &History,
     ) -> Result<bool, ScriptError> {
-        if self.refuse_hook {
+        if self.listed {
             let mut list = MoveList::new();
             self.board_moves(pos, &mut list);
             for &mv in list.iter() {
-                if self.script_refusal(pos, history, mv)?.is_none() {
+                if !self.refuse_hook || self.script_refusal(pos, history, mv)?.is_none() {
                     return Ok(true);
                 }
             }
@@ -304,6 +313,10 @@ impl Rulebook {
             }
             let landing = self.landing(pos, self.grid().col(to));
             return refuse(Refusal::Unsupported(to, landing));
+        }
+        if self.mechanics.forbidden(pos).contains(to) {
+            let n = self.mechanics.move_number(pos);
+            return refuse(Refusal::Forbidden(to, pos.turn, n));
         }
         if pos.target != NO_REGION && !self.mechanics.regions[pos.target as usize].contains(to) {
             return refuse(Refusal::WrongRegion(to, pos.target as usize));

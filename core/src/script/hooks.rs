@@ -47,6 +47,7 @@ pub enum HookId {
     Removes,
     FlyAt,
     LoseAt,
+    Forbidden,
     BothLines,
     Regions,
     RegionLines,
@@ -231,6 +232,12 @@ pub const HOOKS: &[Hook] = &[
         "lose_at",
         &[],
         "with removes(): a side left with this many pieces, on the board and in hand, loses; () for never (the default)",
+    ),
+    load(
+        HookId::Forbidden,
+        "forbidden",
+        &["side", "n"],
+        "cells `side` (\"X\" or \"O\") may not take on its `n`-th move (from 1); () or [] for none: X's first mark not in the centre. Not with pieces(), captures(), keep_marks() or slides()",
     ),
     load(
         HookId::BothLines,

@@ -12,8 +12,9 @@
 
 use super::Limit;
 use crate::error::ScriptError;
+use crate::geometry::CellSet;
 use crate::position::{Move, MoveList, Outcome, Position};
-use crate::rulebook::Rulebook;
+use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::collections::HashMap;
 
 /// A won game is worth `WIN - plies`: quicker wins score higher.
@@ -160,6 +161,8 @@ pub(super) struct Solver<'a> {
     /// Per cell, how early to try moves to it: the winning windows through
     /// it, plus a bonus each time a move there cut a search off.
     order: Vec<u32>,
+    /// Whether moves are forced by lines (see [`Solver::forced`]).
+    forcing: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -182,6 +185,35 @@ impl<'a> Solver<'a> {
             horizon: FULL,
             cut: false,
             order,
+            forcing: forcing(rules),
+        }
+    }
+
+    /// Keeps of `moves` (all legal in `pos`) those that are forced: the
+    /// moves that win at once if there are any, else, if the opponent could
+    /// win at once on a cell, the moves that take it (when one can). Any
+    /// other move loses sooner or no later, so the value is the same, found
+    /// on far fewer moves: 3×3×3 is proved in a fraction of a second.
+    fn forced(&self, pos: &Position, moves: &mut Vec<Move>) {
+        let (rules, me) = (self.rules, pos.turn());
+        let wins: CellSet = super::lines::winning_cells_of(rules, pos, me).collect();
+        if moves
+            .iter()
+            .any(|m| m.to().is_some_and(|c| wins.contains(c)))
+        {
+            moves.retain(|m| m.to().is_some_and(|c| wins.contains(c)));
+            return;
+        }
+        // The opponent's winning cells, but for those its next move may not take.
+        let after = rules.mechanics().forbidden_after(pos, 1);
+        let threats: CellSet = super::lines::winning_cells_of(rules, pos, me.other())
+            .filter(|&c| !after.contains(c))
+            .collect();
+        if moves
+            .iter()
+            .any(|m| m.to().is_some_and(|c| threats.contains(c)))
+        {
+            moves.retain(|m| m.to().is_some_and(|c| threats.contains(c)));
         }
     }
 
@@ -370,6 +402,9 @@ impl<'a> Solver<'a> {
         let mut list = MoveList::new();
         self.rules.legal_moves(pos, &self.line, &mut list)?;
         let mut moves = list.to_vec();
+        if self.forcing {
+            self.forced(pos, &mut moves);
+        }
         // The move that was best here before first: it is likely best
         // again, and its value narrows the window for the rest. Then the
         // cells most likely to matter.
@@ -407,6 +442,26 @@ impl<'a> Solver<'a> {
         }
         Ok(best)
     }
+}
+
+/// Whether a line decides the game as soon as it is made, for its owner,
+/// and marks are placed one a move, never moved, taken or dropped: then a
+/// win in one and a block of the opponent's win in one are forced.
+fn forcing(rules: &Rulebook) -> bool {
+    let t = rules.mechanics();
+    t.marks() == Marks::Own
+        && t.line_result() == LineResult::OwnerWins
+        && t.turns().is_alternating()
+        && t.pieces().is_none()
+        && t.regions().is_empty()
+        && !t.has_gravity()
+        && !t.has_captures()
+        && t.keep_marks().is_none()
+        && !t.has_slides()
+        && !t.has_twists()
+        && !t.removes()
+        && !rules.table().pie
+        && !rules.has_per_move_hooks()
 }
 
 /// The key `pos` is kept under in the table: its own, and where per-move

@@ -78,6 +78,7 @@ pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<M
         && t.keep_marks().is_none()
         && !t.has_slides()
         && !t.has_twists()
+        && !t.restricted(pos)
         && pos.in_hand(pos.turn()).is_none();
     if pos.is_over() || !by_lines {
         return None;

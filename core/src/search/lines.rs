@@ -28,6 +28,8 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
         && t.keep_marks().is_none()
         && !t.has_slides()
         && !t.has_twists()
+        // Lines alone do not say which cells a move may not take.
+        && !t.restricted(pos)
 }
 
 /// The candidate that builds and blocks the most: every window of `k` cells

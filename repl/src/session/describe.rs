@@ -77,6 +77,11 @@ impl Session {
                 }
             ));
         }
+        for (side, n, cells) in t.restrictions() {
+            let names: Vec<String> = cells.into_iter().map(|c| g.name(c).to_string()).collect();
+            let text = format!("{side}'s move {n} may not take {}", names.join(" "));
+            lines.extend(wrap(&text, 78));
+        }
         lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
         if !r.params().is_empty() {
             let params: Vec<String> = r

@@ -1,0 +1,167 @@
+//! Cells forbidden by move number (`forbidden(side, n)`): the cells a side
+//! may not take on its n-th move — 3×3×3's "X's first mark not in the
+//! centre", or a first move that must go to the centre. Read at load into
+//! one set per move of the game; play masks the free cells with it.
+
+use super::load::Load;
+use super::{Mechanic, Mechanics, Primitive};
+use crate::error::RulebookError;
+use crate::geometry::CellSet;
+use crate::position::{Position, Side};
+use crate::script::hooks::HookId;
+
+pub(super) const MECHANIC: Mechanic = Mechanic {
+    name: "restrictions",
+    hooks: &[HookId::Forbidden],
+    build,
+};
+
+/// Reads `forbidden(side, n)` for each side and n from 1 to the number of
+/// cells (no side has more moves that take a cell), and lays the answers
+/// out by the game's move number through the turn structure.
+fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
+    let hook = HookId::Forbidden;
+    if !load.host.defines(hook) {
+        return Ok(());
+    }
+    // A move number must follow from the position: where marks move,
+    // vanish or are taken, the same marks come back at other numbers.
+    use Primitive as P;
+    let clash = [P::Pieces, P::Captures, P::KeepMarks, P::Slides];
+    if let Some(what) = t.first_in_use(&clash) {
+        return Err(load.bad(
+            hook,
+            format!(
+                "forbidden() cannot go with {what}: it restricts a side's n-th placement, and only placements count"
+            ),
+        ));
+    }
+    let n = load.grid.len();
+    let mut by_side = [Vec::new(), Vec::new()];
+    for side in [Side::X, Side::O] {
+        let sets = &mut by_side[side as usize];
+        for k in 1..=n {
+            let Some(v) = load.call(hook, (side.to_string(), k as i64))? else {
+                break;
+            };
+            let cells = if v.is_unit() {
+                Vec::new()
+            } else {
+                load.cells(hook, &format!("forbidden(\"{side}\", {k})"), v)?
+            };
+            sets.push(cells.into_iter().collect::<CellSet>());
+        }
+        while sets.last().is_some_and(|s| s.is_empty()) {
+            sets.pop();
+        }
+    }
+    // By move of the game: the side whose move it is, and which of its moves.
+    let mut forbidden = Vec::new();
+    let mut ply = 0;
+    loop {
+        let placed = t.turns.placed(ply);
+        if placed.x as usize >= by_side[0].len() && placed.o as usize >= by_side[1].len() {
+            break;
+        }
+        let side = t.turns.place(ply).side();
+        let k = *placed.get(side) as usize;
+        let set = by_side[side as usize].get(k).copied();
+        forbidden.push(set.unwrap_or(CellSet::EMPTY));
+        ply += 1;
+    }
+    t.forbidden = forbidden;
+    Ok(())
+}
+
+impl Mechanics {
+    /// The cells the side to move of `pos` may not take now.
+    pub fn forbidden(&self, pos: &Position) -> CellSet {
+        let ply = pos.marks_played() as usize;
+        self.forbidden.get(ply).copied().unwrap_or(CellSet::EMPTY)
+    }
+
+    /// The cells the move `plies` after the next one of `pos` may not take
+    /// (0: the next one).
+    pub fn forbidden_after(&self, pos: &Position, plies: u32) -> CellSet {
+        let ply = (pos.marks_played() + plies) as usize;
+        self.forbidden.get(ply).copied().unwrap_or(CellSet::EMPTY)
+    }
+
+    /// Which of its moves the side to move of `pos` is about to make, from 1.
+    pub fn move_number(&self, pos: &Position) -> u32 {
+        self.turns.placed(pos.marks_played()).get(pos.turn) + 1
+    }
+
+    /// Whether some move from `pos` on may still be restricted: the searches
+    /// that read lines alone do not know which cells a move may not take.
+    pub fn restricted(&self, pos: &Position) -> bool {
+        (pos.marks_played() as usize) < self.forbidden.len()
+    }
+
+    /// Every restriction, for `rules`: the side, which of its moves (from
+    /// 1), and the cells that move may not take.
+    pub fn restrictions(&self) -> Vec<(Side, u32, CellSet)> {
+        let by_ply = self.forbidden.iter().zip(0u32..);
+        by_ply
+            .filter(|(cells, _)| !cells.is_empty())
+            .map(|(&cells, ply)| {
+                let side = self.turns.place(ply).side();
+                (side, self.turns.placed(ply).get(side) + 1, cells)
+            })
+            .collect()
+    }
+
+    /// Whether any move is restricted by its number (`forbidden()`).
+    pub fn has_restrictions(&self) -> bool {
+        !self.forbidden.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::Side;
+    use crate::rulebook::Rulebook;
+
+    /// A 3×3 rulebook of three in a row with `extra` hooks.
+    fn rulebook(extra: &str) -> Result<Rulebook, String> {
+        let script =
+            format!("fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\n{extra}");
+        Rulebook::scripted(&script, 3, 3)
+    }
+
+    /// Each side's moves are counted through the turn structure: with
+    /// turns of one mark, then two, O's first and second moves are the
+    /// game's second and third.
+    #[test]
+    fn a_sides_moves_are_counted_through_its_turns() {
+        let rules = rulebook(
+            "fn turn_marks() { [1, 2] }\n\
+             fn forbidden(side, n) { if side == \"O\" { [n - 1] } }",
+        )
+        .unwrap();
+        let t = rules.mechanics();
+        let listed: Vec<(Side, u32, String)> = t
+            .restrictions()
+            .into_iter()
+            .map(|(s, n, cells)| (s, n, cells.into_iter().map(|c| c.0.to_string()).collect()))
+            .collect();
+        // O's moves 1 to 9 each close one cell, at the game's moves 2, 3,
+        // 6, 7, …, 18: the table ends with O's ninth.
+        assert_eq!(
+            &listed[..2],
+            [(Side::O, 1, "0".into()), (Side::O, 2, "1".into())]
+        );
+        assert_eq!(t.forbidden.len(), 18);
+        assert!(t.forbidden[3].is_empty() && t.forbidden[4].is_empty());
+    }
+
+    #[test]
+    fn forbidden_refuses_what_it_cannot_go_with_and_bad_cells() {
+        let err = rulebook("fn pieces() { 3 }\nfn forbidden(side, n) { [] }").unwrap_err();
+        assert!(err.contains("forbidden() cannot go with pieces()"), "{err}");
+        let err = rulebook("fn forbidden(side, n) { [9] }").unwrap_err();
+        assert!(err.contains("forbidden(\"X\", 1), item 1"), "{err}");
+        let rules = rulebook("fn forbidden(side, n) { () }").unwrap();
+        assert!(!rules.mechanics().has_restrictions());
+    }
+}
