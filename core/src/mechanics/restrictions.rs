@@ -1,7 +1,8 @@
 //! Cells forbidden by move number (`forbidden(side, n)`): the cells a side
 //! may not take on its n-th move — 3×3×3's "X's first mark not in the
 //! centre", or a first move that must go to the centre. Read at load into
-//! one set per move of the game; play masks the free cells with it.
+//! one set per move of the game; play leaves those cells out of the moves
+//! it lists (`Rulebook::board_moves`) and refuses a move to one.
 
 use super::load::Load;
 use super::{Mechanic, Mechanics, Primitive};
@@ -76,8 +77,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
 impl Mechanics {
     /// The cells the side to move of `pos` may not take now.
     pub fn forbidden(&self, pos: &Position) -> CellSet {
-        let ply = pos.marks_played() as usize;
-        self.forbidden.get(ply).copied().unwrap_or(CellSet::EMPTY)
+        self.forbidden_after(pos, 0)
     }
 
     /// The cells the move `plies` after the next one of `pos` may not take
