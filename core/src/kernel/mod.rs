@@ -1,15 +1,15 @@
-//! The playout kernel: a lean random-game loop for rulebooks whose moves
-//! place marks or slide them.
+//! The playout kernel: lean random-game loops for rulebooks whose moves
+//! place, slide or twist marks, or place and then move pieces.
 //!
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
-//! ([`Rulebook::apply`] on a whole [`Position`]) carries pieces, regions,
-//! the redirect and the per-move hooks on every move. A rulebook without any
-//! of these (marks placed by any of the `marks()` rules or slid by
-//! `slides()`, under any `line_result()`, `no_moves()`, `support()` and
-//! repetition rule) is played here on two bit sets and the set of fillable
-//! cells, as wide as the board needs (one machine word for at most 64
-//! cells, see [`crate::bits`]). It draws exactly the random numbers the
+//! ([`Rulebook::apply`] on a whole [`Position`]) carries regions, captures,
+//! vanishing marks, restrictions by move number and the per-move hooks on
+//! every move. A rulebook without any of these ([`eligible`] says which
+//! loop serves it: placements, slides, twists, or pieces with their steps,
+//! jumps, flights and removals) is played here on two bit sets, as wide as
+//! the board needs (one machine word for at most 64 cells, see
+//! [`crate::bits`]). Each loop draws exactly the random numbers the
 //! general path draws and reaches exactly its results;
 //! `tests::same_games_as_the_general_path` holds it to that.
 
