@@ -1154,3 +1154,46 @@ fn at_nine_mens_morris_hard_beats_medium() {
     let rules = Rulebook::builtin("nine-mens-morris").unwrap();
     hard_scores_against_medium(&rules, 10, 5_000, 0.75);
 }
+
+/// Renju (RJ1–RJ2): every level takes exactly five (i3) and medium and
+/// hard block O's four; no level, over a few seeds, ever chooses a move
+/// forbidden to X in the hand-built and densest positions of the
+/// independent enumeration (`tests/renju/forbidden.txt`); hard beats
+/// medium.
+#[test]
+fn at_renju_no_level_plays_a_forbidden_move_and_hard_beats_medium() {
+    let rules = Rulebook::builtin("renju").unwrap();
+    let (win, threat) = (
+        "15/15/15/15/15/15/8X6/3O1XX8/7XX6/7XX6/8X6/8X6/15/15/O1O1O1O1O1O1O1O X",
+        "15/15/15/10X4/15/9X5/15/7X7/15/15/OOOO11/15/15/12X2/15 X",
+    );
+    takes_the_win_and_stops_the_loss(&rules, win, threat, 2);
+    let text = std::fs::read_to_string("renju/forbidden.txt").unwrap();
+    let mut positions: Vec<(usize, &str)> = text
+        .lines()
+        .map(|l| {
+            let forbidden = l.split(" | ").skip(1).take(3);
+            let n = forbidden
+                .flat_map(|f| f.split(' ').skip(1))
+                .filter(|c| *c != "-")
+                .count();
+            (n, l.split(" | ").next().unwrap())
+        })
+        .collect();
+    // The 21 built by hand, then the 20 random ones with most forbidden cells.
+    let (hand, random) = positions.split_at_mut(21);
+    random.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+    let chosen = hand.iter().chain(&random[..20]);
+    for &(_, setup) in chosen {
+        let pos = rules.parse_position(setup).unwrap();
+        for level in Level::ALL {
+            let mv = pick(&rules, &pos, level, 1);
+            assert!(
+                rules.check(&pos, &[], mv).is_ok(),
+                "{level} chose {} in {setup}",
+                rules.move_text(mv)
+            );
+        }
+    }
+    hard_scores_against_medium(&rules, 8, 3_000, 0.75);
+}

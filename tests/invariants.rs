@@ -27,7 +27,11 @@
 //!    misere (MI1), and of the one shared mark X for notakto (NK1); a mark of
 //!    the mover's choice, three of either mark winning for the mover, for wild
 //!    (WI1); marks of either kind, exactly five like marks winning for Order
-//!    (X) and a full board for Chaos (O), for order-chaos (OC1); the 76 lines
+//!    (X) and a full board for Chaos (O), for order-chaos (OC1); exactly five
+//!    in a row winning for X and five or more for O, X's first mark on h8, and
+//!    X's overlines, double fours and double threes (a three counting only
+//!    where the move making it a straight four is itself allowed, judged
+//!    again to any depth) worked out here, for renju (RJ1, RJ2); the 76 lines
 //!    of the 4×4×4 cube, worked out here, for qubic (QB1), and the 49 of the
 //!    3×3×3 cube, its centre closed to X's first mark, for cube3 (CB1); placement, then
 //!    steps (orthogonal, with jumps, to the eight neighbours, or along the
@@ -112,6 +116,13 @@ enum Referee {
     /// answer the first move with `swap`, which changes no mark and leaves
     /// O to move (PI1).
     GomokuSwap,
+    /// 15×15 Renju: X's first mark goes on h8; exactly five in a row wins
+    /// for X, five or more for O (RJ1); X may not make an overline, a
+    /// double four or a double three unless the move makes exactly five, a
+    /// three counting only where the move making it a straight four is
+    /// itself allowed (RJ2); a full board, or a side left without a move,
+    /// draws.
+    Renju,
     /// 19×19 Pente: five or more in a row win (PE1); a mark flanking
     /// exactly two opponent marks with an own mark beyond takes them, in
     /// all eight directions (PE2), never the mover's own (PE3); five
@@ -232,6 +243,7 @@ const COVERED: &[&str] = &[
     "popout",
     "quixo",
     "qubic",
+    "renju",
     "teeko",
     "three-mens-morris",
     "ultimate",
@@ -257,6 +269,7 @@ fn plan(name: &str) -> Plan {
         "four" => (k_in_a_row(4), (4, 4), 3000, 32, usize::MAX),
         "gomoku" => (k_in_a_row(5), (15, 15), 200, 300, 4),
         "gomoku-swap" => (Referee::GomokuSwap, (15, 15), 200, 300, 4),
+        "renju" => (Referee::Renju, (15, 15), 200, 300, 4),
         "connect-four" => (
             Referee::KInARow {
                 k: 4,
@@ -578,6 +591,166 @@ fn cube_lines(n: i64) -> &'static [CubeLine] {
     })
 }
 
+/// What RJ2 makes of X's mark on an empty renju cell, judged here from the
+/// marks alone (the algorithm of `tests/perft/derive/renju.py`, the RIF
+/// reading with its decisions: a four or a three must hold the new mark; one
+/// completion point at most on each side of it; a straight four is one four).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RenjuCell {
+    /// Exactly five in some direction: allowed whatever else it makes, and
+    /// it wins (RJ1, RJ2).
+    Five,
+    /// An unbroken run of six or more X through the mark.
+    Overline,
+    /// Two or more fours, two on one line included.
+    DoubleFour,
+    /// Threes in two or more directions.
+    DoubleThree,
+    /// None of these.
+    Allowed,
+}
+
+impl RenjuCell {
+    /// Whether X may not play there (RJ2).
+    fn forbidden(self) -> bool {
+        matches!(
+            self,
+            RenjuCell::Overline | RenjuCell::DoubleFour | RenjuCell::DoubleThree
+        )
+    }
+}
+
+/// Renju's judge (RJ2) on the marks of a [`Board`], which it changes while it
+/// looks and leaves as it found them. Cells are (column, row).
+impl Board {
+    fn put(&mut self, (c, r): (i64, i64), mark: Option<Side>) {
+        self.marks[(r * self.width + c) as usize] = mark;
+    }
+
+    /// The cell `k` steps from `s` along `d`.
+    fn renju_step((c, r): (i64, i64), (dc, dr): (i64, i64), k: i64) -> (i64, i64) {
+        (c + k * dc, r + k * dr)
+    }
+
+    fn renju_x(&self, (c, r): (i64, i64)) -> bool {
+        self.at(c, r) == Some(Some(Side::X))
+    }
+
+    /// The length of the unbroken run of X through `s` along `d`, `s`
+    /// counted as X.
+    fn renju_run(&self, s: (i64, i64), d: (i64, i64)) -> i64 {
+        let mut n = 1;
+        for sign in [-1, 1] {
+            let mut k = 1;
+            while self.renju_x(Self::renju_step(s, d, sign * k)) {
+                n += 1;
+                k += 1;
+            }
+        }
+        n
+    }
+
+    /// The first cell from `s` along `d` (`sign` 1) or against it (-1) that
+    /// holds no X, if it is on the board and empty.
+    fn renju_gap(&self, s: (i64, i64), d: (i64, i64), sign: i64) -> Option<(i64, i64)> {
+        let mut k = 1;
+        loop {
+            let at = Self::renju_step(s, d, sign * k);
+            match self.at(at.0, at.1) {
+                Some(Some(Side::X)) => k += 1,
+                Some(None) => return Some(at),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The fours X, already on `s`, makes along `d`: each empty cell where a
+    /// further X makes exactly five through `s` is one, but the two of a
+    /// straight four (.XXXX.) are one together.
+    fn renju_fours(&mut self, s: (i64, i64), d: (i64, i64)) -> usize {
+        let mut points = 0;
+        for sign in [-1, 1] {
+            if let Some(q) = self.renju_gap(s, d, sign) {
+                self.put(q, Some(Side::X));
+                points += usize::from(self.renju_run(s, d) == 5);
+                self.put(q, None);
+            }
+        }
+        // Every cell between the two points is X: four of them are a
+        // straight four, one four; more (X.XXX.X, XX.XX.XX-like) are two.
+        if points == 2 && self.renju_run(s, d) == 4 {
+            1
+        } else {
+            points
+        }
+    }
+
+    /// Whether the run of X through `s` along `d` is a straight four: four
+    /// long, the cell just beyond each end on the board and empty, the one
+    /// two beyond not X (each completion then makes exactly five).
+    fn renju_straight_four(&self, s: (i64, i64), d: (i64, i64)) -> bool {
+        self.renju_run(s, d) == 4
+            && [-1, 1].into_iter().all(|sign| {
+                let mut k = 1;
+                while self.renju_x(Self::renju_step(s, d, sign * k)) {
+                    k += 1;
+                }
+                let (c, r) = Self::renju_step(s, d, sign * k);
+                self.at(c, r) == Some(None) && !self.renju_x(Self::renju_step(s, d, sign * (k + 1)))
+            })
+    }
+
+    /// Whether X, already on `s`, makes a three along `d`: the first cell
+    /// without X on either side of `s` is empty, X there makes a straight
+    /// four through `s`, and that move is itself not forbidden (judged with
+    /// `s` on the board, to any depth).
+    fn renju_three(&mut self, s: (i64, i64), d: (i64, i64)) -> bool {
+        for sign in [-1, 1] {
+            let Some(p) = self.renju_gap(s, d, sign) else {
+                continue;
+            };
+            self.put(p, Some(Side::X));
+            let straight = self.renju_straight_four(s, d);
+            self.put(p, None);
+            if straight && !self.renju_judge(p).forbidden() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// RJ2's verdict on X's mark on the empty cell `s`: five first, then
+    /// overline, double four, double three.
+    fn renju_judge(&mut self, s: (i64, i64)) -> RenjuCell {
+        assert_eq!(self.at(s.0, s.1), Some(None), "X judged on a taken cell");
+        self.put(s, Some(Side::X));
+        let runs = DIRECTIONS.map(|d| self.renju_run(s, d));
+        let verdict = if runs.contains(&5) {
+            RenjuCell::Five
+        } else if runs.iter().any(|&n| n >= 6) {
+            RenjuCell::Overline
+        } else if DIRECTIONS
+            .iter()
+            .map(|&d| self.renju_fours(s, d))
+            .sum::<usize>()
+            >= 2
+        {
+            RenjuCell::DoubleFour
+        } else if DIRECTIONS
+            .iter()
+            .filter(|&&d| self.renju_three(s, d))
+            .count()
+            >= 2
+        {
+            RenjuCell::DoubleThree
+        } else {
+            RenjuCell::Allowed
+        };
+        self.put(s, None);
+        verdict
+    }
+}
+
 /// The 24 points of the nine men's morris board, as NM1 names them on the
 /// 7×7 grid; the other 25 cells do not exist for play.
 const MORRIS_POINTS: [&str; 24] = [
@@ -767,6 +940,7 @@ impl Referee {
             | Referee::GomokuSwap
             | Referee::Connect6
             | Referee::Pente
+            | Referee::Renju
             | Referee::Misere { .. }
             | Referee::Wild
             | Referee::OrderChaos
@@ -832,6 +1006,11 @@ impl Referee {
                     Referee::GomokuSwap => board.has_run(s, 5, whole),
                     Referee::Connect6 => board.has_run(s, 6, whole),
                     Referee::Pente => board.has_run(s, 5, whole),
+                    // Exactly five for X, five or more for O (RJ1).
+                    Referee::Renju => match s {
+                        Side::X => board.any_run(s, whole, |n| n == 5),
+                        Side::O => board.has_run(s, 5, whole),
+                    },
                     Referee::Misere { .. } | Referee::Wild => board.has_run(s, 3, whole),
                     Referee::OrderChaos => board.any_run(s, whole, |n| n == 5),
                     Referee::Cube { size, .. } => board.has_cube_line(s, size),
@@ -873,7 +1052,7 @@ impl Referee {
                 } else {
                     None
                 };
-                let cells: Vec<Cell> = if gravity {
+                let mut cells: Vec<Cell> = if gravity {
                     (0..board.width)
                         .filter_map(|c| lowest(c).and_then(|r| g.cell(c, r)))
                         .collect()
@@ -892,6 +1071,18 @@ impl Referee {
                         })
                         .collect()
                 };
+                if matches!(self, Referee::Renju) {
+                    if n == 0 {
+                        // X's first mark goes on the centre (RJ1).
+                        let h8 = point(g, "h8");
+                        cells.retain(|&c| c == h8);
+                    } else if turn == Side::X {
+                        // No overline, double four or double three for X,
+                        // unless the move makes exactly five (RJ2).
+                        let mut marks = Board::new(g, pos);
+                        cells.retain(|&c| !marks.renju_judge(coords(g, c)).forbidden());
+                    }
+                }
                 let mut legal: HashSet<Move> = match ending {
                     Some(_) => HashSet::default(),
                     None => cells
@@ -903,6 +1094,14 @@ impl Referee {
                 if matches!(self, Referee::GomokuSwap) && n == 1 && ending.is_none() {
                     legal.insert(Move::Swap);
                 }
+                // A side left without a move (only X can be, every empty
+                // cell forbidden to it) draws: renju's no_moves().
+                let ending = match ending {
+                    None if legal.is_empty() && matches!(self, Referee::Renju) => {
+                        Some((Outcome::Draw, Ending::NoMoves(turn)))
+                    }
+                    ending => ending,
+                };
                 Verdict { ending, legal }
             }
             Referee::Moving {
@@ -2098,6 +2297,7 @@ random_game_tests! {
     // seen without a move, and the no-move loss (NM3) is pinned by an example.
     nine_mens_morris_random_games: "nine-mens-morris" => ["X wins (Reduced(O, 2))", "O wins (Reduced(X, 2))", "draw (Repetition(3))"],
     connect6_random_games: "connect6" => ["X wins (Line)", "O wins (Line)"],
+    renju_random_games: "renju" => ["X wins (Line)", "O wins (Line)"],
     pente_random_games: "pente" => ["X wins (Line)", "O wins (Line)", "X wins (Captures(5))", "O wins (Captures(5))"],
     // Random games end by a line long before a position recurs three times
     // (16 plies at the least); the repetition draw is pinned by an example.

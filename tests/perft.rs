@@ -331,3 +331,8 @@ fn perft_nine_mens_morris() {
 fn perft_cube3() {
     quick("cube3");
 }
+
+#[test]
+fn perft_renju() {
+    quick("renju");
+}

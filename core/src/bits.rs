@@ -86,6 +86,21 @@ impl<const W: usize> Bits<W> {
         self.0[cell.index() >> 6] & (1 << (cell.0 & 63)) != 0
     }
 
+    /// 1 when the set holds the cell numbered `index`, else 0: for
+    /// gathering cells into a word without a branch.
+    /// `index` must be below `64 * W`.
+    #[inline(always)]
+    pub(crate) fn bit(self, index: usize) -> u64 {
+        // A mask the compiler knows is in bounds, where `W` allows one: no
+        // bounds check in the gathering loops that call this per cell.
+        let word = if W.is_power_of_two() {
+            (index >> 6) & (W - 1)
+        } else {
+            index >> 6
+        };
+        (self.0[word] >> (index & 63)) & 1
+    }
+
     /// Adds `cell`.
     #[inline]
     pub fn insert(&mut self, cell: Cell) {

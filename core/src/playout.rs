@@ -67,12 +67,14 @@ impl Playout {
                 return Ok(o);
             }
             let Some(mv) = rules.random_move(&pos, &self.line, rng, &mut self.moves)? else {
-                // Not reached: a position without a legal move is settled by
-                // `no_moves()` when it arises, so it has an outcome.
+                // A position without a legal move is settled by `no_moves()`
+                // when it arises, but for a side whose every free cell makes
+                // a forbidden pattern: `apply_drawing` leaves that to here.
+                rules.settle_stuck(&mut pos);
                 self.plies = ply;
-                return Ok(Outcome::Draw);
+                return Ok(pos.outcome().unwrap_or(Outcome::Draw));
             };
-            rules.apply(&mut pos, &self.line, mv)?;
+            rules.apply_drawing(&mut pos, &self.line, mv)?;
             if hooks {
                 self.line.push(mv);
             }

@@ -5,6 +5,7 @@
 
 use crate::error::ScriptError;
 use crate::geometry::{Cell, Grid};
+use crate::mechanics::patterns::Pattern;
 use crate::notation::ParseMoveError;
 use crate::position::{Outcome, Side};
 use std::fmt;
@@ -91,6 +92,10 @@ pub enum Refusal {
     /// The cell is forbidden to the side on this move of its
     /// (`forbidden()`). Holds the cell, the side and its move number.
     Forbidden(Cell, Side, u32),
+    /// The move makes a pattern its side may not (`forbidden_patterns()`).
+    /// Holds the cell, the side, the pattern, and the marks of each line
+    /// making it.
+    Pattern(Cell, Side, Pattern, Vec<Vec<Cell>>),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -174,9 +179,26 @@ impl Refusal {
             Refusal::Forbidden(c, side, n) => {
                 format!("{side} may not take {} on its move {n}", name(c))
             }
+            Refusal::Pattern(c, _, p, lines) => {
+                format!("a{} {} at {}: {}", if *p == Pattern::Overline { "n" } else { "" }, p.word(), name(c), lines_text(grid, lines))
+            }
             Refusal::Script(reason) => reason.clone(),
         }
     }
+}
+
+/// The marks of each line of a pattern, `f8 g8 h8 and h6 h7 h8`.
+pub(crate) fn lines_text(grid: Grid, lines: &[Vec<Cell>]) -> String {
+    let each: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|&c| grid.name(c).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    each.join(" and ")
 }
 
 /// [`Refusal::FixedMark`]'s words, for a cell or the text written.
@@ -213,11 +235,14 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "not_removable",
     "take_in_line",
     "forbidden",
+    "overline",
+    "double_four",
+    "double_three",
 ];
 
 /// The placeholders a `[refusals]` text may use.
 pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
-    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}",
+    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}", "{lines}",
 ];
 
 /// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
@@ -238,6 +263,7 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "must_remove" | "removes_nothing" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "forbidden" => &["{cell}", "{to}", "{mark}"],
+        "overline" | "double_four" | "double_three" => &["{cell}", "{to}", "{mark}", "{lines}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -275,6 +301,9 @@ impl Refusal {
             Refusal::NotRemovable(..) => "not_removable",
             Refusal::TakeInLine(..) => "take_in_line",
             Refusal::Forbidden(..) => "forbidden",
+            Refusal::Pattern(_, _, Pattern::Overline, _) => "overline",
+            Refusal::Pattern(_, _, Pattern::DoubleFour, _) => "double_four",
+            Refusal::Pattern(_, _, Pattern::DoubleThree, _) => "double_three",
             Refusal::Script(_) => "script",
         }
     }

@@ -146,10 +146,10 @@ fn unsupported_sizes_and_rules_get_error_with_a_reason() {
         "OK",
         "any size that fits 26 columns"
     );
-    b.handle("INFO rule 4");
+    b.handle("INFO rule 2");
     let answer = ask(&mut b, "BEGIN");
     assert!(
-        answer.starts_with("ERROR unsupported rule 4: renju"),
+        answer.starts_with("ERROR unsupported rule 2: continuous game"),
         "{answer}"
     );
     b.handle("INFO rule 1");
@@ -174,12 +174,15 @@ fn unsupported_sizes_and_rules_get_error_with_a_reason() {
 #[test]
 fn the_rule_chooses_whether_an_overline_wins() {
     let free = make_rulebook("gomoku", (15, 15, false)).unwrap();
-    assert!(free.mechanics().wins_run(6));
+    assert!(free.mechanics().wins_run(gridrules_core::Side::X, 6));
     let exact = make_rulebook("gomoku", (15, 15, true)).unwrap();
-    assert!(exact.mechanics().wins_run(5) && !exact.mechanics().wins_run(6));
+    assert!(
+        exact.mechanics().wins_run(gridrules_core::Side::X, 5)
+            && !exact.mechanics().wins_run(gridrules_core::Side::X, 6)
+    );
     let wide = make_rulebook("gomoku", (20, 20, true)).unwrap();
     assert_eq!((wide.grid().width(), wide.grid().height()), (20, 20));
-    assert!(!wide.mechanics().wins_run(6));
+    assert!(!wide.mechanics().wins_run(gridrules_core::Side::X, 6));
     assert!(!wide.table().pie);
 }
 
@@ -912,4 +915,42 @@ fn a_move_the_refuse_hook_had_no_time_to_check_and_then_refuses_is_reported() {
     b.handle("INFO timeout_turn 300");
     let answer = b.handle("TURN 0,0").lines;
     assert!(!answer[0].contains("the brain's move 2,2"), "{answer:?}");
+}
+
+/// Rule bit 4 plays the built-in renju (RJ1–RJ2) whatever `--rules` says:
+/// black's first stone goes on the centre, and black never answers a move
+/// renju forbids — here j8, a double three (h8 i8 j8 and j6 j7 j8) that
+/// gomoku's weights rate highest.
+#[test]
+fn rule_4_plays_renju_and_never_a_forbidden_move() {
+    let mut b = brain();
+    assert_eq!(ask(&mut b, "START 15"), "OK");
+    b.handle("INFO rule 4");
+    b.handle("INFO timeout_turn 300");
+    assert_eq!(ask(&mut b, "BEGIN"), "7,7", "RJ1: the centre");
+    for seed in 0..3 {
+        let mut b = Brain::new(Options {
+            seed,
+            ..Options::default()
+        });
+        assert_eq!(ask(&mut b, "START 15"), "OK");
+        b.handle("INFO rule 4");
+        b.handle("INFO timeout_turn 300");
+        // Black (1, the brain) h8 i8 j6 j7; white a1 a3 a5 a7; y counts from the top.
+        let stones = [
+            "7,7,1", "0,14,2", "8,7,1", "0,12,2", "9,9,1", "0,10,2", "9,8,1", "0,8,2",
+        ];
+        let mv = ask_board(&mut b, &stones);
+        assert_ne!(mv, "9,7", "seed {seed}: j8 is a double three");
+        xy(&mv);
+    }
+    // An opening whose first black stone (g9) is off the centre: replayed
+    // it is refused (RJ1), so it is set up as it stands.
+    let mut b = brain();
+    assert_eq!(ask(&mut b, "START 15"), "OK");
+    b.handle("INFO rule 4");
+    b.handle("INFO timeout_turn 300");
+    let stones = ["6,6,1", "0,14,2", "8,8,1", "0,12,2"];
+    let (x, y) = xy(&ask_board(&mut b, &stones));
+    assert!(x < 15 && y < 15);
 }

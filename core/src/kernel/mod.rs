@@ -42,6 +42,8 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         || !t.regions.is_empty()
         || t.keep.is_some()
         || t.has_restrictions()
+        || t.sided_wins()
+        || Side::ALL.into_iter().any(|s| t.has_patterns(s))
     {
         return None;
     }

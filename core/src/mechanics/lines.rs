@@ -5,6 +5,7 @@ use super::load::Load;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Span, WORDS};
+use crate::position::Side;
 use crate::script::describe;
 use crate::script::hooks::HookId;
 use rhai::Dynamic;
@@ -139,19 +140,60 @@ impl Mechanics {
         fills_one(windows, *words, own)
     }
 
-    /// Whether `own`'s marks within `within` hold a winning line (a set-up
-    /// check: every cell is tried, not only the last move's).
-    pub(crate) fn has_line(&self, own: CellSet, within: CellSet) -> bool {
+    /// Whether `side`'s marks `own` within `within` hold a winning line (a
+    /// set-up check: every cell is tried, not only the last move's).
+    pub(crate) fn has_line(&self, side: Side, own: CellSet, within: CellSet) -> bool {
         let own = own & within;
-        own.into_iter().any(|c: Cell| self.wins_through(c, own))
+        let win = self.win_for(side);
+        own.into_iter().any(|c: Cell| win.through(c, own))
     }
 
-    /// Whether `own` holds a winning run through `cell`.
+    /// Whether an unbroken run of `n` of `side`'s marks completes a line
+    /// (`wins(n)`, or `wins(n, side)`). No run is longer than the longest
+    /// line: beyond it, the answer for that one.
+    pub fn wins_run(&self, side: Side, n: usize) -> bool {
+        let wins = &self.wins[side as usize];
+        wins.get(n).or(wins.last()).copied().unwrap_or(false)
+    }
+
+    /// Whether the sides' lines are won by different runs (`wins(run, side)`).
+    pub fn sided_wins(&self) -> bool {
+        self.sided
+    }
+
+    /// Whether `own` holds a winning run through `cell` by the table both
+    /// sides share, or X's where they differ (see [`Self::wins_by`]).
     /// `own` may be a prefix of the marks (see [`crate::bits`]) when the
     /// board's cells fit it.
     #[inline(always)]
     pub(crate) fn wins_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
-        match &self.win {
+        self.win.through(cell, own)
+    }
+
+    /// Whether `side`'s marks `own` hold a run through `cell` that wins
+    /// for `side` (`wins(run, side)`).
+    #[inline(always)]
+    pub(crate) fn wins_by<const W: usize>(&self, side: Side, cell: Cell, own: Bits<W>) -> bool {
+        self.win_for(side).through(cell, own)
+    }
+
+    /// The table `side`'s lines are judged by.
+    #[inline(always)]
+    fn win_for(&self, side: Side) -> &WinCheck {
+        // A choice of address, not a branch on the table's kind.
+        if self.sided & (side == Side::O) {
+            &self.win_o
+        } else {
+            &self.win
+        }
+    }
+}
+
+impl WinCheck {
+    /// Whether `own` holds a winning run through `cell` by this table.
+    #[inline(always)]
+    fn through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+        match self {
             WinCheck::Windows {
                 start,
                 words,
@@ -174,7 +216,7 @@ impl Mechanics {
             lines,
             through,
             wins,
-        } = &self.win
+        } = self
         else {
             unreachable!("only called for run tables")
         };
@@ -184,9 +226,10 @@ impl Mechanics {
     }
 }
 
-/// Reads `lines()` and `wins(run)`: a monotone `wins` (every run from `k`
-/// on wins) becomes a table of windows of `k` cells, any other a table of
-/// the lines through each cell.
+/// Reads `lines()` and `wins(run)` (or `wins(run, side)`): a monotone
+/// `wins` (every run from `k` on wins) becomes a table of windows of `k`
+/// cells, any other a table of the lines through each cell. Where the sides'
+/// answers differ, O gets a table of its own.
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     let n = load.grid.len();
     let lines_v = load.call(HookId::Lines, ())?.unwrap_or(Dynamic::UNIT);
@@ -214,49 +257,88 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         ));
     }
     let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let sided = load.host.defines_sided(HookId::Wins);
+    let x = wins_table(load, longest, sided.then_some(Side::X))?;
+    let o = if sided {
+        wins_table(load, longest, Some(Side::O))?
+    } else {
+        x.clone()
+    };
+    let k = |wins: &[bool]| wins.iter().position(|&w| w);
+    let (Some(kx), Some(ko)) = (k(&x), k(&o)) else {
+        let side = if k(&x).is_none() { "X" } else { "O" };
+        let whose = if sided {
+            format!(" for {side}")
+        } else {
+            String::new()
+        };
+        return Err(load.bad(
+            HookId::Wins,
+            format!(
+                "no line can ever be won{whose}: wins(n) is false for every n up to {longest}, the longest line{}",
+                load.params_hint()
+            ),
+        ));
+    };
+    t.win = win_check(n, &lines, x.clone(), kx, t.words);
+    if x != o {
+        t.win_o = win_check(n, &lines, o.clone(), ko, t.words);
+        t.sided = true;
+    }
+    t.wins = [x, o];
+    t.lines = lines;
+    t.min_run = kx.min(ko);
+    Ok(())
+}
+
+/// `wins(run)` (or `wins(run, side)` for `side`) for every run up to `longest`.
+fn wins_table(
+    load: &Load<'_>,
+    longest: usize,
+    side: Option<Side>,
+) -> Result<Vec<bool>, RulebookError> {
     let mut wins = vec![false; longest + 1];
     for (run, slot) in wins.iter_mut().enumerate().skip(1) {
-        let v = load
-            .call(HookId::Wins, (run as i64,))?
-            .unwrap_or(Dynamic::FALSE);
+        let v = match side {
+            None => load.call(HookId::Wins, (run as i64,))?,
+            Some(s) => load.call(HookId::Wins, (run as i64, s.to_string()))?,
+        }
+        .unwrap_or(Dynamic::FALSE);
         *slot = v.as_bool().map_err(|_| {
+            let args = match side {
+                None => run.to_string(),
+                Some(s) => format!("{run}, \"{s}\""),
+            };
             load.bad(
                 HookId::Wins,
                 format!(
-                    "wins({run}): expected true or false, found {}",
+                    "wins({args}): expected true or false, found {}",
                     describe(&v)
                 ),
             )
         })?;
     }
-    let Some(k) = wins.iter().position(|&w| w) else {
-        return Err(load.bad(
-                HookId::Wins,
-                format!(
-                    "no line can ever be won: wins(n) is false for every n up to {longest}, the longest line{}",
-                    load.params_hint()
-                ),
-            ));
-    };
+    Ok(wins)
+}
+
+/// The test a move's line is judged by, from one side's `wins` table whose
+/// shortest winning run is `k`.
+fn win_check(n: usize, lines: &[Vec<Cell>], wins: Vec<bool>, k: usize, words: usize) -> WinCheck {
     let monotone = wins.iter().enumerate().skip(1).all(|(r, &w)| w == (r >= k));
-    t.win = if monotone {
-        windows(n, &lines, k, t.words)
-    } else {
-        let mut through = vec![Vec::new(); n];
-        for (l, line) in lines.iter().enumerate() {
-            for (i, c) in line.iter().enumerate() {
-                through[c.index()].push((l as u32, i as u32));
-            }
+    if monotone {
+        return windows(n, lines, k, words);
+    }
+    let mut through = vec![Vec::new(); n];
+    for (l, line) in lines.iter().enumerate() {
+        for (i, c) in line.iter().enumerate() {
+            through[c.index()].push((l as u32, i as u32));
         }
-        WinCheck::Runs {
-            lines: lines.clone(),
-            through,
-            wins,
-        }
-    };
-    t.lines = lines;
-    t.min_run = k;
-    Ok(())
+    }
+    WinCheck::Runs {
+        lines: lines.to_vec(),
+        through,
+        wins,
+    }
 }
 
 fn windows(n: usize, lines: &[Vec<Cell>], k: usize, words: usize) -> WinCheck {

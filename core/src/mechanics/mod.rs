@@ -13,6 +13,7 @@ mod combinations;
 mod counts;
 mod lines;
 mod load;
+pub mod patterns;
 mod pieces;
 mod regions;
 pub mod removals;
@@ -71,6 +72,7 @@ pub const MECHANICS: &[Mechanic] = &[
     removals::MECHANIC,
     counts::MECHANIC,
     restrictions::MECHANIC,
+    patterns::MECHANIC,
     whole_board::MECHANIC,
     repetition::MECHANIC,
 ];
@@ -96,6 +98,13 @@ pub struct Mechanics {
     pub(crate) all: CellSet,
     pub(crate) lines: Vec<Vec<Cell>>,
     pub(crate) win: WinCheck,
+    /// O's test where its lines are won by other runs than X's
+    /// (`wins(run, side)`, `sided`); `win` is X's then.
+    pub(crate) win_o: WinCheck,
+    /// Whether the sides' lines are won apart (`wins(run, side)`).
+    pub(crate) sided: bool,
+    /// Per side, whether a run of n marks wins, by n.
+    pub(crate) wins: [Vec<bool>; 2],
     pub(crate) pieces: u16,
     pub(crate) steps: Vec<CellSet>,
     pub(crate) jumps: Vec<Vec<Jump>>,
@@ -128,6 +137,8 @@ pub struct Mechanics {
     /// By the game's move number, the cells that move may not take
     /// (`forbidden()`); empty past the last restricted move.
     pub(crate) forbidden: Vec<CellSet>,
+    /// What each side's moves may not make (`forbidden_patterns()`).
+    pub(crate) patterns: patterns::Patterns,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -153,6 +164,9 @@ impl Mechanics {
             all: grid.all(),
             lines: Vec::new(),
             win: WinCheck::default(),
+            win_o: WinCheck::default(),
+            sided: false,
+            wins: [Vec::new(), Vec::new()],
             pieces: UNLIMITED,
             steps: Vec::new(),
             jumps: Vec::new(),
@@ -171,6 +185,7 @@ impl Mechanics {
             fly_at: 0,
             lose_at: None,
             forbidden: Vec::new(),
+            patterns: patterns::Patterns::default(),
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,
@@ -206,7 +221,7 @@ impl Mechanics {
         if self.gravity {
             self.settle_support::<W>(p, to);
         }
-        let line = self.wins_through(to, own);
+        let line = self.wins_by(mark, to, own);
         if self.regions.is_empty() {
             if line {
                 let holder = self.line_result.holder(mark, mover);
@@ -241,6 +256,7 @@ pub(crate) enum Primitive {
     Slides,
     Twists,
     TurnMarks,
+    SidedWins,
 }
 
 impl Primitive {
@@ -255,6 +271,7 @@ impl Primitive {
             Primitive::Slides => "slides()",
             Primitive::Twists => "twists()",
             Primitive::TurnMarks => "turn_marks()",
+            Primitive::SidedWins => "wins(run, side)",
         }
     }
 }
@@ -273,6 +290,7 @@ impl Mechanics {
             Primitive::Slides => !self.slides.all.is_empty(),
             Primitive::Twists => !self.twists.all.is_empty(),
             Primitive::TurnMarks => !self.turns.is_alternating(),
+            Primitive::SidedWins => self.sided,
         };
         clashes
             .iter()
@@ -355,14 +373,6 @@ impl Mechanics {
     /// The shortest run of marks that wins (`k` of k-in-a-row).
     pub fn min_run(&self) -> usize {
         self.min_run
-    }
-
-    /// Whether an unbroken run of `n` like marks completes a line (`wins(n)`).
-    pub fn wins_run(&self, n: usize) -> bool {
-        match &self.win {
-            WinCheck::Runs { wins, .. } => wins.get(n).copied().unwrap_or(false),
-            _ => n >= self.min_run,
-        }
     }
 
     /// The repetition count that draws, if any.

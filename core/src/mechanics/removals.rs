@@ -65,6 +65,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         P::Support,
         P::TurnMarks,
         P::ChosenMarks,
+        P::SidedWins,
     ];
     if let Some(what) = t.first_in_use(&clash) {
         return Err(load.bad(
@@ -79,7 +80,9 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         ));
     }
     let k = t.min_run;
-    if (1..=t.lines.iter().map(Vec::len).max().unwrap_or(0)).any(|n| t.wins_run(n) != (n >= k)) {
+    if (1..=t.lines.iter().map(Vec::len).max().unwrap_or(0))
+        .any(|n| t.wins_run(Side::X, n) != (n >= k))
+    {
         return Err(load.bad(
             HookId::Removes,
             format!(

@@ -275,6 +275,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             (t.captures.any(), "captures()"),
             (t.keep.is_some(), "keep_marks()"),
             (!t.turns.is_alternating(), "turn_marks()"),
+            (t.sided_wins(), "wins(run, side)"),
         ];
         if let Some((_, what)) = clash.iter().find(|(bad, _)| *bad) {
             return Err(load.bad(

@@ -177,6 +177,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         P::KeepMarks,
         P::Slides,
         P::TurnMarks,
+        P::SidedWins,
     ];
     if let Some(what) = t.first_in_use(&clash) {
         return Err(bad(format!(
@@ -409,8 +410,8 @@ impl Mechanics {
         // Boards of more than a word: at full width (see `placement_wins`).
         let [x, o] = marks.map(CellSet::from_prefix);
         let lines = BySide {
-            x: self.has_line(x, self.all),
-            o: self.has_line(o, self.all),
+            x: self.has_line(Side::X, x, self.all),
+            o: self.has_line(Side::O, o, self.all),
         };
         let own = if next == Side::X { x } else { o };
         let mut wins = Bits::EMPTY;

@@ -40,18 +40,25 @@ pub struct Rulebook {
     pub(crate) mechanics: Mechanics,
     pub(crate) script: Arc<ScriptHost>,
     pub(crate) refuse_hook: bool,
-    /// Whether a legal move is found by listing the moves: a `refuse` hook
-    /// or restrictions by move number (`forbidden()`) filter the board's.
+    /// Whether a legal move is found by listing the moves: a `refuse` hook,
+    /// restrictions by move number (`forbidden()`) or forbidden patterns
+    /// filter the board's.
     pub(crate) listed: bool,
-    /// Whether a move is a mark on any cell the board lets it fill, and
-    /// nothing else: no `refuse` hook, no slides, no twists, no removals. Kept, as the
-    /// kernel's answer is: asked on every random move and every stalemate
-    /// test, it is one test instead of three.
+    /// Whether a move is a mark on a cell the board lets it fill, and
+    /// nothing else: no `refuse` hook, no slides, no twists, no removals.
+    /// Kept, as the kernel's answer is: asked on every random move and
+    /// every stalemate test, it is one test instead of three.
     pub(crate) plain_placements: bool,
+    /// Whether, of those, some cells are restricted by the move number or
+    /// by what they make: drawn and judged one cell at a time, not listed.
+    pub(crate) judged_placements: bool,
     /// Whether random games run in the playout kernel: its own answer
     /// ([`crate::kernel::eligible`]), kept so that no game asks again.
     pub(crate) kernel: Option<crate::kernel::Loop>,
     pub(crate) outcome_hook: bool,
+    /// The position games start from (`[board] start`), when not the
+    /// empty board.
+    pub(crate) start: Option<crate::position::Position>,
 }
 
 impl Rulebook {
@@ -183,7 +190,13 @@ impl Rulebook {
         script.names = Arc::new(mechanics.move_names());
         let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
         let kernel = crate::kernel::eligible(&mechanics, table.pie, per_move);
-        Ok(Rulebook {
+        let placements = !script.has_per_move(HookId::Refuse)
+            && !mechanics.has_slides()
+            && !mechanics.has_twists()
+            && !mechanics.removes();
+        let judged = mechanics.has_restrictions()
+            || Side::ALL.into_iter().any(|s| mechanics.has_patterns(s));
+        let mut rulebook = Rulebook {
             name,
             title,
             description: raw.description,
@@ -197,17 +210,46 @@ impl Rulebook {
             examples,
             warnings,
             refuse_hook: script.has_per_move(HookId::Refuse),
-            listed: script.has_per_move(HookId::Refuse) || mechanics.has_restrictions(),
-            plain_placements: !script.has_per_move(HookId::Refuse)
-                && !mechanics.has_slides()
-                && !mechanics.has_twists()
-                && !mechanics.removes()
-                && !mechanics.has_restrictions(),
+            listed: script.has_per_move(HookId::Refuse) || judged,
+            plain_placements: placements,
+            judged_placements: placements && judged,
             outcome_hook: script.has_per_move(HookId::Outcome),
             kernel,
+            start: None,
             mechanics,
             script: Arc::new(script),
-        })
+        };
+        if let Some(start) = raw.board.as_ref().and_then(|b| b.get_ref().start.as_ref()) {
+            rulebook.start = Some(rulebook.start_position(start, &source)?);
+        }
+        Ok(rulebook)
+    }
+
+    /// Reads `[board] start`: a position text the game may start from, or
+    /// the problem located at it.
+    fn start_position(
+        &self,
+        start: &toml::Spanned<String>,
+        source: &Source,
+    ) -> Result<crate::position::Position, RulebookError> {
+        let bad = |why: String| -> RulebookError {
+            Problem::spanned(
+                ProblemKind::BadValue,
+                source,
+                start.span(),
+                format!("board start: {why}"),
+            )
+            .into()
+        };
+        let pos = self
+            .parse_position(start.get_ref())
+            .map_err(|e| bad(e.to_string()))?;
+        if let Some(outcome) = pos.outcome() {
+            return Err(bad(format!(
+                "the game would be over before it starts ({outcome})"
+            )));
+        }
+        Ok(pos)
     }
 
     /// The rulebook's name (`classic`).

@@ -254,4 +254,7 @@ pub(crate) struct RawBoard {
     pub height: Option<Spanned<i64>>,
     #[serde(default)]
     pub layers: Option<Spanned<i64>>,
+    /// The position games start from, as a position text.
+    #[serde(default)]
+    pub start: Option<Spanned<String>>,
 }

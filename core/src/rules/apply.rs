@@ -51,11 +51,44 @@ impl Rulebook {
     /// May panic, or leave nonsense, when `mv` is not legal in `p`.
     #[inline]
     pub fn apply(&self, p: &mut Position, history: &[Move], mv: Move) -> Result<(), ScriptError> {
-        with_width!(self.mechanics.words, W => self.apply_in::<W>(p, history, mv))
+        with_width!(self.mechanics.words, W => self.apply_in::<W, true>(p, history, mv))
+    }
+
+    /// [`Rulebook::apply`] for a random game, which draws the next move at
+    /// once: a side that may not make some patterns (`forbidden_patterns()`)
+    /// is not judged stuck here, cell by cell, but where the draw finds no
+    /// move ([`Rulebook::settle_stuck`]).
+    #[inline]
+    pub(crate) fn apply_drawing(
+        &self,
+        p: &mut Position,
+        history: &[Move],
+        mv: Move,
+    ) -> Result<(), ScriptError> {
+        with_width!(self.mechanics.words, W => self.apply_in::<W, false>(p, history, mv))
+    }
+
+    /// Whether the side to move of `p`, placing where cells are restricted
+    /// by the move number or by what they make, has no cell to take; with
+    /// `settle` false, a side with patterns is left to the next draw, which
+    /// judges the cells it draws. Out of line: the other rulebooks' moves
+    /// do not carry it.
+    #[inline(never)]
+    fn stuck_placing(&self, p: &Position, settle: bool) -> bool {
+        if !settle && self.mechanics.has_patterns(p.turn) {
+            self.free_cells(p).is_empty()
+        } else {
+            !self.has_placement(p)
+        }
+    }
+
+    /// Settles `p`, whose side to move has no legal move, by `no_moves()`.
+    pub(crate) fn settle_stuck(&self, p: &mut Position) {
+        p.result = Some(self.stalemate(p));
     }
 
     #[inline(always)]
-    fn apply_in<const W: usize>(
+    fn apply_in<const W: usize, const SETTLE: bool>(
         &self,
         p: &mut Position,
         history: &[Move],
@@ -124,7 +157,11 @@ impl Rulebook {
             // Marks only placed, no hook to ask: stuck exactly when no cell
             // may be filled (a target region always has one, see above).
             let stuck = if t.pieces == UNLIMITED && self.plain_placements {
-                self.fillable_in::<W>(p).is_empty()
+                if self.judged_placements {
+                    self.stuck_placing(p, SETTLE)
+                } else {
+                    self.fillable_in::<W>(p).is_empty()
+                }
             } else {
                 !self.has_legal_move(p, &after)?
             };

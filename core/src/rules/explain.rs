@@ -36,6 +36,7 @@ impl Rulebook {
         let name = |c: &Cell| g.name(*c).to_string();
         let mut mark = String::new();
         let mut text = String::new();
+        let mut lines = String::new();
         // The cells by their names: `{cell}` is the cell the move is
         // refused at, `{from}` and `{to}` the ends of the move.
         let (cell, from, to, board, result) = match refusal {
@@ -96,6 +97,11 @@ impl Rulebook {
                 text = t.clone();
                 (String::new(), String::new(), String::new(), None, None)
             }
+            Refusal::Pattern(c, side, _, l) => {
+                mark = side.to_string();
+                lines = crate::refusal::lines_text(g, l);
+                (name(c), String::new(), name(c), None, None)
+            }
             Refusal::MustRemove(c) | Refusal::RemovesNothing(c) => {
                 (name(c), String::new(), name(c), None, None)
             }
@@ -128,6 +134,7 @@ impl Rulebook {
             .replace("{result}", &result.unwrap_or_default())
             .replace("{mark}", &mark)
             .replace("{text}", &text)
+            .replace("{lines}", &lines)
     }
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
@@ -185,9 +192,9 @@ impl Rulebook {
         if !t.regions.is_empty() {
             return Vec::new();
         }
-        let run_of = |own: CellSet, line: &[Cell], i: usize| {
+        let run_of = |side: Side, own: CellSet, line: &[Cell], i: usize| {
             let run = &line[crate::mechanics::run_at(line, i, own)];
-            t.wins_run(run.len()).then(|| run.to_vec())
+            t.wins_run(side, run.len()).then(|| run.to_vec())
         };
         if let Some(Move::Slide { .. } | Move::Twist { .. }) = pos.last_move() {
             let first = (pos.outcome().and_then(|o| o.winner())).unwrap_or(pos.turn());
@@ -198,7 +205,7 @@ impl Rulebook {
                     t.lines.iter().find_map(|line| {
                         (0..line.len()).find_map(|i| {
                             own.contains(line[i])
-                                .then(|| run_of(own, line, i))
+                                .then(|| run_of(side, own, line, i))
                                 .flatten()
                         })
                     })
@@ -213,7 +220,7 @@ impl Rulebook {
         };
         let own = pos.marks(mark);
         (t.lines.iter())
-            .find_map(|line| run_of(own, line, line.iter().position(|&c| c == to)?))
+            .find_map(|line| run_of(mark, own, line, line.iter().position(|&c| c == to)?))
             .into_iter()
             .collect()
     }
@@ -237,6 +244,7 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mechanics::patterns::Pattern;
     use crate::position::Outcome;
     use crate::refusal::{REFUSAL_KEYS, refusal_placeholders};
 
@@ -274,6 +282,9 @@ mod tests {
             Refusal::NotRemovable(b2, Side::O),
             Refusal::TakeInLine(b2, Side::O),
             Refusal::Forbidden(b2, Side::X, 1),
+            Refusal::Pattern(b2, Side::X, Pattern::Overline, vec![vec![b2]]),
+            Refusal::Pattern(b2, Side::X, Pattern::DoubleFour, vec![vec![b2], vec![b2]]),
+            Refusal::Pattern(b2, Side::X, Pattern::DoubleThree, vec![vec![b2], vec![b2]]),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

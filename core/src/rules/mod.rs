@@ -22,8 +22,12 @@ use crate::script::api::History;
 use crate::script::hooks::HookId;
 
 impl Rulebook {
-    /// The starting position: empty board, X to move, all pieces in hand.
+    /// The starting position: `[board] start`, else the empty board, X to
+    /// move, all pieces in hand.
     pub fn initial(&self) -> Position {
+        if let Some(start) = self.start {
+            return start;
+        }
         let t = &self.mechanics;
         Position {
             marks: BySide::default(),
@@ -88,6 +92,13 @@ impl Rulebook {
         if self.mechanics.has_restrictions() {
             let closed = self.mechanics.forbidden(pos);
             out.retain_from(0, |mv| !mv.to().is_some_and(|c| closed.contains(c)));
+        }
+        if self.mechanics.has_patterns(pos.turn) {
+            let t = &self.mechanics;
+            out.retain_from(0, |mv| {
+                mv.to()
+                    .is_none_or(|c| t.forbidden_pattern(pos, c).is_none())
+            });
         }
         if self.swap_legal(pos) {
             out.push(Move::Swap);
@@ -176,6 +187,9 @@ impl Rulebook {
         pos: &Position,
         rng: &mut crate::rng::Rng,
     ) -> Option<Move> {
+        if self.judged_placements {
+            return self.random_placement_judged::<W>(pos, rng);
+        }
         let free = self.free_in::<W>(pos);
         let n = free.count();
         if n == 0 {
@@ -186,6 +200,48 @@ impl Rulebook {
         Some(Move::Place { to, mark })
     }
 
+    /// [`Rulebook::random_placement`] where cells are restricted by the move
+    /// number or by what they make (`judged_placements`): out of line, so
+    /// that every other rulebook's random games run the code they ran
+    /// before.
+    #[inline(never)]
+    fn random_placement_judged<const W: usize>(
+        &self,
+        pos: &Position,
+        rng: &mut crate::rng::Rng,
+    ) -> Option<Move> {
+        let t = &self.mechanics;
+        let mut free = self.free_in::<W>(pos) & !t.forbidden(pos).prefix::<W>();
+        loop {
+            let n = free.count();
+            if n == 0 {
+                return None;
+            }
+            let (i, mark) = crate::kernel::draw_placement(t.marks, pos.turn, n, rng);
+            let to = free.nth(i).expect("i < n cells");
+            // Drawn again without a forbidden cell: as uniform over the
+            // allowed cells as listing them, and patterns are judged on a
+            // few cells a game, not every free one a move.
+            if !t.has_patterns(pos.turn) || t.forbidden_pattern(pos, to).is_none() {
+                return Some(Move::Place { to, mark });
+            }
+            free.remove(to);
+        }
+    }
+
+    /// Whether the side to move may place a mark: a free cell that is
+    /// neither restricted now nor makes a forbidden pattern.
+    pub(crate) fn has_placement(&self, pos: &Position) -> bool {
+        let t = &self.mechanics;
+        let free = self.free_cells(pos);
+        if t.has_patterns(pos.turn) {
+            free.into_iter()
+                .any(|c| t.forbidden_pattern(pos, c).is_none())
+        } else {
+            !free.is_empty()
+        }
+    }
+
     /// Whether the side to move has a legal move (cheap without a `refuse`
     /// hook or restrictions by move number).
     pub(crate) fn has_legal_move(
@@ -193,6 +249,9 @@ impl Rulebook {
         pos: &Position,
         history: &History,
     ) -> Result<bool, ScriptError> {
+        if self.judged_placements && Self::placing(pos) {
+            return Ok(self.has_placement(pos));
+        }
         if self.listed {
             let mut list = MoveList::new();
             self.board_moves(pos, &mut list);
@@ -317,6 +376,12 @@ impl Rulebook {
         if self.mechanics.forbidden(pos).contains(to) {
             let n = self.mechanics.move_number(pos);
             return refuse(Refusal::Forbidden(to, pos.turn, n));
+        }
+        if let Move::Place { .. } = mv
+            && let Some(p) = self.mechanics.forbidden_pattern(pos, to)
+        {
+            let lines = self.mechanics.pattern_lines(pos, to, p);
+            return refuse(Refusal::Pattern(to, pos.turn, p, lines));
         }
         if pos.target != NO_REGION && !self.mechanics.regions[pos.target as usize].contains(to) {
             return refuse(Refusal::WrongRegion(to, pos.target as usize));

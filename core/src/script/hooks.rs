@@ -48,6 +48,7 @@ pub enum HookId {
     FlyAt,
     LoseAt,
     Forbidden,
+    ForbiddenPatterns,
     BothLines,
     Regions,
     RegionLines,
@@ -90,6 +91,9 @@ pub struct Hook {
     pub kind: HookKind,
     /// Whether every rulebook must define it.
     pub required: bool,
+    /// Whether it may also be written with a last parameter `side` (\"X\" or
+    /// \"O\"), to answer for each side apart.
+    pub sided: bool,
     /// What it returns, in a line.
     pub doc: &'static str,
 }
@@ -98,6 +102,11 @@ impl Hook {
     /// The signature as a script writes it, e.g. `steps(cell)`.
     pub fn signature(&self) -> String {
         format!("{}({})", self.name, self.params.join(", "))
+    }
+
+    /// The signature with the last parameter `side`, e.g. `wins(run, side)`.
+    pub fn sided_signature(&self) -> String {
+        format!("{}({}, side)", self.name, self.params.join(", "))
     }
 }
 
@@ -113,6 +122,7 @@ const fn load(
         params,
         kind: HookKind::Load,
         required: false,
+        sided: false,
         doc,
     }
 }
@@ -136,11 +146,12 @@ pub const HOOKS: &[Hook] = &[
     },
     Hook {
         required: true,
+        sided: true,
         ..load(
             HookId::Wins,
             "wins",
             &["run"],
-            "true when an unbroken run of `run` like marks along a line completes it",
+            "true when an unbroken run of `run` like marks along a line completes it; written `wins(run, side)`, it answers for each side (\"X\" or \"O\") apart: X exactly five, O five or more",
         )
     },
     load(
@@ -238,6 +249,12 @@ pub const HOOKS: &[Hook] = &[
         "forbidden",
         &["side", "n"],
         "cells `side` (\"X\" or \"O\") may not take on its `n`-th move (from 1); () or [] for none: X's first mark not in the centre. Not with pieces(), captures(), keep_marks() or slides()",
+    ),
+    load(
+        HookId::ForbiddenPatterns,
+        "forbidden_patterns",
+        &["side"],
+        "what a move of `side` may not make: an array of \"overline\", \"double four\", \"double three\" (Renju's, judged from the lines and the side's wins; a winning move is never forbidden); () or [] for none",
     ),
     load(
         HookId::BothLines,

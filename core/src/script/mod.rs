@@ -49,6 +49,8 @@ pub struct ScriptHost {
     per_move: Vec<HookId>,
     /// Every hook the script defines, in registry order.
     defined: Vec<HookId>,
+    /// The hooks defined with their last parameter `side`.
+    sided: Vec<HookId>,
     /// What the author may have got wrong without breaking the load: a
     /// function one slip from a hook's name, which the engine never calls.
     warnings: Vec<Problem>,
@@ -147,6 +149,7 @@ impl ScriptHost {
             history_read,
             per_move: Vec::new(),
             defined: Vec::new(),
+            sided: Vec::new(),
             warnings: Vec::new(),
             constants: names(&params_scope),
             names: Arc::default(),
@@ -206,23 +209,33 @@ impl ScriptHost {
                         None => Problem::at(ProblemKind::MissingHook, self.location(1, 1), message),
                     });
                 }
-            } else if !arities.contains(&hook.params.len()) {
+            } else if !(arities.contains(&hook.params.len())
+                || hook.sided && arities.contains(&(hook.params.len() + 1)))
+            {
                 let range = self.fn_name_range(hook.name).unwrap_or(0..0);
                 problems.push(Problem::spanned(
                     ProblemKind::HookArity,
                     &self.text,
                     range,
                     format!(
-                        "hook `{}` takes {} parameter{}, found {}: expected `fn {}`",
+                        "hook `{}` takes {} parameter{}, found {}: expected `fn {}`{}",
                         hook.name,
                         hook.params.len(),
                         if hook.params.len() == 1 { "" } else { "s" },
                         arities[0],
-                        hook.signature()
+                        hook.signature(),
+                        if hook.sided {
+                            format!(" or `fn {}`", hook.sided_signature())
+                        } else {
+                            String::new()
+                        }
                     ),
                 ));
             } else {
                 self.defined.push(hook.id);
+                if hook.sided && !arities.contains(&hook.params.len()) {
+                    self.sided.push(hook.id);
+                }
                 if hook.kind == HookKind::PerMove {
                     self.per_move.push(hook.id);
                 }
@@ -300,6 +313,12 @@ impl ScriptHost {
     /// Whether the script defines `hook` (with the right arity, checked at load).
     pub fn defines(&self, hook: HookId) -> bool {
         self.defined.contains(&hook)
+    }
+
+    /// Whether the script defines `hook` with its last parameter `side`
+    /// (see [`hooks::Hook::sided`]).
+    pub fn defines_sided(&self, hook: HookId) -> bool {
+        self.sided.contains(&hook)
     }
 
     /// The hooks the script defines, in registry order.

@@ -89,6 +89,7 @@ pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<M
         None => rules
             .free_cells(pos)
             .into_iter()
+            .filter(|&to| t.forbidden_pattern(pos, to).is_none())
             .map(|to| Move::Place { to, mark: me })
             .collect(),
     };

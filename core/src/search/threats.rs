@@ -83,6 +83,9 @@ pub(super) struct Unknown;
 struct Board {
     cells: Vec<i8>,
     open: Vec<bool>,
+    /// The side whose marks are 1, and each side's marks.
+    side: Side,
+    marks: [crate::geometry::CellSet; 2],
 }
 
 impl<'a> Threats<'a> {
@@ -180,7 +183,12 @@ impl<'a> Threats<'a> {
         for c in self.rules.fillable(pos) {
             open[c.index()] = true;
         }
-        Board { cells, open }
+        Board {
+            cells,
+            open,
+            side,
+            marks: [pos.marks(Side::X), pos.marks(Side::O)],
+        }
     }
 
     /// The counts of (own, other) marks in window `w`.
@@ -196,9 +204,22 @@ impl<'a> Threats<'a> {
         (m, t)
     }
 
-    /// The open cells that complete a window for the board's side (`sign`
-    /// 1) or the other (-1), without repeats.
+    /// The open cells that complete a window, without repeats: for the
+    /// board's side when `sign` is 1, the other's when it is -1. Where the
+    /// sides' lines are won apart (`wins(run, side)`), only those that make
+    /// a winning line.
     fn winning_cells(&self, b: &Board, sign: i8) -> Vec<u16> {
+        let mut out = self.window_cells(b, sign);
+        let t = self.rules.mechanics();
+        if t.sided_wins() {
+            let side = if sign == 1 { b.side } else { b.side.other() };
+            let own = b.marks[side as usize];
+            out.retain(|&c| t.wins_by(side, Cell(c), own.with(Cell(c))));
+        }
+        out
+    }
+
+    fn window_cells(&self, b: &Board, sign: i8) -> Vec<u16> {
         let mut out: Vec<u16> = Vec::new();
         for (w, cells) in self.windows.iter().enumerate() {
             let (m, t) = self.counts(b, w);
@@ -393,7 +414,13 @@ impl<'a> Threats<'a> {
             return Ok(Some(self.eval(pos, &b)));
         }
         let forced = theirs.first().filter(|_| self.sound);
+        let t = self.rules.mechanics();
+        let allowed = |c: Cell| t.forbidden_pattern(pos, c).is_none();
         let moves: Vec<Move> = if let Some(&c) = forced {
+            // A block the mover may not make (a forbidden pattern) loses.
+            if !allowed(Cell(c)) {
+                return Ok(Some(ply + 2 - WIN));
+            }
             vec![Move::Place {
                 to: Cell(c),
                 mark: me,
@@ -406,6 +433,7 @@ impl<'a> Threats<'a> {
             cells.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
             cells
                 .into_iter()
+                .filter(|&i| allowed(Cell(i as u16)))
                 .take(WIDTH)
                 .map(|i| Move::Place {
                     to: Cell(i as u16),
@@ -460,7 +488,11 @@ impl<'a> Threats<'a> {
         if !self.winning_cells(&b, -1).is_empty() {
             return Ok(Ok(None));
         }
+        let t = self.rules.mechanics();
         for cell in self.four_cells(&b) {
+            if t.forbidden_pattern(pos, Cell(cell)).is_some() {
+                continue;
+            }
             self.vcf_nodes += 1;
             // A choice's cap holds here too: past it, the search does not know.
             if self.vcf_nodes > VCF_NODES || (self.vcf_nodes.is_multiple_of(256) && self.late()) {
@@ -491,6 +523,11 @@ impl<'a> Threats<'a> {
                 return Ok(Ok(Some(mv)));
             }
             let Some(&block) = mine.first() else { continue };
+            // A block the defender may not make leaves the line to complete.
+            if t.forbidden_pattern(&next, Cell(block)).is_some() {
+                self.vcf_plies = plies + 2;
+                return Ok(Ok(Some(mv)));
+            }
             line.push(mv);
             let reply = Move::Place {
                 to: Cell(block),

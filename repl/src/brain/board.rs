@@ -79,9 +79,52 @@ impl Brain {
                 order.push(s);
             }
         }
-        for (x, y) in order {
-            play_stone(game, x, y, "the board holds a finished game")?;
+        for &(x, y) in &order {
+            cell_at(game, x, y)?;
         }
+        let over = "the board holds a finished game";
+        let replayed = order
+            .iter()
+            .try_for_each(|&(x, y)| play_stone(game, x, y, over));
+        match replayed {
+            Err(why) if !why.starts_with(over) => {
+                // An order the rules refuse on the way (renju's first stone
+                // off the centre, a pattern only that order makes): the
+                // position as it stands, set up.
+                self.set_up(first, second)
+                    .map_err(|e| format!("{why}; set up as a position: {e}"))
+            }
+            other => other,
+        }
+    }
+
+    /// The game replaced by the position with `first`'s stones as X and
+    /// `second`'s as O, the side with fewer to move.
+    fn set_up(&mut self, first: &[(u32, u32)], second: &[(u32, u32)]) -> Result<(), String> {
+        let game = self.game()?;
+        let rules = game.rulebook().clone();
+        let g = rules.grid();
+        let mut rows = vec![vec!['.'; g.width() as usize]; g.height() as usize];
+        for (stones, mark) in [(first, 'X'), (second, 'O')] {
+            for &(x, y) in stones {
+                let cell = cell_at(game, x, y)?;
+                rows[g.row(cell) as usize][g.col(cell) as usize] = mark;
+            }
+        }
+        let board: Vec<String> = rows.iter().rev().map(|r| r.iter().collect()).collect();
+        let turn = if first.len() == second.len() {
+            'X'
+        } else {
+            'O'
+        };
+        let pos = rules
+            .parse_position(&format!("{} {turn}", board.join("/")))
+            .map_err(|e| e.to_string())?;
+        let set = Game::from_position(rules, pos);
+        if let Some(result) = set.result_text() {
+            return Err(format!("the board holds a finished game ({result})"));
+        }
+        *game = set;
         Ok(())
     }
 }

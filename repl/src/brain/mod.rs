@@ -80,8 +80,12 @@ pub const DEFAULT_TURN: Duration = Duration::from_secs(1);
 /// The rule bits of `INFO rule`: exactly five wins (an overline does not).
 pub const RULE_EXACT: u32 = 1;
 
+/// The rule bit of `INFO rule` for renju: the built-in `renju` rulebook is
+/// played, whatever `--rules` says (X is black; RJ1–RJ2).
+pub const RULE_RENJU: u32 = 4;
+
 /// The rule bits the brain cannot play, with their names.
-const UNSUPPORTED_RULES: [(u32, &str); 3] = [(2, "continuous game"), (4, "renju"), (8, "caro")];
+const UNSUPPORTED_RULES: [(u32, &str); 2] = [(2, "continuous game"), (8, "caro")];
 
 /// How the brain starts: which rulebook, and the seed of its randomness.
 #[derive(Debug, Clone)]
@@ -142,9 +146,9 @@ pub struct Brain {
     /// The board's width and height since `START` / `RECTSTART`.
     size: Option<(u32, u32)>,
     /// The game: its rulebook fits the size and the rule it was made for.
-    game: Option<(RuleKey, Game)>,
+    game: Option<(BrainKey, Game)>,
     /// Rulebooks made so far, by size and rule.
-    made: HashMap<RuleKey, Arc<Rulebook>>,
+    made: HashMap<BrainKey, Arc<Rulebook>>,
     /// The stones of a `BOARD` being read: x, y, field.
     board: Option<Vec<(u32, u32, u8)>>,
     /// Inside a block this brain does not play (`SWAP2BOARD` … `DONE`):
@@ -165,6 +169,10 @@ pub struct Brain {
 
 /// A rulebook for a size, with or without "exactly five".
 type RuleKey = (u32, u32, bool);
+
+/// The brain's rulebook for a size and rule: renju's, or `--rules` with or
+/// without "exactly five".
+type BrainKey = (RuleKey, bool);
 
 impl Brain {
     /// A brain that has not started a game yet.
@@ -284,7 +292,7 @@ impl Brain {
         };
         self.size = None;
         self.drop_game();
-        match self.rulebook((w, h, self.exact())) {
+        match self.rulebook(self.key(w, h)) {
             Ok(_) => {
                 self.size = Some((w, h));
                 Answer::ok()
@@ -315,7 +323,7 @@ impl Brain {
                         // Made now, in this command's time, not in the
                         // next move's: managers send the rule after START.
                         if let Some((w, h)) = self.size {
-                            let _ = self.rulebook((w, h, self.exact()));
+                            let _ = self.rulebook(self.key(w, h));
                         }
                         Answer::none()
                     }
@@ -338,6 +346,12 @@ impl Brain {
 
     fn exact(&self) -> bool {
         self.info.rule & RULE_EXACT != 0
+    }
+
+    /// The rulebook key for a `w`×`h` board under the rule in force.
+    fn key(&self, w: u32, h: u32) -> BrainKey {
+        let renju = self.info.rule & RULE_RENJU != 0;
+        ((w, h, self.exact() && !renju), renju)
     }
 
     /// The game, made (or remade under a rule that changed) for the board,
@@ -376,12 +390,12 @@ impl Brain {
             .collect();
         if !unsupported.is_empty() {
             return Err(format!(
-                "unsupported rule {}: {} (gridrules plays gomoku, with or without exactly five)",
+                "unsupported rule {}: {} (gridrules plays gomoku, with or without exactly five, and renju)",
                 self.info.rule,
                 unsupported.join(", ")
             ));
         }
-        let key = (w, h, self.exact());
+        let key = self.key(w, h);
         if self.game.as_ref().is_none_or(|(k, _)| *k != key) {
             let rules = self.rulebook(key)?;
             let mut game = Game::new(rules);
@@ -401,11 +415,12 @@ impl Brain {
     ///
     /// A load has its own budget ([`ScriptBudget::load`]), not the move's:
     /// the game needs the rulebook whole.
-    fn rulebook(&mut self, key: RuleKey) -> Result<Arc<Rulebook>, String> {
+    fn rulebook(&mut self, key: BrainKey) -> Result<Arc<Rulebook>, String> {
         if let Some(r) = self.made.get(&key) {
             return Ok(r.clone());
         }
-        let made = ScriptBudget::UNLIMITED.replacing(|| make_rulebook(&self.options.rules, key));
+        let rules = if key.1 { "renju" } else { &self.options.rules };
+        let made = ScriptBudget::UNLIMITED.replacing(|| make_rulebook(rules, key.0));
         let rules = Arc::new(made?);
         self.made.insert(key, rules.clone());
         Ok(rules)

@@ -4,7 +4,7 @@
 
 use super::RuleKey;
 use gridrules_core::rulebook::{LineResult, Marks};
-use gridrules_core::{Rulebook, builtin, files};
+use gridrules_core::{Rulebook, Side, builtin, files};
 use std::path::{Path, PathBuf};
 
 /// Where the rulebook text comes from.
@@ -56,7 +56,8 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
     };
     let base = Rulebook::from_str_at(&text, &shown, dir.clone()).map_err(first_problem)?;
     let fits_size = base.grid().width() == w && base.grid().height() == h;
-    let fits_rule = overline_fits(&base, exact);
+    // Per-side line rules (renju's) are the rulebook's own: no param sets them.
+    let fits_rule = base.mechanics().sided_wins() || overline_fits(&base, exact);
     let rulebook = if fits_size && fits_rule {
         base
     } else {
@@ -65,7 +66,7 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
             .map_err(first_problem)?
     };
     playable(&rulebook)?;
-    if !overline_fits(&rulebook, exact) {
+    if !rulebook.mechanics().sided_wins() && !overline_fits(&rulebook, exact) {
         return Err(format!(
             "rulebook `{}` cannot be played with{} exactly five",
             rulebook.name(),
@@ -82,7 +83,9 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
 /// not with "exactly five", yes without.
 fn overline_fits(rules: &Rulebook, exact: bool) -> bool {
     let t = rules.mechanics();
-    t.wins_run(t.min_run() + 1) != exact
+    [Side::X, Side::O]
+        .into_iter()
+        .all(|side| t.wins_run(side, t.min_run() + 1) != exact)
 }
 
 /// The rulebook text with the board `w`×`h`, the `overline` param set to

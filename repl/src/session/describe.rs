@@ -65,7 +65,14 @@ impl Session {
             .script()
             .hooks()
             .iter()
-            .map(|h| format!("{} ({})", h.spec().signature(), h.spec().kind.as_str()))
+            .map(|&h| {
+                let signature = if r.script().defines_sided(h) {
+                    h.spec().sided_signature()
+                } else {
+                    h.spec().signature()
+                };
+                format!("{signature} ({})", h.spec().kind.as_str())
+            })
             .collect();
         if !t.regions().is_empty() {
             lines.push(format!(
@@ -77,10 +84,57 @@ impl Session {
                 }
             ));
         }
+        if t.sided_wins() {
+            let runs = |side: Side| {
+                let wins: Vec<String> = (1..=g.len())
+                    .filter(|&n| t.wins_run(side, n))
+                    .map(|n| n.to_string())
+                    .collect();
+                match wins.as_slice() {
+                    [one] => format!("exactly {one}"),
+                    [first, .., last] if last.parse() == Ok(g.len()) || wins.len() > 3 => {
+                        format!("{first} or more")
+                    }
+                    _ => wins.join(" or "),
+                }
+            };
+            lines.push(format!(
+                "a line wins with {} in a row for X, {} for O",
+                runs(Side::X),
+                runs(Side::O)
+            ));
+        }
         for (side, n, cells) in t.restrictions() {
-            let names: Vec<String> = cells.into_iter().map(|c| g.name(c).to_string()).collect();
-            let text = format!("{side}'s move {n} may not take {}", names.join(" "));
+            // A move with one cell left open is named by that cell.
+            let open = t.cells() & !cells;
+            let (verb, named) = if open.count() < cells.count() {
+                ("may take only", open)
+            } else {
+                ("may not take", cells)
+            };
+            let names: Vec<String> = named.into_iter().map(|c| g.name(c).to_string()).collect();
+            let text = format!("{side}'s move {n} {verb} {}", names.join(" "));
             lines.extend(wrap(&text, 78));
+        }
+        for side in Side::ALL {
+            let patterns: Vec<String> = (t.forbidden_patterns(side).into_iter())
+                .map(|p| {
+                    format!(
+                        "a{} {}",
+                        if p.word().starts_with('o') { "n" } else { "" },
+                        p.word()
+                    )
+                })
+                .collect();
+            if let Some((last, rest)) = patterns.split_last() {
+                let list = if rest.is_empty() {
+                    last.to_string()
+                } else {
+                    format!("{} or {last}", rest.join(", "))
+                };
+                let text = format!("{side} may not make {list}, unless the move wins");
+                lines.extend(wrap(&text, 78));
+            }
         }
         lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
         if !r.params().is_empty() {
