@@ -91,3 +91,30 @@ fn forbidden_moves_match_an_independent_enumeration() {
         "the file exercises the patterns: {forbidden}"
     );
 }
+
+/// The refusal names each pattern's marks, a split three's far mark
+/// included (`e8 g8 h8`, not `g8 h8`: it once stopped at the gap).
+#[test]
+fn a_refusal_lists_every_mark_of_each_three() {
+    let rules = Rulebook::builtin("renju").unwrap();
+    for (setup, three) in [
+        (
+            "15/15/15/15/15/15/15/4X1X8/7X7/7X7/15/15/15/15/O1O1O1O8 X",
+            "e8 g8 h8",
+        ),
+        (
+            "15/15/15/15/15/15/15/6X2X5/7X7/7X7/15/15/15/15/O1O1O1O8 X",
+            "g8 h8 j8",
+        ),
+    ] {
+        let pos = rules.parse_position(setup).unwrap();
+        let mv = rules.parse_move(&pos, &[], "h8").unwrap();
+        let Err(PlayError::Refused { reason, .. }) = rules.check(&pos, &[], mv) else {
+            panic!("{setup}: h8 is a double three");
+        };
+        assert!(
+            reason.contains(&format!("{three} and h6 h7 h8")),
+            "{setup}: {reason}"
+        );
+    }
+}

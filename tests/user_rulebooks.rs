@@ -670,4 +670,18 @@ fn the_guides_start_position_example_loads_and_plays() {
     assert!(game.undo().is_some());
     assert!(game.undo().is_none(), "the start is where undo stops");
     assert_eq!(*game.position(), start);
+    // A handicap: X starts with two marks and O to move; later positions
+    // are counted from there.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("user/corner_start.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let handicap = text.replace("start = \"3/3/X2 O\"", "start = \"3/3/XX1 O\"");
+    let dir = path.parent().map(Path::to_path_buf);
+    let rules = Rulebook::from_str_at(&handicap, "handicap.toml", dir).unwrap();
+    assert_eq!(rules.position_text(&rules.initial()), "3/3/XX1 O - -");
+    assert!(rules.parse_position("3/1O1/XX1 X").is_ok());
+    let e = rules.parse_position("3/1O1/XX1 O").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "wrong counts: with O to move, X must have 2 marks more than O (X has 2, O has 1)"
+    );
 }

@@ -5,7 +5,6 @@
 
 use crate::error::ScriptError;
 use crate::geometry::{Cell, Grid};
-use crate::mechanics::patterns::Pattern;
 use crate::notation::ParseMoveError;
 use crate::position::{Outcome, Side};
 use std::fmt;
@@ -180,10 +179,47 @@ impl Refusal {
                 format!("{side} may not take {} on its move {n}", name(c))
             }
             Refusal::Pattern(c, _, p, lines) => {
-                format!("a{} {} at {}: {}", if *p == Pattern::Overline { "n" } else { "" }, p.word(), name(c), lines_text(grid, lines))
+                let lines = lines_text(grid, lines);
+                format!("{} at {}: {lines}", p.named(), name(c))
             }
             Refusal::Script(reason) => reason.clone(),
         }
+    }
+}
+
+/// A shape a move may be forbidden to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    /// A run longer than the side's shortest win that does not win.
+    Overline,
+    /// Two fours or more made by one move, two on one line included.
+    DoubleFour,
+    /// Two threes or more made by one move.
+    DoubleThree,
+}
+
+impl Pattern {
+    pub(crate) const ALL: [Pattern; 3] =
+        [Pattern::Overline, Pattern::DoubleFour, Pattern::DoubleThree];
+
+    /// The word a script writes: `"double three"`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Pattern::Overline => "overline",
+            Pattern::DoubleFour => "double four",
+            Pattern::DoubleThree => "double three",
+        }
+    }
+
+    /// The word with its article, as a sentence names it: `an overline`.
+    pub fn named(self) -> String {
+        let article = if self == Pattern::Overline { "an" } else { "a" };
+        format!("{article} {}", self.word())
+    }
+
+    /// The pattern's bit in a set of kinds.
+    pub(crate) fn bit(self) -> u8 {
+        1 << self as u8
     }
 }
 

@@ -164,7 +164,14 @@ impl Rulebook {
     /// [`SetupError`] naming the first field that is wrong, and why, with
     /// the bytes of `text` it concerns.
     pub fn parse_position(&self, text: &str) -> Result<Position, SetupError> {
-        self.check_fields(&Fields::split(text))
+        self.check_fields(&Fields::split(text), true)
+    }
+
+    /// [`Rulebook::parse_position`] for `[board] start`: the counts of its
+    /// marks are what the author says they are (a handicap), and the
+    /// positions after it are counted from them.
+    pub(crate) fn parse_start(&self, text: &str) -> Result<Position, SetupError> {
+        self.check_fields(&Fields::split(text), false)
     }
 
     /// Checks the fields against this rulebook, field by field in the
@@ -174,7 +181,7 @@ impl Rulebook {
     /// the order below, not all read first and then checked: a text with
     /// several faults reports the first in this order, and that message is
     /// part of the contract (transcripts quote it).
-    fn check_fields(&self, fields: &Fields<'_>) -> Result<Position, SetupError> {
+    fn check_fields(&self, fields: &Fields<'_>, counted: bool) -> Result<Position, SetupError> {
         if let Some(at) = &fields.swapped
             && !self.table().pie
         {
@@ -247,7 +254,9 @@ impl Rulebook {
                     },
                 );
             }
-        } else if self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O) {
+        } else if counted
+            && (self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O))
+        {
             self.check_counts(turn, count, captures, board, side)?;
         }
         let ages = match (self.mechanics.keep, fields.get(4)) {
@@ -382,14 +391,24 @@ impl Rulebook {
             }
             return Ok(());
         }
-        let ok = match turn {
-            Side::X => x == o,
-            Side::O => x == o + 1,
+        // Counted from the start: the empty board with X to move, or the
+        // rulebook's `[board] start`, whose own counts are its author's.
+        let (ahead, first) = match &self.start {
+            Some(s) => (
+                i64::from(s.marks(Side::X).count()) - i64::from(s.marks(Side::O).count()),
+                s.turn,
+            ),
+            None => (0, Side::X),
         };
-        if ok {
+        let more = match (turn == first, first) {
+            (true, _) => ahead,
+            (false, Side::X) => ahead + 1,
+            (false, Side::O) => ahead - 1,
+        };
+        if i64::from(x) - i64::from(o) == more {
             return Ok(());
         }
-        fail(&board.span, K::Counts { turn, x, o })
+        fail(&board.span, K::Counts { turn, more, x, o })
     }
 
     /// With gravity, every mark must rest on its support; the empty cells
@@ -638,6 +657,7 @@ mod tests {
             (
                 K::Counts {
                     turn: Side::O,
+                    more: 1,
                     x: 2,
                     o: 0
                 },

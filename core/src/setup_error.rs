@@ -147,6 +147,9 @@ pub enum SetupErrorKind {
     Counts {
         /// The side to move.
         turn: Side,
+        /// How many more marks X must have than O (fewer when negative):
+        /// 0 or 1 from the empty board, else as the rulebook's start.
+        more: i64,
         /// X's marks on the board.
         x: u32,
         /// O's marks on the board.
@@ -368,10 +371,13 @@ impl fmt::Display for SetupErrorKind {
                     "wrong pieces in hand: with {turn} to move, X must have placed {want} (X has placed {x}, O {o})"
                 )
             }
-            K::Counts { turn, x, o } => {
-                let want = match turn {
-                    Side::X => "as many marks as O",
-                    Side::O => "one mark more than O",
+            K::Counts { turn, more, x, o } => {
+                let want = match *more {
+                    0 => "as many marks as O".to_string(),
+                    1 => "one mark more than O".to_string(),
+                    -1 => "one mark fewer than O".to_string(),
+                    n if n > 0 => format!("{n} marks more than O"),
+                    n => format!("{} marks fewer than O", -n),
                 };
                 write!(
                     f,

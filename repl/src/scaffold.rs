@@ -42,10 +42,25 @@ pub enum ScaffoldError {
 impl fmt::Display for ScaffoldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScaffoldError::BadName(name) => write!(
-                f,
-                "new-variant: name `{name}`: a rulebook's name is lower-case letters, digits and `-`, not starting with `-`"
-            ),
+            ScaffoldError::BadName(name) => {
+                write!(
+                    f,
+                    "new-variant: name `{name}`: a rulebook's name is lower-case letters, digits and `-`, not starting with `-`"
+                )?;
+                // A path where the name goes: say how to write both.
+                let path = std::path::Path::new(name);
+                match (path.parent(), path.file_name().and_then(|n| n.to_str())) {
+                    (Some(dir), Some(last)) if !dir.as_os_str().is_empty() => {
+                        let last = last.trim_end_matches(".toml");
+                        write!(
+                            f,
+                            " (for files in a folder, `--dir {} {last}`)",
+                            dir.display()
+                        )
+                    }
+                    _ => Ok(()),
+                }
+            }
             ScaffoldError::Builtin(name) => write!(
                 f,
                 "new-variant: `{name}` is a built-in rulebook, which `new {name}` would load: choose another name (`--from {name}` starts from it)"

@@ -144,6 +144,12 @@ fn refusals_write_nothing() {
     assert!(matches!(refused("", None), ScaffoldError::BadName(_)));
     // A command-line word: `gridrules check -bad.toml` would read as an option.
     assert!(matches!(refused("-bad", None), ScaffoldError::BadName(_)));
+    // A path where the name goes: the message says how to write both.
+    let path = refused("/tmp/myrenju", Some("renju")).to_string();
+    assert!(
+        path.ends_with("(for files in a folder, `--dir /tmp myrenju`)"),
+        "{path}"
+    );
     assert!(matches!(
         refused("classic", None),
         ScaffoldError::Builtin(_)

@@ -28,33 +28,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
     build,
 };
 
-/// A shape a move may be forbidden to make.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Pattern {
-    /// A run longer than the side's shortest win that does not win.
-    Overline,
-    /// Two fours or more made by one move, two on one line included.
-    DoubleFour,
-    /// Two threes or more made by one move.
-    DoubleThree,
-}
-
-impl Pattern {
-    const ALL: [Pattern; 3] = [Pattern::Overline, Pattern::DoubleFour, Pattern::DoubleThree];
-
-    /// The word a script writes: `"double three"`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Pattern::Overline => "overline",
-            Pattern::DoubleFour => "double four",
-            Pattern::DoubleThree => "double three",
-        }
-    }
-
-    fn bit(self) -> u8 {
-        1 << self as u8
-    }
-}
+pub use crate::refusal::Pattern;
 
 /// What a mark placed on a cell makes, for the patterns its side forbids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,8 +47,9 @@ pub enum Verdict {
 pub(crate) struct Patterns {
     /// Per side, the forbidden kinds as bits of [`Pattern`].
     by_side: [u8; 2],
-    /// Per cell, where its strips start in `strips` (one per line through
-    /// it; the next cell's start ends them).
+    /// Per cell, where its strips start in `on_line` (and, `width` cells
+    /// a strip, in `cells`): one per line through it, the next cell's
+    /// start ending them.
     first: Vec<u32>,
     /// Each line through each cell as the cells of its strip, `width` a
     /// strip, the cell itself in the middle; a place off the line holds
@@ -377,9 +352,10 @@ impl Mechanics {
         Verdict::Allowed
     }
 
-    /// The run of a three the move makes along the line of strip `s`
-    /// (`cells` its cells), if it makes one: a mark on an end of its run
-    /// would make a straight four through it, and that mark is allowed.
+    /// The straight four a three the move makes along the line of strip
+    /// `s` (`cells` its cells) would become, if it makes one: a mark on an
+    /// end of its run would make a straight four through it, and that mark
+    /// is allowed.
     fn three_in<const W: usize>(
         &self,
         side: Side,
@@ -405,7 +381,9 @@ impl Mechanics {
             }
             let p = Cell(cells[e as usize]);
             let allowed = !matches!(self.judge(side, own, empty, p), Verdict::Forbidden(_));
-            allowed.then_some(run.clone())
+            // The three's marks: the straight four but the mark it lacks
+            // (a split three's far mark included).
+            allowed.then(|| with.run(at))
         })
     }
 

@@ -220,14 +220,14 @@ impl Rulebook {
             script: Arc::new(script),
         };
         if let Some(start) = raw.board.as_ref().and_then(|b| b.get_ref().start.as_ref()) {
-            rulebook.start = Some(rulebook.start_position(start, &source)?);
+            rulebook.start = Some(rulebook.read_start(start, &source)?);
         }
         Ok(rulebook)
     }
 
     /// Reads `[board] start`: a position text the game may start from, or
     /// the problem located at it.
-    fn start_position(
+    fn read_start(
         &self,
         start: &toml::Spanned<String>,
         source: &Source,
@@ -242,7 +242,7 @@ impl Rulebook {
             .into()
         };
         let pos = self
-            .parse_position(start.get_ref())
+            .parse_start(start.get_ref())
             .map_err(|e| bad(e.to_string()))?;
         if let Some(outcome) = pos.outcome() {
             return Err(bad(format!(
@@ -250,6 +250,12 @@ impl Rulebook {
             )));
         }
         Ok(pos)
+    }
+
+    /// The position games start from when the rulebook names one
+    /// (`[board] start`); `None` for the empty board.
+    pub fn start(&self) -> Option<&crate::position::Position> {
+        self.start.as_ref()
     }
 
     /// The rulebook's name (`classic`).

@@ -244,8 +244,8 @@ impl Rulebook {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mechanics::patterns::Pattern;
     use crate::position::Outcome;
+    use crate::refusal::Pattern;
     use crate::refusal::{REFUSAL_KEYS, refusal_placeholders};
 
     /// Every placeholder a refusal key allows is filled in when that refusal

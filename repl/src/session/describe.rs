@@ -38,6 +38,9 @@ impl Session {
             r.path(),
             r.script().path()
         ));
+        if let Some(start) = r.start() {
+            lines.push(format!("games start from: {}", r.position_text(start)));
+        }
         if let (Some(x), Some(o)) = (r.role(Side::X), r.role(Side::O)) {
             lines.push(format!("roles: X is {x}, O is {o}"));
         }
@@ -118,13 +121,7 @@ impl Session {
         }
         for side in Side::ALL {
             let patterns: Vec<String> = (t.forbidden_patterns(side).into_iter())
-                .map(|p| {
-                    format!(
-                        "a{} {}",
-                        if p.word().starts_with('o') { "n" } else { "" },
-                        p.word()
-                    )
-                })
+                .map(|p| p.named())
                 .collect();
             if let Some((last, rest)) = patterns.split_last() {
                 let list = if rest.is_empty() {
