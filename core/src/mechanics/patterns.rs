@@ -143,6 +143,16 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
                 ),
             ));
         }
+        // Where the side's overlines win, forbidding them forbids nothing:
+        // a slip (the sided `wins` meant, or the word for another side).
+        if more && by_side[side as usize] & Pattern::Overline.bit() != 0 {
+            return Err(load.bad(
+                hook,
+                format!(
+                    "forbidden_patterns(\"{side}\"): \"overline\" forbids nothing where {side}'s longer runs win (wins(run) is true from {k} on): give {side} exactly {k} with wins(run, side), or leave \"overline\" out"
+                ),
+            ));
+        }
         rule[side as usize] = Rule { k, exact: !more };
     }
     let n = load.grid.len();
