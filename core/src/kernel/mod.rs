@@ -43,7 +43,7 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         || t.keep.is_some()
         || t.has_restrictions()
         || t.sided_wins()
-        || Side::ALL.into_iter().any(|s| t.has_patterns(s))
+        || t.has_any_patterns()
     {
         return None;
     }

@@ -200,10 +200,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         }
     }
     first.push(on_line.len() as u32);
-    let least = [Side::X, Side::O].map(|side| {
-        let k = t.wins[side as usize].iter().position(|&w| w).unwrap_or(0);
-        least_marks(by_side[side as usize], k)
-    });
+    let least = [Side::X, Side::O].map(|s| least_marks(by_side[s as usize], rule[s as usize].k));
     t.patterns = Patterns {
         by_side,
         first,
@@ -243,6 +240,11 @@ impl Mechanics {
     #[inline(always)]
     pub fn has_patterns(&self, side: Side) -> bool {
         self.patterns.by_side[side as usize] != 0
+    }
+
+    /// Whether a move of either side may be forbidden by what it makes.
+    pub(crate) fn has_any_patterns(&self) -> bool {
+        self.patterns.by_side != [0, 0]
     }
 
     /// The patterns forbidden to `side`, for `rules`.

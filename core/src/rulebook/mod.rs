@@ -194,8 +194,7 @@ impl Rulebook {
             && !mechanics.has_slides()
             && !mechanics.has_twists()
             && !mechanics.removes();
-        let judged = mechanics.has_restrictions()
-            || Side::ALL.into_iter().any(|s| mechanics.has_patterns(s));
+        let judged = mechanics.has_restrictions() || mechanics.has_any_patterns();
         let mut rulebook = Rulebook {
             name,
             title,
