@@ -1197,3 +1197,75 @@ fn at_renju_no_level_plays_a_forbidden_move_and_hard_beats_medium() {
     }
     hard_scores_against_medium(&rules, 8, 3_000, 0.75);
 }
+
+/// Gobblet Gobblers (GB1–GB2): every level takes a win in one (a piece
+/// from hand that completes the bottom row); against O's two on the top
+/// row, medium and hard leave O no win in one — a large piece on c3, or a
+/// cover of a3 or b3 — where a smaller piece there would be covered (easy
+/// plays at random there); hard beats medium.
+#[test]
+fn at_gobblet_gobblers_every_level_takes_the_win_stops_the_loss_and_hard_beats_medium() {
+    let rules = Rulebook::builtin("gobblet-gobblers").unwrap();
+    let (win, threat) = ("3/OSOM1/XSXM1 X", "OSOM1/2XS/XM2 X");
+    takes_the_win_and_stops_the_loss(&rules, win, threat, 4);
+    hard_scores_against_medium(&rules, 20, 5_000, 0.75);
+}
+
+/// Whether the side to move in `pos` forces a win within `plies` of its
+/// own and its opponent's moves (1, 3, 5, …), by the rules alone.
+fn forces_win(rules: &Rulebook, pos: &Position, plies: u32) -> bool {
+    let me = pos.turn();
+    legal(rules, pos).into_iter().any(|mv| {
+        let next = rules.play(pos, &[], mv).unwrap();
+        match next.outcome() {
+            Some(o) => o == Outcome::Win(me),
+            None => plies > 1 && every_reply_loses(rules, &next, plies - 1),
+        }
+    })
+}
+
+/// Whether every move of the side to move in `pos` leaves its opponent a
+/// win within `plies - 1`.
+fn every_reply_loses(rules: &Rulebook, pos: &Position, plies: u32) -> bool {
+    let me = pos.turn();
+    legal(rules, pos).into_iter().all(|mv| {
+        let next = rules.play(pos, &[], mv).unwrap();
+        match next.outcome() {
+            Some(o) => o == Outcome::Win(me.other()),
+            None => forces_win(rules, &next, plies - 1),
+        }
+    })
+}
+
+/// Gobblet Gobblers: wherever the side to move forces a win within three
+/// plies (a win now, or a move after which every reply loses at once),
+/// hard plays a move that keeps it, in positions along random games.
+#[test]
+fn at_gobblet_gobblers_hard_never_misses_a_forced_win() {
+    let rules = Rulebook::builtin("gobblet-gobblers").unwrap();
+    let mut found = 0;
+    for seed in 0..60 {
+        let mut rng = Rng::new(seed);
+        let mut pos = rules.initial();
+        while !pos.is_over() {
+            if forces_win(&rules, &pos, 3) {
+                found += 1;
+                let mv = pick(&rules, &pos, Level::Hard, seed);
+                let next = rules.play(&pos, &[], mv).unwrap();
+                let kept = next.outcome() == Some(Outcome::Win(pos.turn()))
+                    || (next.outcome().is_none() && every_reply_loses(&rules, &next, 2));
+                assert!(
+                    kept,
+                    "{} {}: {}",
+                    rules.position_text(&pos),
+                    seed,
+                    rules.move_text(mv)
+                );
+            }
+            let moves = legal(&rules, &pos);
+            let mv = moves[rng.below(moves.len())];
+            pos = rules.play(&pos, &[], mv).unwrap();
+        }
+    }
+    assert!(found >= 60, "only {found} positions with a forced win");
+}

@@ -2,15 +2,18 @@
 //! OpenSpiel's `RandomSimTest` / `RandomSimTestWithUndo`.
 //!
 //! For each rulebook a fixed number of games is played with uniformly random
-//! moves (`Rulebook::random_move`, one `Rng::new(seed)` per game), and at every
-//! position reached the suite checks:
+//! moves (`Rulebook::random_move`, one `Rng::new(seed)` per game; where the
+//! plan says `step_back`, as for gobblet-gobblers, a side that stepped a
+//! piece on its last turn mostly steps it back, so that positions recur),
+//! and at every position reached the suite checks:
 //!
 //! 1. a position that is not final has a legal move, a final one has none
 //!    (and `random_move` agrees);
 //! 2. `Rulebook::check` accepts exactly the legal moves among every candidate
 //!    move of the board (every placement, and with twists each placement
-//!    with every twist; every step between two cells when the rulebook has
-//!    pieces, a random sample of steps otherwise; where a mill removes, every
+//!    with every twist; where pieces stack, every size on every cell; every
+//!    step between two cells when the rulebook has pieces or stacks, a
+//!    random sample of steps otherwise; where a mill removes, every
 //!    removal beside each legal one, one beside each move that removes
 //!    nothing and a random sample), and so does
 //!    `Game::play`; a refused move leaves the game unchanged (G2), and once the
@@ -46,7 +49,13 @@
 //!    mills written out here, placement, then steps along the lines (or
 //!    flying at three), a mill removing one piece outside the opponent's
 //!    mills, the loss at two pieces or without a move and the
-//!    third-repetition draw, for nine-mens-morris (NM1–NM3);
+//!    third-repetition draw, for nine-mens-morris (NM1–NM3); the stacks
+//!    replayed here from the moves (two pieces of each of three sizes a
+//!    side, put from hand or moved where they show, each onto an empty
+//!    cell or a strictly smaller top), their position text, the moves' own
+//!    texts, the lines of the tops after the whole move, the opponent's
+//!    judged first, and the third occurrence of the whole state drawing,
+//!    for gobblet-gobblers (GB1, GB2);
 //! 5. `position_text` parses back to the same `Position` (except after a
 //!    repetition draw, which is a game-level ending the text cannot carry).
 //!
@@ -187,6 +196,17 @@ enum Referee {
     /// pieces a side flies, at two (board and hand) or without a move it
     /// loses, the third occurrence of a position draws (NM3).
     NineMensMorris,
+    /// Gobblet Gobblers on 3×3: each side holds two pieces of each of the
+    /// sizes S < M < L; a move puts one from hand, or moves one of the
+    /// mover's pieces that shows to another cell, onto an empty cell or
+    /// over a strictly smaller top of either side, which stays beneath and
+    /// shows again when its cover leaves (GB1); after the whole move three
+    /// tops in a row of the mover's opponent win for the opponent (even
+    /// beside three of the mover's), else three of the mover's win for the
+    /// mover; the third occurrence of a position (every stack, covered
+    /// pieces too, the hands and the side to move) draws (GB2). Worked out
+    /// on [`GobbletState`], replayed from the moves.
+    Gobblet,
 }
 
 /// Where a piece may go in a [`Referee::Moving`] rulebook.
@@ -218,6 +238,10 @@ struct Plan {
     /// 4 and 5 run at each position: all of them when there are at most this
     /// many, else about this many at random.
     children: usize,
+    /// In how many quarters of its turns a side steps back the piece it
+    /// moved last, where that is legal, instead of a random move: the
+    /// shuffling that makes positions recur (0: always random).
+    step_back: u64,
 }
 
 const SEED0: u64 = 0x6772_6964_0000;
@@ -231,6 +255,7 @@ const COVERED: &[&str] = &[
     "cube3",
     "pente",
     "four",
+    "gobblet-gobblers",
     "gomoku",
     "gomoku-swap",
     "misere",
@@ -336,9 +361,20 @@ fn plan(name: &str) -> Plan {
         // cells): two dozen games, about 3 s, with a sample of children, as
         // flying and removals give dozens of moves a position.
         "nine-mens-morris" => (Referee::NineMensMorris, (7, 7), 24, 32, 8),
+        // Random games last about a dozen moves, with up to ~70 legal moves
+        // a position, every child checked; every sized placement and every
+        // step is a candidate, so no step is sampled.
+        "gobblet-gobblers" => (Referee::Gobblet, (3, 3), 400, 0, usize::MAX),
         other => panic!(
             "no independent referee for the built-in rulebook `{other}`: add one to tests/invariants.rs"
         ),
+    };
+    // Gobblet's random games end by a line in a dozen moves, long before a
+    // position recurs: sides that often step their last moved piece back
+    // reach the third occurrence too (GB2).
+    let step_back = match name {
+        "gobblet-gobblers" => 3,
+        _ => 0,
     };
     Plan {
         referee,
@@ -346,6 +382,7 @@ fn plan(name: &str) -> Plan {
         games,
         step_samples,
         children,
+        step_back,
     }
 }
 
@@ -361,6 +398,8 @@ struct Run<'a> {
     seed: u64,
     moves: Vec<Move>,
     history: Vec<Position>,
+    /// How many positions (children too) `check_position` checked.
+    checked: std::cell::Cell<u64>,
 }
 
 impl Run<'_> {
@@ -822,6 +861,350 @@ fn earlier_occurrences(run: &Run<'_>, same: impl Fn(&Position) -> bool) -> usize
     earlier
 }
 
+/// Gobblet Gobblers' sizes, smallest first (GB1).
+const GOBBLET_SIZES: [char; 3] = ['S', 'M', 'L'];
+/// The pieces of each size a side holds at the start (GB1).
+const GOBBLET_EACH: u8 = 2;
+/// The most pieces a cell could hold: every piece of both sides.
+const GOBBLET_DEPTH: usize = 2 * GOBBLET_SIZES.len() * GOBBLET_EACH as usize;
+/// The 3 rows, 3 columns and 2 diagonals of the 3×3 board, as cell indices
+/// (column + 3 × row, a1 = 0, c3 = 8), written out here.
+const GOBBLET_LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+/// How often the random Gobblet games met a position after a move where
+/// the mover's opponent shows a line: `[0]` beside a line of the mover's,
+/// `[1]` alone (the mover uncovered it). Positions, children included.
+static GOBBLET_OPPONENT_LINES: [std::sync::atomic::AtomicU64; 2] = [
+    std::sync::atomic::AtomicU64::new(0),
+    std::sync::atomic::AtomicU64::new(0),
+];
+
+/// A Gobblet Gobblers move as the referee reads it: a piece of a size from
+/// hand to a cell, or the piece that shows on one cell to another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GobbletMove {
+    Hand { to: usize, size: usize },
+    Shift { from: usize, to: usize },
+}
+
+/// A cell index's name: column letter, row digit from 1 at the bottom.
+fn gobblet_name(i: usize) -> String {
+    format!("{}{}", char::from(b'a' + (i % 3) as u8), i / 3 + 1)
+}
+
+impl GobbletMove {
+    /// The move's text as GB1 writes it: `b2=L`, `a1-b2`.
+    fn text(self) -> String {
+        match self {
+            GobbletMove::Hand { to, size } => {
+                format!("{}={}", gobblet_name(to), GOBBLET_SIZES[size])
+            }
+            GobbletMove::Shift { from, to } => {
+                format!("{}-{}", gobblet_name(from), gobblet_name(to))
+            }
+        }
+    }
+}
+
+/// The whole state of a Gobblet Gobblers game as the referee keeps it,
+/// replayed from the moves: what GB2's repetition compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct GobbletState {
+    /// Each cell's pieces, bottom first, as (side, size from 0 = S); the
+    /// unused slots above them `None`.
+    cells: [[Option<(Side, usize)>; GOBBLET_DEPTH]; 9],
+    /// The pieces each side (X, O) holds, by size.
+    hands: [[u8; 3]; 2],
+    turn: Side,
+}
+
+impl GobbletState {
+    /// The start: an empty board, two of each size in each hand, X to move.
+    fn new() -> GobbletState {
+        GobbletState {
+            cells: [[None; GOBBLET_DEPTH]; 9],
+            hands: [[GOBBLET_EACH; 3]; 2],
+            turn: Side::X,
+        }
+    }
+
+    /// How many pieces stand on cell `i`.
+    fn height(&self, i: usize) -> usize {
+        self.cells[i].iter().take_while(|p| p.is_some()).count()
+    }
+
+    /// The piece that shows on cell `i`.
+    fn top(&self, i: usize) -> Option<(Side, usize)> {
+        self.cells[i].iter().rev().find_map(|&p| p)
+    }
+
+    /// Cell `i`'s pieces, top first.
+    fn pieces(&self, i: usize) -> Vec<(Side, usize)> {
+        self.cells[i].iter().rev().filter_map(|&p| p).collect()
+    }
+
+    /// Whether a piece of `size` may arrive on cell `i`: it is empty or its
+    /// top is strictly smaller, whoever's it is (GB1).
+    fn open(&self, i: usize, size: usize) -> bool {
+        self.top(i).is_none_or(|(_, top)| top < size)
+    }
+
+    /// Every move of the side to move (GB1).
+    fn moves(&self) -> Vec<GobbletMove> {
+        let side = self.turn;
+        let mut out = Vec::new();
+        for size in 0..GOBBLET_SIZES.len() {
+            if self.hands[side as usize][size] > 0 {
+                out.extend(
+                    (0..9)
+                        .filter(|&to| self.open(to, size))
+                        .map(|to| GobbletMove::Hand { to, size }),
+                );
+            }
+        }
+        for from in 0..9 {
+            if let Some((owner, size)) = self.top(from)
+                && owner == side
+            {
+                out.extend(
+                    (0..9)
+                        .filter(|&to| to != from && self.open(to, size))
+                        .map(|to| GobbletMove::Shift { from, to }),
+                );
+            }
+        }
+        out
+    }
+
+    /// Makes `mv` for the side to move, or says which part of GB1 it breaks.
+    fn apply(&mut self, mv: GobbletMove) -> Result<(), String> {
+        let side = self.turn;
+        let (piece, to) = match mv {
+            GobbletMove::Hand { to, size } => {
+                let held = &mut self.hands[side as usize][size];
+                if *held == 0 {
+                    return Err(format!("{side} has no {} in hand", GOBBLET_SIZES[size]));
+                }
+                *held -= 1;
+                ((side, size), to)
+            }
+            GobbletMove::Shift { from, to } => {
+                let h = self.height(from);
+                match self.top(from) {
+                    Some((owner, size)) if owner == side && from != to => {
+                        self.cells[from][h - 1] = None;
+                        ((side, size), to)
+                    }
+                    _ => return Err(format!("{side} has no piece showing to move there")),
+                }
+            }
+        };
+        if !self.open(to, piece.1) {
+            return Err(format!(
+                "{} is not empty nor topped by a smaller piece",
+                gobblet_name(to)
+            ));
+        }
+        let h = self.height(to);
+        self.cells[to][h] = Some(piece);
+        self.turn = side.other();
+        Ok(())
+    }
+
+    /// Whether the tops of `side` stand three in a row (GB2).
+    fn shows_line(&self, side: Side) -> bool {
+        GOBBLET_LINES.iter().any(|line| {
+            line.iter()
+                .all(|&i| self.top(i).is_some_and(|(s, _)| s == side))
+        })
+    }
+
+    /// The board, the side to move and the hands as the position text
+    /// writes them: rows from the top, `/` between them, a run of empty
+    /// cells as its length, a stack as its top then the covered pieces, top
+    /// first, in brackets; each hand smallest first, `-` for none.
+    fn text(&self) -> String {
+        let piece = |(s, size): (Side, usize)| format!("{s}{}", GOBBLET_SIZES[size]);
+        let rows: Vec<String> = (0..3)
+            .rev()
+            .map(|r| {
+                let (mut row, mut empty) = (String::new(), 0);
+                for c in 0..3 {
+                    let pieces = self.pieces(3 * r + c);
+                    let Some((&top, covered)) = pieces.split_first() else {
+                        empty += 1;
+                        continue;
+                    };
+                    if empty > 0 {
+                        row += &empty.to_string();
+                        empty = 0;
+                    }
+                    row += &piece(top);
+                    if !covered.is_empty() {
+                        let covered: Vec<String> = covered.iter().map(|&p| piece(p)).collect();
+                        row += &format!("({})", covered.concat());
+                    }
+                }
+                if empty > 0 {
+                    row += &empty.to_string();
+                }
+                row
+            })
+            .collect();
+        let hand = |s: Side| {
+            let held: String = (0..GOBBLET_SIZES.len())
+                .flat_map(|size| {
+                    std::iter::repeat_n(GOBBLET_SIZES[size], self.hands[s as usize][size].into())
+                })
+                .collect();
+            if held.is_empty() { "-".into() } else { held }
+        };
+        format!(
+            "{} {} {},{}",
+            rows.join("/"),
+            self.turn,
+            hand(Side::X),
+            hand(Side::O)
+        )
+    }
+}
+
+/// GB1–GB2, worked out on the referee's own [`GobbletState`] replayed from
+/// the moves: the stacks, hands and text the engine shows must be the
+/// replay's, the legal moves (and their texts) those GB1 allows, and the
+/// ending the one GB2 gives.
+fn gobblet_verdict(run: &Run<'_>) -> Verdict {
+    let g = run.rb.grid();
+    let pos = run.pos();
+    let cell = |i: usize| {
+        g.cell((i % 3) as i64, (i / 3) as i64)
+            .expect("on the 3×3 board")
+    };
+    let index = |c: Cell| {
+        let (col, row) = coords(g, c);
+        (3 * row + col) as usize
+    };
+    // Replay the game, each move checked against GB1, keeping every state.
+    let mut state = GobbletState::new();
+    let mut seen = vec![state];
+    for (ply, &mv) in run.moves.iter().enumerate() {
+        let read = match mv {
+            Move::Sized { to, size } => GobbletMove::Hand {
+                to: index(to),
+                size: usize::from(size),
+            },
+            Move::Step { from, to } => GobbletMove::Shift {
+                from: index(from),
+                to: index(to),
+            },
+            _ => panic!(
+                "{}",
+                run.report(format_args!(
+                    "move {} `{}` neither puts a sized piece from hand nor moves one (GB1)",
+                    ply + 1,
+                    run.rb.move_text(mv)
+                ))
+            ),
+        };
+        if let Err(why) = state.apply(read) {
+            panic!(
+                "{}",
+                run.report(format_args!(
+                    "move {} `{}` breaks GB1: {why}",
+                    ply + 1,
+                    read.text()
+                ))
+            );
+        }
+        seen.push(state);
+    }
+    // What the engine shows is the replay's: every stack top first, the
+    // marks (the tops), the text's board, side to move and hands.
+    for i in 0..9 {
+        let shown: Vec<(Side, usize)> = pos.stacks().pieces(cell(i)).collect();
+        ensure!(
+            run,
+            shown == state.pieces(i),
+            "{} holds {shown:?} (top first), the replay {:?} (GB1)",
+            gobblet_name(i),
+            state.pieces(i)
+        );
+        ensure!(
+            run,
+            pos.mark_at(cell(i)) == state.top(i).map(|(s, _)| s),
+            "{} shows {:?}, the replay's top is {:?} (GB1)",
+            gobblet_name(i),
+            pos.mark_at(cell(i)),
+            state.top(i)
+        );
+    }
+    let text = run.rb.position_text(pos);
+    let fields: Vec<&str> = text.split_whitespace().take(3).collect();
+    ensure!(
+        run,
+        fields.join(" ") == state.text(),
+        "the position text begins `{}`, the replay writes `{}` (GB1)",
+        fields.join(" "),
+        state.text()
+    );
+    // The moves GB1 allows, each written as GB1 writes it.
+    let mut legal: HashSet<Move> = HashSet::default();
+    for gm in state.moves() {
+        let mv = match gm {
+            GobbletMove::Hand { to, size } => Move::Sized {
+                to: cell(to),
+                size: size as u8,
+            },
+            GobbletMove::Shift { from, to } => Move::Step {
+                from: cell(from),
+                to: cell(to),
+            },
+        };
+        ensure!(
+            run,
+            run.rb.move_text(mv) == gm.text(),
+            "the engine writes `{}` for the move GB1 writes `{}`",
+            run.rb.move_text(mv),
+            gm.text()
+        );
+        legal.insert(mv);
+    }
+    // GB2: the lines of the tops after the whole move, the mover's
+    // opponent's first; then the third occurrence; then no move.
+    let occurrences = seen.iter().filter(|&&s| s == state).count();
+    ensure!(
+        run,
+        occurrences <= 3,
+        "the position occurred {occurrences} times: the game should have ended at the third (GB2)"
+    );
+    let (opponent, mover) = (state.turn, state.turn.other());
+    let moved = !run.moves.is_empty();
+    let ending = if moved && state.shows_line(opponent) {
+        let alone = !state.shows_line(mover);
+        GOBBLET_OPPONENT_LINES[usize::from(alone)]
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some((Outcome::Win(opponent), Ending::Line))
+    } else if moved && state.shows_line(mover) {
+        Some((Outcome::Win(mover), Ending::Line))
+    } else if occurrences >= 3 {
+        Some((Outcome::Draw, Ending::Repetition(3)))
+    } else if legal.is_empty() {
+        Some((Outcome::Draw, Ending::NoMoves(state.turn)))
+    } else {
+        None
+    };
+    Verdict::unless_ended(ending, legal)
+}
+
 impl Referee {
     /// The side to move after `moves`, and the marks each side has placed.
     fn turns(self, moves: &[Move]) -> (Side, [usize; 2]) {
@@ -892,6 +1275,7 @@ impl Referee {
                     | Referee::Quixo
                     | Referee::Pentago
                     | Referee::NineMensMorris
+                    | Referee::Gobblet
             ),
         ) {
             let mut expected = before.marks(mark);
@@ -1020,7 +1404,8 @@ impl Referee {
                     | Referee::PopOut
                     | Referee::Quixo
                     | Referee::Pentago
-                    | Referee::NineMensMorris => unreachable!(),
+                    | Referee::NineMensMorris
+                    | Referee::Gobblet => unreachable!(),
                 };
                 // Only the mark just placed can have made a line: one of the
                 // other mark would have ended the game before.
@@ -1735,6 +2120,7 @@ impl Referee {
                 };
                 Verdict::unless_ended(ending, moves)
             }
+            Referee::Gobblet => gobblet_verdict(run),
             Referee::Ultimate { both } => {
                 ensure!(
                     run,
@@ -1833,6 +2219,7 @@ impl Referee {
 fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
     let rb = run.rb;
     let pos = run.pos();
+    run.checked.set(run.checked.get() + 1);
     // Whose move it is follows from the number of moves alone, also after
     // the last: a game won by the first mark of a turn leaves it with the
     // side that made it (SX1).
@@ -1900,9 +2287,10 @@ fn check_position(run: &Run<'_>, list: &mut MoveList) -> HashSet<Move> {
 }
 
 /// Every move to ask `check` about: all placements (with twists, also each
-/// placement with every twist), and all
-/// steps between two cells when the rulebook has pieces, else `samples` random
-/// steps. Where a mill removes a piece, each legal removal's placement or
+/// placement with every twist; where pieces stack, each size on each cell,
+/// and one size beyond the last), and all
+/// steps between two cells when the rulebook has pieces or stacks, else
+/// `samples` random steps. Where a mill removes a piece, each legal removal's placement or
 /// step with every cell to remove (the wrong ones refused), each move that
 /// removes nothing with a cell to remove, and `samples` random removals.
 /// Legal moves not among them are added, so that each one is played
@@ -1920,7 +2308,14 @@ fn candidates(rb: &Rulebook, legal: &HashSet<Move>, samples: usize, rng: &mut Rn
             out.extend((0..twists).map(|twist| Move::Twist { to, twist }));
         }
     }
-    if rb.mechanics().pieces().is_some() {
+    // Pieces that stack: each size (and one size too many) on each cell.
+    if rb.mechanics().has_stacks() {
+        let sizes = rb.mechanics().size_letters().len() as u8;
+        for to in g.cells() {
+            out.extend((0..=sizes).map(|size| Move::Sized { to, size }));
+        }
+    }
+    if rb.mechanics().pieces().is_some() || rb.mechanics().has_stacks() {
         for from in g.cells() {
             out.extend(g.cells().map(|to| Move::Step { from, to }));
         }
@@ -2115,7 +2510,7 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
         "{name}: the referee is written for another board"
     );
     let mut tally = BTreeMap::new();
-    let mut plies = 0;
+    let (mut plies, mut positions) = (0, 0);
     let mut list = MoveList::new();
     let mut scratch = MoveList::new();
     for seed in SEED0..SEED0 + plan.games {
@@ -2128,6 +2523,7 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
             seed,
             moves: Vec::new(),
             history: vec![*game.position()],
+            checked: std::cell::Cell::new(0),
         };
         ensure!(
             run,
@@ -2159,9 +2555,19 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
                 &mut sampler,
             );
 
-            let chosen = match rb.random_move(&pos, &[], &mut rng, &mut scratch) {
-                Ok(m) => m,
-                Err(e) => panic!("{}", run.report(format_args!("random_move failed: {e}"))),
+            // The side's own last move, if a step, taken back (only where
+            // the plan steps back: else the random draws are as they were).
+            let back = match run.moves.len().checked_sub(2).map(|i| run.moves[i]) {
+                Some(Move::Step { from, to }) => Some(Move::Step { from: to, to: from }),
+                _ => None,
+            }
+            .filter(|mv| plan.step_back > 0 && legal.contains(mv));
+            let chosen = match back {
+                Some(mv) if rng.below(4) < plan.step_back as usize => Some(mv),
+                _ => match rb.random_move(&pos, &[], &mut rng, &mut scratch) {
+                    Ok(m) => m,
+                    Err(e) => panic!("{}", run.report(format_args!("random_move failed: {e}"))),
+                },
             };
             let Some(mv) = chosen else {
                 ensure!(
@@ -2196,6 +2602,7 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
         };
         *tally.entry(key).or_insert(0) += 1;
         plies += run.moves.len();
+        positions += run.checked.get();
 
         // RandomSimTestWithUndo: take the whole game back, position by position.
         while let Some(mv) = game.undo() {
@@ -2223,7 +2630,7 @@ fn random_games(name: &str) -> BTreeMap<String, u64> {
         );
     }
     eprintln!(
-        "{name}: {} games, {plies} moves, in {:.2?}: {tally:?}",
+        "{name}: {} games, {plies} moves, {positions} positions checked (children too), in {:.2?}: {tally:?}",
         plan.games,
         began.elapsed()
     );
@@ -2305,4 +2712,28 @@ random_game_tests! {
     popout_random_games: "popout" => ["X wins (Line)", "O wins (Line)"],
     quixo_random_games: "quixo" => ["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
     pentago_random_games: "pentago" => ["X wins (Line)", "O wins (Line)", "draw (Line)", "draw (Full)"],
+}
+
+/// Gobblet Gobblers' random games reach both wins and the repetition draw,
+/// and GB2's order is exercised: positions where the mover's opponent
+/// shows a line beside the mover's, and where the mover uncovered it alone.
+#[test]
+fn gobblet_gobblers_random_games() {
+    let name = "gobblet-gobblers";
+    let tally = random_games(name);
+    assert_reached(
+        name,
+        &tally,
+        &["X wins (Line)", "O wins (Line)", "draw (Repetition(3))"],
+    );
+    let [beside, alone] = GOBBLET_OPPONENT_LINES
+        .each_ref()
+        .map(|n| n.load(std::sync::atomic::Ordering::Relaxed));
+    eprintln!(
+        "{name}: the opponent's line won for the opponent {beside} times beside the mover's, {alone} times alone (GB2)"
+    );
+    assert!(
+        beside > 0 && alone > 0,
+        "{name}: the random games never judged the opponent's line beside the mover's ({beside}) or alone ({alone}) (GB2)"
+    );
 }

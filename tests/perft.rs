@@ -336,3 +336,8 @@ fn perft_cube3() {
 fn perft_renju() {
     quick("renju");
 }
+
+#[test]
+fn perft_gobblet_gobblers() {
+    quick("gobblet-gobblers");
+}

@@ -1,5 +1,5 @@
-//! Move text: `b2` places a mark, `b2=O` places a chosen one, `d` drops into
-//! a column, `b2-c2` moves a piece, as text on a board of any size. How a
+//! Move text: `b2` places a mark, `b2=O` places a chosen one (`b2=L` a
+//! piece of a size), `d` drops into a column, `b2-c2` moves a piece, as text on a board of any size. How a
 //! rulebook gives that text meaning in a position is `rules::parse`'s.
 
 use crate::geometry::{Cell, Grid};
@@ -169,10 +169,12 @@ pub struct MoveNames {
     pub slides: Vec<(Cell, Cell, String)>,
     /// Each twist's name by its number (`2+`).
     pub twists: Vec<String>,
+    /// Each size's letter, smallest first (`b2=L`).
+    pub sizes: Vec<char>,
 }
 
 impl MoveNames {
-    /// `mv`'s text on `grid`: `b2`, `b2=O`, `b2-c2`, `^d`, `c3/2+`, `d6-d7xa1`.
+    /// `mv`'s text on `grid`: `b2`, `b2=O`, `b2=L`, `b2-c2`, `^d`, `c3/2+`, `d6-d7xa1`.
     pub fn text(&self, grid: Grid, mv: Move) -> String {
         match mv {
             Move::Slide { from, to } => {
@@ -185,6 +187,10 @@ impl MoveNames {
                 Some(name) => format!("{}/{name}", grid.name(to)),
                 // A move built, not read (refused before it is played).
                 None => format!("{}/#{twist}", grid.name(to)),
+            },
+            Move::Sized { to, size } => match self.sizes.get(usize::from(size)) {
+                Some(letter) => format!("{}={letter}", grid.name(to)),
+                None => move_name(grid, mv, false).to_string(),
             },
             _ => move_name(grid, mv, self.explicit_mark).to_string(),
         }
@@ -205,6 +211,8 @@ impl fmt::Display for MoveName {
                 write!(f, "{}={mark}", self.grid.name(to))
             }
             Move::Place { to, .. } => write!(f, "{}", self.grid.name(to)),
+            // The size's letter is the rulebook's (`MoveNames`).
+            Move::Sized { to, size } => write!(f, "{}=#{size}", self.grid.name(to)),
             Move::Step { from, to } => {
                 write!(f, "{}-{}", self.grid.name(from), self.grid.name(to))
             }

@@ -95,6 +95,18 @@ pub enum Refusal {
     /// Holds the cell, the side, the pattern, and the marks of each line
     /// making it.
     Pattern(Cell, Side, Pattern, Vec<Vec<Cell>>),
+    /// A placement that names no size where pieces have sizes
+    /// (`sizes()`). Holds the cell and the sizes' letters.
+    NoSize(Cell, Vec<char>),
+    /// `=` followed by something that is not a size. Holds the cell, the
+    /// text and the sizes' letters.
+    UnknownSize(Cell, String, Vec<char>),
+    /// The side has no piece of that size left in hand. Holds the cell,
+    /// the side and the size's letter.
+    NoneInHand(Cell, Side, char),
+    /// The piece may not cover the cell's top, as large or larger. Holds
+    /// the cell, the size of the piece, and the side and size of the top.
+    CannotCover(Cell, char, Side, char),
     /// The rulebook's `refuse` hook said no. Holds its reason.
     Script(String),
 }
@@ -182,8 +194,35 @@ impl Refusal {
                 let lines = lines_text(grid, lines);
                 format!("{} at {}: {lines}", p.named(), name(c))
             }
+            Refusal::NoSize(c, sizes) => format!(
+                "a piece from hand names its size: write {}",
+                size_choices(&name(c).to_string(), sizes)
+            ),
+            Refusal::UnknownSize(_, _, sizes) if sizes.is_empty() => {
+                "pieces have no sizes here: name a cell, like b2".to_string()
+            }
+            Refusal::UnknownSize(c, text, sizes) => format!(
+                "`{text}` is not a size here: write {}",
+                size_choices(&name(c).to_string(), sizes)
+            ),
+            Refusal::NoneInHand(_, side, size) => {
+                format!("{side} has no {size} left in hand")
+            }
+            Refusal::CannotCover(c, size, side, top) => format!(
+                "{} shows {side}{top}: {size} covers only a smaller piece",
+                name(c)
+            ),
             Refusal::Script(reason) => reason.clone(),
         }
+    }
+}
+
+/// `b2=S, b2=M or b2=L`: the placements of each size on a cell.
+pub(crate) fn size_choices(cell: &str, sizes: &[char]) -> String {
+    let each: Vec<String> = sizes.iter().map(|l| format!("{cell}={l}")).collect();
+    match each.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => each.concat(),
     }
 }
 
@@ -274,11 +313,16 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "overline",
     "double_four",
     "double_three",
+    "no_size",
+    "unknown_size",
+    "none_in_hand",
+    "cannot_cover",
 ];
 
 /// The placeholders a `[refusals]` text may use.
 pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
-    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}", "{lines}",
+    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}", "{lines}", "{size}",
+    "{top}",
 ];
 
 /// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
@@ -300,6 +344,10 @@ pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "forbidden" => &["{cell}", "{to}", "{mark}"],
         "overline" | "double_four" | "double_three" => &["{cell}", "{to}", "{mark}", "{lines}"],
+        "no_size" => &["{cell}", "{to}", "{text}"],
+        "unknown_size" => &["{cell}", "{to}", "{text}"],
+        "none_in_hand" => &["{cell}", "{to}", "{mark}", "{size}"],
+        "cannot_cover" => &["{cell}", "{to}", "{size}", "{top}"],
         "game_over" => &["{result}"],
         _ => &[],
     }
@@ -340,6 +388,10 @@ impl Refusal {
             Refusal::Pattern(_, _, Pattern::Overline, _) => "overline",
             Refusal::Pattern(_, _, Pattern::DoubleFour, _) => "double_four",
             Refusal::Pattern(_, _, Pattern::DoubleThree, _) => "double_three",
+            Refusal::NoSize(..) => "no_size",
+            Refusal::UnknownSize(..) => "unknown_size",
+            Refusal::NoneInHand(..) => "none_in_hand",
+            Refusal::CannotCover(..) => "cannot_cover",
             Refusal::Script(_) => "script",
         }
     }

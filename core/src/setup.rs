@@ -25,8 +25,9 @@
 //! ```
 
 use crate::geometry::CellSet;
+use crate::mechanics::stacks::StackError;
 use crate::mechanics::{Captures, ageing};
-use crate::position::{BySide, Ending, NO_REGION, Position, Side, UNLIMITED};
+use crate::position::{BySide, Ending, MAX_SIZES, NO_REGION, Position, Side, Stacks, UNLIMITED};
 use crate::rulebook::{FullRegion, Marks, Rulebook};
 use crate::script::api::History;
 use std::fmt::Write as _;
@@ -110,7 +111,11 @@ impl Rulebook {
                             write!(out, "{empty}").unwrap();
                             empty = 0;
                         }
-                        out.push(side.to_char());
+                        if self.mechanics.has_stacks() {
+                            out.push_str(&self.mechanics.stack_text(&pos.stacks, cell));
+                        } else {
+                            out.push(side.to_char());
+                        }
                     }
                 }
             }
@@ -124,6 +129,9 @@ impl Rulebook {
         write!(out, " {}", pos.turn()).unwrap();
         match (pos.in_hand(Side::X), pos.in_hand(Side::O)) {
             _ if !self.mechanics.places() => out.push_str(" -"),
+            _ if self.mechanics.has_stacks() => {
+                write!(out, " {}", self.mechanics.hands_text(pos)).unwrap();
+            }
             (Some(x), Some(o)) => write!(out, " {x},{o}").unwrap(),
             _ => out.push_str(" -"),
         }
@@ -208,14 +216,19 @@ impl Rulebook {
         }
         let board = &fields.fields[0];
         let side = &fields.fields[1];
-        let marks = self.parse_board(board)?;
+        let (marks, stacks) = self.parse_board(board)?;
         let turn = match side.text {
             "X" | "x" => Side::X,
             "O" | "o" => Side::O,
             other => return fail(&side.span, K::SideToMove(other.to_string())),
         };
         let count = BySide::new_with(|s| marks.get(s).count());
-        let in_hand = self.parse_hand(fields.get(2), board, count)?;
+        let in_hand = if self.mechanics.has_stacks() {
+            // Checked with the stacks below: the hands follow from them.
+            BySide::default()
+        } else {
+            self.parse_hand(fields.get(2), board, count)?
+        };
         let captures = match fields.get(4) {
             Some(f) if self.mechanics.captures.any() => {
                 Captures::parse_field(f.text).map_err(|k| SetupError::new(k, f.span.clone()))?
@@ -226,7 +239,10 @@ impl Rulebook {
         let taken = self.mechanics.captures.marks_taken(captures);
         let placed = BySide::new_with(|s| count.get(s) + taken.get(s.other()).0);
         let placing = |s: Side| *in_hand.get(s) > 0;
-        if self.mechanics.has_slides() {
+        if self.mechanics.has_stacks() {
+            // Pieces move from cell to cell at any time: no count says
+            // whose turn it is.
+        } else if self.mechanics.has_slides() {
             // Slides change the counts of each side; where each move adds or
             // removes one mark, the parity of all of them still says whose
             // turn it is (a push that marks a blank cube does not).
@@ -274,6 +290,17 @@ impl Rulebook {
         pos.in_hand = in_hand;
         pos.captures = captures;
         pos.ply = u16::try_from(placed.x + placed.o).unwrap_or(u16::MAX);
+        if self.mechanics.has_stacks() {
+            pos.stacks = stacks;
+            let hands = fields.get(2).filter(|f| f.text != "-");
+            self.mechanics
+                .check_stacks(&pos, hands.map(|f| f.text))
+                .map_err(|k| SetupError::new(k, hands.map_or(&board.span, |f| &f.span).clone()))?;
+            let pieces = self.mechanics.stack_pieces();
+            let on = |s: Side| (0..MAX_SIZES).map(|z| pos.stacks.count(s, z)).sum::<u32>();
+            pos.in_hand = BySide::new_with(|s| pieces.saturating_sub(on(s) as u16));
+            pos.ply = u16::try_from(on(Side::X) + on(Side::O)).unwrap_or(u16::MAX);
+        }
         if self.mechanics.removes() {
             // The hands say how many were placed; removals took some off.
             let pieces = 2 * u32::from(self.mechanics.pieces);
@@ -438,7 +465,7 @@ impl Rulebook {
     }
 
     /// Reads the board field: rows top first, separated by `/`.
-    fn parse_board(&self, board: &Field<'_>) -> Result<BySide<CellSet>, SetupError> {
+    fn parse_board(&self, board: &Field<'_>) -> Result<(BySide<CellSet>, Stacks), SetupError> {
         let g = self.grid();
         let rows: Vec<&str> = board.text.split('/').collect();
         if rows.len() != g.height() as usize {
@@ -451,6 +478,8 @@ impl Rulebook {
             );
         }
         let mut marks = BySide::<CellSet>::default();
+        let mut stacks = Stacks::default();
+        let t = &self.mechanics;
         let mut row_start = board.span.start;
         for (i, row_text) in rows.iter().enumerate() {
             let row_span = row_start..row_start + row_text.len();
@@ -469,6 +498,36 @@ impl Rulebook {
                     }
                     col = col.saturating_add(n);
                 } else if c == '.' {
+                    col = col.saturating_add(1);
+                } else if t.has_stacks() && Side::from_char(c).is_some() {
+                    // A stack: `XL`, `XL(OMXS)`.
+                    let at = row_span.start + at;
+                    let (pieces, len) = match t.read_stack(&row_text[at - row_span.start..]) {
+                        Ok(read) => read,
+                        Err(StackError::At(k)) => {
+                            // Past the end of the row: a `(` left open.
+                            let next = row_text[at - row_span.start + k..].chars().next();
+                            let at = at + k;
+                            let span = at..at + next.map_or(0, char::len_utf8);
+                            let found = next.unwrap_or('(');
+                            return fail(&span, K::RowChar { row: i + 1, found });
+                        }
+                        Err(StackError::NoSize(k)) => {
+                            let sizes = t.size_letters().into_iter().collect();
+                            let span = at + k..at + k + 1;
+                            return fail(&span, K::PieceSize { row: i + 1, sizes });
+                        }
+                    };
+                    while chars
+                        .peek()
+                        .is_some_and(|&(j, _)| row_span.start + j < at + len)
+                    {
+                        chars.next();
+                    }
+                    if let Some(&cell) = cells.get(col) {
+                        t.stack_up(&mut stacks, (cell, g.name(cell)), &pieces)
+                            .map_err(|k| SetupError::new(k, at..at + len))?;
+                    }
                     col = col.saturating_add(1);
                 } else if let Some(side) = Side::from_char(c) {
                     if let Some(&cell) = cells.get(col) {
@@ -497,7 +556,10 @@ impl Rulebook {
                 );
             }
         }
-        Ok(marks)
+        if t.has_stacks() {
+            marks = stacks.shown();
+        }
+        Ok((marks, stacks))
     }
 
     /// Reads the pieces in hand (field 3), or works them out from the

@@ -255,6 +255,42 @@ pub enum SetupErrorKind {
     TargetFull(usize),
     /// A target region `.0` on an empty board: no move has sent the game there (U2).
     TargetEmpty(usize),
+    /// Sized pieces: a piece in row `row` (from 1, top first) without its
+    /// size after its mark. Holds the row and the sizes' letters.
+    PieceSize {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The sizes' letters, smallest first.
+        sizes: String,
+    },
+    /// Sized pieces: the stack on `cell` is not largest on top. Holds the
+    /// stack as written.
+    StackOrder {
+        /// The cell.
+        cell: CellName,
+        /// Its pieces as written, top first.
+        text: String,
+    },
+    /// Sized pieces: `side` has `on` pieces of size `letter` on the board,
+    /// more than the `pieces` it holds in all.
+    TooManyOfSize {
+        /// The side.
+        side: Side,
+        /// The size's letter.
+        letter: char,
+        /// Its pieces of that size on the board.
+        on: u32,
+        /// The pieces of that size each side has in all.
+        pieces: u8,
+    },
+    /// Sized pieces: the hands written, `found`, are not what the board
+    /// leaves, `want`.
+    Hands {
+        /// The field.
+        found: String,
+        /// The hands the board leaves.
+        want: String,
+    },
     /// A per-move hook failed while the position was checked for a legal
     /// move (boxed: it carries its source snippet).
     Script(Box<ScriptError>),
@@ -474,6 +510,28 @@ impl fmt::Display for SetupErrorKind {
                 f,
                 "target board {} on an empty board: no move has sent the game there yet (U2): write `-`",
                 r + 1
+            ),
+            K::PieceSize { row, sizes } => write!(
+                f,
+                "row {row} from the top: a piece is its mark and its size, such as X{} (sizes {sizes}, smallest first)",
+                sizes.chars().last().unwrap_or('L')
+            ),
+            K::StackOrder { cell, text } => write!(
+                f,
+                "the stack on {cell}, {text}, is not largest on top: a piece covers only smaller ones"
+            ),
+            K::TooManyOfSize {
+                side,
+                letter,
+                on,
+                pieces,
+            } => write!(
+                f,
+                "wrong counts: {side} has {on} pieces of size {letter} on the board, only {pieces} in all"
+            ),
+            K::Hands { found, want } => write!(
+                f,
+                "pieces in hand `{found}`: the board leaves {want} (X's then O's, `-` for none)"
             ),
             K::Script(e) => e.fmt(f),
         }

@@ -1,5 +1,6 @@
 //! The playout kernel: lean random-game loops for rulebooks whose moves
-//! place, slide or twist marks, or place and then move pieces.
+//! place, slide or twist marks, place and then move pieces, or stack
+//! pieces of sizes.
 //!
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
@@ -15,6 +16,7 @@
 
 mod pieces;
 mod seen;
+mod stacks;
 
 pub(crate) use seen::Seen;
 
@@ -46,6 +48,9 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         || t.has_any_patterns()
     {
         return None;
+    }
+    if t.has_stacks() {
+        return Some(Loop::Stacks);
     }
     if t.pieces != UNLIMITED && t.places() {
         // Pieces that change no other cell than their own, placed as the
@@ -79,6 +84,8 @@ pub(crate) enum Loop {
     Twists,
     /// Pieces placed from hand, then moved; lines may remove.
     Pieces,
+    /// Pieces of sizes put from hand or moved, covering smaller ones.
+    Stacks,
 }
 
 /// A uniformly random placement among `n` free cells: which of them (by its
@@ -143,6 +150,7 @@ pub(crate) fn playout(
         Loop::Pieces => {
             with_width!(t.words, W => pieces::run::<W>(t, start, rng, max_plies, seen))
         }
+        Loop::Stacks => stacks::run(t, start, rng, max_plies, seen),
     }
 }
 

@@ -21,6 +21,7 @@ mod repetition;
 mod restrictions;
 mod shape;
 pub mod slides;
+pub mod stacks;
 mod support;
 mod turns;
 pub mod twists;
@@ -73,6 +74,7 @@ pub const MECHANICS: &[Mechanic] = &[
     counts::MECHANIC,
     restrictions::MECHANIC,
     patterns::MECHANIC,
+    stacks::MECHANIC,
     whole_board::MECHANIC,
     repetition::MECHANIC,
 ];
@@ -139,6 +141,8 @@ pub struct Mechanics {
     pub(crate) forbidden: Vec<CellSet>,
     /// What each side's moves may not make (`forbidden_patterns()`).
     pub(crate) patterns: patterns::Patterns,
+    /// The sizes of pieces that stack (`sizes()`).
+    pub(crate) stacks: stacks::Sizes,
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
@@ -186,6 +190,7 @@ impl Mechanics {
             lose_at: None,
             forbidden: Vec::new(),
             patterns: patterns::Patterns::default(),
+            stacks: stacks::Sizes::default(),
             turns: Turns::default(),
             captures: Captures::default(),
             min_run: 0,
@@ -318,6 +323,7 @@ impl Mechanics {
             explicit_mark: self.marks == Marks::Either,
             slides: self.slide_names(),
             twists: self.twist_names(),
+            sizes: self.size_letters(),
         }
     }
 

@@ -42,7 +42,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     if !t.judges_whole_board() && load.host.defines(HookId::BothLines) {
         return Err(load.bad(
             HookId::BothLines,
-            "both_lines() without slides() or twists(): only a move that rewrites the board can make lines for both sides".to_string(),
+            "both_lines() without slides(), twists() or sizes(): only a move that rewrites the board can make lines for both sides".to_string(),
         ));
     }
     Ok(())
@@ -50,9 +50,16 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
 
 impl Mechanics {
     /// Whether moves rewrite cells beyond the one they fill (slides,
-    /// twists), so that lines are judged on the whole board for both sides.
+    /// twists, pieces lifted off a stack), so that lines are judged on the
+    /// whole board for both sides.
     pub(crate) fn judges_whole_board(&self) -> bool {
-        !self.slides.all.is_empty() || !self.twists.all.is_empty()
+        !self.slides.all.is_empty() || !self.twists.all.is_empty() || self.has_stacks()
+    }
+
+    /// Who wins when a move leaves lines for both sides, where moves
+    /// rewrite the board (slides, twists, stacks); `None` elsewhere.
+    pub fn both_lines(&self) -> Option<BothLines> {
+        self.judges_whole_board().then_some(self.both_lines)
     }
 
     /// Judges the lines on the whole board after `mover`'s last move (a

@@ -193,6 +193,7 @@ impl Rulebook {
         let placements = !script.has_per_move(HookId::Refuse)
             && !mechanics.has_slides()
             && !mechanics.has_twists()
+            && !mechanics.has_stacks()
             && !mechanics.removes();
         let judged = mechanics.has_restrictions() || mechanics.has_any_patterns();
         let mut rulebook = Rulebook {

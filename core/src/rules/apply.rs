@@ -109,6 +109,16 @@ impl Rulebook {
                 t.age(p, mark, to);
                 Some((to, mark))
             }
+            // A piece of a size: lifted and put down, out of line, and the
+            // lines judged on the whole board.
+            Move::Sized { .. } => {
+                t.make_stack_move(p, side, mv);
+                None
+            }
+            Move::Step { .. } if t.has_stacks() => {
+                t.make_stack_move(p, side, mv);
+                None
+            }
             Move::Step { from, to } => {
                 p.marks.get_mut(side).remove(from);
                 Some((to, side))

@@ -25,8 +25,9 @@ impl Rulebook {
     }
 
     /// The reason for a refusal: the rulebook's `[refusals]` text for its
-    /// kind with `{cell}`, `{from}`, `{to}`, `{board}`, `{result}`, `{mark}`
-    /// and `{text}` filled in, or the engine's own words
+    /// kind with its placeholders (`{cell}`, `{from}`, `{to}`, `{board}`,
+    /// `{result}`, `{mark}`, `{text}`, `{lines}`, `{size}`, `{top}`) filled
+    /// in, or the engine's own words
     /// ([`Refusal::describe`]).
     pub fn explain(&self, refusal: &Refusal) -> String {
         let g = self.grid();
@@ -37,6 +38,7 @@ impl Rulebook {
         let mut mark = String::new();
         let mut text = String::new();
         let mut lines = String::new();
+        let (mut size, mut top) = (String::new(), String::new());
         // The cells by their names: `{cell}` is the cell the move is
         // refused at, `{from}` and `{to}` the ends of the move.
         let (cell, from, to, board, result) = match refusal {
@@ -109,6 +111,24 @@ impl Rulebook {
                 mark = side.to_string();
                 (name(c), String::new(), String::new(), None, None)
             }
+            Refusal::NoSize(c, sizes) => {
+                text = crate::refusal::size_choices(&name(c), sizes);
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::UnknownSize(c, t, _) => {
+                text = t.clone();
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::NoneInHand(c, side, letter) => {
+                mark = side.to_string();
+                size = letter.to_string();
+                (name(c), String::new(), name(c), None, None)
+            }
+            Refusal::CannotCover(c, letter, side, shown) => {
+                size = letter.to_string();
+                top = format!("{side}{shown}");
+                (name(c), String::new(), name(c), None, None)
+            }
             Refusal::MustPlace
             | Refusal::MustMove
             | Refusal::NoPieRule
@@ -135,6 +155,8 @@ impl Rulebook {
             .replace("{mark}", &mark)
             .replace("{text}", &text)
             .replace("{lines}", &lines)
+            .replace("{size}", &size)
+            .replace("{top}", &top)
     }
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
@@ -182,8 +204,9 @@ impl Rulebook {
 
     /// The cells of the runs of marks that ended the game in `pos`, when a
     /// line of cells did (not a line of boards): the last mark's run, or
-    /// after a move that rewrote the board, each side's that holds one, the
-    /// winner's first (where a line loses, the loser's).
+    /// after a move that rewrote the board or in a set-up position, each
+    /// side's that holds one, the winner's first (where a line loses, the
+    /// loser's).
     pub fn decisive_runs(&self, pos: &Position) -> Vec<Vec<Cell>> {
         let Some((_, Ending::Line)) = pos.ending() else {
             return Vec::new();
@@ -196,7 +219,15 @@ impl Rulebook {
             let run = &line[crate::mechanics::run_at(line, i, own)];
             t.wins_run(side, run.len()).then(|| run.to_vec())
         };
-        if let Some(Move::Slide { .. } | Move::Twist { .. }) = pos.last_move() {
+        // After a move that rewrote the board (a slide, a twist, a piece
+        // lifted off a stack), or in a set-up position, where no last move
+        // points at the line: the whole board, each side's line.
+        if t.has_stacks()
+            || matches!(
+                pos.last_move(),
+                Some(Move::Slide { .. } | Move::Twist { .. }) | None
+            )
+        {
             let first = (pos.outcome().and_then(|o| o.winner())).unwrap_or(pos.turn());
             return [first, first.other()]
                 .into_iter()
@@ -248,6 +279,30 @@ mod tests {
     use crate::refusal::Pattern;
     use crate::refusal::{REFUSAL_KEYS, refusal_placeholders};
 
+    /// A decided position names its line wherever the game ended: after a
+    /// placement, in a set-up position (no last move points at it), and
+    /// after a move that lifts a piece off a stack and uncovers the
+    /// opponent's line (not the mover's own line beside it first).
+    #[test]
+    fn the_deciding_line_is_named_after_setup_and_after_a_lift() {
+        let classic = Rulebook::builtin("classic").unwrap();
+        let pos = classic.parse_position("XXX/OO1/3 O").unwrap();
+        assert_eq!(classic.decisive_line(&pos).as_deref(), Some("a3 b3 c3"));
+        let gobblet = Rulebook::builtin("gobblet-gobblers").unwrap();
+        let pos = gobblet.parse_position("2OM/XS1XL(OS)/XS1OS X").unwrap();
+        let mv = gobblet.parse_move(&pos, &[], "c2-b2").unwrap();
+        let lost = gobblet.play(&pos, &[], mv).unwrap();
+        assert_eq!(lost.outcome(), Some(Outcome::Win(Side::O)));
+        assert_eq!(gobblet.decisive_line(&lost).as_deref(), Some("c1 c2 c3"));
+        let mv = gobblet.parse_move(&pos, &[], "c2-a3").unwrap();
+        let both = gobblet.play(&pos, &[], mv).unwrap();
+        assert_eq!(
+            gobblet.decisive_line(&both).as_deref(),
+            Some("c1 c2 c3 and a1 a2 a3"),
+            "the winner's line first"
+        );
+    }
+
     /// Every placeholder a refusal key allows is filled in when that refusal
     /// is explained: none prints empty (the loader refuses the others).
     #[test]
@@ -285,6 +340,10 @@ mod tests {
             Refusal::Pattern(b2, Side::X, Pattern::Overline, vec![vec![b2]]),
             Refusal::Pattern(b2, Side::X, Pattern::DoubleFour, vec![vec![b2], vec![b2]]),
             Refusal::Pattern(b2, Side::X, Pattern::DoubleThree, vec![vec![b2], vec![b2]]),
+            Refusal::NoSize(b2, vec!['S', 'L']),
+            Refusal::UnknownSize(b2, "Q".to_string(), vec!['S', 'L']),
+            Refusal::NoneInHand(b2, Side::X, 'L'),
+            Refusal::CannotCover(b2, 'S', Side::O, 'L'),
         ];
         let keys: Vec<&str> = samples.iter().map(Refusal::key).collect();
         assert_eq!(keys, REFUSAL_KEYS, "one sample per key, in order");

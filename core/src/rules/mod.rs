@@ -29,12 +29,17 @@ impl Rulebook {
             return start;
         }
         let t = &self.mechanics;
+        let pieces = if t.has_stacks() {
+            t.stack_pieces()
+        } else {
+            t.pieces
+        };
         Position {
             marks: BySide::default(),
             turn: Side::X,
             in_hand: BySide {
-                x: t.pieces,
-                o: t.pieces,
+                x: pieces,
+                o: pieces,
             },
             target: NO_REGION,
             regions_won: BySide::default(),
@@ -46,6 +51,7 @@ impl Rulebook {
             captures: BySide::default(),
             swapped: false,
             ages: BySide::default(),
+            stacks: Default::default(),
         }
     }
 
@@ -113,7 +119,9 @@ impl Rulebook {
     #[inline(always)]
     fn board_moves_in<const W: usize>(&self, pos: &Position, out: &mut MoveList) {
         let free = self.free_in::<W>(pos);
-        if self.mechanics.has_twists() {
+        if self.mechanics.has_stacks() {
+            self.mechanics.push_stack_moves(pos, out);
+        } else if self.mechanics.has_twists() {
             self.mechanics
                 .push_twists(pos, CellSet::from_prefix(free), out);
         } else if Self::placing(pos) {
@@ -268,6 +276,9 @@ impl Rulebook {
     /// Whether the board rules allow the side to move any move.
     #[inline(always)]
     fn has_board_move<const W: usize>(&self, pos: &Position) -> bool {
+        if self.mechanics.has_stacks() {
+            return self.mechanics.has_stack_move(pos);
+        }
         let free = self.free_in::<W>(pos);
         let board = if Self::placing(pos) {
             !free.is_empty()
@@ -320,6 +331,9 @@ impl Rulebook {
             return Err(self.refused(Refusal::GameOver(o)));
         }
         let refuse = |r| Err(self.refused(r));
+        if self.mechanics.has_stacks() && mv != Move::Swap {
+            return self.check_stacked(pos, history, mv);
+        }
         let to = match mv {
             Move::Swap => return self.check_swap(pos).map_err(|r| self.refused(r)),
             Move::Slide { from, to } => {
@@ -327,6 +341,10 @@ impl Rulebook {
                     .check_slide(pos, from, to)
                     .map_err(|r| self.refused(r))?;
                 return self.check_script(pos, history, mv);
+            }
+            // Built, not read: the notation has no sizes here.
+            Move::Sized { to, size } => {
+                return refuse(Refusal::UnknownSize(to, format!("#{size}"), Vec::new()));
             }
             Move::Place { to, .. } | Move::Step { to, .. } | Move::Twist { to, .. } => to,
             Move::Take(r) => r.to(),
@@ -397,6 +415,30 @@ impl Rulebook {
         self.mechanics
             .check_twist(pos, mv)
             .map_err(|r| self.refused(r))?;
+        self.check_script(pos, history, mv)
+    }
+
+    /// [`Rulebook::check`] where pieces have sizes (`sizes()`): the
+    /// stacks' own checks, then restrictions by move number and the hook.
+    fn check_stacked(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
+        let refuse = |r| Err(self.refused(r));
+        let cells = self.mechanics.cells();
+        if let Some(c) = [mv.from(), mv.to()]
+            .into_iter()
+            .flatten()
+            .find(|c| !cells.contains(*c))
+        {
+            return refuse(Refusal::OffBoard(self.grid().name(c).to_string()));
+        }
+        if let Err(r) = self.mechanics.check_stack_move(pos, mv) {
+            return refuse(r);
+        }
+        if let Some(to) = mv.to()
+            && self.mechanics.forbidden(pos).contains(to)
+        {
+            let n = self.mechanics.move_number(pos);
+            return refuse(Refusal::Forbidden(to, pos.turn, n));
+        }
         self.check_script(pos, history, mv)
     }
 

@@ -139,6 +139,17 @@ impl Rulebook {
             return Err(self.refused_at(pos, Refusal::OffBoard(g.name(c).to_string())));
         }
         match parsed {
+            // Pieces of sizes: `b2=L` names the size, and `b2` alone no piece.
+            MoveText::Place { to, mark: m } if self.mechanics.has_stacks() => {
+                let sizes = self.mechanics.size_letters();
+                match m.as_deref().map(|l| (l, self.mechanics.size_named(l))) {
+                    Some((_, Some(size))) => Ok(Move::Sized { to, size }),
+                    Some((text, None)) => {
+                        Err(self.refused_at(pos, Refusal::UnknownSize(to, text.to_string(), sizes)))
+                    }
+                    None => Err(self.refused_at(pos, Refusal::NoSize(to, sizes))),
+                }
+            }
             MoveText::Place { to, mark: m } => Ok(Move::Place {
                 to,
                 mark: mark(to, m.as_deref())?,

@@ -39,6 +39,7 @@ pub enum HookId {
     Pieces,
     Steps,
     Jumps,
+    Sizes,
     Captures,
     CaptureWins,
     KeepMarks,
@@ -197,6 +198,12 @@ pub const HOOKS: &[Hook] = &[
         "jumps from `cell`: array of #{ to: cell, over: [cells that must be empty] }",
     ),
     load(
+        HookId::Sizes,
+        "sizes",
+        &[],
+        "pieces of several sizes, smallest first: array of [letter, pieces per side], such as [[\"S\", 2], [\"M\", 2], [\"L\", 2]]; a move puts one from hand (`b2=L`) or moves one that shows (`a1-b2`, anywhere unless steps() says) onto an empty cell or over a smaller piece, and lines are judged on the tops after the whole move; () for none",
+    ),
+    load(
         HookId::Captures,
         "captures",
         &["cell"],
@@ -260,7 +267,7 @@ pub const HOOKS: &[Hook] = &[
         HookId::BothLines,
         "both_lines",
         &[],
-        "after a slide or a twist, lines are judged on the whole board; when both sides have one: \"mover wins\", \"opponent wins\" or \"draw\" (the default)",
+        "after a slide, a twist or a move of sized pieces, lines are judged on the whole board; when both sides have one: \"mover wins\", \"opponent wins\" or \"draw\" (the default)",
     ),
     load(
         HookId::Regions,

@@ -459,6 +459,7 @@ fn forcing(rules: &Rulebook) -> bool {
         && t.keep_marks().is_none()
         && !t.has_slides()
         && !t.has_twists()
+        && !t.has_stacks()
         && !t.removes()
         && !rules.table().pie
         && !rules.has_per_move_hooks()
@@ -477,6 +478,7 @@ fn table_key(pos: &Position, hooks: bool) -> u64 {
         Some(Move::Slide { from, to }) => 1 << 41 | u64::from(from.0) << 16 | u64::from(to.0),
         Some(Move::Step { from, to }) => 1 << 40 | u64::from(from.0) << 16 | u64::from(to.0),
         Some(Move::Twist { to, twist }) => 1 << 42 | u64::from(twist) << 16 | u64::from(to.0),
+        Some(Move::Sized { to, size }) => 1 << 43 | u64::from(size) << 16 | u64::from(to.0),
         Some(Move::Take(r)) => {
             1 << 56
                 | u64::from(r.from().map_or(u16::MAX, |c| c.0)) << 32

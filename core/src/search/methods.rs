@@ -4,7 +4,7 @@
 use super::exact::{Proof, Solver};
 use super::request::Search;
 use super::retrograde::{Graph, Value};
-use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, threats};
+use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, tactics, threats};
 use crate::error::ScriptError;
 use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
@@ -14,6 +14,10 @@ use std::cell::RefCell;
 /// Nodes the alpha-beta solver may visit to value a position before it
 /// gives up.
 const SOLVE_NODES: u64 = 400_000;
+
+/// Moves hard's MCTS may play to look for a win in two first: a few
+/// milliseconds at most.
+const WIN_IN_TWO_NODES: u64 = 100_000;
 
 /// Threat-search nodes a core visits in a second, as measured when the
 /// figure was set: it turns a time budget into nodes.
@@ -265,6 +269,25 @@ impl Method for Mcts {
         rng: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
+        // Sampling can miss a short forced win among many moves; hard
+        // looks for one first, within a fixed count of moves played.
+        if !self.plain
+            && let Some(mv) = tactics::win_in_two(
+                s.at.rules,
+                s.at.pos,
+                s.at.history,
+                s.at.keys,
+                candidates,
+                WIN_IN_TWO_NODES,
+            )?
+        {
+            s.note(Report {
+                method: "win in two",
+                value: Some(Worth::Wins(3)),
+                ..Report::default()
+            });
+            return Ok(Answer::Play(mv));
+        }
         let config = self.config(s.at.rules);
         let mut memory = s.memory.map(RefCell::borrow_mut);
         let found = mcts::mcts(

@@ -56,7 +56,7 @@ pub use fallback::{at_once, at_once_among, by_tables};
 pub use mcts::Memory;
 pub use report::{Report, Worth};
 pub use request::{At, Budget, Level, Request, SEARCH_CAP};
-pub use retrograde::Value;
+pub use retrograde::{MAX_POSITIONS, Value};
 pub use solve::{Solution, Solved, solve};
 
 use request::Limit;

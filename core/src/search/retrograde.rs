@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// Positions the analysis may hold before it gives up (about 30 MB while
 /// it builds, a tenth of that kept).
-const MAX_POSITIONS: usize = 300_000;
+pub const MAX_POSITIONS: usize = 300_000;
 
 /// The value of a position under perfect play from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

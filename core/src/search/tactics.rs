@@ -54,3 +54,69 @@ pub(super) fn safe_moves(
     }
     Ok(safe)
 }
+
+/// A move after which every reply leaves the side to move a win in one: a
+/// forced win in three plies, where `nodes` moves played are enough to
+/// show it (else `None`, as when there is none). A position that would
+/// occur for the last time the repetition rule allows is a draw, not a
+/// step of the win: `keys` are the game's positions up to `pos`.
+pub(super) fn win_in_two(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    keys: &[u64],
+    moves: &[Move],
+    nodes: u64,
+) -> Result<Option<Move>, ScriptError> {
+    let me = pos.turn();
+    let limit = rules.mechanics().repetition();
+    // Whether `p` ends the game in a draw by repetition, after `line`'s
+    // positions.
+    let repeats = |p: &Position, line: &[u64]| {
+        limit.is_some_and(|l| {
+            let k = p.key();
+            let seen = keys.iter().chain(line).filter(|&&e| e == k).count();
+            seen as u32 + 1 >= l
+        })
+    };
+    let (mut replies, mut answers) = (MoveList::new(), MoveList::new());
+    let mut line = history.to_vec();
+    let mut played = 0u64;
+    'moves: for &mv in moves {
+        let next = rules.play_unchecked(pos, history, mv)?;
+        played += 1;
+        if next.is_over() || repeats(&next, &[]) {
+            continue;
+        }
+        line.truncate(history.len());
+        line.push(mv);
+        rules.legal_moves(&next, &line, &mut replies)?;
+        for &reply in replies.iter() {
+            let after = rules.play_unchecked(&next, &line, reply)?;
+            played += 1;
+            if after.is_over() || repeats(&after, &[next.key()]) {
+                continue 'moves;
+            }
+            line.truncate(history.len() + 1);
+            line.push(reply);
+            rules.legal_moves(&after, &line, &mut answers)?;
+            let mut wins = false;
+            for &answer in answers.iter() {
+                played += 1;
+                if rules.play_unchecked(&after, &line, answer)?.outcome() == Some(Outcome::Win(me))
+                {
+                    wins = true;
+                    break;
+                }
+            }
+            if played > nodes {
+                return Ok(None);
+            }
+            if !wins {
+                continue 'moves;
+            }
+        }
+        return Ok(Some(mv));
+    }
+    Ok(None)
+}

@@ -17,6 +17,11 @@ pub(crate) fn board_text(session: &Session) -> String {
     let game = session.game();
     let frame = Frame::new(rulebook);
     let mut out = String::new();
+    if rulebook.mechanics().has_stacks() {
+        super::stacks::grid(&mut out, rulebook, game, frame.label);
+        notes(&mut out, session);
+        return out;
+    }
     frame.heading(&mut out, rulebook, game);
     frame.grid(&mut out, rulebook, game);
     let files = frame.columns(&|c| char::from(b'a' + c as u8).to_string());
@@ -304,7 +309,9 @@ fn notes(out: &mut String, session: &Session) {
             "a move places X or O: b2=X or b2=O (b2 alone: your own)"
         );
     }
-    if let (Some(x), Some(o), false, true) = (
+    if t.has_stacks() {
+        super::stacks::notes(out, rulebook, game);
+    } else if let (Some(x), Some(o), false, true) = (
         pos.in_hand(Side::X),
         pos.in_hand(Side::O),
         game.is_over(),

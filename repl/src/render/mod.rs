@@ -9,6 +9,7 @@
 //! print say so.
 
 mod board;
+mod stacks;
 
 pub(crate) use board::board_text;
 

@@ -87,6 +87,27 @@ impl Session {
                 }
             ));
         }
+        if !t.sizes().is_empty() {
+            let each: Vec<String> = (t.sizes().iter())
+                .map(|&(letter, n)| format!("{n} {letter}"))
+                .collect();
+            let text = format!(
+                "pieces: each side holds {}, smallest first; a larger piece covers a smaller one",
+                each.join(", ")
+            );
+            lines.extend(wrap(&text, 78));
+        }
+        if let Some(both) = t.both_lines() {
+            use gridrules_core::mechanics::whole_board::BothLines;
+            lines.push(format!(
+                "a move that leaves lines for both sides: {}",
+                match both {
+                    BothLines::MoverWins => "the mover wins",
+                    BothLines::OpponentWins => "the opponent wins",
+                    BothLines::Draw => "a draw",
+                }
+            ));
+        }
         if t.sided_wins() {
             let runs = |side: Side| {
                 let wins: Vec<String> = (1..=g.len())

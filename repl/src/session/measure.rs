@@ -64,6 +64,11 @@ impl Session {
                     format!("solve: {value} — {}", moves.join(" "))
                 }
             }
+            // Where positions repeat, the whole graph is what is too large.
+            Solved::TooLarge if rules.mechanics().repetition().is_some() => format!(
+                "solve: too large to solve exactly: more than {} positions are reachable from here, the most it holds",
+                search::MAX_POSITIONS
+            ),
             Solved::TooLarge => "solve: too large to solve exactly".to_string(),
             Solved::Unsupported => {
                 "solve: no exact method here (a repetition rule with per-move hooks or the pie rule)"

@@ -1,7 +1,11 @@
 //! The game state: sides, moves, outcomes and the compact `Position`.
 
+mod stacks;
+
 use crate::geometry::{Bits, Cell, CellSet};
 use std::fmt;
+
+pub use stacks::{MAX_SIZES, MAX_STACK_CELLS, Stacks};
 
 /// One of the two players. X always moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,8 +91,8 @@ impl<T> BySide<T> {
 }
 
 /// A move: a new mark placed, a piece moved to another cell, a line of
-/// marks slid, a mark placed and a block of cells twisted, or the pie
-/// rule's swap.
+/// marks slid, a mark placed and a block of cells twisted, a piece of a
+/// size put on a stack, or the pie rule's swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Move {
     /// Put a mark (or a piece from hand) on an empty cell.
@@ -99,7 +103,16 @@ pub enum Move {
         /// choose it (`marks()` is `"either"`) or both sides share one.
         mark: Side,
     },
-    /// Move an own piece from one cell to another (a step or a jump).
+    /// Put the mover's piece of size `size` (from 0, the smallest) from
+    /// hand on `to`, empty or topped by a smaller piece (`sizes()`).
+    Sized {
+        /// The cell.
+        to: Cell,
+        /// The piece's size, from 0.
+        size: u8,
+    },
+    /// Move an own piece from one cell to another (a step or a jump); with
+    /// sizes, the piece on top of `from`.
     Step {
         /// Where the piece stands.
         from: Cell,
@@ -141,7 +154,10 @@ impl Move {
     #[inline]
     pub fn to(self) -> Option<Cell> {
         match self {
-            Move::Place { to, .. } | Move::Step { to, .. } | Move::Twist { to, .. } => Some(to),
+            Move::Place { to, .. }
+            | Move::Sized { to, .. }
+            | Move::Step { to, .. }
+            | Move::Twist { to, .. } => Some(to),
             Move::Take(r) => Some(r.to()),
             Move::Slide { .. } | Move::Swap => None,
         }
@@ -153,7 +169,8 @@ impl Move {
     pub fn mark(self, mover: Side) -> Side {
         match self {
             Move::Place { mark, .. } => mark,
-            Move::Step { .. }
+            Move::Sized { .. }
+            | Move::Step { .. }
             | Move::Slide { .. }
             | Move::Twist { .. }
             | Move::Take(_)
@@ -165,7 +182,7 @@ impl Move {
     #[inline]
     pub fn from(self) -> Option<Cell> {
         match self {
-            Move::Place { .. } | Move::Twist { .. } | Move::Swap => None,
+            Move::Place { .. } | Move::Sized { .. } | Move::Twist { .. } | Move::Swap => None,
             Move::Step { from, .. } | Move::Slide { from, .. } => Some(from),
             Move::Take(r) => r.from(),
         }
@@ -301,6 +318,9 @@ pub struct Position {
     /// Each side's marks oldest first, where the rulebook keeps a bounded
     /// number (`keep_marks()`); empty otherwise.
     pub(crate) ages: BySide<Ages>,
+    /// Every piece by size, covered or not, where pieces have sizes
+    /// (`sizes()`); empty otherwise.
+    pub(crate) stacks: Stacks,
 }
 
 /// The most marks a side may keep under `keep_marks()`.
@@ -456,6 +476,12 @@ impl Position {
         self.ages.get(side)
     }
 
+    /// Every piece on the board by size, where pieces have sizes
+    /// (`sizes()`); empty otherwise.
+    pub fn stacks(&self) -> &Stacks {
+        &self.stacks
+    }
+
     /// The result, once the game is over.
     #[inline]
     pub fn outcome(&self) -> Option<Outcome> {
@@ -486,7 +512,8 @@ impl Position {
     /// A 64-bit key of everything that makes two positions the same for
     /// repetition: marks, side to move, pieces in hand, target region, the
     /// regions each side holds, the captures each has made, whether the
-    /// pie rule's swap was made and the age order of marks that vanish.
+    /// pie rule's swap was made, the age order of marks that vanish and
+    /// the pieces stacked under the tops.
     pub fn key(&self) -> u64 {
         const M: u64 = 0xff51_afd7_ed55_8ccd;
         let mut h = 0x9e37_79b9_7f4a_7c15_u64;
@@ -527,22 +554,33 @@ impl Position {
         if self.swapped {
             mix(0x5ea7, M);
         }
-        // Marks that age: the same marks in another order vanish otherwise.
-        // Empty where marks do not age: one test, and the work out of line.
-        if self.ages.x.len | self.ages.o.len != 0 {
-            h = self.ages_key(h);
+        // Marks that age (the same marks in another order vanish
+        // otherwise), and pieces of sizes (the marks show the tops; what
+        // they cover and how large they are is the rest of the position).
+        // Neither where the rulebook has none: one test, the work out of
+        // line.
+        if self.ages.x.len | self.ages.o.len | u8::from(self.stacks.in_use()) != 0 {
+            h = self.rare_key(h);
         }
         h
     }
 
-    /// `h` with the age order of both sides' marks mixed in; out of line
-    /// so that rulebooks whose marks do not age pay one test in `key`.
+    /// `h` with the age order of both sides' marks and every stacked
+    /// piece mixed in; out of line so that the other rulebooks pay one
+    /// test in `key`.
     #[inline(never)]
-    fn ages_key(&self, mut h: u64) -> u64 {
+    fn rare_key(&self, mut h: u64) -> u64 {
         const M: u64 = 0xff51_afd7_ed55_8ccd;
         for (side, ages) in [(1u64, &self.ages.x), (2, &self.ages.o)] {
             for c in ages.cells() {
                 h = (h ^ (u64::from(c.0) << 2 | side)).wrapping_mul(M);
+                h ^= h >> 32;
+            }
+        }
+        if self.stacks.in_use() {
+            const S: u64 = 0xc4ce_b9fe_1a85_ec53;
+            for w in self.stacks.words() {
+                h = (h ^ w).wrapping_mul(S);
                 h ^= h >> 32;
             }
         }
