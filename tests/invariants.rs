@@ -867,19 +867,6 @@ const GOBBLET_SIZES: [char; 3] = ['S', 'M', 'L'];
 const GOBBLET_EACH: u8 = 2;
 /// The most pieces a cell could hold: every piece of both sides.
 const GOBBLET_DEPTH: usize = 2 * GOBBLET_SIZES.len() * GOBBLET_EACH as usize;
-/// The 3 rows, 3 columns and 2 diagonals of the 3×3 board, as cell indices
-/// (column + 3 × row, a1 = 0, c3 = 8), written out here.
-const GOBBLET_LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
 /// How often the random Gobblet games met a position after a move where
 /// the mover's opponent shows a line: `[0]` beside a line of the mover's,
 /// `[1]` alone (the mover uncovered it). Positions, children included.
@@ -1022,7 +1009,7 @@ impl GobbletState {
 
     /// Whether the tops of `side` stand three in a row (GB2).
     fn shows_line(&self, side: Side) -> bool {
-        GOBBLET_LINES.iter().any(|line| {
+        LINES_3X3.iter().any(|line| {
             line.iter()
                 .all(|&i| self.top(i).is_some_and(|(s, _)| s == side))
         })

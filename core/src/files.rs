@@ -32,6 +32,20 @@ pub const SCRIPT: Kind = Kind {
     max_bytes: 1 << 20,
 };
 
+/// Which of the two TOML kinds `text` reads as by its top-level keys: a
+/// rulebook has `[board]` and no `rulebook` key, a game record a
+/// `rulebook` key and no `[board]`; `None` when it is neither or does not
+/// parse. Loading one kind where the other is expected says so at once,
+/// instead of listing every key the wrong format lacks.
+pub fn toml_kind(text: &str) -> Option<Kind> {
+    let table: toml::Table = text.parse().ok()?;
+    match (table.contains_key("board"), table.contains_key("rulebook")) {
+        (true, false) => Some(RULEBOOK),
+        (false, true) => Some(RECORD),
+        _ => None,
+    }
+}
+
 /// A game record: TOML, with room for very long games.
 pub const RECORD: Kind = Kind {
     what: "record",

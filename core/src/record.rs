@@ -189,6 +189,13 @@ pub fn open(path: &Path) -> Result<Opened, RecordError> {
 /// # Errors
 /// As [`open`].
 pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> {
+    if crate::files::toml_kind(text) == Some(crate::files::RULEBOOK) {
+        return Err(Problem::bare(
+            ProblemKind::Toml,
+            format!("{path}: this is a rulebook, not a game record: play it with `load {path}`"),
+        )
+        .into());
+    }
     let source = Source::new(path, text);
     let raw: RawRecord = toml::from_str(text).map_err(|e| {
         let kind = ProblemKind::of_serde(e.message());

@@ -322,12 +322,21 @@ pub const REFUSAL_KEYS: &[&str] = &[
 /// The placeholders a `[refusals]` text may use.
 pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}", "{lines}", "{size}",
-    "{top}",
+    "{top}", "{grid}",
 ];
 
 /// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
-/// knows for that kind); any other would print empty.
-pub fn refusal_placeholders(key: &str) -> &'static [&'static str] {
+/// knows for that kind); any other would print empty. Every refusal fills
+/// in `{grid}`, the board's size (`3×3`), so that a text stays true when
+/// a copy of the rulebook changes it.
+pub fn refusal_placeholders(key: &str) -> Vec<&'static str> {
+    let mut all = own_placeholders(key).to_vec();
+    all.push("{grid}");
+    all
+}
+
+/// The placeholders a refusal of `key` fills in beside `{grid}`.
+fn own_placeholders(key: &str) -> &'static [&'static str] {
     match key {
         "occupied" | "unsupported" => &["{cell}", "{to}"],
         "closed_board" | "wrong_board" => &["{cell}", "{to}", "{board}"],

@@ -293,12 +293,13 @@ ai_playouts = {ai_playouts:<14}# the computer's budget, playouts a search tree
 timeout_move = "random"     # a timed-out move: "random" or "near" the marks
 
 # How a refused move is worded, by kind, so that it names the rule it breaks.
-# Placeholders: {{cell}} {{from}} {{to}} {{board}} {{result}} {{mark}} {{text}}.
+# Placeholders: {{cell}} {{from}} {{to}} {{board}} {{result}} {{mark}} {{text}};
+# every kind fills in {{grid}}, the board's size (3×3).
 # The other kinds (the engine's own words until you give some):
 {refusal_list}# A script's refuse(state, move) hook gives its own reasons.
 [refusals]
 occupied = "{{cell}} is taken: a mark goes on an empty cell ({p}1)"
-off_board = "{{text}} is off the board: it is 3×3 ({p}1)"
+off_board = "{{text}} is off the board: it is {{grid}} ({p}1)"
 game_over = "the game is over ({{result}}): no move is accepted after the result ({p}2)"
 
 # Documented examples: `gridrules check` plays each one and compares.

@@ -519,3 +519,23 @@ fn check_watch_checks_again_after_each_change() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// The template's off-board refusal names the board by `{grid}`: after the
+/// author widens it, the refusal says the new size, not "3×3" (it did).
+#[test]
+fn the_templates_off_board_refusal_follows_the_board_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = common::run_in(dir.path(), &["new-variant", "wide"], "");
+    assert_eq!(made.code, 0, "{}{}", made.out, made.err);
+    let path = dir.path().join("wide.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains("width = 3"), "{text}");
+    fs::write(&path, text.replace("width = 3", "width = 4")).unwrap();
+    let played = common::run_in(dir.path(), &["--rules", "wide.toml", "--batch"], "e1\n");
+    assert!(
+        played.out.contains("e1 is off the board: it is 4×3"),
+        "{}{}",
+        played.out,
+        played.err
+    );
+}

@@ -401,3 +401,34 @@ fn record_keeps_the_file_up_to_date_until_record_off() {
     assert_eq!(lines[1..], ["new classic", "b2", "a1", "status"], "{text}");
     assert!(lines[0].starts_with("seed "), "{text}");
 }
+
+/// The wrong kind of file is named as such, in one line, and the game in
+/// progress stays: `load` of a saved game says to `open` it, `open` of a
+/// rulebook says to `load` it (they printed every key the other format
+/// lacks, or serde's "unknown field `board`").
+#[test]
+fn a_record_and_a_rulebook_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mine.toml"),
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/classic.toml"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let out = batch(
+        dir.path(),
+        "new classic\nb2\nsave game.toml\nload game.toml\nopen mine.toml\nposition\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "error: game.toml: this is a game record, not a rulebook: open it with `open game.toml`",
+            "error: mine.toml: this is a rulebook, not a game record: play it with `load mine.toml`",
+            "3/1X1/3 O - -",
+        ],
+        "{out}"
+    );
+}

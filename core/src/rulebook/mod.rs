@@ -132,6 +132,15 @@ impl Rulebook {
 
     /// [`Rulebook::from_str_at`], within the load's budget.
     fn load(text: &str, path: &str, dir: Option<PathBuf>) -> Result<Rulebook, RulebookError> {
+        if crate::files::toml_kind(text) == Some(crate::files::RECORD) {
+            return Err(Problem::bare(
+                ProblemKind::Toml,
+                format!(
+                    "{path}: this is a game record, not a rulebook: open it with `open {path}`"
+                ),
+            )
+            .into());
+        }
         let source = Source::new(path, text);
         let schema::Parsed {
             raw,

@@ -163,10 +163,7 @@ pub(super) fn refusal_texts(
                         span.start + i..span.start + i + placeholder.len()
                     });
                 let known = REFUSAL_PLACEHOLDERS.contains(&placeholder);
-                let expected = match allowed {
-                    [] => "it fills in none".to_string(),
-                    some => format!("expected {}", some.join(" ")),
-                };
+                let expected = format!("expected {}", allowed.join(" "));
                 let message = if known {
                     format!(
                         "refusal `{}`: `{placeholder}` is not filled in for this refusal: {expected}",
