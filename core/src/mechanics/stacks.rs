@@ -144,6 +144,18 @@ fn word(set: CellSet) -> u64 {
     set.prefix::<1>().words()[0]
 }
 
+/// The move of a piece of size `size` from `from` (from hand when `None`)
+/// to `to`.
+fn piece_move(from: Option<Cell>, size: usize, to: Cell) -> Move {
+    match from {
+        None => Move::Sized {
+            to,
+            size: size as u8,
+        },
+        Some(from) => Move::Step { from, to },
+    }
+}
+
 /// The cells of a word.
 fn cells(mut w: u64) -> impl Iterator<Item = Cell> {
     std::iter::from_fn(move || {
@@ -217,23 +229,12 @@ impl Mechanics {
     /// holds onto each cell it may cover, then each piece of its that
     /// shows to each cell it may cover.
     pub(crate) fn push_stack_moves(&self, pos: &Position, out: &mut MoveList) {
-        let (side, st) = (pos.turn, &pos.stacks);
-        for size in 0..self.stacks.all.len() {
-            if self.in_hand_of_size(pos, side, size) > 0 {
-                for to in cells(self.targets(st, size, None)) {
-                    out.push(Move::Sized {
-                        to,
-                        size: size as u8,
-                    });
-                }
+        self.each_piece(pos, |from, size, to| {
+            for to in cells(to) {
+                out.push(piece_move(from, size, to));
             }
-        }
-        for from in cells(word(pos.marks(side))) {
-            let size = st.top_size(from).unwrap_or(0);
-            for to in cells(self.targets(st, size, Some(from))) {
-                out.push(Move::Step { from, to });
-            }
-        }
+            false
+        });
     }
 
     /// Each piece the side to move may move, with the cells it may go
@@ -282,13 +283,7 @@ impl Mechanics {
                 return false;
             }
             let to = cells(to).nth(i as usize).unwrap_or(Cell(0));
-            drawn = Some(match from {
-                None => Move::Sized {
-                    to,
-                    size: size as u8,
-                },
-                Some(from) => Move::Step { from, to },
-            });
+            drawn = Some(piece_move(from, size, to));
             true
         });
         drawn
@@ -296,13 +291,12 @@ impl Mechanics {
 
     /// Whether the side to move has a move.
     pub(crate) fn has_stack_move(&self, pos: &Position) -> bool {
-        let (side, st) = (pos.turn, &pos.stacks);
-        (0..self.stacks.all.len())
-            .any(|s| self.in_hand_of_size(pos, side, s) > 0 && self.targets(st, s, None) != 0)
-            || cells(word(pos.marks(side))).any(|from| {
-                let size = st.top_size(from).unwrap_or(0);
-                self.targets(st, size, Some(from)) != 0
-            })
+        let mut any = false;
+        self.each_piece(pos, |_, _, to| {
+            any = to != 0;
+            any
+        });
+        any
     }
 
     /// Why the side to move of `pos` may not make `mv`, if it may not: a
