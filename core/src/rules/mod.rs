@@ -349,13 +349,8 @@ impl Rulebook {
             Move::Place { to, .. } | Move::Step { to, .. } | Move::Twist { to, .. } => to,
             Move::Take(r) => r.to(),
         };
-        let cells = self.mechanics.cells();
-        if let Some(c) = [mv.from(), Some(to)]
-            .into_iter()
-            .flatten()
-            .find(|c| !cells.contains(*c))
-        {
-            return refuse(Refusal::OffBoard(self.grid().name(c).to_string()));
+        if let Some(r) = self.off_board(mv) {
+            return refuse(r);
         }
         match mv {
             Move::Place { .. } | Move::Twist { .. } | Move::Take(_)
@@ -418,17 +413,23 @@ impl Rulebook {
         self.check_script(pos, history, mv)
     }
 
+    /// The refusal of a move that names a cell the board does not have:
+    /// the cell it leaves or the one it goes to.
+    fn off_board(&self, mv: Move) -> Option<Refusal> {
+        let cells = self.mechanics.cells();
+        let c = [mv.from(), mv.to()]
+            .into_iter()
+            .flatten()
+            .find(|c| !cells.contains(*c))?;
+        Some(Refusal::OffBoard(self.grid().name(c).to_string()))
+    }
+
     /// [`Rulebook::check`] where pieces have sizes (`sizes()`): the
     /// stacks' own checks, then restrictions by move number and the hook.
     fn check_stacked(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
         let refuse = |r| Err(self.refused(r));
-        let cells = self.mechanics.cells();
-        if let Some(c) = [mv.from(), mv.to()]
-            .into_iter()
-            .flatten()
-            .find(|c| !cells.contains(*c))
-        {
-            return refuse(Refusal::OffBoard(self.grid().name(c).to_string()));
+        if let Some(r) = self.off_board(mv) {
+            return refuse(r);
         }
         if let Err(r) = self.mechanics.check_stack_move(pos, mv) {
             return refuse(r);
