@@ -273,10 +273,15 @@ impl Match {
                             if i >= self.games {
                                 break;
                             }
-                            let ended = self.game(rules, players, i);
-                            if ended.is_err() {
-                                failed.store(true, Ordering::Relaxed);
-                            }
+                            // A game that Ctrl-C stopped has no result.
+                            let ended = match self.game(rules, players, i, stop) {
+                                Ok(None) => continue,
+                                Ok(Some(e)) => Ok(e),
+                                Err(e) => {
+                                    failed.store(true, Ordering::Relaxed);
+                                    Err(e)
+                                }
+                            };
                             results.lock().unwrap_or_else(|e| e.into_inner())[i as usize] =
                                 Some(ended);
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
@@ -296,8 +301,15 @@ impl Match {
         Ok(tally)
     }
 
-    /// Game `i`: the first player has X when `i` is even.
-    fn game(&self, rules: &Rulebook, players: &[Player; 2], i: u32) -> Result<Ended, MatchError> {
+    /// Game `i`: the first player has X when `i` is even; `None` when
+    /// `stop` was raised before it ended.
+    fn game(
+        &self,
+        rules: &Rulebook,
+        players: &[Player; 2],
+        i: u32,
+        stop: &Interrupt,
+    ) -> Result<Option<Ended>, MatchError> {
         let mut rng = Rng::new(self.seed ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut first_player_side = if i.is_multiple_of(2) {
             Side::X
@@ -331,7 +343,9 @@ impl Match {
                 Player::Uct => search::plain_uct(At::new(rules, &pos, &moves), budget, &mut rng)?,
                 Player::Computer(level) => {
                     let at = At::new(rules, &pos, &moves).after(&keys);
-                    let request = Request::new(*level, budget).memory(&mut memories[seat]);
+                    let request = Request::new(*level, budget)
+                        .memory(&mut memories[seat])
+                        .stop(stop);
                     search::choose(at, request, &mut rng)?
                 }
                 Player::Program(_) => {
@@ -347,6 +361,9 @@ impl Match {
                     )
                 }
             };
+            if stop.is_raised() {
+                return Ok(None);
+            }
             let Some(mv) = mv else { break };
             pos = rules.play_unchecked(&pos, &moves, mv)?;
             moves.push(mv);
@@ -356,10 +373,10 @@ impl Match {
                 first_player_side = first_player_side.other();
             }
         }
-        Ok(Ended {
+        Ok(Some(Ended {
             outcome: pos.outcome().unwrap_or(Outcome::Draw),
             first_player_side,
-        })
+        }))
     }
 }
 

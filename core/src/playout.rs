@@ -113,7 +113,9 @@ impl BenchResult {
 
 /// Plays random games from the initial position for about `duration`,
 /// single-threaded, or until `stop` is raised (the figures then cover the
-/// time it ran).
+/// time it ran). Either is noticed after the game under way: a slow
+/// rulebook's game at a time, a fast one's in batches of a millisecond or
+/// so (reading the clock costs as much as a 3×3 game).
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -123,19 +125,21 @@ pub fn bench(
     seed: u64,
     stop: &Interrupt,
 ) -> Result<BenchResult, ScriptError> {
+    /// The time between two looks at the clock, at most (but a game).
+    const LOOK_EVERY: Duration = Duration::from_millis(1);
     let start = rules.initial();
     let mut rng = Rng::new(seed);
     let mut playout = Playout::new();
     let began = Instant::now();
-    let mut playouts = 0;
+    let mut playouts: u64 = 0;
     let mut plies = 0;
+    let mut batch: u64 = 1;
     loop {
-        // Check the clock every few games: reading it costs as much as a 3×3 game.
-        for _ in 0..64 {
+        for _ in 0..batch {
             playout.run(rules, &start, &[], &mut rng)?;
-            playouts += 1;
             plies += playout.plies as u64;
         }
+        playouts += batch;
         let elapsed = began.elapsed();
         if elapsed >= duration || stop.is_raised() {
             return Ok(BenchResult {
@@ -144,5 +148,29 @@ pub fn bench(
                 elapsed,
             });
         }
+        // As many games as fit in `LOOK_EVERY` at the speed so far.
+        let per_game = elapsed.as_secs_f64() / playouts as f64;
+        batch = ((LOOK_EVERY.as_secs_f64() / per_game.max(1e-9)) as u64).clamp(1, 64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bench` looks at its time and its stop after the first game, not
+    /// after a batch of 64 (issue 26, item 9: a slow rulebook's `bench 1`
+    /// ran 64 games a round, whatever it was told).
+    #[test]
+    fn bench_notices_its_time_and_its_stop_after_the_first_game() {
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let never = Interrupt::new();
+        let timed = bench(&rules, Duration::ZERO, 1, &never).unwrap();
+        assert_eq!(timed.playouts, 1);
+        let stop = Interrupt::new();
+        stop.raise();
+        let stopped = bench(&rules, Duration::from_secs(3600), 1, &stop).unwrap();
+        assert_eq!(stopped.playouts, 1);
+        assert!(stopped.plies > 0);
     }
 }

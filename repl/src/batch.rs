@@ -85,6 +85,15 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
         Ok(reply) => {
             text.push_str(&render::reply(&reply, session, style));
             text.push_str(&board(session));
+            // Ctrl-C stopped the computer's reply: the game waits for it.
+            if session.interrupt().is_raised()
+                && let Some((side, level)) = session.computer_to_move()
+            {
+                text.push_str(&format!(
+                    "stopped: {side}'s move is still the computer's ({level}); `ai {level}` plays it"
+                ));
+                text.push_str(edge::line_end());
+            }
             let quit = matches!(reply, Reply::Quit);
             Step {
                 text: fitted(text, style),

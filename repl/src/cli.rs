@@ -3,11 +3,16 @@
 use crate::brain::DEFAULT_RULES;
 
 /// The usage text for `--help` and mistakes.
-pub const USAGE: &str = "usage: gridrules [--batch] [--rules <rulebook|file.toml>] [command...]
+pub const USAGE: &str =
+    "usage: gridrules [--batch] [--keep-going] [--rules <rulebook|file.toml>] [command...]
 
   --batch          read commands from stdin, one per line, plain output
-                   (also the default when stdin is not a terminal)
+                   (also the default when stdin is not a terminal); the exit
+                   status is 1 if any command was refused
+  --keep-going     in batch mode, exit 0 even if commands were refused
   --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
+  --help, -h       print this and exit
+  --version, -V    print the version and exit
   command...       run this one command and exit, e.g. `gridrules bench gomoku`;
                    `gridrules check --watch my.toml` checks again after each change;
                    `gridrules brain [--rules <rulebook>]` speaks the Gomocup (Piskvork)
@@ -20,6 +25,8 @@ pub enum Cli {
     Run {
         /// Batch mode even on a terminal.
         batch: bool,
+        /// Batch mode exits 0 even when commands were refused.
+        keep_going: bool,
         /// The rulebook to start with.
         rules: String,
         /// One command to run instead of reading commands, if given.
@@ -41,6 +48,7 @@ pub enum Cli {
 /// A message for a flag that is unknown or lacks its value.
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut batch = false;
+    let mut keep_going = false;
     let mut rules = "classic".to_string();
     let mut rules_given = false;
     let mut command: Vec<String> = Vec::new();
@@ -48,6 +56,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--batch" if command.is_empty() => batch = true,
+            "--keep-going" | "-k" if command.is_empty() => keep_going = true,
             "--rules" | "-r" if command.is_empty() => {
                 rules = args.next().ok_or("--rules needs a rulebook name or file")?;
                 rules_given = true;
@@ -84,6 +93,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     }
     Ok(Cli::Run {
         batch,
+        keep_going,
         rules,
         command: (!command.is_empty()).then(|| command.join(" ")),
     })
@@ -103,7 +113,17 @@ mod tests {
             args("--batch --rules gomoku"),
             Ok(Cli::Run {
                 batch: true,
+                keep_going: false,
                 rules: "gomoku".into(),
+                command: None
+            })
+        );
+        assert_eq!(
+            args("--keep-going"),
+            Ok(Cli::Run {
+                batch: false,
+                keep_going: true,
+                rules: "classic".into(),
                 command: None
             })
         );
@@ -111,6 +131,7 @@ mod tests {
             args("-r ultimate perft 2"),
             Ok(Cli::Run {
                 batch: false,
+                keep_going: false,
                 rules: "ultimate".into(),
                 command: Some("perft 2".into())
             })
@@ -120,6 +141,7 @@ mod tests {
             args("bench -x"),
             Ok(Cli::Run {
                 batch: false,
+                keep_going: false,
                 rules: "classic".into(),
                 command: Some("bench -x".into())
             })

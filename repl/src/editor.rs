@@ -15,7 +15,7 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{ColorMode, Config, Context, Editor, Helper};
+use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -285,8 +285,9 @@ fn set_at_prompt(at_prompt: &Mutex<bool>, up: bool) {
 /// interrupt flag) and the prompt comes back with the game as it was; a
 /// second Ctrl-C before the command ends leaves the program, for a command
 /// that does not stop. While a line is being typed the line editor reads
-/// Ctrl-C itself, as a key that abandons the line.
-fn stop_commands_on_ctrl_c(session: &Session) {
+/// Ctrl-C itself, as a key that abandons the line. A one-command run
+/// (`gridrules bench gomoku`) stops the same way and prints what it has.
+pub fn stop_commands_on_ctrl_c(session: &Session) {
     let flag = session.interrupt().clone();
     let _ = ctrlc::set_handler(move || {
         if flag.raise() {
@@ -297,17 +298,40 @@ fn stop_commands_on_ctrl_c(session: &Session) {
     });
 }
 
+/// The line editor's settings. Highlighting always on: the countdown is
+/// drawn through it (the helper itself adds colour only where the style
+/// allows). Tab completes what the candidates share; a second Tab lists
+/// them, as in a shell.
+fn config() -> Config {
+    Config::builder()
+        .color_mode(ColorMode::Forced)
+        .completion_type(CompletionType::List)
+        .build()
+}
+
+/// The terminal's width in columns, 80 where it cannot tell (a pseudo
+/// terminal may say 0); never so narrow that a move list could not break
+/// between moves.
+fn terminal_width(editor: &mut Editor<ReplHelper, DefaultHistory>) -> usize {
+    editor
+        .dimensions()
+        .map(|(columns, _)| usize::from(columns))
+        .filter(|&c| c > 0)
+        .unwrap_or(80)
+        .max(MIN_WIDTH)
+}
+
+/// The narrowest width output is wrapped to.
+const MIN_WIDTH: usize = 20;
+
 /// Runs the REPL on the terminal until `quit` or Ctrl-D.
 ///
 /// # Errors
 /// When the terminal cannot be driven.
 pub fn run(mut session: Session) -> rustyline::Result<()> {
     let words = Arc::new(Mutex::new(Words::default()));
-    let style = Style::interactive();
-    // Highlighting always on: the countdown is drawn through it (the helper
-    // itself adds colour only where `style` allows).
-    let config = Config::builder().color_mode(ColorMode::Forced).build();
-    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
+    let mut style = Style::interactive();
+    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config())?;
     editor.set_helper(Some(ReplHelper {
         words: words.clone(),
         files: FilenameCompleter::new(),
@@ -326,7 +350,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         alarm(printer, at_prompt.clone(), std::io::stdout().is_terminal())
     });
     stop_commands_on_ctrl_c(&session);
+    let mut warned_eof = false;
     println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
+    style.width = Some(terminal_width(&mut editor));
     print!("{}", render::board(&session, style));
     loop {
         let prompt = refresh(&words, &session);
@@ -344,6 +370,7 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         set_at_prompt(&at_prompt, false);
         match read {
             Ok(line) => {
+                warned_eof = false;
                 let code = strip_comment(&line);
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
@@ -366,6 +393,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                     let _ = editor.append_history(h);
                 }
                 session.interrupt().clear();
+                // Wrapped at the terminal's width as it is now (it may
+                // have been resized since the last command).
+                style.width = Some(terminal_width(&mut editor));
                 let step = step(&mut session, code, style);
                 print!("{}", step.text);
                 if step.quit {
@@ -374,7 +404,21 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
             }
             // Ctrl-C abandons the line being typed, as in a shell; Ctrl-D leaves.
             Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => break,
+            // Ctrl-D in mid-game warns once: the game would go unsaved.
+            Err(ReadlineError::Eof) => {
+                let game = session.game();
+                let underway = !game.moves().is_empty() && !game.is_over();
+                if underway && !warned_eof {
+                    warned_eof = true;
+                    let n = game.moves().len();
+                    println!(
+                        "a game is in progress ({n} move{}): Ctrl-D again leaves without it; `save <file>` keeps it",
+                        if n == 1 { "" } else { "s" }
+                    );
+                    continue;
+                }
+                break;
+            }
             // Bytes that are not text (a stray key, a pasted binary): one
             // error, and the game goes on.
             Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
@@ -385,4 +429,18 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tab with several candidates lists them on the second press (issue
+    /// 26, item 13: the default cycled through them in place, never
+    /// showing the list). Checked here, where the setting is: a pseudo
+    /// terminal under test does not draw the list reliably.
+    #[test]
+    fn a_second_tab_lists_the_candidates() {
+        assert_eq!(config().completion_type(), CompletionType::List);
+    }
 }

@@ -82,6 +82,12 @@ pub enum CommandError {
     PerftStopped(u32),
     /// Ctrl-C stopped `solve`.
     SolveStopped,
+    /// `resign` after the result: nothing is left to resign. Holds the
+    /// result.
+    NothingToResign(gridrules_core::Outcome),
+    /// Ctrl-C stopped the computer's search (`ai`, `hint`): nothing was
+    /// played. Holds the command's name.
+    ThinkStopped(&'static str),
     /// `save` to a path that is not a `.toml` file. Holds the path.
     NotARecordFile(PathBuf),
     /// `record off` with nothing being recorded.
@@ -225,6 +231,13 @@ impl fmt::Display for CommandError {
             ),
             CommandError::PerftStopped(depth) => write!(f, "perft {depth}: stopped (Ctrl-C)"),
             CommandError::SolveStopped => f.write_str("solve: stopped (Ctrl-C)"),
+            CommandError::NothingToResign(outcome) => write!(
+                f,
+                "resign: the game is over ({outcome}): there is nothing to resign; `again` starts the next game"
+            ),
+            CommandError::ThinkStopped(command) => {
+                write!(f, "{command}: stopped (Ctrl-C): nothing was played")
+            }
             CommandError::NotARecordFile(path) => {
                 write!(f, "save: {}: a record is a .toml file", path.display())
             }

@@ -7,12 +7,13 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let (batch_flag, rules, command) = match cli::parse(std::env::args().skip(1)) {
+    let (batch_flag, keep_going, rules, command) = match cli::parse(std::env::args().skip(1)) {
         Ok(Cli::Run {
             batch,
+            keep_going,
             rules,
             command,
-        }) => (batch, rules, command),
+        }) => (batch, keep_going, rules, command),
         Ok(Cli::Watch(file)) => {
             // It ends with Ctrl-C, or when the output is gone.
             return gridrules::watch::run(&file, &mut std::io::stdout())
@@ -48,11 +49,26 @@ fn main() -> ExitCode {
     };
     let mut session = Session::new(rulebook, &rules, setting);
     if let Some(command) = command {
-        // One command: its output on stdout, or on stderr with status 1 if refused.
+        // One command: its output on stdout, or on stderr with status 1 if
+        // refused; Ctrl-C stops it as at the prompt.
+        editor::stop_commands_on_ctrl_c(&session);
         let step = batch::step(&mut session, &command, render::Style::BATCH);
         if step.failed {
             eprint!("{}", step.text);
             return ExitCode::FAILURE;
+        }
+        // A move played prints nothing, and its game ends with the run:
+        // say so, and where games go on.
+        if gridrules::command::parse(&command).is_ok_and(|inv| inv.spec.name == "play") {
+            eprintln!(
+                "{}",
+                edge::finish(
+                    &format!(
+                        "note: `{command}` is legal here; a one-command run ends with its move: play at the REPL (`gridrules`) or pipe moves to batch mode (`echo {command} | gridrules --batch`)"
+                    ),
+                    false
+                )
+            );
         }
         return emit(&step.text);
     }
@@ -64,12 +80,16 @@ fn main() -> ExitCode {
             std::io::stdout().lock(),
             options,
         )
-        .map(|_| ())
+        // Scripts can tell that a command was refused, unless told to go on.
+        .map(|summary| summary.errors == 0 || keep_going)
     } else {
-        editor::run(session).map_err(std::io::Error::other)
+        editor::run(session)
+            .map(|()| true)
+            .map_err(std::io::Error::other)
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
         // Whoever read the output stopped reading: nothing to say to them.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {

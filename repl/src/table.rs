@@ -145,6 +145,28 @@ impl Seats {
         }
     }
 
+    /// After `vs`: where the computer took or left a seat never named that
+    /// holds points, they were another player's (the computer's are not
+    /// the person's who sits down, nor the reverse), so the score starts
+    /// afresh; a named seat keeps its points whoever plays it (G7), and a
+    /// seat without points hands nothing over (G8: the score goes on).
+    /// Returns whether it started afresh.
+    pub fn restart_score_for_new_players(&mut self, before: &Seats) -> bool {
+        let new_player = (0..2).any(|seat| {
+            self.names[seat] == default_name(seat)
+                && self.half_points[seat] > 0
+                && before.computer[seat].is_some() != self.computer[seat].is_some()
+        });
+        if !new_player {
+            return false;
+        }
+        self.half_points = [0, 0];
+        self.games = 0;
+        // A result already counted is not taken out again by `undo`.
+        self.scored = false;
+        true
+    }
+
     /// The seat (0 or 1) named `name`, ignoring case.
     pub fn seat_named(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n.eq_ignore_ascii_case(name))

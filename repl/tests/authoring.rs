@@ -539,3 +539,39 @@ fn the_templates_off_board_refusal_follows_the_board_size() {
         played.err
     );
 }
+
+/// A name a hook gets wrong is matched against what a script can write:
+/// a method, not the engine's accessor behind a property (`get$mark`),
+/// and a property against the properties (issue 26, item 11).
+#[test]
+fn did_you_mean_names_only_what_a_script_can_write() {
+    let mut d = Desk::new();
+    d.write(
+        "methods",
+        3,
+        "fn refuse(state, mv) { if state.mrak(mv.to) == () { () } }",
+    );
+    d.run("reload");
+    let out = d.run("b2");
+    assert!(out.contains("did you mean `mark`?"), "{out}");
+    assert!(!out.contains('$'), "{out}");
+    // The issue's own: no `get$mark` for a setter nobody can call.
+    d.write(
+        "setter",
+        3,
+        "fn refuse(state, mv) { state.set_mark(mv.to, 1); () }",
+    );
+    d.run("reload");
+    let out = d.run("b2");
+    assert!(out.contains("set_mark"), "{out}");
+    assert!(!out.contains('$'), "{out}");
+    d.write(
+        "fields",
+        3,
+        "fn refuse(state, mv) { if mv.frm == 1 { () } }",
+    );
+    d.run("reload");
+    let out = d.run("b2");
+    assert!(out.contains("did you mean `from`?"), "{out}");
+    assert!(!out.contains('$'), "{out}");
+}

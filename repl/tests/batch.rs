@@ -19,7 +19,7 @@ fn piped_stdin_is_batch_mode_with_classic_loaded() {
         out,
         "to move: X\nresult: X wins — a1 a2 a3\nresult: X wins — a1 a2 a3\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\nerror: legal: the game is over (X wins): no move is accepted after the result (G3)\n"
     );
-    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!((err.as_str(), code), ("", 1));
 }
 
 #[test]
@@ -54,7 +54,23 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     assert_eq!(lines[6], "undone: b2");
     assert_eq!(lines[7], "error: undo: no move has been played");
     assert_eq!(lines[8], "3/3/3 X - -");
-    assert_eq!(code, 0);
+    // The run went on, and its status says that commands were refused
+    // (issue 26, item 13: it was 0); `--keep-going` makes it 0.
+    assert_eq!(code, 1);
+    let (kept, _, code) = run(
+        &["--batch", "--keep-going"],
+        "b2\nposition\nb2\nd4\nfrobnicate\nperft x\nsetup XX1/3/3 O\nundo\nundo\nposition\n",
+    );
+    assert_eq!((kept.as_str(), code), (out.as_str(), 0));
+    let (_, _, code) = run(&["--batch"], "b2\nposition\n");
+    assert_eq!(code, 0, "nothing refused");
+    // `resign` after the result is not a move refused (issue 26, item 13:
+    // it said "no move is accepted after the result").
+    let (out, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\nresign\n");
+    assert!(
+        out.ends_with("error: resign: the game is over (X wins): there is nothing to resign; `again` starts the next game\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -165,7 +181,7 @@ fn a_runaway_hook_refuses_the_move_and_the_session_goes_on() {
     assert_eq!(lines[3], "to move: X");
     assert!(lines[4].starts_with("new game: classic"));
     assert_eq!(lines[6], "to move: O");
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "the refused move sets the status");
 }
 
 #[test]
@@ -214,7 +230,7 @@ fn an_invalid_utf8_line_is_one_error_and_the_run_goes_on() {
         r.out,
         "error: line 2 is not UTF-8 text (bytes ff fe …): nothing was done\n3/1X1/O2 X - -\n"
     );
-    assert_eq!((r.err.as_str(), r.code), ("", 0));
+    assert_eq!((r.err.as_str(), r.code), ("", 1));
 }
 
 /// A clock past the longest says the longest.
@@ -278,6 +294,25 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
         out.contains("score: player 1 (X) 0, computer (O, hard) 0 (0 games)"),
         "{out}"
     );
+    // A seat never named is the computer's while it plays it: after `vs
+    // off` a person sits there, and the computer's points do not pass to
+    // them, nor to the name they take (issue 26, item 7).
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs hard X\nb2\nresign\nvs off\nscore\nname 2 Bob\nscore\n",
+    );
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
+    assert_eq!(
+        scores[1..],
+        [
+            "score: player 1 (X) 0, player 2 (O) 0 (0 games)",
+            "score: player 1 (X) 0, player 2 (O) 0 (0 games)",
+            "score: player 1 (X) 0, Bob (O) 0 (0 games)",
+            "score: player 1 (X) 0, Bob (O) 0 (0 games)",
+        ][..],
+        "{out}"
+    );
+    assert!(out.contains("the score starts afresh"), "{out}");
 }
 
 /// One rule for positions that are already decided: a
@@ -520,4 +555,53 @@ fn a_rulebook_given_on_the_command_line_shows_its_warnings_on_stderr() {
         err.starts_with("warning: ") && err.contains("help: did you mean `fn outcome(state)`?"),
         "{err}"
     );
+}
+
+/// A move alone on the command line is played in a game that ends with
+/// the run: it says so, and where to play on (issue 26, item 13: it
+/// printed nothing); a refused one says why, with status 1.
+#[test]
+fn a_move_as_the_one_command_says_where_to_play() {
+    let (out, err, code) = run(&["b2"], "");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "note: `b2` is legal here; a one-command run ends with its move: play at the REPL (`gridrules`) or pipe moves to batch mode (`echo b2 | gridrules --batch`)\n"
+    );
+    assert_eq!(code, 0);
+    let (_, err, code) = run(&["d4"], "");
+    assert_eq!(err, "error: d4: d4 is off the board: it is 3×3 (C1)\n");
+    assert_eq!(code, 1);
+    let (out, _, code) = run(&["--help"], "");
+    assert!(out.contains("--version"), "{out}");
+    assert_eq!(code, 0);
+}
+
+/// Ctrl-C (SIGINT) stops a one-command run as it stops a command at the
+/// prompt: `bench` prints the figures of the time it ran and exits 0
+/// (issue 26, item 9: it ended with no output).
+#[test]
+fn ctrl_c_stops_a_one_command_bench_with_its_figures() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .args(["bench", "classic", "600"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {out}");
+    assert!(out.contains("Ctrl-C stopped the rest"), "{out}");
+    assert!(out.contains("playouts/s:"), "{out}");
 }

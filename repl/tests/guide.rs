@@ -183,7 +183,7 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
     assert!(has("gridrules check cornerless.toml", true), "{ran:?}");
     assert!(
         has(
-            "gridrules --rules cornerless.toml --batch < cornerless.txt",
+            "gridrules --rules cornerless.toml --batch --keep-going < cornerless.txt",
             true
         ),
         "{ran:?}"
@@ -191,7 +191,7 @@ fn the_worked_example_runs_as_the_guide_shows_it() {
     assert!(has("gridrules check broken.toml", false), "{ran:?}");
     assert!(
         has(
-            "gridrules --rules broken.toml --batch < cornerless.txt",
+            "gridrules --rules broken.toml --batch --keep-going < cornerless.txt",
             true
         ),
         "{ran:?}"

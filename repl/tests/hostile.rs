@@ -16,7 +16,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn batch(input: &str) -> common::Run {
-    common::run_in(Path::new("."), &["--batch"], input)
+    common::run_in(Path::new("."), &["--batch", "--keep-going"], input)
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn a_reader_that_goes_away_ends_the_program_quietly() {
 
 /// Runs batch `input` in `dir`.
 fn batch_in(dir: &Path, input: &str) -> common::Run {
-    common::run_in(dir, &["--batch"], input)
+    common::run_in(dir, &["--batch", "--keep-going"], input)
 }
 
 fn mkfifo(path: &Path) {

@@ -14,9 +14,18 @@ fn repl(args: &[&str]) -> (PtySession, tempfile::TempDir) {
 /// Rustyline's line refreshes (synchronized-output escapes) can make the
 /// stripper drop the echoed line, so tests of the line itself read it raw.
 fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempfile::TempDir) {
+    repl_sized(args, strip, 80)
+}
+
+/// As `repl_with`, on a terminal `columns` wide and 24 rows high (a pseudo
+/// terminal starts with no size at all).
+fn repl_sized(args: &[&str], strip: bool, columns: u32) -> (PtySession, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridrules"));
-    cmd.args(args)
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("stty cols {columns} rows 24; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_gridrules"))
+        .args(args)
         .env("XDG_DATA_HOME", dir.path())
         .env("NO_COLOR", "1")
         .env("TERM", "xterm");
@@ -114,6 +123,18 @@ fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
     let history = std::fs::read_to_string(dir.path().join("gridrules/history")).unwrap();
     assert!(history.contains("status"), "{history}");
     assert!(!history.contains("frobnicate"), "{history}");
+    // In mid-game the first Ctrl-D warns, the second leaves (issue 26,
+    // item 13: it left without a word).
+    let (mut p, _dir) = repl(&[]);
+    ready(&mut p, r"classic X \d+s> ");
+    p.send_line("b2").unwrap();
+    ready(&mut p, r"classic O \d+s> ");
+    p.send_control('d').unwrap();
+    p.exp_string("a game is in progress (1 move): Ctrl-D again leaves without it")
+        .unwrap();
+    ready(&mut p, r"classic O \d+s> ");
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
 }
 
 #[test]
@@ -234,6 +255,113 @@ fn ctrl_c_stops_a_long_command_and_the_history_survives_a_kill() {
     for line in ["clock off", "h8", "perft 5", "bench classic 600", "history"] {
         assert!(history.contains(line), "{line} not in {history}");
     }
+}
+
+/// Ctrl-C while the computer thinks stops it at once: its move is not
+/// played, the person's stands, and the prompt says whose move waits
+/// (issue 26, item 1). Thirty seconds a move: without the stop the reply
+/// would come long after the test's twenty-second wait.
+#[test]
+fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
+    let (mut p, dir) = repl(&["--rules", "connect-four"]);
+    ready(&mut p, r"connect-four X[^>]*> ");
+    p.send_line("clock off").unwrap();
+    ready(&mut p, r"connect-four X> ");
+    p.send_line("ai time 30").unwrap();
+    ready(&mut p, r"connect-four X> ");
+    p.send_line("vs hard").unwrap();
+    ready(&mut p, r"connect-four X> ");
+    p.send_line("d").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    p.send_control('c').unwrap();
+    p.exp_string("last move: X d1").unwrap();
+    p.exp_string("stopped: O's move is still the computer's (hard); `ai hard` plays it")
+        .unwrap();
+    ready(&mut p, r"connect-four O> ");
+    p.send_line("history").unwrap();
+    p.exp_regex(r"1\. d1\r?\n").unwrap();
+    ready(&mut p, r"connect-four O> ");
+    // Asked for by name, it stops the same way.
+    p.send_line("ai").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.send_control('c').unwrap();
+    p.exp_string("error: ai: stopped (Ctrl-C): nothing was played")
+        .unwrap();
+    ready(&mut p, r"connect-four O> ");
+    p.send_line("history").unwrap();
+    p.exp_regex(r"1\. d1\r?\n").unwrap();
+    ready(&mut p, r"connect-four O> ");
+    // A long command stopped changes nothing either.
+    p.send_line("perft 16").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.send_control('c').unwrap();
+    p.exp_string("error: perft 16: stopped (Ctrl-C)").unwrap();
+    ready(&mut p, r"connect-four O> ");
+    // The transcript says what happened (issue 26, item 5): what Ctrl-C
+    // stopped is a note, which a replay does not run.
+    let file = dir.path().join("session.txt");
+    p.send_line(&format!("record {}", file.display())).unwrap();
+    p.exp_string("recording:").unwrap();
+    ready(&mut p, r"connect-four O> ");
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+    let transcript = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = transcript.lines().skip(3).collect();
+    assert_eq!(
+        lines,
+        [
+            "clock off",
+            "ai time 30",
+            "vs hard",
+            "d",
+            "# (Ctrl-C stopped the computer's (hard) reply for O: a replay plays it here)",
+            "history",
+            "# ai  (stopped by Ctrl-C: nothing was played)",
+            "history",
+            "# perft 16  (stopped by Ctrl-C: nothing changed)",
+        ],
+        "{transcript}"
+    );
+}
+
+/// Output wraps at the terminal's width, between words (issue 26, item 12:
+/// it wrapped at 80 whatever the width, so a 60-column terminal broke
+/// `help vs` and `legal` mid-word).
+#[test]
+fn output_wraps_at_the_terminals_width() {
+    let (mut p, _dir) = repl_sized(&["--rules", "gomoku"], true, 60);
+    ready(&mut p, r"gomoku X \d+s> ");
+    p.send_line("clock off").unwrap();
+    ready(&mut p, r"gomoku X> ");
+    // Read to each output's last words.
+    p.send_line("help vs").unwrap();
+    let help = p.exp_string("example: vs hard O").unwrap();
+    ready(&mut p, r"gomoku X> ");
+    p.send_line("legal").unwrap();
+    let legal = p.exp_string("o15").unwrap() + "o15";
+    // Lines with the prompt are the editor's (the echo, its hints).
+    let ours = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.trim_end_matches('\r').to_string())
+            .filter(|l| !l.contains("gomoku X>") && !l.is_empty())
+            .collect()
+    };
+    for line in ours(&help).iter().chain(&ours(&legal)) {
+        // The reader hands over bytes as chars: decode them as UTF-8.
+        let bytes: Vec<u8> = line.chars().map(|c| c as u32 as u8).collect();
+        let columns = String::from_utf8_lossy(&bytes).chars().count();
+        assert!(columns <= 60, "{columns} columns: {line:?}");
+    }
+    assert!(ours(&help).len() > 1, "{help}");
+    // `legal` breaks between moves: every word is a whole cell.
+    let cells: Vec<String> = ours(&legal)[1..]
+        .iter()
+        .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(cells.len(), 225, "{legal}");
+    assert!(cells.iter().all(|c| c.len() <= 3), "{legal}");
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
 }
 
 #[test]

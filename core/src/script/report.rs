@@ -125,19 +125,44 @@ impl ScriptHost {
                     .iter_functions()
                     .map(|f| f.name.to_string())
                     .collect();
-                for sig in self.engine.gen_fn_signatures(false) {
-                    if let Some(n) = sig
-                        .strip_prefix("fn ")
-                        .or(Some(&sig))
-                        .and_then(|s| s.split('(').next())
-                    {
-                        known.push(n.trim().to_string());
-                    }
-                }
+                // Property accessors and indexers (`get$mark`) are the
+                // engine's own names: a script cannot call them so.
+                known.extend(
+                    self.registered_names()
+                        .into_iter()
+                        .filter(|n| !n.contains('$')),
+                );
                 crate::suggest::did_you_mean(name, known.iter().map(String::as_str))
+            }
+            // `mv.frm`: "Unknown property 'frm' - a getter is not registered
+            // for type 'Move'"; the properties are the getters' names.
+            EvalAltResult::ErrorDotExpr(message, _) => {
+                let prop = message
+                    .strip_prefix("Unknown property '")?
+                    .split('\'')
+                    .next()?;
+                let properties: Vec<String> = self
+                    .registered_names()
+                    .into_iter()
+                    .filter_map(|n| n.strip_prefix("get$").map(str::to_string))
+                    .collect();
+                crate::suggest::did_you_mean(prop, properties.iter().map(String::as_str))
             }
             _ => None,
         }
+    }
+
+    /// The names of the functions registered with the engine, accessors
+    /// (`get$from`) included.
+    fn registered_names(&self) -> Vec<String> {
+        self.engine
+            .gen_fn_signatures(false)
+            .iter()
+            .filter_map(|sig| {
+                let sig = sig.strip_prefix("fn ").unwrap_or(sig);
+                sig.split('(').next().map(|n| n.trim().to_string())
+            })
+            .collect()
     }
 
     /// The text of `path`: the script's own, or a built-in module's.

@@ -4,7 +4,7 @@
 
 use super::methods::{Answer, methods};
 use super::request::Search;
-use super::{At, Budget, Level, Report, Request, Worth, lines, mcts, tactics, threats};
+use super::{At, Budget, Level, Report, Request, Until, Worth, lines, mcts, tactics, threats};
 use crate::error::ScriptError;
 use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
@@ -117,7 +117,7 @@ pub fn plain_uct<'a>(
     at.rules.legal_moves(at.pos, at.history, &mut list)?;
     let bounds = mcts::Bounds {
         budget,
-        deadline: None,
+        until: Until::never(),
         // One tree, grown on this thread: the budget set here.
         scripts: ScriptBudget::current(),
     };
@@ -365,6 +365,43 @@ mod tests {
                 took < crate::search::SEARCH_CAP / 3,
                 "{name}: {took:?} ({report})"
             );
+            // Its playouts unspent, the move may differ on another run.
+            assert!(report.cut, "{name}: the cut is not reported");
         }
+    }
+
+    /// A raised stop ends every method as a deadline does (issue 26, item
+    /// 1: Ctrl-C while the computer thinks); a search that spends its
+    /// playouts is not cut.
+    #[test]
+    fn a_stop_ends_every_method_and_only_a_cut_search_says_it_was_cut() {
+        for name in ["connect-four", "teeko", "pente", "gobblet-gobblers"] {
+            let rules = Rulebook::builtin(name).unwrap();
+            let pos = rules.initial();
+            let stop = crate::interrupt::Interrupt::new();
+            let raiser = stop.clone();
+            let started = Instant::now();
+            let mut report = Report::default();
+            let mv = std::thread::scope(|scope| {
+                scope.spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    raiser.raise();
+                });
+                let request = Request::new(Level::Hard, Budget::Playouts(u32::MAX))
+                    .stop(&stop)
+                    .report(&mut report);
+                choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap()
+            });
+            let took = started.elapsed();
+            assert!(mv.is_some(), "{name}: no move");
+            assert!(took < crate::search::SEARCH_CAP / 3, "{name}: {took:?}");
+            assert!(report.cut, "{name}: the stop is not reported");
+        }
+        let rules = Rulebook::builtin("connect-four").unwrap();
+        let pos = rules.initial();
+        let mut report = Report::default();
+        let request = Request::new(Level::Hard, Budget::Playouts(200)).report(&mut report);
+        choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap();
+        assert!(!report.cut, "a search that spent its playouts was cut");
     }
 }

@@ -8,7 +8,7 @@
 //! the root. Plain UCT, one tree and no proofs, is kept as the yardstick
 //! `arena` measures it against.
 
-use super::{At, Budget};
+use super::{At, Budget, Until};
 use crate::error::ScriptError;
 use crate::playout::{Playout, Rng};
 use crate::position::{Move, MoveList, Outcome, Position, Side};
@@ -209,23 +209,23 @@ fn reroot(nodes: &[Node], since: &[Move], root_moves: &[Move]) -> Option<Vec<Nod
 /// budget says; and the scripts' budget, which holds on every thread that
 /// grows a tree.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Bounds {
+pub(super) struct Bounds<'a> {
     pub(super) budget: Budget,
-    pub(super) deadline: Option<Instant>,
+    pub(super) until: Until<'a>,
     pub(super) scripts: ScriptBudget,
 }
 
-impl Bounds {
+impl Bounds<'_> {
     /// Whether a tree that started growing at `started` is done after
-    /// `iterations`: its budget spent, or (on playouts) its deadline past.
+    /// `iterations`: its budget spent, or its `until` passed.
     fn spent(&self, iterations: u32, started: Instant) -> bool {
         // Reading the clock costs about a 3×3 playout: look every 64 iterations.
         let look = iterations.is_multiple_of(64);
         match self.budget {
-            Budget::Time(d) => iterations > 0 && look && started.elapsed() >= d,
-            Budget::Playouts(n) => {
-                iterations >= n || (look && self.deadline.is_some_and(|d| Instant::now() >= d))
+            Budget::Time(d) => {
+                iterations > 0 && look && (started.elapsed() >= d || self.until.passed())
             }
+            Budget::Playouts(n) => iterations >= n || (look && self.until.passed()),
         }
     }
 }
@@ -564,10 +564,10 @@ mod tests {
     }
 
     /// `playouts` a tree, without a deadline.
-    fn bounds(playouts: u32) -> Bounds {
+    fn bounds(playouts: u32) -> Bounds<'static> {
         Bounds {
             budget: Budget::Playouts(playouts),
-            deadline: None,
+            until: Until::never(),
             scripts: ScriptBudget::UNLIMITED,
         }
     }

@@ -10,6 +10,7 @@ use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 use std::cell::RefCell;
+use std::time::Instant;
 
 /// Nodes the alpha-beta solver may visit to value a position before it
 /// gives up.
@@ -18,10 +19,6 @@ const SOLVE_NODES: u64 = 400_000;
 /// Moves hard's MCTS may play to look for a win in two first: a few
 /// milliseconds at most.
 const WIN_IN_TWO_NODES: u64 = 100_000;
-
-/// Threat-search nodes a core visits in a second, as measured when the
-/// figure was set: it turns a time budget into nodes.
-const THREAT_NODES_PER_SECOND: f64 = 200_000.0;
 
 /// What a method says of the candidate moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,14 +105,15 @@ impl Method for ThreatSpace {
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        let nodes = match budget {
-            Budget::Playouts(n) => u64::from(n) * threats::NODES_PER_PLAYOUT,
-            // About what a core visits in the time.
-            Budget::Time(d) => (d.as_secs_f64() * THREAT_NODES_PER_SECOND) as u64,
+        // A time is the clock's: the search deepens until it is up and
+        // keeps its last complete pass.
+        let (nodes, until) = match budget {
+            Budget::Playouts(n) => (u64::from(n) * threats::NODES_PER_PLAYOUT, s.until),
+            Budget::Time(d) => (u64::MAX, s.until.sooner(Instant::now() + d)),
         };
         let mut search = threats::Threats::new(s.at.rules)
             .with_nodes(nodes)
-            .until(s.deadline);
+            .until(until);
         let chosen = search.best(s.at.pos, s.at.history, candidates)?;
         let found = search.found;
         s.note(match found.fours_plies {
@@ -129,6 +127,7 @@ impl Method for ThreatSpace {
                 depth: found.depth,
                 nodes: Some(search.nodes()),
                 value: found.value.map(worth_of_alpha_beta),
+                ..Report::default()
             },
         });
         Ok(chosen.into())
@@ -138,7 +137,7 @@ impl Method for ThreatSpace {
 impl Retrograde {
     /// The rulebook's graph, if it is built within the search's deadline.
     fn graph(s: &Search<'_>) -> Result<Option<std::sync::Arc<Graph>>, ScriptError> {
-        Graph::of_rulebook(s.at.rules, &Limit::nodes(u64::MAX).by(s.deadline))
+        Graph::of_rulebook(s.at.rules, &Limit::nodes(u64::MAX).within(s.until))
     }
 }
 
@@ -193,7 +192,7 @@ impl Method for Exact {
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        let limit = Limit::of_budget(budget, s.deadline);
+        let limit = Limit::of_budget(budget, s.until);
         Ok(
             match Solver::new(s.at.rules, s.at.history, limit).deepen(s.at.pos, candidates)? {
                 Proof::Win(mv, plies) => {
@@ -230,7 +229,7 @@ impl Method for Exact {
         let value = Solver::new(
             s.at.rules,
             s.at.history,
-            Limit::nodes(SOLVE_NODES).by(s.deadline),
+            Limit::nodes(SOLVE_NODES).within(s.until),
         )
         .value_of(s.at.pos)?;
         Ok(value.map(|v| match v.signum() {
@@ -253,10 +252,10 @@ impl Mcts {
 
 /// What bounds an MCTS run within `s`: `budget`, the search's deadline,
 /// and its scripts' budget on every thread that grows a tree.
-fn bounds(s: &Search<'_>, budget: Budget) -> mcts::Bounds {
+fn bounds<'a>(s: &Search<'a>, budget: Budget) -> mcts::Bounds<'a> {
     mcts::Bounds {
         budget,
-        deadline: Some(s.deadline),
+        until: s.until,
         scripts: s.scripts,
     }
 }

@@ -59,4 +59,4 @@ pub use request::{At, Budget, Level, Request, SEARCH_CAP};
 pub use retrograde::{MAX_POSITIONS, Value};
 pub use solve::{Solution, Solved, solve};
 
-use request::Limit;
+use request::{Limit, Until};

@@ -19,6 +19,10 @@ pub struct Report {
     pub nodes: Option<u64>,
     /// What the chosen move is worth to its mover.
     pub value: Option<Worth>,
+    /// The search's cap or a stop ended a search whose budget is counted
+    /// in playouts before it was spent: the same seed may choose another
+    /// move.
+    pub cut: bool,
 }
 
 /// A chosen move's worth to its mover.
@@ -79,6 +83,7 @@ mod tests {
             depth: Some(6),
             nodes: Some(41_523),
             value: Some(Worth::Eval(-12)),
+            ..Report::default()
         };
         assert_eq!(r.to_string(), "alpha-beta: depth 6 ev -12 n 41523");
         let r = Report {

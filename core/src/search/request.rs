@@ -11,6 +11,7 @@ use crate::script::ScriptBudget;
 use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How well the computer plays (T4).
@@ -140,6 +141,7 @@ pub struct Request<'a> {
     level: Level,
     budget: Budget,
     deadline: Option<Instant>,
+    stop: Option<&'a Interrupt>,
     memory: Option<&'a mut Memory>,
     report: Option<&'a mut Report>,
     scripts: ScriptBudget,
@@ -156,6 +158,7 @@ impl<'a> Request<'a> {
             level,
             budget,
             deadline: None,
+            stop: None,
             memory: None,
             report: None,
             scripts: ScriptBudget::current(),
@@ -171,6 +174,16 @@ impl<'a> Request<'a> {
     pub fn deadline(self, by: Instant) -> Request<'a> {
         Request {
             deadline: Some(self.deadline.map_or(by, |d| d.min(by))),
+            ..self
+        }
+    }
+
+    /// Stops the search when `stop` is raised (the REPL's Ctrl-C): every
+    /// method stops as at a deadline, and the report says it was cut.
+    #[must_use]
+    pub fn stop(self, stop: &'a Interrupt) -> Request<'a> {
+        Request {
+            stop: Some(stop),
             ..self
         }
     }
@@ -208,11 +221,20 @@ impl<'a> Request<'a> {
             level,
             budget,
             deadline,
+            stop,
             memory,
             report,
             scripts,
         } = self;
         let deadline = deadline.unwrap_or_else(|| Instant::now() + budget.cap());
+        // Only a budget counted in playouts promises the same move for a
+        // seed: a search on one that the deadline or a stop ends is cut.
+        let cut = AtomicBool::new(false);
+        let mut until = Until::at(deadline);
+        until.stop = stop;
+        if let Budget::Playouts(_) = budget {
+            until.cut = Some(&cut);
+        }
         let mut memory = memory;
         let trees = memory
             .as_deref_mut()
@@ -220,7 +242,7 @@ impl<'a> Request<'a> {
         let found = report.as_ref().map(|_| RefCell::new(Report::default()));
         let search = Search {
             at,
-            deadline,
+            until,
             scripts,
             memory: trees.as_ref(),
             report: found.as_ref(),
@@ -230,7 +252,10 @@ impl<'a> Request<'a> {
             *m = trees.into_inner();
         }
         if let (Some(r), Some(found)) = (report, found) {
-            *r = found.into_inner();
+            *r = Report {
+                cut: cut.load(Ordering::Relaxed),
+                ..found.into_inner()
+            };
         }
         result
     }
@@ -241,8 +266,9 @@ impl<'a> Request<'a> {
 #[derive(Clone, Copy)]
 pub(super) struct Search<'a> {
     pub(super) at: At<'a>,
-    /// When every method must stop: the request's deadline, or its cap.
-    pub(super) deadline: Instant,
+    /// When every method must stop: the request's deadline, or its cap,
+    /// or its stop.
+    pub(super) until: Until<'a>,
     /// The scripts' budget, for the threads a method starts.
     pub(super) scripts: ScriptBudget,
     /// The game's last search trees, to grow on (MCTS only).
@@ -279,12 +305,64 @@ impl<'a> Search<'a> {
     }
 }
 
-/// When an exact method gives up: after so many nodes, at a deadline, or
-/// when interrupted.
-pub(crate) struct Limit<'a> {
-    nodes: u64,
+/// When every method of a search must stop, whatever its budget says: a
+/// deadline, a raised [`Interrupt`], or neither; and where to say that one
+/// of them ended a search whose budget is counted (its move may then not
+/// repeat for its seed).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Until<'a> {
     deadline: Option<Instant>,
     stop: Option<&'a Interrupt>,
+    cut: Option<&'a AtomicBool>,
+}
+
+impl<'a> Until<'a> {
+    /// Never: the methods' own limits alone.
+    pub(crate) fn never() -> Until<'a> {
+        Until::default()
+    }
+
+    /// At `deadline`.
+    pub(crate) fn at(deadline: Instant) -> Until<'a> {
+        Until {
+            deadline: Some(deadline),
+            ..Until::default()
+        }
+    }
+
+    /// At `deadline` or when `stop` is raised.
+    pub(crate) fn at_or_stopped(deadline: Instant, stop: &'a Interrupt) -> Until<'a> {
+        Until {
+            stop: Some(stop),
+            ..Until::at(deadline)
+        }
+    }
+
+    /// This, or `at` if that is sooner.
+    #[must_use]
+    pub(crate) fn sooner(self, at: Instant) -> Until<'a> {
+        Until {
+            deadline: Some(self.deadline.map_or(at, |d| d.min(at))),
+            ..self
+        }
+    }
+
+    /// Whether the search must stop now; says so where it was asked to.
+    pub(crate) fn passed(&self) -> bool {
+        let passed = self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.stop.is_some_and(Interrupt::is_raised);
+        if passed && let Some(cut) = self.cut {
+            cut.store(true, Ordering::Relaxed);
+        }
+        passed
+    }
+}
+
+/// When an exact method gives up: after so many nodes, or when its
+/// [`Until`] has passed.
+pub(crate) struct Limit<'a> {
+    nodes: u64,
+    until: Until<'a>,
 }
 
 impl<'a> Limit<'a> {
@@ -292,26 +370,22 @@ impl<'a> Limit<'a> {
     pub(super) fn nodes(nodes: u64) -> Limit<'a> {
         Limit {
             nodes,
-            deadline: None,
-            stop: None,
+            until: Until::never(),
         }
     }
 
-    /// This limit, and stop at `deadline` (a search's cap) too.
+    /// This limit, and stop when `until` has passed (a search's deadline).
     #[must_use]
-    pub(super) fn by(self, deadline: Instant) -> Limit<'a> {
-        Limit {
-            deadline: Some(deadline),
-            ..self
-        }
+    pub(super) fn within(self, until: Until<'a>) -> Limit<'a> {
+        Limit { until, ..self }
     }
 
     /// What `budget` allows a proof search before the next method, within
-    /// `deadline`: nodes in proportion to playouts, or half of a time.
-    pub(super) fn of_budget(budget: Budget, deadline: Instant) -> Limit<'a> {
+    /// `until`: nodes in proportion to playouts, or half of a time.
+    pub(super) fn of_budget(budget: Budget, until: Until<'a>) -> Limit<'a> {
         match budget {
-            Budget::Playouts(n) => Limit::nodes(u64::from(n) * NODES_PER_PLAYOUT).by(deadline),
-            Budget::Time(d) => Limit::nodes(u64::MAX).by(deadline.min(Instant::now() + d / 2)),
+            Budget::Playouts(n) => Limit::nodes(u64::from(n) * NODES_PER_PLAYOUT).within(until),
+            Budget::Time(d) => Limit::nodes(u64::MAX).within(until.sooner(Instant::now() + d / 2)),
         }
     }
 
@@ -323,20 +397,13 @@ impl<'a> Limit<'a> {
 
     /// A time, cut short by `stop`.
     pub(super) fn time(within: Duration, stop: &'a Interrupt) -> Limit<'a> {
-        Limit {
-            nodes: u64::MAX,
-            deadline: Some(Instant::now() + within),
-            stop: Some(stop),
-        }
+        Limit::nodes(u64::MAX).within(Until::at_or_stopped(Instant::now() + within, stop))
     }
 
     /// Whether a method that has visited `nodes` should stop; the clock and
     /// the flag are read every 1024 nodes.
     pub(super) fn reached(&self, nodes: u64) -> bool {
-        nodes > self.nodes
-            || (nodes.is_multiple_of(1024)
-                && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                    || self.stop.is_some_and(Interrupt::is_raised)))
+        nodes > self.nodes || (nodes.is_multiple_of(1024) && self.until.passed())
     }
 }
 

@@ -10,11 +10,11 @@
 //! win in one or an unstoppable double threat as decided. Its size is
 //! counted in nodes, so a seed gives the same move on every machine.
 
+use super::Until;
 use crate::error::ScriptError;
 use crate::geometry::Cell;
 use crate::position::{Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
-use std::time::Instant;
 
 /// A win's score in alpha-beta, less the plies to it: far above any
 /// evaluation, so the evaluation's clamp below half of it is never reached
@@ -50,8 +50,8 @@ pub(super) struct Threats<'a> {
     /// Nodes one move's alpha-beta may visit.
     node_limit: u64,
     /// When the search must stop, whatever its nodes say: its request's
-    /// deadline (none for a search on its own).
-    deadline: Option<Instant>,
+    /// (never for a search on its own).
+    until: Until<'a>,
     /// Nodes of the continuous-four search under way.
     vcf_nodes: u64,
     /// The depth the continuous-four search under way started from.
@@ -115,18 +115,15 @@ impl<'a> Threats<'a> {
         }
     }
 
-    /// Stops the search at `deadline`; past it, alpha-beta keeps its last
-    /// complete pass and the continuous-four search does not know.
-    pub(super) fn until(self, deadline: Instant) -> Threats<'a> {
-        Threats {
-            deadline: Some(deadline),
-            ..self
-        }
+    /// Stops the search when `until` passes; past it, alpha-beta keeps its
+    /// last complete pass and the continuous-four search does not know.
+    pub(super) fn until(self, until: Until<'a>) -> Threats<'a> {
+        Threats { until, ..self }
     }
 
-    /// Whether the deadline has passed.
+    /// Whether the search must stop.
     fn late(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.until.passed()
     }
 
     pub(super) fn new(rules: &'a Rulebook) -> Threats<'a> {
@@ -161,7 +158,7 @@ impl<'a> Threats<'a> {
             scale: far + 1,
             nodes: 0,
             node_limit: 20_000 * NODES_PER_PLAYOUT,
-            deadline: None,
+            until: Until::never(),
             vcf_nodes: 0,
             vcf_top: 0,
             vcf_plies: 0,

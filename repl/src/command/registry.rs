@@ -180,7 +180,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         "the computer takes the other seat and moves at once if it is to move.",
         "Against the computer, `vs medium` changes its level and you keep your",
         "side. The score stays with the seats: the computer plays under",
-        "its seat's name. `vs off` hands both seats back to people.",
+        "its seat's name. `vs off` hands both seats back to people; points",
+        "the computer won at a seat never named are not handed to a person:",
+        "the score starts afresh.",
     ]),
     cmd(
         "first",

@@ -45,7 +45,36 @@ impl Session {
         // The arguments are read after the line is logged: a usage error is
         // in the transcript too, and the replay refuses it the same way.
         let command = inv.command()?;
-        self.run(command)
+        let result = self.run(command);
+        if logged && self.interrupt.is_raised() {
+            self.log_stopped(&inv.text, inv.spec.long, &result);
+        }
+        result
+    }
+
+    /// Records what a command Ctrl-C stopped did, so that a replay does the
+    /// same: a long command or the computer's search changed nothing, and
+    /// is kept as a note; a move whose computer reply was stopped stands,
+    /// and a note says that a replay plays the reply.
+    fn log_stopped(&mut self, text: &str, long: bool, result: &Result<Reply, CommandError>) {
+        let amended = match result {
+            _ if long => Some(format!("# {text}  (stopped by Ctrl-C: nothing changed)")),
+            Err(CommandError::ThinkStopped(_)) => {
+                Some(format!("# {text}  (stopped by Ctrl-C: nothing was played)"))
+            }
+            _ => None,
+        };
+        if let Some(line) = amended {
+            if let Err(e) = self.transcript.amend_last(line) {
+                self.notices.push(format!(
+                    "error: {e}: recording stopped (`record <file>` starts it again)"
+                ));
+            }
+        } else if let Some((side, level)) = self.computer_to_move() {
+            self.log(format!(
+                "# (Ctrl-C stopped the computer's ({level}) reply for {side}: a replay plays it here)"
+            ));
+        }
     }
 
     /// Runs `command`: the match is exhaustive, so a command added to

@@ -70,19 +70,19 @@ impl Session {
     }
 
     pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "ai", true)?;
-        let mut played = vec![self.make_move(mv, By::Computer)?];
+        let thought = self.computer_move(level, "ai", true)?;
+        let mut played = vec![self.play_thought(thought, level)?];
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(Vec::new(), played))
     }
 
     /// The move the computer would make for the side to move, not played.
     pub(super) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let mv = self.computer_move(level, "hint", false)?;
+        let thought = self.computer_move(level, "hint", false)?;
         let side = self.game.position().turn();
         Ok(Reply::Lines(vec![format!(
             "hint: {side} could play {} ({level})",
-            self.rulebook().move_text(mv)
+            self.rulebook().move_text(thought.mv)
         )]))
     }
 

@@ -41,6 +41,14 @@ pub enum Setting {
     Batch,
 }
 
+/// The computer's chosen move, and the budget in playouts the search's cap
+/// cut short, if it did (the move then may not repeat for its seed).
+#[derive(Debug, Clone, Copy)]
+struct Thought {
+    mv: Move,
+    cut: Option<Budget>,
+}
+
 /// The seed batch mode starts from.
 pub const BATCH_SEED: u64 = 0x5eed;
 
@@ -327,9 +335,15 @@ impl Session {
         })
     }
 
-    /// The computer's move for the side to move; `remember`: grow on the
-    /// trees of its last move and keep these for the next.
-    fn think(&mut self, level: Level, remember: bool) -> Result<Option<Move>, CommandError> {
+    /// The computer's move for the side to move, for `command`;
+    /// `remember`: grow on the trees of its last move and keep these for
+    /// the next. Ctrl-C stops it with nothing chosen.
+    fn think(
+        &mut self,
+        level: Level,
+        remember: bool,
+        command: &'static str,
+    ) -> Result<Option<Thought>, CommandError> {
         let budget = self.think_budget();
         let rules = self.game.rulebook();
         if !self
@@ -340,28 +354,76 @@ impl Session {
             self.memory = search::Memory::default();
             self.memory_of = Some(rules.clone());
         }
-        let request = search::Request::new(level, budget);
+        // A stopped search leaves the table as it was: its draws from the
+        // seed and the trees it grew are put back, so that what follows
+        // (and its replay) goes on as if it had not started.
+        let rng = self.rng.clone();
+        let memory =
+            (remember && self.setting == Setting::Interactive).then(|| self.memory.clone());
+        let mut report = search::Report::default();
+        let request = search::Request::new(level, budget)
+            .stop(&self.interrupt)
+            .report(&mut report);
         let request = if remember {
             request.memory(&mut self.memory)
         } else {
             request
         };
-        Ok(search::choose(&self.game, request, &mut self.rng)?)
+        let mv = search::choose(&self.game, request, &mut self.rng)?;
+        if self.interrupt.is_raised() {
+            self.rng = rng;
+            if let Some(memory) = memory {
+                self.memory = memory;
+            }
+            return Err(CommandError::ThinkStopped(command));
+        }
+        Ok(mv.map(|mv| Thought {
+            mv,
+            cut: report.cut.then_some(budget),
+        }))
     }
 
-    /// The computer plays while its seat is to move.
+    /// Plays the computer's `thought` as `level`, saying on the move when
+    /// the search's cap cut it.
+    fn play_thought(&mut self, thought: Thought, level: Level) -> Result<Played, CommandError> {
+        let mut played = self.make_move(thought.mv, By::Computer)?;
+        if let Some(Budget::Playouts(n)) = thought.cut {
+            let cut = format!(
+                "({level} stopped at its {} s cap before its {n} playouts: with this seed another run may play another move)",
+                search::SEARCH_CAP.as_secs()
+            );
+            played.note = Some(match played.note.take() {
+                Some(note) => format!("{note} {cut}"),
+                None => cut,
+            });
+        }
+        Ok(played)
+    }
+
+    /// The computer plays while its seat is to move, until Ctrl-C.
     fn computer_replies(&mut self, played: &mut Vec<Played>) -> Result<(), CommandError> {
         while !self.game.is_over() {
             let side = self.game.position().turn();
             let Some(level) = self.seats.computer(side) else {
                 break;
             };
-            let Some(mv) = self.think(level, true)? else {
-                break;
+            let thought = match self.think(level, true, "ai") {
+                Ok(Some(t)) => t,
+                Ok(None) | Err(CommandError::ThinkStopped(_)) => break,
+                Err(e) => return Err(e),
             };
-            played.push(self.make_move(mv, By::Computer)?);
+            played.push(self.play_thought(thought, level)?);
         }
         Ok(())
+    }
+
+    /// The computer's seat to move, if the game goes on: (side, level).
+    pub fn computer_to_move(&self) -> Option<(Side, Level)> {
+        let side = self.game.position().turn();
+        self.seats
+            .computer(side)
+            .filter(|_| !self.game.is_over())
+            .map(|level| (side, level))
     }
 
     /// How long the computer thinks now.
@@ -395,9 +457,9 @@ impl Session {
         level: Level,
         command: &'static str,
         remember: bool,
-    ) -> Result<Move, CommandError> {
+    ) -> Result<Thought, CommandError> {
         self.refuse_if_over(command)?;
-        self.think(level, remember)?
+        self.think(level, remember, command)?
             .ok_or(CommandError::NoLegalMove(command))
     }
 

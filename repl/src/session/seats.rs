@@ -11,15 +11,24 @@ use gridrules_core::table::TableRules;
 use gridrules_core::{Game, Side};
 use std::sync::Arc;
 
+/// Said when `vs` seats a new player at an unnamed seat with points.
+const NEW_PLAYERS: &str = "the score starts afresh: the computer has taken or left a seat never named (`name` keeps a seat's points)";
+
 impl Session {
     pub(super) fn vs(
         &mut self,
         level: Option<Level>,
         mark: Option<Side>,
     ) -> Result<Reply, CommandError> {
+        let before = self.seats.clone();
         let Some(level) = level else {
             self.seats.clear_computers();
-            return Ok(Reply::Lines(vec!["both seats are played by people".into()]));
+            let mut lines = vec!["both seats are played by people".to_string()];
+            if self.seats.restart_score_for_new_players(&before) {
+                lines.push(NEW_PLAYERS.to_string());
+                lines.push(self.seats.score_line());
+            }
+            return Ok(Reply::Lines(lines));
         };
         let underway = !self.game.moves().is_empty() && !self.game.is_over();
         let human = match (mark, self.seats.human_side()) {
@@ -40,19 +49,23 @@ impl Session {
             self.seats.give_mark(0, human);
         }
         self.seats.set_computer(human.other(), Some(level));
-        let lines = vec![
-            format!(
-                "you play {human}; the computer ({level}) plays {}",
-                human.other()
-            ),
-            self.seats.score_line(),
-        ];
+        let mut lines = vec![format!(
+            "you play {human}; the computer ({level}) plays {}",
+            human.other()
+        )];
+        if self.seats.restart_score_for_new_players(&before) {
+            lines.push(NEW_PLAYERS.to_string());
+        }
+        lines.push(self.seats.score_line());
         let mut played = Vec::new();
         self.computer_replies(&mut played)?;
         Ok(Reply::Played(lines, played))
     }
 
     pub(super) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
+        if let Some((outcome, _)) = self.game.ending() {
+            return Err(CommandError::NothingToResign(outcome));
+        }
         let side = side
             .or(self.seats.human_side())
             .unwrap_or(self.game.position().turn());

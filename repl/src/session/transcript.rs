@@ -45,6 +45,16 @@ impl Transcript {
         Ok(())
     }
 
+    /// Replaces the last line (a command that turned out otherwise than
+    /// its text says), and writes the file being recorded.
+    ///
+    /// # Errors
+    /// As [`Transcript::push`].
+    pub(super) fn amend_last(&mut self, line: String) -> Result<(), RecordError> {
+        self.lines.pop();
+        self.push(line)
+    }
+
     /// Writes the lines so far to `path` and keeps it up to date from now
     /// on; returns the file recorded before, if any.
     ///
