@@ -253,6 +253,7 @@ fn solve_gives_the_known_values() {
             plies: 3,
         },
         moves: vec![Move::Swap],
+        endless: false,
     };
     assert_eq!(solved, Solved::Exact(expected));
     // Too large: said, never a wrong value.

@@ -38,17 +38,21 @@ pub fn fit(text: &str, width: usize) -> String {
             continue;
         }
         // An indented line (a continuation) keeps its indent, and its own
-        // continuations go two further in.
+        // continuations go two further in; a row of two columns (`classic
+        // ␣␣ Classic tic-tac-toe…`) continues under its second column.
         let words = body.trim_start_matches(' ');
         let indent = body.len() - words.len();
+        let hang = second_column(body)
+            .filter(|&c| c <= width / 2)
+            .unwrap_or(indent + 2);
         out.push_str(&body[..indent]);
         let mut len = indent;
         for (i, word) in words.split(' ').enumerate() {
             let w = word.chars().count();
-            if i > 0 && len + 1 + w > width {
+            if i > 0 && w > 0 && len + 1 + w > width {
                 out.push('\n');
-                out.extend(std::iter::repeat_n(' ', indent + 2));
-                len = indent + 2;
+                out.extend(std::iter::repeat_n(' ', hang));
+                len = hang;
             } else if i > 0 {
                 out.push(' ');
                 len += 1;
@@ -61,4 +65,36 @@ pub fn fit(text: &str, width: usize) -> String {
         }
     }
     out
+}
+
+/// Where the second column of a two-column row starts: the column after the
+/// first run of two or more spaces that follows the first word.
+fn second_column(line: &str) -> Option<usize> {
+    let start = line.len() - line.trim_start_matches(' ').len();
+    let first_word = line[start..].find(' ')? + start;
+    let rest = &line[first_word..];
+    let gap = rest.len() - rest.trim_start_matches(' ').len();
+    (gap >= 2 && gap < rest.len()).then(|| line[..first_word + gap].chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A two-column row wraps under its second column (issue 26, item 13:
+    /// `variants` wrapped titles under the names); prose under its indent.
+    #[test]
+    fn rows_wrap_under_their_second_column_and_prose_under_its_indent() {
+        let row =
+            "gobblet-gobblers  Gobblet Gobblers: pieces of three sizes that gobble smaller ones\n";
+        assert_eq!(
+            fit(row, 60),
+            "gobblet-gobblers  Gobblet Gobblers: pieces of three sizes\n                  that gobble smaller ones\n"
+        );
+        let prose = "error: b2: a mark goes on an empty cell, and this one holds X already\n";
+        assert_eq!(
+            fit(prose, 40),
+            "error: b2: a mark goes on an empty cell,\n  and this one holds X already\n"
+        );
+    }
 }

@@ -64,6 +64,13 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     assert_eq!((kept.as_str(), code), (out.as_str(), 0));
     let (_, _, code) = run(&["--batch"], "b2\nposition\n");
     assert_eq!(code, 0, "nothing refused");
+    // A draw agreed before any move ends the game unscored (issue 26, item
+    // 13: it counted as a game drawn).
+    let (out, _, _) = run(&["--batch"], "draw offer\ndraw accept\nscore\n");
+    assert!(
+        out.contains("not scored: the draw was agreed before any move was played\nscore: player 1 (X) 0, player 2 (O) 0 (0 games)\n"),
+        "{out}"
+    );
     // `resign` after the result is not a move refused (issue 26, item 13:
     // it said "no move is accepted after the result").
     let (out, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\nresign\n");
@@ -604,4 +611,40 @@ fn ctrl_c_stops_a_one_command_bench_with_its_figures() {
     assert!(status.success(), "{status:?}: {out}");
     assert!(out.contains("Ctrl-C stopped the rest"), "{out}");
     assert!(out.contains("playouts/s:"), "{out}");
+}
+
+/// A looping game with no repetition rule (three men's morris without its
+/// repetition: Achi as many play it) is solved over its graph of positions
+/// (issue 26, item 10: alpha-beta never ends there, and `solve` said "too
+/// large" of some 5 700 positions).
+#[test]
+fn solve_answers_a_looping_game_without_a_repetition_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let toml = std::fs::read_to_string(root.join("rules/three-mens-morris.toml")).unwrap();
+    let script = std::fs::read_to_string(root.join("scripts/three_mens_morris.rhai")).unwrap();
+    let toml: String = toml
+        .lines()
+        .filter(|l| !l.starts_with("repetition ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hook = "/// The REPETITION-th occurrence of a position is a draw.\nfn repetition() {\n    REPETITION\n}";
+    assert!(script.contains(hook), "the hook to take out is there");
+    std::fs::write(dir.path().join("achi.toml"), toml).unwrap();
+    std::fs::write(
+        dir.path().join("three_mens_morris.rhai"),
+        script.replace(hook, ""),
+    )
+    .unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--rules", "achi.toml", "--batch"],
+        "solve 10\n",
+    );
+    assert_eq!(
+        (r.out.as_str(), r.code),
+        ("solve: X wins in 9 — b2\n", 0),
+        "{}",
+        r.err
+    );
 }

@@ -338,6 +338,16 @@ impl Mechanics {
         self.pieces != 0
     }
 
+    /// Whether a position can come back: pieces move, lines slide, marks
+    /// vanish or are captured. Where none of these is, every move adds a
+    /// mark for good and a game cannot loop.
+    pub fn positions_recur(&self) -> bool {
+        self.pieces().is_some()
+            || self.has_slides()
+            || self.keep_marks().is_some()
+            || self.has_captures()
+    }
+
     /// Pieces per side, if limited.
     pub fn pieces(&self) -> Option<u16> {
         (self.pieces != UNLIMITED).then_some(self.pieces)

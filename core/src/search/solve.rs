@@ -20,6 +20,10 @@ pub struct Solution {
     /// at least a draw), best first; a lost position's moves all lose, and
     /// those that hold out longest are listed.
     pub moves: Vec<Move>,
+    /// Positions can come back and no repetition rule ends such play: a
+    /// draw then means that neither side can force a win (the game may go
+    /// on forever); a win is forced all the same.
+    pub endless: bool,
 }
 
 /// What [`solve`] found.
@@ -59,6 +63,7 @@ pub fn solve<'a>(
         return Ok(Solved::Exact(Solution {
             value,
             moves: Vec::new(),
+            endless: false,
         }));
     }
     let mut list = MoveList::new();
@@ -68,29 +73,45 @@ pub fn solve<'a>(
     let limit = Limit::time(within, stop);
     let expired = || stop.is_raised() || started.elapsed() >= within;
     let me = pos.turn();
-    let ranked = if rules.mechanics().repetition().is_some() || !Solver::applies(rules) {
+    // Over the graph of positions: where a repetition rule ends cycles, or
+    // where alpha-beta cannot (below).
+    let by_graph = |limit: &Limit<'_>| -> Result<Result<Vec<Ranked>, Solved>, ScriptError> {
         if !Graph::applies(rules) {
-            return Ok(Solved::Unsupported);
+            return Ok(Err(Solved::Unsupported));
         }
-        let graph = match Graph::of_rulebook(rules, &limit)? {
+        let graph = match Graph::of_rulebook(rules, limit)? {
             Some(g) if g.value(pos).is_some() => g,
-            _ if expired() => return Ok(Solved::OutOfTime),
-            _ => match Graph::build(rules, pos, &limit)? {
+            _ if expired() => return Ok(Err(Solved::OutOfTime)),
+            _ => match Graph::build(rules, pos, limit)? {
                 Ok(g) => std::sync::Arc::new(g),
-                Err(Unbuilt::TooLarge) => return Ok(Solved::TooLarge),
-                Err(Unbuilt::OutOfTime) => return Ok(Solved::OutOfTime),
+                Err(Unbuilt::TooLarge) => return Ok(Err(Solved::TooLarge)),
+                Err(Unbuilt::OutOfTime) => return Ok(Err(Solved::OutOfTime)),
             },
         };
-        match rank(&graph, &at, &moves)? {
-            Some(r) => r,
-            None => return Ok(Solved::TooLarge),
+        Ok(rank(&graph, &at, &moves)?.ok_or(Solved::TooLarge))
+    };
+    let ranked = if rules.mechanics().repetition().is_some() || !Solver::applies(rules) {
+        match by_graph(&limit)? {
+            Ok(r) => r,
+            Err(why) => return Ok(why),
         }
     } else {
-        let Some(values) = Solver::new(rules, history, limit).values(pos, &moves)? else {
-            return Ok(if expired() {
-                Solved::OutOfTime
-            } else {
-                Solved::TooLarge
+        let Some(values) =
+            Solver::new(rules, history, Limit::time(within, stop)).values(pos, &moves)?
+        else {
+            if expired() {
+                return Ok(Solved::OutOfTime);
+            }
+            if !rules.mechanics().positions_recur() {
+                return Ok(Solved::TooLarge);
+            }
+            // Alpha-beta never ends where positions come back with no
+            // repetition rule to end the play (pieces that move): the graph
+            // holds the cycles, and a side that can keep them going is not
+            // beaten.
+            return Ok(match by_graph(&limit)? {
+                Ok(ranked) => solution(ranked, true).map_or(Solved::TooLarge, Solved::Exact),
+                Err(why) => why,
             });
         };
         moves
@@ -115,12 +136,12 @@ pub fn solve<'a>(
             })
             .collect()
     };
-    Ok(solution(ranked).map_or(Solved::TooLarge, Solved::Exact))
+    Ok(solution(ranked, false).map_or(Solved::TooLarge, Solved::Exact))
 }
 
 /// The solution from each move's rank for its mover: the best move's
 /// value one ply earlier, and the moves that keep it. `None` without moves.
-fn solution(mut ranked: Vec<Ranked>) -> Option<Solution> {
+fn solution(mut ranked: Vec<Ranked>, endless: bool) -> Option<Solution> {
     ranked.sort_by_key(|&(_, r, _)| std::cmp::Reverse(r));
     let &(_, best, best_value) = ranked.first()?;
     let value = match best_value {
@@ -135,7 +156,11 @@ fn solution(mut ranked: Vec<Ranked>) -> Option<Solution> {
         .filter(|&(_, r, _)| r.signum() == best.signum() && (best >= 0 || r == best))
         .map(|(m, _, _)| m)
         .collect();
-    Some(Solution { value, moves })
+    Some(Solution {
+        value,
+        moves,
+        endless,
+    })
 }
 
 #[cfg(test)]

@@ -151,8 +151,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         "`ai time 2s` lets the computer think two seconds a move, by the",
         "clock, where its budget is a search (its moves then depend on the",
         "machine); `ai time default` goes back to the budget in playouts,",
-        "under which a seed repeats every move. Exact methods and the",
-        "threat search count nodes either way.",
+        "under which a seed repeats every move (a move the 6 s cap cuts says",
+        "so). Ctrl-C stops the computer thinking: nothing is played.",
     ])
     .completing(Arg::Word(LEVELS))
     .plays(),

@@ -58,11 +58,18 @@ impl Session {
                 };
                 let moves: Vec<String> =
                     solution.moves.iter().map(|&m| rules.move_text(m)).collect();
-                if moves.is_empty() {
+                let line = if moves.is_empty() {
                     format!("solve: {value}")
                 } else {
                     format!("solve: {value} — {}", moves.join(" "))
+                };
+                if solution.endless && solution.value == Value::Draw {
+                    return Ok(Reply::Lines(vec![
+                        line,
+                        "(neither side can force a win: positions come back and no repetition rule ends the play, so it may go on forever)".to_string(),
+                    ]));
                 }
+                line
             }
             // Where positions repeat, the whole graph is what is too large.
             Solved::TooLarge if rules.mechanics().repetition().is_some() => format!(

@@ -25,7 +25,7 @@ use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::{Game, Move, Refusal, Rulebook, RulebookError, Side};
+use gridrules_core::{Ending, Game, Move, Refusal, Rulebook, RulebookError, Side};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -301,11 +301,23 @@ impl Session {
         self.settle();
     }
 
+    /// Scores a game that has just ended. A draw agreed before any move
+    /// ends the game but is no result between the players: not scored.
     fn settle(&mut self) {
-        if let Some((outcome, _)) = self.game.ending() {
-            self.seats.score_result(outcome);
+        if let Some((outcome, ending)) = self.game.ending() {
+            if !(ending == Ending::Agreed && self.game.moves().is_empty()) {
+                self.seats.score_result(outcome);
+            }
             self.offer = None;
         }
+    }
+
+    /// The line said after an agreed draw: not scored before any move.
+    fn unscored_draw_line(&self) -> Option<String> {
+        self.game
+            .moves()
+            .is_empty()
+            .then(|| "not scored: the draw was agreed before any move was played".to_string())
     }
 
     fn make_move(&mut self, mv: Move, by: By) -> Result<Played, CommandError> {

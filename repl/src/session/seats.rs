@@ -88,10 +88,12 @@ impl Session {
                     .agree_draw()
                     .map_err(|e| self.refused("draw", e))?;
                 self.settle();
-                Ok(Reply::Lines(vec![
+                let mut lines = vec![
                     format!("{} accepts the draw", offer.by.other()),
                     self.game.status_line(),
-                ]))
+                ];
+                lines.extend(self.unscored_draw_line());
+                Ok(Reply::Lines(lines))
             }
             DrawAction::Decline => {
                 let Some(offer) = self.offer.take() else {
@@ -126,10 +128,12 @@ impl Session {
                     .agree_draw()
                     .map_err(|e| self.refused("draw", e))?;
                 self.settle();
-                return Ok(Reply::Lines(vec![
+                let mut lines = vec![
                     format!("{by} offers a draw; the computer accepts"),
                     self.game.status_line(),
-                ]));
+                ];
+                lines.extend(self.unscored_draw_line());
+                return Ok(Reply::Lines(lines));
             }
             return Ok(Reply::Lines(vec![format!(
                 "{by} offers a draw; the computer declines"
