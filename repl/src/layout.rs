@@ -68,13 +68,14 @@ pub fn fit(text: &str, width: usize) -> String {
 }
 
 /// Where the second column of a two-column row starts: the column after the
-/// first run of two or more spaces that follows the first word.
+/// first run of two or more spaces past the line's indent (`new [rulebook]
+/// ␣␣ a new game…`: the first column may hold several words).
 fn second_column(line: &str) -> Option<usize> {
     let start = line.len() - line.trim_start_matches(' ').len();
-    let first_word = line[start..].find(' ')? + start;
-    let rest = &line[first_word..];
-    let gap = rest.len() - rest.trim_start_matches(' ').len();
-    (gap >= 2 && gap < rest.len()).then(|| line[..first_word + gap].chars().count())
+    let gap = line[start..].find("  ")? + start;
+    let rest = &line[gap..];
+    let text = rest.trim_start_matches(' ');
+    (!text.is_empty()).then(|| line[..line.len() - text.len()].chars().count())
 }
 
 #[cfg(test)]
@@ -90,6 +91,13 @@ mod tests {
         assert_eq!(
             fit(row, 60),
             "gobblet-gobblers  Gobblet Gobblers: pieces of three sizes\n                  that gobble smaller ones\n"
+        );
+        // `help`'s list: the first column holds a command and its words.
+        let help =
+            "  new [rulebook]           a new game: on a built-in rulebook or a .toml file,\n";
+        assert_eq!(
+            fit(help, 60),
+            "  new [rulebook]           a new game: on a built-in\n                           rulebook or a .toml file,\n"
         );
         let prose = "error: b2: a mark goes on an empty cell, and this one holds X already\n";
         assert_eq!(
