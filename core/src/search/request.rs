@@ -230,11 +230,11 @@ impl<'a> Request<'a> {
         // Only a budget counted in playouts promises the same move for a
         // seed: a search on one that the deadline or a stop ends is cut.
         let cut = AtomicBool::new(false);
-        let mut until = Until::at(deadline);
-        until.stop = stop;
-        if let Budget::Playouts(_) = budget {
-            until.cut = Some(&cut);
-        }
+        let until = Until {
+            deadline: Some(deadline),
+            stop,
+            cut: matches!(budget, Budget::Playouts(_)).then_some(&cut),
+        };
         let mut memory = memory;
         let trees = memory
             .as_deref_mut()

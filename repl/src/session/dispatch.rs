@@ -65,11 +65,7 @@ impl Session {
             _ => None,
         };
         if let Some(line) = amended {
-            if let Err(e) = self.transcript.amend_last(line) {
-                self.notices.push(format!(
-                    "error: {e}: recording stopped (`record <file>` starts it again)"
-                ));
-            }
+            self.amend_log(line);
         } else if let Some((side, level)) = self.computer_to_move() {
             self.log(format!(
                 "# (Ctrl-C stopped the computer's ({level}) reply for {side}: a replay plays it here)"

@@ -226,7 +226,20 @@ impl Session {
 
     /// Adds a line to the transcript, and to the file being recorded.
     fn log(&mut self, line: String) {
-        if let Err(e) = self.transcript.push(line) {
+        let written = self.transcript.push(line);
+        self.notice_unrecorded(written);
+    }
+
+    /// Replaces the transcript's last line (a command that turned out
+    /// otherwise than its text says), in the file being recorded too.
+    fn amend_log(&mut self, line: String) {
+        let written = self.transcript.amend_last(line);
+        self.notice_unrecorded(written);
+    }
+
+    /// Says so when the file being recorded could not be written.
+    fn notice_unrecorded(&mut self, written: Result<(), gridrules_core::record::RecordError>) {
+        if let Err(e) = written {
             self.notices.push(format!(
                 "error: {e}: recording stopped (`record <file>` starts it again)"
             ));
