@@ -7,7 +7,7 @@ use crate::error::CommandError;
 use crate::layout;
 use crate::render::{self, Style};
 use crate::reply::Reply;
-use crate::session::{Session, Setting};
+use crate::session::{DEFAULT_WIDTH, Session, Setting};
 use std::io::{self, BufRead, Read, Write};
 
 /// How a batch run shows its input.
@@ -45,11 +45,12 @@ pub struct Step {
 
 /// Runs one line against the session.
 pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
-    let result = match parse(line) {
-        Ok(inv) => session.execute(&inv),
+    session.set_width(style.width.unwrap_or(DEFAULT_WIDTH));
+    let (result, held) = match parse(line) {
+        Ok(inv) => (session.execute(&inv), inv.hold),
         Err(e) => {
             session.note_unparsed(line);
-            Err(CommandError::Parse(e))
+            (Err(CommandError::Parse(e)), false)
         }
     };
     // Composed text (see `edge`): gridrules' own line ends are marks.
@@ -81,27 +82,42 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
             String::new()
         }
     };
+    // The computer's reply failed: the command itself stands, but the
+    // run has failed all the same.
+    let reply_failure = session.take_reply_failure();
+    let failure_text = |session: &Session| {
+        reply_failure
+            .as_ref()
+            .map(|f| render::reply_failure_text(f, session))
+            .unwrap_or_default()
+    };
     match result {
         Ok(reply) => {
             text.push_str(&render::reply(&reply, session, style));
             text.push_str(&board(session));
-            // Ctrl-C stopped the computer's reply: the game waits for it.
-            if session.interrupt().is_raised()
-                && let Some((side, level)) = session.computer_to_move()
-            {
-                text.push_str(&format!(
-                    "stopped: {side}'s move is still the computer's ({level}); `ai {level}` plays it"
-                ));
-                text.push_str(edge::line_end());
+            text.push_str(&failure_text(session));
+            // Ctrl-C stopped the computer's reply, or the line held it:
+            // the game waits for it.
+            if let Some((side, level)) = session.computer_to_move() {
+                let waits = if session.interrupt().is_raised() {
+                    Some(format!("stopped: {side}'s move is still the computer's"))
+                } else {
+                    held.then(|| format!("held: {side}'s move is the computer's"))
+                };
+                if let Some(waits) = waits {
+                    text.push_str(&format!("{waits} ({level}); `ai {level}` plays it"));
+                    text.push_str(edge::line_end());
+                }
             }
             let quit = matches!(reply, Reply::Quit);
             Step {
                 text: fitted(text, style),
                 quit,
-                failed: false,
+                failed: reply_failure.is_some(),
             }
         }
         Err(e) => {
+            text.push_str(&failure_text(session));
             text.push_str(&render::error_text(&e));
             text.push_str(&board(session));
             Step {

@@ -351,8 +351,15 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
     });
     stop_commands_on_ctrl_c(&session);
     let mut warned_eof = false;
-    println!("gridrules — type `help` for the commands, `quit` or Ctrl-D to leave");
-    style.width = Some(terminal_width(&mut editor));
+    let width = terminal_width(&mut editor);
+    style.width = Some(width);
+    print!(
+        "{}",
+        crate::layout::fit(
+            "gridrules — type `help` for the commands, `quit` or Ctrl-D to leave\n",
+            width
+        )
+    );
     print!("{}", render::board(&session, style));
     loop {
         let prompt = refresh(&words, &session);

@@ -1,23 +1,51 @@
 //! Plain-text layout: prose wrapped into lines of a width, and finished
 //! output fitted to the terminal's.
 
-/// Wraps prose at `width` columns.
+/// Wraps prose at `width` columns, never inside a code span (`` `help
+/// play` ``) or a bracketed group (`[--time S]`) that fits a line.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
+    for word in atoms(text, width) {
         if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(word);
+        line.push_str(&word);
     }
     if !line.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+/// The words of `text`, those of a code span or a bracketed group joined
+/// into one (where it fits `width`).
+pub(crate) fn atoms(text: &str, width: usize) -> Vec<String> {
+    let mut atoms: Vec<String> = Vec::new();
+    let mut open = String::new();
+    for word in text.split_whitespace() {
+        if !open.is_empty() {
+            open.push(' ');
+        }
+        open.push_str(word);
+        let ticks = open.matches('`').count();
+        let depth = open.matches('[').count() as isize - open.matches(']').count() as isize;
+        let whole = ticks.is_multiple_of(2) && depth <= 0;
+        if whole && (!open.contains(' ') || open.chars().count() <= width) {
+            atoms.push(std::mem::take(&mut open));
+        } else if whole || open.chars().count() > width {
+            // Too long to keep whole: its words go one by one.
+            atoms.extend(open.split(' ').map(str::to_string));
+            open.clear();
+        }
+    }
+    if !open.is_empty() {
+        atoms.extend(open.split(' ').map(str::to_string));
+    }
+    atoms
 }
 
 /// Finished `text` (see [`crate::edge::finish`]) with every line longer than
@@ -104,5 +132,30 @@ mod tests {
             fit(prose, 40),
             "error: b2: a mark goes on an empty cell,\n  and this one holds X already\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap;
+
+    /// A code span or a bracketed group is not broken across lines where
+    /// it fits one (the `help` tour found `(see `help` / `play`)` and
+    /// `[--playouts N|--time` / `S]`).
+    #[test]
+    fn code_spans_and_groups_stay_whole() {
+        let lines = wrap("play a move; a bare move works too (see `help play`)", 44);
+        assert_eq!(
+            lines,
+            ["play a move; a bare move works too (see", "`help play`)"]
+        );
+        let lines = wrap("arena [games] [--seed N] [--playouts N|--time S]", 40);
+        assert_eq!(
+            lines,
+            ["arena [games] [--seed N]", "[--playouts N|--time S]"]
+        );
+        // Longer than a line: broken between its words after all.
+        let lines = wrap("`a b c d e f`", 5);
+        assert_eq!(lines, ["`a b", "c d e", "f`"]);
     }
 }

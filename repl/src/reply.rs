@@ -1,5 +1,6 @@
 //! What a command produced, as data: `render` turns it into text.
 
+use crate::command::CommandSpec;
 use gridrules_core::playout::BenchResult;
 use gridrules_core::{Ending, Outcome, Side};
 
@@ -38,6 +39,9 @@ pub enum Reply {
     Nothing,
     /// Lines of plain text.
     Lines(Vec<String>),
+    /// `help`: the list, or one command's page, laid out at the edge for
+    /// the terminal's width.
+    Help(Option<&'static CommandSpec>),
     /// Draw the current board.
     Board,
     /// Lines, then moves that followed (a person's, and any computer replies).

@@ -574,4 +574,15 @@ fn did_you_mean_names_only_what_a_script_can_write() {
     let out = d.run("b2");
     assert!(out.contains("did you mean `from`?"), "{out}");
     assert!(!out.contains('$'), "{out}");
+    // The right name with the wrong arguments: how it is called, not
+    // "did you mean `cell`?" for `cell` itself.
+    d.write(
+        "arguments",
+        3,
+        "fn refuse(state, mv) { if mv.to == cell(\"c3\") { () } }",
+    );
+    d.run("reload");
+    let out = d.run("b2");
+    assert!(out.contains("it is called as `cell(i64, i64)`"), "{out}");
+    assert!(!out.contains("did you mean"), "{out}");
 }

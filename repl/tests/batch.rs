@@ -460,7 +460,7 @@ fn upper_case_long_names_and_the_table_in_rules() {
         "{out}"
     );
     assert!(
-        lines.contains(&"at this table: clock: off; pie rule on"),
+        lines.contains(&"at this table — clock: off; pie rule: on"),
         "{out}"
     );
 }

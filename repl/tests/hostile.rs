@@ -230,6 +230,41 @@ fn a_failing_hook_on_the_clocks_move_leaves_the_table_usable() {
     assert_eq!(lines.last(), Some(&"to move: X"), "{}", r.out);
 }
 
+/// A hook that fails in the computer's search is the computer's failure,
+/// said as such: the person's move, which the rules allowed, stands and is
+/// not reported as refused (issue 26, item 11: the script's error was
+/// printed under the move as if the move had been refused).
+#[test]
+fn a_failing_hook_in_the_computers_reply_is_the_replys_failure() {
+    let r = common::run_in(
+        Path::new("."),
+        &["--batch"],
+        &format!(
+            "load {}\nclock off\nvs medium\nb2\nhistory\nstatus\n",
+            fixture("clock-failing.toml").display()
+        ),
+    );
+    let lines: Vec<&str> = r.out.lines().collect();
+    let failed: Vec<&&str> = lines.iter().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(failed.len(), 1, "{}", r.out);
+    assert!(
+        failed[0].starts_with("error: O's reply (medium) failed: ")
+            && failed[0].contains("clock-failing.rhai:")
+            && failed[0].ends_with("O's moves cannot be judged"),
+        "{}",
+        r.out
+    );
+    assert!(
+        lines.contains(&"O's move is still the computer's (medium); `ai medium` tries again"),
+        "{}",
+        r.out
+    );
+    assert!(lines.contains(&"1. b2"), "{}", r.out);
+    assert!(lines.contains(&"to move: O"), "{}", r.out);
+    // Something failed: a script can tell.
+    assert_eq!(r.code, 1, "{}", r.out);
+}
+
 /// A rulebook file named like a built-in is saved under its own path, so
 /// the record opens that file again, not the built-in.
 #[test]

@@ -313,8 +313,8 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
             "clock off",
             "ai time 30",
             "vs hard",
-            "d",
-            "# (Ctrl-C stopped the computer's (hard) reply for O: a replay plays it here)",
+            "d --no-reply",
+            "# (Ctrl-C stopped the computer's (hard) reply for O)",
             "history",
             "# ai  (stopped by Ctrl-C: nothing was played)",
             "history",
@@ -322,6 +322,13 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
         ],
         "{transcript}"
     );
+    // The replay waits where the table waited: O's reply is not played.
+    let replayed = gridrules::batch::replay(&transcript);
+    assert!(
+        replayed.contains("held: O's move is the computer's (hard); `ai hard` plays it"),
+        "{replayed}"
+    );
+    assert!(!replayed.contains("O plays"), "{replayed}");
 }
 
 /// Output wraps at the terminal's width, between words (issue 26, item 12:
@@ -353,6 +360,31 @@ fn output_wraps_at_the_terminals_width() {
         assert!(columns <= 60, "{columns} columns: {line:?}");
     }
     assert!(ours(&help).len() > 1, "{help}");
+    // Its prose is filled to the width, not broken where an 80-column text
+    // broke (issue 26, item 12): no line could have taken the next word.
+    let lines = ours(&help);
+    let prose: Vec<&String> = lines
+        .iter()
+        .skip_while(|l| !l.starts_with("also:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("example:"))
+        .collect();
+    assert!(prose.len() > 3, "{help}");
+    for pair in prose.windows(2) {
+        // What could have moved up: a word, or a code span whole.
+        let next = match pair[1].trim_start().strip_prefix('`') {
+            Some(rest) => rest.split('`').next().unwrap_or_default().to_string() + "``",
+            None => pair[1]
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        };
+        assert!(
+            pair[0].chars().count() + 1 + next.chars().count() > 58,
+            "{pair:?}"
+        );
+    }
     // `legal` breaks between moves: every word is a whole cell.
     let cells: Vec<String> = ours(&legal)[1..]
         .iter()

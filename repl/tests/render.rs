@@ -227,3 +227,40 @@ fn terminal_lines_fit_80_columns_and_wrap_between_moves() {
         assert_eq!(words(&wrapped), words(&one));
     }
 }
+
+/// Under a board of several marks a turn, the last line about the moves
+/// names the whole last turn, as `history` groups it: on a 19×19 board at
+/// 24 rows the `O plays` lines printed above it scroll away (issue 26,
+/// item 12). A turn half played names the mark played so far.
+#[test]
+fn connect6_names_the_whole_last_turn_under_the_board() {
+    let last = |moves: &[&str]| {
+        board(&after("connect6", moves), PLAIN)
+            .lines()
+            .find(|l| l.starts_with("last "))
+            .map(str::to_string)
+    };
+    assert_eq!(last(&["j10"]).as_deref(), Some("last move: X j10"));
+    assert_eq!(
+        last(&["j10", "k10", "k11"]).as_deref(),
+        Some("last turn: O k10,k11")
+    );
+    assert_eq!(
+        last(&["j10", "k10", "k11", "j11"]).as_deref(),
+        Some("last move: X j11")
+    );
+    // Both marks of the turn are shown in reverse video, not only the
+    // second.
+    let coloured = board(
+        &after("connect6", &["j10", "k10", "k11"]),
+        Style {
+            color: true,
+            ..PLAIN
+        },
+    );
+    assert_eq!(
+        coloured.matches("\x1b[7m\x1b[1;34mO").count(),
+        2,
+        "{coloured:?}"
+    );
+}

@@ -132,6 +132,11 @@ impl ScriptHost {
                         .into_iter()
                         .filter(|n| !n.contains('$')),
                 );
+                if known.iter().any(|k| k == name) {
+                    // The name is right, its arguments are not: say how it
+                    // is called rather than suggest the name itself.
+                    return self.call_forms(name);
+                }
                 crate::suggest::did_you_mean(name, known.iter().map(String::as_str))
             }
             // `mv.frm`: "Unknown property 'frm' - a getter is not registered
@@ -150,6 +155,35 @@ impl ScriptHost {
             }
             _ => None,
         }
+    }
+
+    /// How `name` is called, by the script's own functions and the
+    /// engine's: `cell(col: i64, row: i64)`.
+    fn call_forms(&self, name: &str) -> Option<String> {
+        let mut forms: Vec<String> = self
+            .ast
+            .iter_functions()
+            .filter(|f| f.name == name)
+            .map(|f| format!("{name}({})", f.params.join(", ")))
+            .collect();
+        forms.extend(
+            self.engine
+                .gen_fn_signatures(false)
+                .iter()
+                .filter_map(|sig| {
+                    let sig = sig.strip_prefix("fn ").unwrap_or(sig);
+                    let (n, rest) = sig.split_once('(')?;
+                    let args = rest.split(')').next()?;
+                    // Registered closures have no parameter names: `_: i64`.
+                    (n.trim() == name).then(|| format!("{name}({})", args.replace("_: ", "")))
+                }),
+        );
+        forms.sort();
+        forms.dedup();
+        (!forms.is_empty()).then(|| {
+            let forms: Vec<String> = forms.iter().map(|f| format!("`{f}`")).collect();
+            format!("it is called as {}", forms.join(" or "))
+        })
     }
 
     /// The names of the functions registered with the engine, accessors

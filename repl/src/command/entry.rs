@@ -49,7 +49,7 @@ pub struct CommandSpec {
     /// What it does, in a line.
     pub summary: &'static str,
     /// More for `help <command>`: what happens in the cases that surprise.
-    pub more: &'static [&'static str],
+    pub more: &'static str,
     /// An example line.
     pub example: &'static str,
     /// What its first argument is, for completion.
@@ -106,7 +106,7 @@ impl CommandSpec {
         self
     }
 
-    pub(super) const fn more(mut self, more: &'static [&'static str]) -> CommandSpec {
+    pub(super) const fn more(mut self, more: &'static str) -> CommandSpec {
         self.more = more;
         self
     }

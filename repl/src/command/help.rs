@@ -1,45 +1,113 @@
 //! `help`, written from the registry: there is no other list of commands.
 
-use super::entry::ParseError;
+use super::entry::{CommandSpec, ParseError};
 use super::registry::{COMMANDS, spec};
 use crate::layout::wrap;
 
-/// What `help` prints: every command with its usage and summary, or one
-/// command's page (usage, aliases, what surprises, an example).
+/// The command `help <topic>` is about; `None` for the list.
 ///
 /// # Errors
 /// `topic` names no command.
-pub fn help(topic: Option<&str>) -> Result<Vec<String>, ParseError> {
-    let Some(topic) = topic else {
-        // Two columns within 80: the usage, then the summary wrapped beside
-        // it (a usage too wide for the column gets a line of its own).
+pub fn topic(topic: Option<&str>) -> Result<Option<&'static CommandSpec>, ParseError> {
+    topic
+        .map(|t| spec(t).ok_or_else(|| ParseError::Unknown(t.to_string())))
+        .transpose()
+}
+
+/// What `help` prints: every command with its usage and summary, or one
+/// command's page (usage, aliases, what surprises, an example), wrapped
+/// within `width` columns.
+pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
+    // A line stops a column short of the edge, as 78 on 80.
+    let width = width.saturating_sub(2).max(MIN_WIDTH);
+    let Some(c) = topic else {
+        // Two columns: the usage, then the summary wrapped beside it (a
+        // usage too wide for the column gets a line of its own). Below 72
+        // columns the summaries would be a few words a line: each goes
+        // under its usage instead.
         const COLUMN: usize = 24;
-        let mut lines =
-            vec!["commands (a bare move such as `b2` or `b2-c2` plays it):".to_string()];
+        let column = if width >= 70 { COLUMN } else { 4 };
+        let mut lines = wrap(
+            "commands (a bare move such as `b2` or `b2-c2` plays it):",
+            width,
+        );
         for c in COMMANDS {
             let usage = c.usage();
-            let mut summary = wrap(c.summary, 78 - COLUMN - 1).into_iter();
-            if usage.chars().count() > COLUMN {
-                lines.push(format!("  {usage}"));
+            let mut summary = wrap(c.summary, width - column - 3).into_iter();
+            if usage.chars().count() >= column {
+                for (i, part) in wrap(&usage, width - 4).into_iter().enumerate() {
+                    lines.push(format!("{:1$}{part}", "", if i == 0 { 2 } else { 4 }));
+                }
             } else {
                 let first = summary.next().unwrap_or_default();
-                lines.push(format!("  {usage:<COLUMN$} {first}"));
+                lines.push(format!("  {usage:<column$} {first}"));
             }
-            lines.extend(summary.map(|part| format!("  {:COLUMN$} {part}", "")));
+            lines.extend(summary.map(|part| format!("  {:column$} {part}", "")));
         }
-        lines.push("`help <command>` shows an example; `#` starts a comment.".into());
-        return Ok(lines);
-    };
-    let Some(c) = spec(topic) else {
-        return Err(ParseError::Unknown(topic.to_string()));
+        lines.extend(wrap(
+            "`help <command>` shows an example; `#` starts a comment.",
+            width,
+        ));
+        return lines;
     };
     // The summary's pointer to this very page is left out here.
     let summary = c.summary.split(" (see `help").next().unwrap_or(c.summary);
-    let mut lines = wrap(&format!("{} — {summary}", c.usage()), 78);
+    let mut lines = wrap(&format!("{} — {summary}", c.usage()), width);
     if !c.aliases.is_empty() {
         lines.push(format!("also: {}", c.aliases.join(", ")));
     }
-    lines.extend(c.more.iter().map(|l| l.to_string()));
-    lines.push(format!("example: {}", c.example));
-    Ok(lines)
+    lines.extend(wrap(c.more, width));
+    // An example is a line to copy: whole, under its label if need be.
+    let example = format!("example: {}", c.example);
+    if example.chars().count() <= width {
+        lines.push(example);
+    } else {
+        lines.extend(["example:".to_string(), format!("  {}", c.example)]);
+    }
+    lines
+}
+
+/// The narrowest `help` is laid out for: its summary column keeps a few
+/// words a line.
+const MIN_WIDTH: usize = 40;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At any width, every line of `help` and of every command's page fits,
+    /// and prose is filled: no line could have taken the next line's first
+    /// word (issue 26, item 12: pages were broken by hand for 80 columns).
+    #[test]
+    fn help_is_laid_out_for_the_width() {
+        for width in [40, 60, 80, 120, 200] {
+            let fits = |lines: &[String]| {
+                for l in lines {
+                    assert!(l.chars().count() <= width, "{width}: {l:?}");
+                }
+            };
+            fits(&help(None, width));
+            for c in COMMANDS {
+                let page = help(Some(c), width);
+                fits(&page);
+                let prose: Vec<&String> = page
+                    .iter()
+                    .skip_while(|l| !wrap(c.more, width - 2).contains(l))
+                    .take_while(|l| !l.starts_with("example:"))
+                    .collect();
+                for pair in prose.windows(2) {
+                    // What could have moved up: a word, or a whole code span.
+                    let next = crate::layout::atoms(pair[1], width - 2)
+                        .into_iter()
+                        .next()
+                        .unwrap_or_default();
+                    assert!(
+                        pair[0].chars().count() + 1 + next.chars().count() > width - 2,
+                        "{width} {}: {pair:?}",
+                        c.name
+                    );
+                }
+            }
+        }
+    }
 }

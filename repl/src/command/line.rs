@@ -17,7 +17,15 @@ pub struct Invocation {
     /// The line in its usual form: the command's name (not an alias) in
     /// lower case, or a bare move as notation writes it.
     pub text: String,
+    /// The line ended with [`NO_REPLY`]: the computer's seats make no move
+    /// while it runs (`ai` plays for them after).
+    pub hold: bool,
 }
+
+/// The word that ends a line whose moves the computer must not answer: a
+/// record writes it where Ctrl-C stopped the computer's reply, so that the
+/// replay stops there too.
+pub const NO_REPLY: &str = "--no-reply";
 
 impl Invocation {
     /// The command with its arguments read.
@@ -36,6 +44,23 @@ impl Invocation {
 /// The first word is neither a command nor a move.
 pub fn parse(line: &str) -> Result<Invocation, ParseError> {
     let line = line.trim();
+    let (line, hold) = match line.strip_suffix(NO_REPLY) {
+        Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => (rest.trim(), true),
+        _ => (line, false),
+    };
+    if line.is_empty() {
+        return Err(ParseError::Unknown(NO_REPLY.to_string()));
+    }
+    let mut inv = parse_command(line)?;
+    if hold {
+        inv.hold = true;
+        inv.text = format!("{} {NO_REPLY}", inv.text);
+    }
+    Ok(inv)
+}
+
+/// [`parse`] without the trailing [`NO_REPLY`].
+fn parse_command(line: &str) -> Result<Invocation, ParseError> {
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     // Commands and moves are written in lower case; upper case is read the
@@ -50,6 +75,7 @@ pub fn parse(line: &str) -> Result<Invocation, ParseError> {
             spec,
             args: rest.to_string(),
             text,
+            hold: false,
         });
     }
     let mv = normal_move(word);
@@ -59,6 +85,7 @@ pub fn parse(line: &str) -> Result<Invocation, ParseError> {
             spec: play,
             args: mv.clone(),
             text: mv,
+            hold: false,
         });
     }
     Err(ParseError::Unknown(word.to_string()))

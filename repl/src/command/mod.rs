@@ -16,7 +16,7 @@
 
 mod complete;
 mod entry;
-mod help;
+pub mod help;
 mod line;
 mod parsed;
 mod registry;
@@ -25,6 +25,6 @@ mod words;
 pub use complete::{Candidates, complete};
 pub use entry::{Arg, Args, CommandSpec, Log, Parse, ParseError};
 pub use help::help;
-pub use line::{Invocation, parse};
+pub use line::{Invocation, NO_REPLY, parse};
 pub use parsed::{ArenaMatch, Command, DrawAction};
 pub use registry::{COMMANDS, spec};

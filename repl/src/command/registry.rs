@@ -20,7 +20,7 @@ const fn cmd(
         aliases: &[],
         args,
         summary,
-        more: &[],
+        more: "",
         example: name,
         arg: Arg::Nothing,
         log: Log::Always,
@@ -79,13 +79,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         "read the rulebook file again and replay the game under it",
         |a| a.none().map(|()| Command::Reload),
     )
-    .more(&[
-        "Says `same game`, or the first move now refused or after which the",
-        "result (or the side to move) differs; the game then keeps the moves",
-        "before that point (a refused move) or up to it (a changed result),",
-        "under the new rules, and lists the moves dropped. A file that does not",
-        "load changes nothing. `new` alone keeps the rules as loaded.",
-    ]),
+    .more(
+        "Says `same game`, or the first move now refused or after which the \
+         result (or the side to move) differs; the game then keeps the \
+         moves before that point (a refused move) or up to it (a changed \
+         result), under the new rules, and lists the moves dropped. A file \
+         that does not load changes nothing. `new` alone keeps the rules as \
+         loaded.",
+    ),
     cmd(
         "rules",
         "",
@@ -110,11 +111,14 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("play b2")
     .completing(Arg::Move)
     .plays()
-    .more(&[
-        "b2 places a mark, b2=O chooses the mark (where the rulebook lets you),",
-        "d drops into column d, b2-c2 moves a piece, ^d or a1-e1 slides a line",
-        "(where the rulebook has slides); upper case reads the same.",
-    ]),
+    .more(
+        "b2 places a mark, b2=O chooses the mark (where the rulebook lets \
+         you), d drops into column d, b2-c2 moves a piece, ^d or a1-e1 \
+         slides a line (where the rulebook has slides); upper case reads \
+         the same. Any line ending in --no-reply is played without the \
+         computer's answer: its seat waits until `ai` plays for it (a \
+         record writes this where Ctrl-C stopped the computer's reply).",
+    ),
     cmd(
         "swap",
         "",
@@ -122,7 +126,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| a.none().map(|()| Command::Play("swap".to_string())),
     )
     .plays()
-    .more(&["Only as O's first move, and only with `pie on` (PI1)."]),
+    .more("Only as O's first move, and only with `pie on` (PI1)."),
     cmd("legal", "", "every legal move", |a| {
         a.none().map(|()| Command::Legal)
     })
@@ -142,18 +146,18 @@ pub static COMMANDS: &[CommandSpec] = &[
     }),
     cmd(
         "ai",
-        "[easy|medium|hard] | time <seconds>|default",
+        "[easy|medium|hard|time <seconds>|time default]",
         "the computer makes one move for the side to move",
         words::ai,
     )
     .example("ai hard")
-    .more(&[
-        "`ai time 2s` lets the computer think two seconds a move, by the",
-        "clock, where its budget is a search (its moves then depend on the",
-        "machine); `ai time default` goes back to the budget in playouts,",
-        "under which a seed repeats every move (a move the 6 s cap cuts says",
-        "so). Ctrl-C stops the computer thinking: nothing is played.",
-    ])
+    .more(
+        "`ai time 2s` lets the computer think two seconds a move, by the \
+         clock, where its budget is a search (its moves then depend on the \
+         machine); `ai time default` goes back to the budget in playouts, \
+         under which a seed repeats every move (a move the 6 s cap cuts \
+         says so). Ctrl-C stops the computer thinking: nothing is played.",
+    )
     .completing(Arg::Word(LEVELS))
     .plays(),
     cmd(
@@ -173,17 +177,17 @@ pub static COMMANDS: &[CommandSpec] = &[
     .aka(&["computer"])
     .example("vs hard O")
     .completing(Arg::Word(LEVELS))
-    .more(&[
-        "Before the first move you are seat 1: X or O is your mark, else the",
-        "one seat 1 has in this game; the computer opens at once if it has X.",
-        "In mid-game between two people, say which mark you keep: `vs hard X`;",
-        "the computer takes the other seat and moves at once if it is to move.",
-        "Against the computer, `vs medium` changes its level and you keep your",
-        "side. The score stays with the seats: the computer plays under",
-        "its seat's name. `vs off` hands both seats back to people; points",
-        "the computer won at a seat never named are not handed to a person:",
-        "the score starts afresh.",
-    ]),
+    .more(
+        "Before the first move you are seat 1: X or O is your mark, else \
+         the one seat 1 has in this game; the computer opens at once if it \
+         has X. In mid-game between two people, say which mark you keep: \
+         `vs hard X`; the computer takes the other seat and moves at once \
+         if it is to move. Against the computer, `vs medium` changes its \
+         level and you keep your side. The score stays with the seats: the \
+         computer plays under its seat's name. `vs off` hands both seats \
+         back to people; points the computer won at a seat never named are \
+         not handed to a person: the score starts afresh.",
+    ),
     cmd(
         "first",
         "<1|2|name>",
@@ -196,10 +200,10 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("first 2")
     .completing(Arg::Word(&["1", "2"]))
-    .more(&[
-        "Two people choose who is X before the first game; `again` then passes",
-        "X to the other seat while `alternate` is on.",
-    ]),
+    .more(
+        "Two people choose who is X before the first game; `again` then \
+         passes X to the other seat while `alternate` is on.",
+    ),
     cmd(
         "resign",
         "[X|O]",
@@ -257,12 +261,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("clock 30")
     .completing(Arg::Word(&["off"]))
-    .more(&[
-        "Set before any person has moved, or after the result for the next game;",
-        "it holds for later games. The clock starts at the first move (or at",
-        "`ready`); `pause` and `resume` hold it. A side whose time runs out gets",
-        "a random legal move (T2).",
-    ]),
+    .more(
+        "Set before any person has moved, or after the result for the next \
+         game; it holds for later games. The clock starts at the first move \
+         (or at `ready`); `pause` and `resume` hold it. A side whose time \
+         runs out gets a random legal move (T2).",
+    ),
     cmd(
         "ready",
         "",
@@ -357,10 +361,10 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("record session.txt")
     .completing(Arg::File)
     .unlogged()
-    .more(&[
-        "Writes the session so far, and keeps the file up to date after every",
-        "command until `record off`.",
-    ]),
+    .more(
+        "Writes the session so far, and keeps the file up to date after \
+         every command until `record off`.",
+    ),
     cmd(
         "position",
         "",
@@ -389,7 +393,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("perft 4")
     .long()
-    .more(&["Ctrl-C stops it."]),
+    .more("Ctrl-C stops it."),
     cmd(
         "solve",
         "[seconds]",
@@ -398,12 +402,13 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("solve 5")
     .long()
-    .more(&[
-        "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, then",
-        "the moves that keep the win), `solve: draw — ...`, or `too large`.",
-        "Games with a repetition rule are solved over every reachable",
-        "position; others by alpha-beta. Default: 10 s. Ctrl-C stops it.",
-    ]),
+    .more(
+        "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, \
+         then the moves that keep the win), `solve: draw — ...`, or `too \
+         large`. Games with a repetition rule are solved over every \
+         reachable position; others by alpha-beta. Default: 10 s. Ctrl-C \
+         stops it.",
+    ),
     cmd(
         "arena",
         "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S]",
@@ -412,20 +417,20 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("arena classic hard random 10")
     .long()
-    .more(&[
-        "Players: random, uct (plain UCT, hard's yardstick), easy, medium,",
-        "hard, or a program's path (./bot: it reads `rules`, `position`,",
-        "`legal`, `go` lines and answers a move; see the README). 20 games",
-        "unless told. The first player has X in odd games, the second in",
-        "even ones; games run on every core, each with its own seed",
-        "(default 1), so a match repeats exactly. Prints wins, draws and",
-        "losses of the first player, X's share of the points, and the Elo",
-        "difference with its 95 % interval. Ctrl-C stops it after the games",
-        "under way. Budget: the rulebook's playouts (`ai_playouts`) unless",
-        "--playouts N or --time S (seconds a move, by the clock: the match",
-        "then no longer repeats exactly) says otherwise; a player's own",
-        "follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s.",
-    ]),
+    .more(
+        "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \
+         hard, or a program's path (./bot: it reads `rules`, `position`, \
+         `legal`, `go` lines and answers a move; see docs/playing.md). 20 games \
+         unless told. The first player has X in odd games, the second in \
+         even ones; games run on every core, each with its own seed \
+         (default 1), so a match repeats exactly. Prints wins, draws and \
+         losses of the first player, X's share of the points, and the Elo \
+         difference with its 95 % interval. Ctrl-C stops it after the games \
+         under way. Budget: the rulebook's playouts (`ai_playouts`) unless \
+         --playouts N or --time S (seconds a move, by the clock: the match \
+         then no longer repeats exactly) says otherwise; a player's own \
+         follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s.",
+    ),
     cmd(
         "bench",
         "[rulebook] [seconds]",
@@ -436,7 +441,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     .completing(Arg::Rulebook)
     .unlogged()
     .long()
-    .more(&["Ctrl-C stops it and reports what it measured."]),
+    .more("Ctrl-C stops it and reports what it measured."),
     cmd(
         "check",
         "[rulebook|file|all]",
@@ -464,13 +469,14 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .example("new-variant my-game --from classic")
     .unlogged()
-    .more(&[
-        "Writes <name>.toml, <name>.rhai and <name>.txt (a transcript) into",
-        "the current directory, or --dir, and runs their examples. The blank",
-        "template is three in a row on 3×3, with a comment where each kind of",
-        "rule goes; --from starts from a built-in or a rulebook file instead.",
-        "Never replaces a file: if one is there, nothing is written.",
-    ]),
+    .more(
+        "Writes <name>.toml, <name>.rhai and <name>.txt (a transcript) into \
+         the current directory, or --dir, and runs their examples. The \
+         blank template is three in a row on 3×3, with a comment where each \
+         kind of rule goes; --from starts from a built-in or a rulebook \
+         file instead. Never replaces a file: if one is there, nothing is \
+         written.",
+    ),
     cmd("quit", "", "leave", |a| a.none().map(|()| Command::Quit))
         .aka(&["exit", "q"])
         .unlogged(),

@@ -174,7 +174,7 @@ impl Frame {
         let label = self.label;
         let g = rulebook.grid();
         let pos = game.position();
-        let last = game.moves().last().and_then(|m| m.to());
+        let last: Vec<Cell> = last_turn(game).iter().filter_map(|m| m.to()).collect();
         // The line that won, drawn struck (underlined) where there is colour;
         // the result line names its cells either way.
         let winning: Vec<Cell> = rulebook.decisive_runs(pos).concat();
@@ -198,7 +198,7 @@ impl Frame {
                 }
                 let mark = if winning.contains(&cell) {
                     &[Paint::Bold, Paint::Underline][..]
-                } else if last == Some(cell) {
+                } else if last.contains(&cell) {
                     &[Paint::Reverse][..]
                 } else {
                     &[][..]
@@ -260,15 +260,27 @@ fn notes(out: &mut String, session: &Session) {
     let t = rulebook.mechanics();
     if let Some(&mv) = game.moves().last() {
         // The side that moved: within a turn of several marks, maybe the
-        // side to move now.
+        // side to move now. A turn of several marks is said whole, as
+        // `history` writes it: on a tall board the replies printed above
+        // it scroll away.
         let positions = game.positions();
-        let mover = positions[positions.len() - 2].turn();
+        let mover = positions[game.moves().len() - 1].turn();
+        let turn: Vec<String> = last_turn(game)
+            .iter()
+            .map(|&m| rulebook.move_text(m))
+            .collect();
         let note = if mv == Move::Swap {
             " (the seats exchanged marks; O is still to move)"
         } else {
             ""
         };
-        outln!(out, "last move: {mover} {}{note}", rulebook.move_text(mv));
+        let label = if turn.len() == 1 {
+            "last move"
+        } else {
+            "last turn"
+        };
+        let text = turn.join(",");
+        outln!(out, "{label}: {mover} {text}{note}");
     }
     if let Some(status) = t.captures().status(pos) {
         outln!(out, "{status}");
@@ -508,4 +520,21 @@ fn twist_hint(rulebook: &Rulebook, first: &Twist) -> String {
     } else {
         format!("{lead} (`legal` lists the twists)")
     }
+}
+
+/// The moves of the last turn: the last move and those the same side made
+/// just before it (connect6's two marks), oldest first.
+pub(crate) fn last_turn(game: &Game) -> &[Move] {
+    let (moves, positions) = (game.moves(), game.positions());
+    let Some(last) = moves.len().checked_sub(1) else {
+        return &[];
+    };
+    let mover = positions[last].turn();
+    // A swap (PI1) leaves O to move, but is no mark of O's turn.
+    let first = (0..=last)
+        .rev()
+        .take_while(|&i| positions[i].turn() == mover && moves[i] != Move::Swap)
+        .last()
+        .unwrap_or(last);
+    &moves[first..]
 }

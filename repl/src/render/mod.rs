@@ -13,11 +13,12 @@ mod stacks;
 
 pub(crate) use board::board_text;
 
+use crate::command::help;
 use crate::diagnostic;
 use crate::edge::{self, outln};
 use crate::error::CommandError;
 use crate::reply::{By, Played, Reply};
-use crate::session::{Session, clock_line};
+use crate::session::{ReplyFailure, Session, clock_line};
 use gridrules_core::game::result_line;
 use gridrules_core::{PlayError, Side};
 use std::fmt::Write as _;
@@ -105,6 +106,18 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
         Reply::Nothing | Reply::Quit => {}
         Reply::Lines(lines) => {
             for l in lines {
+                outln!(out, "{l}");
+            }
+        }
+        Reply::Help(topic) => {
+            // Prose much wider than 100 columns is hard to follow.
+            for l in help(
+                *topic,
+                style
+                    .width
+                    .unwrap_or(crate::session::DEFAULT_WIDTH)
+                    .min(100),
+            ) {
                 outln!(out, "{l}");
             }
         }
@@ -199,6 +212,31 @@ pub fn error(err: &CommandError) -> String {
 }
 
 /// [`error`] as composed text.
+/// The computer's failed reply: whose and at which level, then why (a
+/// script's error with its place), then how to try again.
+pub(crate) fn reply_failure_text(f: &ReplyFailure, session: &Session) -> String {
+    let ReplyFailure { side, level, error } = f;
+    let context = format!("{side}'s reply ({level}) failed: ");
+    let mut out = match error {
+        CommandError::Script(e) => diagnostic::error_text_after(&context, &e.to_problem()),
+        CommandError::Play(_, PlayError::Script(e)) => {
+            diagnostic::error_text_after(&context, &e.to_problem())
+        }
+        other => {
+            let mut out = String::new();
+            outln!(out, "error: {context}{other}");
+            out
+        }
+    };
+    if session.computer_to_move().is_some() {
+        outln!(
+            out,
+            "{side}'s move is still the computer's ({level}); `ai {level}` tries again"
+        );
+    }
+    out
+}
+
 pub(crate) fn error_text(err: &CommandError) -> String {
     match err {
         CommandError::Rulebook(e) => diagnostic::rulebook_error_text(e),

@@ -108,7 +108,7 @@ impl Session {
         let p = self.make_move(mv, By::Clock)?;
         self.pending.push(p);
         let mut replies = Vec::new();
-        self.computer_replies(&mut replies)?;
+        self.computer_replies(&mut replies);
         self.pending.extend(replies);
         Ok(true)
     }

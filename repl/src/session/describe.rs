@@ -17,7 +17,7 @@ impl Session {
         if let Some(d) = r.description() {
             lines.push(String::new());
             lines.extend(
-                wrap(d, 78 - CONTINUATION.len())
+                wrap(d, self.columns() - CONTINUATION.len())
                     .into_iter()
                     .map(|l| format!("{}{l}", CONTINUATION)),
             );
@@ -46,7 +46,7 @@ impl Session {
         }
         // The table in force: this game's clock and pie rule, as chosen.
         lines.push(format!(
-            "at this table: {}; pie rule {}",
+            "at this table — {}; pie rule: {}",
             clock_line(self.clock_limit()),
             if r.table().pie { "on" } else { "off" }
         ));
@@ -95,7 +95,7 @@ impl Session {
                 "pieces: each side holds {}, smallest first; a larger piece covers a smaller one",
                 each.join(", ")
             );
-            lines.extend(wrap(&text, 78));
+            lines.extend(wrap(&text, self.columns()));
         }
         if let Some(both) = t.both_lines() {
             use gridrules_core::mechanics::whole_board::BothLines;
@@ -138,7 +138,7 @@ impl Session {
             };
             let names: Vec<String> = named.into_iter().map(|c| g.name(c).to_string()).collect();
             let text = format!("{side}'s move {n} {verb} {}", names.join(" "));
-            lines.extend(wrap(&text, 78));
+            lines.extend(wrap(&text, self.columns()));
         }
         for side in Side::ALL {
             let patterns: Vec<String> = (t.forbidden_patterns(side).into_iter())
@@ -151,10 +151,13 @@ impl Session {
                     format!("{} or {last}", rest.join(", "))
                 };
                 let text = format!("{side} may not make {list}, unless the move wins");
-                lines.extend(wrap(&text, 78));
+                lines.extend(wrap(&text, self.columns()));
             }
         }
-        lines.extend(wrap(&format!("hooks: {}", hooks.join(", ")), 78));
+        lines.extend(wrap(
+            &format!("hooks: {}", hooks.join(", ")),
+            self.columns(),
+        ));
         if !r.params().is_empty() {
             let params: Vec<String> = r
                 .params()
@@ -209,8 +212,10 @@ pub(super) fn variants() -> Reply {
     let width = Rulebook::builtin_names().map(str::len).max().unwrap_or(0);
     let lines = Rulebook::builtin_names()
         .map(|n| match Rulebook::builtin(n) {
-            Ok(r) => format!("{n:<width$} {}", r.title()),
-            Err(e) => format!("{n:<width$} (does not load: {e})"),
+            // Two spaces at least: a title's wrapped words continue under
+            // the second column, which `layout::fit` finds by that gap.
+            Ok(r) => format!("{n:<width$}  {}", r.title()),
+            Err(e) => format!("{n:<width$}  (does not load: {e})"),
         })
         .collect();
     Reply::Lines(lines)

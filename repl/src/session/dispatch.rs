@@ -4,7 +4,7 @@
 use super::Session;
 use super::authoring::new_variant;
 use super::describe::variants;
-use crate::command::{Command, Invocation, Log, help};
+use crate::command::{Command, Invocation, Log, NO_REPLY, help};
 use crate::error::CommandError;
 use crate::reply::Reply;
 use crate::table::TimeSource;
@@ -17,6 +17,15 @@ impl Session {
     /// # Errors
     /// Why the command was refused.
     pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
+        self.hold = inv.hold;
+        self.replied.clear();
+        let result = self.execute_held(inv);
+        self.hold = false;
+        result
+    }
+
+    /// [`Session::execute`], with the computer held or not as set.
+    fn execute_held(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
         // However a script misbehaves, a command spends a bounded time in it.
         use gridrules_core::script::ScriptBudget;
         if inv.spec.long {
@@ -47,18 +56,20 @@ impl Session {
         let command = inv.command()?;
         let result = self.run(command);
         if logged && self.interrupt.is_raised() {
-            self.log_stopped(&inv.text, inv.spec.long, &result);
+            self.log_stopped(inv, &result);
         }
         result
     }
 
     /// Records what a command Ctrl-C stopped did, so that a replay does the
     /// same: a long command or the computer's search changed nothing, and
-    /// is kept as a note; a move whose computer reply was stopped stands,
-    /// and a note says that a replay plays the reply.
-    fn log_stopped(&mut self, text: &str, long: bool, result: &Result<Reply, CommandError>) {
+    /// is kept as a note; where the computer's reply was stopped, the line
+    /// gets `--no-reply` and each reply made before the stop its own `ai`
+    /// line, so the replay waits where the table waited.
+    fn log_stopped(&mut self, inv: &Invocation, result: &Result<Reply, CommandError>) {
+        let text = &inv.text;
         let amended = match result {
-            _ if long => Some(format!("# {text}  (stopped by Ctrl-C: nothing changed)")),
+            _ if inv.spec.long => Some(format!("# {text}  (stopped by Ctrl-C: nothing changed)")),
             Err(CommandError::ThinkStopped(_)) => {
                 Some(format!("# {text}  (stopped by Ctrl-C: nothing was played)"))
             }
@@ -66,18 +77,27 @@ impl Session {
         };
         if let Some(line) = amended {
             self.amend_log(line);
-        } else if let Some((side, level)) = self.computer_to_move() {
-            self.log(format!(
-                "# (Ctrl-C stopped the computer's ({level}) reply for {side}: a replay plays it here)"
-            ));
+            return;
         }
+        let Some((side, level)) = self.computer_to_move() else {
+            return;
+        };
+        if !inv.hold {
+            self.amend_log(format!("{text} {NO_REPLY}"));
+        }
+        for level in std::mem::take(&mut self.replied) {
+            self.log(format!("ai {level} {NO_REPLY}"));
+        }
+        self.log(format!(
+            "# (Ctrl-C stopped the computer's ({level}) reply for {side})"
+        ));
     }
 
     /// Runs `command`: the match is exhaustive, so a command added to
     /// [`Command`] is refused by the compiler until it runs something.
     fn run(&mut self, command: Command) -> Result<Reply, CommandError> {
         match command {
-            Command::Help(topic) => Ok(Reply::Lines(help(topic.as_deref())?)),
+            Command::Help(topic) => Ok(Reply::Help(help::topic(topic.as_deref())?)),
             Command::Variants => Ok(variants()),
             Command::New(rulebook) => self.new_game(rulebook.as_deref()),
             Command::Load(path) => self.load(&path),

@@ -65,14 +65,14 @@ impl Session {
             });
         }
         let mut played = vec![self.make_move(mv, By::Person)?];
-        self.computer_replies(&mut played)?;
+        self.computer_replies(&mut played);
         Ok(Reply::Played(Vec::new(), played))
     }
 
     pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         let thought = self.computer_move(level, "ai", true)?;
         let mut played = vec![self.play_thought(thought, level)?];
-        self.computer_replies(&mut played)?;
+        self.computer_replies(&mut played);
         Ok(Reply::Played(Vec::new(), played))
     }
 
@@ -153,13 +153,19 @@ impl Session {
             return Reply::Lines(vec!["no moves yet".into()]);
         }
         // A number for each round, X's turn then O's, each turn as many
-        // marks as the rulebook says; a game set up with O to move starts
-        // `1. …`.
+        // marks as the rulebook says, a turn's marks joined by commas
+        // (connect6: `1. j10 k10,k11 2. j11,j12`); a game set up with O to
+        // move starts `1. …`.
         let positions = self.game.positions();
         let mut text = String::new();
         let mut round = 0;
         for (i, &mv) in self.game.moves().iter().enumerate() {
             let mover = positions[i].turn();
+            // A swap (PI1) leaves O to move, but is a seat change, not a
+            // mark of O's turn.
+            let same_turn = i > 0
+                && positions[i - 1].turn() == mover
+                && ![mv, self.game.moves()[i - 1]].contains(&Move::Swap);
             let new_round = match i {
                 0 => true,
                 _ => mover == Side::X && positions[i - 1].turn() == Side::O,
@@ -174,7 +180,7 @@ impl Session {
                     text.push_str(" …");
                 }
             }
-            text.push(' ');
+            text.push(if same_turn { ',' } else { ' ' });
             text.push_str(&r.move_text(mv));
         }
         Reply::Lines(vec![text])

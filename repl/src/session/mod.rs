@@ -49,6 +49,21 @@ struct Thought {
     cut: Option<Budget>,
 }
 
+/// The computer's reply that failed: for whom, at which level, and why
+/// (the moves before it stand).
+#[derive(Debug)]
+pub struct ReplyFailure {
+    /// The side the computer was to move for.
+    pub side: Side,
+    /// Its level.
+    pub level: Level,
+    /// What went wrong: a script's error, mostly.
+    pub error: CommandError,
+}
+
+/// The columns output is laid out in where no terminal says otherwise.
+pub const DEFAULT_WIDTH: usize = 80;
+
 /// The seed batch mode starts from.
 pub const BATCH_SEED: u64 = 0x5eed;
 
@@ -87,6 +102,15 @@ pub struct Session {
 
     /// Lines about what happened besides the command, for the front end.
     notices: Vec<String>,
+    /// The columns the front end lays text out in (the terminal's width).
+    width: usize,
+    /// The command ends with `--no-reply`: the computer's seats wait.
+    hold: bool,
+    /// The computer's reply that failed during the command, for the front end.
+    reply_failure: Option<ReplyFailure>,
+    /// The levels of the computer's replies the command made, in order,
+    /// for a record that must write them as `ai` lines.
+    replied: Vec<Level>,
     /// Raised by the front end (Ctrl-C) to stop a long command.
     interrupt: Interrupt,
     /// Where the session runs: a terminal shows progress for long commands.
@@ -164,6 +188,10 @@ impl Session {
             pie: None,
             transcript: Transcript::new(transcript),
             notices: Vec::new(),
+            width: DEFAULT_WIDTH,
+            hold: false,
+            reply_failure: None,
+            replied: Vec::new(),
             interrupt: Interrupt::new(),
             setting,
         }
@@ -285,7 +313,7 @@ impl Session {
         self.last_offer = None;
         self.clock.new_game();
         let mut played = Vec::new();
-        self.computer_replies(&mut played)?;
+        self.computer_replies(&mut played);
         self.settle();
         if let Some((outcome, _)) = decided {
             // Set up or opened already decided: a study, not a result here.
@@ -425,21 +453,49 @@ impl Session {
         Ok(played)
     }
 
-    /// The computer plays while its seat is to move, until Ctrl-C.
-    fn computer_replies(&mut self, played: &mut Vec<Played>) -> Result<(), CommandError> {
-        while !self.game.is_over() {
-            let side = self.game.position().turn();
-            let Some(level) = self.seats.computer(side) else {
-                break;
-            };
+    /// The computer plays while its seat is to move, until Ctrl-C (or
+    /// not at all under `--no-reply`). A reply that fails (a script's
+    /// error in its search) is kept for the front end as the computer's
+    /// failure: the moves before it stand, and the command that led to it
+    /// is not refused for it.
+    fn computer_replies(&mut self, played: &mut Vec<Played>) {
+        while !self.hold
+            && let Some((side, level)) = self.computer_to_move()
+        {
             let thought = match self.think(level, true, "ai") {
                 Ok(Some(t)) => t,
                 Ok(None) | Err(CommandError::ThinkStopped(_)) => break,
-                Err(e) => return Err(e),
+                Err(error) => {
+                    self.reply_failure = Some(ReplyFailure { side, level, error });
+                    break;
+                }
             };
-            played.push(self.play_thought(thought, level)?);
+            match self.play_thought(thought, level) {
+                Ok(p) => played.push(p),
+                Err(error) => {
+                    self.reply_failure = Some(ReplyFailure { side, level, error });
+                    break;
+                }
+            }
+            self.replied.push(level);
         }
-        Ok(())
+    }
+
+    /// Lays text out for `width` columns from the next command on (the
+    /// front end reads the terminal's before each).
+    pub fn set_width(&mut self, width: usize) {
+        self.width = width;
+    }
+
+    /// The columns a line of prose may take: one short of the width, as
+    /// 78 of 80, and never so few that words stand alone.
+    fn columns(&self) -> usize {
+        self.width.saturating_sub(2).max(40)
+    }
+
+    /// Why the computer's reply during the last command failed, if it did.
+    pub fn take_reply_failure(&mut self) -> Option<ReplyFailure> {
+        self.reply_failure.take()
     }
 
     /// The computer's seat to move, if the game goes on: (side, level).
