@@ -18,6 +18,12 @@ pub struct Playout {
     /// The moves since the game's start, kept only for per-move hooks.
     line: Vec<Move>,
     plies: usize,
+    /// Read between the moves of a game with per-move hooks, whose single
+    /// game can run for minutes; the kernel's and the general path's
+    /// games without hooks take microseconds and never read it.
+    stop: Option<Interrupt>,
+    /// The last game was cut short by `stop`.
+    stopped: bool,
 }
 
 /// Games longer than this are cut short and counted as drawn, so a rulebook
@@ -28,6 +34,20 @@ impl Playout {
     /// Fresh buffers.
     pub fn new() -> Playout {
         Playout::default()
+    }
+
+    /// Fresh buffers for games that end early, unscored, once `stop` is
+    /// raised, where a game runs per-move hooks.
+    pub fn stopping_on(stop: &Interrupt) -> Playout {
+        Playout {
+            stop: Some(stop.clone()),
+            ..Playout::default()
+        }
+    }
+
+    /// The last game ended because the stop was raised, not by the rules.
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Plays uniformly random legal moves from `start`, reached by `history`
@@ -42,6 +62,7 @@ impl Playout {
         history: &[Move],
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
+        self.stopped = false;
         if let Some(kind) = rules.kernel
             && !start.is_over()
         {
@@ -61,10 +82,16 @@ impl Playout {
             self.line.extend_from_slice(history);
         }
         let mut pos = *start;
+        let stop = self.stop.as_ref().filter(|_| hooks);
         for ply in 0..MAX_PLIES {
             if let Some(o) = pos.outcome() {
                 self.plies = ply;
                 return Ok(o);
+            }
+            if stop.is_some_and(Interrupt::is_raised) {
+                self.plies = ply;
+                self.stopped = true;
+                return Ok(Outcome::Draw);
             }
             let Some(mv) = rules.random_move(&pos, &self.line, rng, &mut self.moves)? else {
                 // A position without a legal move is settled by `no_moves()`
@@ -129,7 +156,7 @@ pub fn bench(
     const LOOK_EVERY: Duration = Duration::from_millis(1);
     let start = rules.initial();
     let mut rng = Rng::new(seed);
-    let mut playout = Playout::new();
+    let mut playout = Playout::stopping_on(stop);
     let began = Instant::now();
     let mut playouts: u64 = 0;
     let mut plies = 0;
@@ -137,9 +164,13 @@ pub fn bench(
     loop {
         for _ in 0..batch {
             playout.run(rules, &start, &[], &mut rng)?;
+            if playout.was_stopped() {
+                // Cut short: not a game, and not counted.
+                break;
+            }
             plies += playout.plies as u64;
+            playouts += 1;
         }
-        playouts += batch;
         let elapsed = began.elapsed();
         if elapsed >= duration || stop.is_raised() {
             return Ok(BenchResult {
@@ -149,7 +180,7 @@ pub fn bench(
             });
         }
         // As many games as fit in `LOOK_EVERY` at the speed so far.
-        let per_game = elapsed.as_secs_f64() / playouts as f64;
+        let per_game = elapsed.as_secs_f64() / playouts.max(1) as f64;
         batch = ((LOOK_EVERY.as_secs_f64() / per_game.max(1e-9)) as u64).clamp(1, 64);
     }
 }
@@ -172,5 +203,37 @@ mod tests {
         let stopped = bench(&rules, Duration::from_secs(3600), 1, &stop).unwrap();
         assert_eq!(stopped.playouts, 1);
         assert!(stopped.plies > 0);
+    }
+
+    /// A game with per-move hooks, which can be slow enough for one game
+    /// to take minutes, ends between two moves once the stop is raised, and
+    /// is not counted (issue 26, item 9: a single such game ran to its end).
+    #[test]
+    fn a_stop_ends_a_hooked_game_between_two_moves() {
+        let dir = tempfile::tempdir().unwrap();
+        // Every move is judged by a hook that runs a while.
+        let script = "fn lines() { lines::straight(5) }\nfn wins(run) { run >= 5 }\n\
+                      fn refuse(state, mv) { let n = 0; for i in 0..20000 { n += i; } () }\n";
+        std::fs::write(dir.path().join("slow.rhai"), script).unwrap();
+        let text = "name = \"slow\"\ntitle = \"t\"\nscript = \"slow.rhai\"\n[board]\nwidth = 15\nheight = 15\n";
+        let rules = Rulebook::from_str_at(text, "slow.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rules.has_per_move_hooks());
+        let stop = Interrupt::new();
+        let mut playout = Playout::stopping_on(&stop);
+        let raiser = stop.clone();
+        let raised = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            raiser.raise();
+        });
+        playout
+            .run(&rules, &rules.initial(), &[], &mut Rng::new(1))
+            .unwrap();
+        raised.join().unwrap();
+        assert!(playout.was_stopped(), "{} plies", playout.plies());
+        assert!(playout.plies() < 225, "{} plies", playout.plies());
+        // Raised before it starts, a bench counts no game.
+        let counted = bench(&rules, Duration::from_secs(3600), 1, &stop).unwrap();
+        assert_eq!(counted.playouts, 0);
     }
 }
