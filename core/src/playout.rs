@@ -185,6 +185,43 @@ pub fn bench(
     }
 }
 
+/// [`bench`] on `threads` threads at once, each its own games from its own
+/// seed (`seed` plus the thread's number): what all the cores play in the
+/// time, the games and moves summed, the time the longest thread took.
+///
+/// # Errors
+/// A failing per-move hook (the first thread's that failed).
+pub fn bench_on(
+    rules: &Rulebook,
+    duration: Duration,
+    seed: u64,
+    stop: &Interrupt,
+    threads: usize,
+) -> Result<BenchResult, ScriptError> {
+    let budget = crate::script::ScriptBudget::current();
+    let results: Vec<Result<BenchResult, ScriptError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1) as u64)
+            .map(|t| scope.spawn(move || budget.run(|| bench(rules, duration, seed + t, stop))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut all = BenchResult {
+        playouts: 0,
+        plies: 0,
+        elapsed: Duration::ZERO,
+    };
+    for r in results {
+        let r = r?;
+        all.playouts += r.playouts;
+        all.plies += r.plies;
+        all.elapsed = all.elapsed.max(r.elapsed);
+    }
+    Ok(all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +240,18 @@ mod tests {
         let stopped = bench(&rules, Duration::from_secs(3600), 1, &stop).unwrap();
         assert_eq!(stopped.playouts, 1);
         assert!(stopped.plies > 0);
+    }
+
+    /// On several threads each plays its own games and the figures add up:
+    /// with no time, each thread's one game.
+    #[test]
+    fn bench_on_threads_sums_each_threads_games() {
+        let rules = Rulebook::builtin("classic").unwrap();
+        let never = Interrupt::new();
+        let all = bench_on(&rules, Duration::ZERO, 1, &never, 3).unwrap();
+        assert_eq!(all.playouts, 3);
+        let one = bench(&rules, Duration::ZERO, 1, &never).unwrap();
+        assert!(all.plies >= 3 * 5 && one.plies >= 5, "{all:?} {one:?}");
     }
 
     /// A game with per-move hooks, which can be slow enough for one game

@@ -61,6 +61,8 @@ pub enum Reply {
         rounds: Vec<BenchResult>,
         /// Ctrl-C stopped it before every round ran.
         stopped: bool,
+        /// The round on every core at once: how many, and what they played.
+        all_cores: Option<(usize, BenchResult)>,
     },
     /// Leave the REPL.
     Quit,

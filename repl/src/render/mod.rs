@@ -162,6 +162,7 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             per_move_hooks,
             rounds,
             stopped,
+            all_cores,
         } => {
             let speed =
                 |r: &gridrules_core::playout::BenchResult| r.playouts_per_second().round() as u64;
@@ -192,6 +193,14 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                 speed(&rounds[0]),
                 speed(&rounds[rounds.len() - 1])
             );
+            if let Some((cores, all)) = all_cores {
+                outln!(
+                    out,
+                    "on all {cores} cores at once: {} playouts/s, {:.2}× the single thread's median",
+                    speed(all),
+                    all.playouts_per_second() / median.playouts_per_second().max(1e-9)
+                );
+            }
             outln!(out, "playouts/s: {}", speed(median));
         }
     }

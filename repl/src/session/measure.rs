@@ -3,7 +3,7 @@
 use super::{Session, open_rulebook};
 use crate::error::CommandError;
 use crate::reply::Reply;
-use gridrules_core::playout::bench;
+use gridrules_core::playout::{bench, bench_on};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ impl Session {
         // minutes.
         let bar = self.progress_bar(
             0,
-            "perft {msg} [{bar:30}] {pos}/{len} first moves, {elapsed} (Ctrl-C stops it)",
+            "perft {msg} [{bar:30}] {pos}/{len} branches, {elapsed} (Ctrl-C stops it)",
         );
         if let Some(bar) = &bar {
             bar.set_message(depth.to_string());
@@ -101,8 +101,11 @@ impl Session {
             None => self.rulebook().clone(),
             Some(n) => Arc::new(open_rulebook(n)?),
         };
-        let round =
-            Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(BENCH_ROUNDS));
+        // The single thread's rounds and, with more than one core, a round
+        // on all of them share the time.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let parts = BENCH_ROUNDS + u32::from(cores > 1);
+        let round = Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(parts));
         // Ctrl-C ends the round it interrupts, which still counts: it
         // measured the time it ran.
         let mut rounds = Vec::new();
@@ -118,11 +121,20 @@ impl Session {
             }
         }
         rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
+        // Then one round on every core at once, beside the single thread's.
+        let stopped = rounds.len() < BENCH_ROUNDS as usize;
+        let all_cores = if cores > 1 && !stopped {
+            let all = bench_on(&rulebook, round, 0x5eed, &self.interrupt, cores)?;
+            (!self.interrupt.is_raised()).then_some((cores, all))
+        } else {
+            None
+        };
         Ok(Reply::Bench {
             rulebook: rulebook.name().to_string(),
             per_move_hooks: rulebook.has_per_move_hooks(),
-            stopped: rounds.len() < BENCH_ROUNDS as usize,
+            stopped: stopped || (cores > 1 && all_cores.is_none()),
             rounds,
+            all_cores,
         })
     }
 }
