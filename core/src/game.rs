@@ -61,6 +61,17 @@ impl Game {
         &self.moves
     }
 
+    /// Whether move `i` is a further mark of the turn move `i - 1` began
+    /// (connect6's second mark): the same side moved both, and neither is
+    /// a swap, which leaves O to move but changes seats, not marks.
+    pub fn continues_turn(&self, i: usize) -> bool {
+        i > 0
+            && i < self.moves.len()
+            && self.positions[i - 1].turn() == self.positions[i].turn()
+            && self.moves[i - 1] != Move::Swap
+            && self.moves[i] != Move::Swap
+    }
+
     /// The keys of the positions reached, the start's first.
     pub fn keys(&self) -> &[u64] {
         &self.keys

@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 /// Counts the move sequences of length `depth` from the end of `game`; a
 /// finished game is not expanded further. Repetition draws count as
 /// finished, like any result, with the game's own positions counted in.
+/// On this thread: callers that run many counts at once (the test suite)
+/// keep their own threads; [`perft_watched`] uses every core.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -24,7 +26,7 @@ pub fn perft(game: &Game, depth: u32) -> Result<u64, ScriptError> {
 /// # Errors
 /// A failing per-move hook.
 pub fn perft_until(game: &Game, depth: u32, stop: &Interrupt) -> Result<Option<u64>, ScriptError> {
-    perft_watched(game, depth, stop, &mut |_, _| {})
+    perft_on(game, depth, 1, stop, &mut |_, _| {})
 }
 
 /// [`perft_until`], telling `progress` after each branch (a first move,
@@ -65,7 +67,7 @@ pub fn perft_on(
     if threads <= 1 || depth < 3 {
         return perft_alone(game, depth, stop, progress);
     }
-    let first = branches(game, threads)?;
+    let first = branches(game, threads, stop)?;
     progress(0, first.len());
     let next = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
@@ -127,7 +129,9 @@ pub fn perft_on(
 /// first move and an answer where the first moves are too few to keep
 /// every thread busy (connect-four's seven on two threads: one would count
 /// four subtrees, the other three).
-fn branches(game: &Game, threads: usize) -> Result<Vec<Vec<Move>>, ScriptError> {
+///
+/// Stopped while it lists them, it lists none.
+fn branches(game: &Game, threads: usize, stop: &Interrupt) -> Result<Vec<Vec<Move>>, ScriptError> {
     let rules = game.rulebook();
     let mut first = MoveList::new();
     rules.legal_moves(game.position(), game.moves(), &mut first)?;
@@ -137,6 +141,10 @@ fn branches(game: &Game, threads: usize) -> Result<Vec<Vec<Move>>, ScriptError> 
     let mut out = Vec::new();
     let mut second = MoveList::new();
     for &mv in first.iter() {
+        // Listing the answers runs the per-move hooks: it can take a while.
+        if stop.is_raised() {
+            return Ok(Vec::new());
+        }
         let mut next = rules.play_unchecked(game.position(), game.moves(), mv)?;
         rules.settle_repetition(&mut next, game.keys());
         if next.is_over() {
@@ -179,7 +187,7 @@ fn subtree(
         moves,
         stop,
         halt: Some(halt),
-        depth: lists.len() + 1,
+        root: None,
         progress: &mut ignore,
     };
     walk(rules, &pos, lists, &mut line)
@@ -198,7 +206,7 @@ fn perft_alone(
         moves: game.moves().to_vec(),
         stop,
         halt: None,
-        depth: lists.len(),
+        root: Some(lists.len()),
         progress,
     };
     match walk(game.rulebook(), game.position(), &mut lists, &mut line) {
@@ -227,8 +235,10 @@ struct Line<'s> {
     stop: &'s Interrupt,
     /// Raised when another thread's count failed: this one stops too.
     halt: Option<&'s AtomicBool>,
-    /// The depth asked for: a walk this deep is at the first moves.
-    depth: usize,
+    /// How many plies are left to count at the first moves, where progress
+    /// is told; `None` for a branch counted on one of several threads,
+    /// which tells none (its thread tells the progress of whole branches).
+    root: Option<usize>,
     progress: &'s mut dyn FnMut(usize, usize),
 }
 
@@ -251,7 +261,7 @@ fn walk(
         return Err(Halt::Stopped);
     }
     let mut total = 0;
-    let root = lists_len == line.depth;
+    let root = line.root == Some(lists_len);
     if root {
         (line.progress)(0, list.len());
     }

@@ -140,9 +140,11 @@ impl BenchResult {
 
 /// Plays random games from the initial position for about `duration`,
 /// single-threaded, or until `stop` is raised (the figures then cover the
-/// time it ran). Either is noticed after the game under way: a slow
-/// rulebook's game at a time, a fast one's in batches of a millisecond or
-/// so (reading the clock costs as much as a 3×3 game).
+/// games finished and their time). The time is noticed after the game
+/// under way, the stop too but in a game with per-move hooks, which it
+/// ends between two moves, uncounted: a slow rulebook's game at a time,
+/// a fast one's in batches of a millisecond or so (reading the clock
+/// costs as much as a 3×3 game).
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -161,17 +163,24 @@ pub fn bench(
     let mut playouts: u64 = 0;
     let mut plies = 0;
     let mut batch: u64 = 1;
+    // When the last whole batch ended: the time of the games counted.
+    let mut counted = Duration::ZERO;
     loop {
         for _ in 0..batch {
             playout.run(rules, &start, &[], &mut rng)?;
             if playout.was_stopped() {
-                // Cut short: not a game, and not counted.
-                break;
+                // Cut short: not a game, and neither it nor its time counts.
+                return Ok(BenchResult {
+                    playouts,
+                    plies,
+                    elapsed: counted,
+                });
             }
             plies += playout.plies as u64;
             playouts += 1;
         }
         let elapsed = began.elapsed();
+        counted = elapsed;
         if elapsed >= duration || stop.is_raised() {
             return Ok(BenchResult {
                 playouts,
@@ -201,7 +210,10 @@ pub fn bench_on(
     let budget = crate::script::ScriptBudget::current();
     let results: Vec<Result<BenchResult, ScriptError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1) as u64)
-            .map(|t| scope.spawn(move || budget.run(|| bench(rules, duration, seed + t, stop))))
+            .map(|t| {
+                let seed = seed.wrapping_add(t);
+                scope.spawn(move || budget.run(|| bench(rules, duration, seed, stop)))
+            })
             .collect();
         handles
             .into_iter()

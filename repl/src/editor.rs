@@ -391,6 +391,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                         text.push_str(&render::played(&session.take_pending()));
                         text.push_str(&render::board_text(&session));
                     }
+                    if let Some(failure) = session.take_reply_failure() {
+                        text.push_str(&render::reply_failure_text(&failure, &session));
+                    }
                     print!("{}", edge::finish(&text, style.color));
                     continue;
                 }

@@ -82,6 +82,8 @@ pub enum CommandError {
     PerftStopped(u32),
     /// Ctrl-C stopped `solve`.
     SolveStopped,
+    /// Ctrl-C stopped `bench` before a game ended.
+    BenchStopped,
     /// `resign` after the result: nothing is left to resign. Holds the
     /// result.
     NothingToResign(gridrules_core::Outcome),
@@ -231,6 +233,9 @@ impl fmt::Display for CommandError {
             ),
             CommandError::PerftStopped(depth) => write!(f, "perft {depth}: stopped (Ctrl-C)"),
             CommandError::SolveStopped => f.write_str("solve: stopped (Ctrl-C)"),
+            CommandError::BenchStopped => {
+                f.write_str("bench: stopped (Ctrl-C) before its first game ended: nothing measured")
+            }
             CommandError::NothingToResign(outcome) => write!(
                 f,
                 "resign: the game is over ({outcome}): there is nothing to resign; `again` starts the next game"

@@ -22,30 +22,41 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// The words of `text`, those of a code span or a bracketed group joined
-/// into one (where it fits `width`).
+/// into one (where it fits `width`; else they go one by one).
 pub(crate) fn atoms(text: &str, width: usize) -> Vec<String> {
     let mut atoms: Vec<String> = Vec::new();
-    let mut open = String::new();
+    let mut group: Vec<&str> = Vec::new();
+    let (mut in_code, mut depth) = (false, 0isize);
+    let flush = |group: &mut Vec<&str>, atoms: &mut Vec<String>| {
+        let joined = group.join(" ");
+        if joined.chars().count() <= width {
+            atoms.push(joined);
+        } else {
+            atoms.extend(group.iter().map(|w| w.to_string()));
+        }
+        group.clear();
+    };
     for word in text.split_whitespace() {
-        if !open.is_empty() {
-            open.push(' ');
+        group.push(word);
+        in_code ^= word.matches('`').count() % 2 == 1;
+        if !in_code {
+            depth += word.matches('[').count() as isize - word.matches(']').count() as isize;
         }
-        open.push_str(word);
-        let ticks = open.matches('`').count();
-        let depth = open.matches('[').count() as isize - open.matches(']').count() as isize;
-        let whole = ticks.is_multiple_of(2) && depth <= 0;
-        if whole && (!open.contains(' ') || open.chars().count() <= width) {
-            atoms.push(std::mem::take(&mut open));
-        } else if whole || open.chars().count() > width {
-            // Too long to keep whole: its words go one by one.
-            atoms.extend(open.split(' ').map(str::to_string));
-            open.clear();
+        if !in_code && depth <= 0 {
+            depth = 0;
+            flush(&mut group, &mut atoms);
         }
     }
-    if !open.is_empty() {
-        atoms.extend(open.split(' ').map(str::to_string));
-    }
+    // An unclosed span or group: its words one by one.
+    atoms.extend(group.iter().map(|w| w.to_string()));
     atoms
+}
+
+/// The columns prose is laid out in on a terminal `width` wide: a column
+/// short of the edge, as 78 of 80; at most 98, since wider prose is hard
+/// to follow; at least 40, so that words do not stand alone.
+pub(crate) fn prose_columns(width: usize) -> usize {
+    width.min(100).saturating_sub(2).max(40)
 }
 
 /// Finished `text` (see [`crate::edge::finish`]) with every line longer than
@@ -154,8 +165,9 @@ mod wrap_tests {
             lines,
             ["arena [games] [--seed N]", "[--playouts N|--time S]"]
         );
-        // Longer than a line: broken between its words after all.
-        let lines = wrap("`a b c d e f`", 5);
-        assert_eq!(lines, ["`a b", "c d e", "f`"]);
+        // Longer than a line: broken between its words after all, and
+        // what follows the span is prose again.
+        let lines = wrap("`a b c d e f` g h i j k l", 5);
+        assert_eq!(lines, ["`a b", "c d e", "f` g", "h i j", "k l"]);
     }
 }

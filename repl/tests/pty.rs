@@ -233,7 +233,8 @@ fn ctrl_c_stops_a_long_command_and_the_history_survives_a_kill() {
     // Hours of work: 224 × 223 × 222 × 221 × 220 sequences.
     p.send_line("perft 5").unwrap();
     // A long count shows how far it is.
-    p.exp_regex(r"perft 5 \[=*>? *\] \d+/224 branches").unwrap();
+    // Branches: the first moves, or pairs on a machine of many cores.
+    p.exp_regex(r"perft 5 \[=*>? *\] \d+/\d+ branches").unwrap();
     p.send_control('c').unwrap();
     p.exp_string("error: perft 5: stopped (Ctrl-C)").unwrap();
     ready(&mut p, r"gomoku O> ");

@@ -2,7 +2,7 @@
 
 use super::entry::{CommandSpec, ParseError};
 use super::registry::{COMMANDS, spec};
-use crate::layout::wrap;
+use crate::layout::{prose_columns, wrap};
 
 /// The command `help <topic>` is about; `None` for the list.
 ///
@@ -15,16 +15,15 @@ pub fn topic(topic: Option<&str>) -> Result<Option<&'static CommandSpec>, ParseE
 }
 
 /// What `help` prints: every command with its usage and summary, or one
-/// command's page (usage, aliases, what surprises, an example), wrapped
-/// within `width` columns.
+/// command's page (usage, aliases, what surprises, an example), laid out
+/// for a terminal `width` columns wide (see [`prose_columns`]).
 pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
-    // A line stops a column short of the edge, as 78 on 80.
-    let width = width.saturating_sub(2).max(MIN_WIDTH);
+    let width = prose_columns(width);
     let Some(c) = topic else {
         // Two columns: the usage, then the summary wrapped beside it (a
-        // usage too wide for the column gets a line of its own). Below 72
-        // columns the summaries would be a few words a line: each goes
-        // under its usage instead.
+        // usage too wide for the column gets a line of its own). On a
+        // terminal narrower than 72 the summaries would be a few words a
+        // line: each goes under its usage instead.
         const COLUMN: usize = 24;
         let column = if width >= 70 { COLUMN } else { 4 };
         let mut lines = wrap(
@@ -67,10 +66,6 @@ pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
     lines
 }
 
-/// The narrowest `help` is laid out for: its summary column keeps a few
-/// words a line.
-const MIN_WIDTH: usize = 40;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,17 +87,17 @@ mod tests {
                 fits(&page);
                 let prose: Vec<&String> = page
                     .iter()
-                    .skip_while(|l| !wrap(c.more, width - 2).contains(l))
+                    .skip_while(|l| !wrap(c.more, prose_columns(width)).contains(l))
                     .take_while(|l| !l.starts_with("example:"))
                     .collect();
                 for pair in prose.windows(2) {
                     // What could have moved up: a word, or a whole code span.
-                    let next = crate::layout::atoms(pair[1], width - 2)
+                    let next = crate::layout::atoms(pair[1], prose_columns(width))
                         .into_iter()
                         .next()
                         .unwrap_or_default();
                     assert!(
-                        pair[0].chars().count() + 1 + next.chars().count() > width - 2,
+                        pair[0].chars().count() + 1 + next.chars().count() > prose_columns(width),
                         "{width} {}: {pair:?}",
                         c.name
                     );

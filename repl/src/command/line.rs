@@ -44,8 +44,15 @@ impl Invocation {
 /// The first word is neither a command nor a move.
 pub fn parse(line: &str) -> Result<Invocation, ParseError> {
     let line = line.trim();
-    let (line, hold) = match line.strip_suffix(NO_REPLY) {
-        Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => (rest.trim(), true),
+    // Read in any case, as commands are (`--NO-REPLY`).
+    let cut = line.len().saturating_sub(NO_REPLY.len());
+    let (line, hold) = match (line.get(..cut), line.get(cut..)) {
+        (Some(rest), Some(end))
+            if end.eq_ignore_ascii_case(NO_REPLY)
+                && (rest.is_empty() || rest.ends_with(char::is_whitespace)) =>
+        {
+            (rest.trim(), true)
+        }
         _ => (line, false),
     };
     if line.is_empty() {
@@ -95,6 +102,22 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
 mod tests {
     use super::super::registry::COMMANDS;
     use super::*;
+
+    /// A line may end in `--no-reply`, in any case, after white space; the
+    /// transcript keeps it in its usual form.
+    #[test]
+    fn no_reply_ends_any_line() {
+        let held = parse("B2 --NO-REPLY").unwrap();
+        assert!(held.hold);
+        assert_eq!(held.text, "b2 --no-reply");
+        let held = parse("ai  hard --no-reply").unwrap();
+        assert!(held.hold);
+        assert_eq!(held.spec.name, "ai");
+        assert!(!parse("status").unwrap().hold);
+        // Part of a word is not the suffix; alone it is no command.
+        assert!(parse("name 1 x--no-reply").is_ok_and(|i| !i.hold));
+        assert!(parse("--no-reply").is_err());
+    }
 
     /// Reads `line` and its arguments; `Err` for a line that is not a
     /// command or a usage error.

@@ -523,18 +523,12 @@ fn twist_hint(rulebook: &Rulebook, first: &Twist) -> String {
 }
 
 /// The moves of the last turn: the last move and those the same side made
-/// just before it (connect6's two marks), oldest first.
+/// just before it in the same turn (connect6's two marks), oldest first.
 pub(crate) fn last_turn(game: &Game) -> &[Move] {
-    let (moves, positions) = (game.moves(), game.positions());
-    let Some(last) = moves.len().checked_sub(1) else {
-        return &[];
-    };
-    let mover = positions[last].turn();
-    // A swap (PI1) leaves O to move, but is no mark of O's turn.
-    let first = (0..=last)
-        .rev()
-        .take_while(|&i| positions[i].turn() == mover && moves[i] != Move::Swap)
-        .last()
-        .unwrap_or(last);
+    let moves = game.moves();
+    let mut first = moves.len().saturating_sub(1);
+    while game.continues_turn(first) {
+        first -= 1;
+    }
     &moves[first..]
 }

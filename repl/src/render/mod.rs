@@ -110,14 +110,7 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             }
         }
         Reply::Help(topic) => {
-            // Prose much wider than 100 columns is hard to follow.
-            for l in help(
-                *topic,
-                style
-                    .width
-                    .unwrap_or(crate::session::DEFAULT_WIDTH)
-                    .min(100),
-            ) {
+            for l in help(*topic, style.width.unwrap_or(crate::session::DEFAULT_WIDTH)) {
                 outln!(out, "{l}");
             }
         }
@@ -220,20 +213,21 @@ pub fn error(err: &CommandError) -> String {
     edge::finish(&error_text(err), false)
 }
 
-/// [`error`] as composed text.
 /// The computer's failed reply: whose and at which level, then why (a
 /// script's error with its place), then how to try again.
 pub(crate) fn reply_failure_text(f: &ReplyFailure, session: &Session) -> String {
     let ReplyFailure { side, level, error } = f;
     let context = format!("{side}'s reply ({level}) failed: ");
-    let mut out = match error {
-        CommandError::Script(e) => diagnostic::error_text_after(&context, &e.to_problem()),
-        CommandError::Play(_, PlayError::Script(e)) => {
-            diagnostic::error_text_after(&context, &e.to_problem())
-        }
-        other => {
+    let script = match error {
+        CommandError::Script(e) => Some(e),
+        CommandError::Play(_, PlayError::Script(e)) => Some(&**e),
+        _ => None,
+    };
+    let mut out = match script {
+        Some(e) => diagnostic::error_text_after(&context, &e.to_problem()),
+        None => {
             let mut out = String::new();
-            outln!(out, "error: {context}{other}");
+            outln!(out, "error: {context}{error}");
             out
         }
     };
@@ -246,6 +240,7 @@ pub(crate) fn reply_failure_text(f: &ReplyFailure, session: &Session) -> String 
     out
 }
 
+/// [`error`] as composed text.
 pub(crate) fn error_text(err: &CommandError) -> String {
     match err {
         CommandError::Rulebook(e) => diagnostic::rulebook_error_text(e),

@@ -20,7 +20,8 @@ impl Session {
     /// Lets the clock move for a player whose time ran out. A script that
     /// fails on that move must not block the table: the failure is shown,
     /// the clock is paused (`resume` tries again), and every command still
-    /// works.
+    /// works. A computer's reply to it that fails is the reply's failure
+    /// ([`Session::take_reply_failure`]), as after any move.
     pub(super) fn clock_moves(&mut self) -> bool {
         match self.run_clock() {
             Ok(moved) => moved,
@@ -107,8 +108,14 @@ impl Session {
         }
         let p = self.make_move(mv, By::Clock)?;
         self.pending.push(p);
+        // The replay's `wait` line makes these replies, whatever the line
+        // that noticed the time: they are neither held by its `--no-reply`
+        // nor among its own replies.
+        let hold = std::mem::replace(&mut self.hold, false);
         let mut replies = Vec::new();
         self.computer_replies(&mut replies);
+        self.hold = hold;
+        self.replied.clear();
         self.pending.extend(replies);
         Ok(true)
     }

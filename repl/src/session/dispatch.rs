@@ -19,6 +19,7 @@ impl Session {
     pub fn execute(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
         self.hold = inv.hold;
         self.replied.clear();
+        self.reply_failure = None;
         let result = self.execute_held(inv);
         self.hold = false;
         result

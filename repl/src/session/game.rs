@@ -161,11 +161,7 @@ impl Session {
         let mut round = 0;
         for (i, &mv) in self.game.moves().iter().enumerate() {
             let mover = positions[i].turn();
-            // A swap (PI1) leaves O to move, but is a seat change, not a
-            // mark of O's turn.
-            let same_turn = i > 0
-                && positions[i - 1].turn() == mover
-                && ![mv, self.game.moves()[i - 1]].contains(&Move::Swap);
+            let same_turn = self.game.continues_turn(i);
             let new_round = match i {
                 0 => true,
                 _ => mover == Side::X && positions[i - 1].turn() == Side::O,

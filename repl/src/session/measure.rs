@@ -120,9 +120,15 @@ impl Session {
                 break;
             }
         }
+        // A round stopped within its first game (a slow rulebook's) measured
+        // nothing.
+        rounds.retain(|r| r.playouts > 0);
+        if rounds.is_empty() {
+            return Err(CommandError::BenchStopped);
+        }
         rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
         // Then one round on every core at once, beside the single thread's.
-        let stopped = rounds.len() < BENCH_ROUNDS as usize;
+        let stopped = self.interrupt.is_raised();
         let all_cores = if cores > 1 && !stopped {
             let all = bench_on(&rulebook, round, 0x5eed, &self.interrupt, cores)?;
             (!self.interrupt.is_raised()).then_some((cores, all))

@@ -487,10 +487,10 @@ impl Session {
         self.width = width;
     }
 
-    /// The columns a line of prose may take: one short of the width, as
-    /// 78 of 80, and never so few that words stand alone.
+    /// The columns a line of prose may take (see
+    /// [`crate::layout::prose_columns`]).
     fn columns(&self) -> usize {
-        self.width.saturating_sub(2).max(40)
+        crate::layout::prose_columns(self.width)
     }
 
     /// Why the computer's reply during the last command failed, if it did.
