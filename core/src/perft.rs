@@ -344,13 +344,14 @@ mod tests {
 
     /// Threads share out the first moves and count the same as one thread
     /// alone, with positions that repeat (moving), that end early
-    /// (classic), and where the first move sends the next (ultimate).
+    /// (classic), and where the first moves are few enough to be shared out
+    /// with their answers (connect-four's seven).
     #[test]
     fn threads_count_what_one_thread_counts() {
         for (name, depth) in [
             ("classic", 5),
             ("moving", 6),
-            ("ultimate", 3),
+            ("connect-four", 5),
             ("connect6", 3),
         ] {
             let game = Game::new(std::sync::Arc::new(Rulebook::builtin(name).unwrap()));

@@ -648,3 +648,61 @@ fn solve_answers_a_looping_game_without_a_repetition_rule() {
         r.err
     );
 }
+
+/// A draw found over the graph of a looping game with no repetition rule
+/// says that play may go on forever (issue 26, item 10). Moving
+/// tic-tac-toe with two pieces a side, and no repetition: nobody can make
+/// three, and the pieces step back and forth without end.
+#[test]
+fn solve_says_a_looping_draw_may_go_on_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let toml = std::fs::read_to_string(root.join("rules/moving.toml")).unwrap();
+    let script = std::fs::read_to_string(root.join("scripts/moving.rhai")).unwrap();
+    assert!(
+        toml.contains("\npieces = 3\n"),
+        "the param to change is there"
+    );
+    let toml: String = toml
+        .replace("\npieces = 3\n", "\npieces = 2\n")
+        .lines()
+        .filter(|l| !l.starts_with("repetition ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hook = "/// The REPETITION-th occurrence of a position, same side to move, is a draw.\nfn repetition() {\n    REPETITION\n}";
+    assert!(script.contains(hook), "the hook to take out is there");
+    std::fs::write(dir.path().join("two-pieces.toml"), toml).unwrap();
+    std::fs::write(dir.path().join("moving.rhai"), script.replace(hook, "")).unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--rules", "two-pieces.toml", "--batch"],
+        "solve 10\n",
+    );
+    assert_eq!(
+        (r.out.as_str(), r.code),
+        (
+            "solve: draw — a1 b1 c1 a2 b2 c2 a3 b3 c3\n(neither side can force a win: positions come back and no repetition rule ends the play, so it may go on forever)\n",
+            0
+        ),
+        "{}",
+        r.err
+    );
+}
+
+/// `vs` at the level the computer already plays changes nothing and says
+/// so, without the seats and score again (the help tour: it repeated them
+/// and, at the REPL, the whole board).
+#[test]
+fn vs_at_the_same_level_says_nothing_changed() {
+    let (out, _, code) = run(&["--batch"], "vs medium\nvs medium\nscore\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[2..],
+        [
+            "the computer (medium) already plays O; you play X",
+            "score: player 1 (X) 0, computer (O, medium) 0 (0 games)"
+        ],
+        "{out}"
+    );
+    assert_eq!(code, 0);
+}

@@ -43,6 +43,21 @@ impl Session {
             // holds in this game (X at first; `again` may have passed it).
             (None, None) => self.seats.side_of(0),
         };
+        if self.seats.computer(human.other()) == Some(level) && self.seats.computer(human).is_none()
+        {
+            // Nothing changes; a reply Ctrl-C stopped is made all the same.
+            let line = format!(
+                "the computer ({level}) already plays {}; you play {human}",
+                human.other()
+            );
+            let mut played = Vec::new();
+            self.computer_replies(&mut played);
+            return Ok(if played.is_empty() {
+                Reply::Lines(vec![line])
+            } else {
+                Reply::Played(vec![line], played)
+            });
+        }
         self.seats.clear_computers();
         if mark.is_some() && self.game.moves().is_empty() {
             // Marks are chosen before the game (G6): the person keeps seat 1.
