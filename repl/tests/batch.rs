@@ -613,29 +613,46 @@ fn ctrl_c_stops_a_one_command_bench_with_its_figures() {
     assert!(out.contains("playouts/s:"), "{out}");
 }
 
+/// A built-in rulebook without its repetition rule, written as `file` into
+/// a new directory with its script: the `repetition` param's line and the
+/// `repetition()` hook (its doc line `doc`) taken out, and `edit` applied to
+/// the TOML.
+fn without_repetition(
+    rulebook: &str,
+    script: &str,
+    doc: &str,
+    file: &str,
+    edit: impl Fn(String) -> String,
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let toml = std::fs::read_to_string(root.join(format!("rules/{rulebook}.toml"))).unwrap();
+    let text = std::fs::read_to_string(root.join(format!("scripts/{script}"))).unwrap();
+    let toml: String = edit(toml)
+        .lines()
+        .filter(|l| !l.starts_with("repetition ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let hook = format!("/// {doc}\nfn repetition() {{\n    REPETITION\n}}");
+    assert!(text.contains(&hook), "the hook to take out is there");
+    std::fs::write(dir.path().join(file), toml).unwrap();
+    std::fs::write(dir.path().join(script), text.replace(&hook, "")).unwrap();
+    dir
+}
+
 /// A looping game with no repetition rule (three men's morris without its
 /// repetition: Achi as many play it) is solved over its graph of positions
 /// (issue 26, item 10: alpha-beta never ends there, and `solve` said "too
 /// large" of some 5 700 positions).
 #[test]
 fn solve_answers_a_looping_game_without_a_repetition_rule() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let toml = std::fs::read_to_string(root.join("rules/three-mens-morris.toml")).unwrap();
-    let script = std::fs::read_to_string(root.join("scripts/three_mens_morris.rhai")).unwrap();
-    let toml: String = toml
-        .lines()
-        .filter(|l| !l.starts_with("repetition ="))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let hook = "/// The REPETITION-th occurrence of a position is a draw.\nfn repetition() {\n    REPETITION\n}";
-    assert!(script.contains(hook), "the hook to take out is there");
-    std::fs::write(dir.path().join("achi.toml"), toml).unwrap();
-    std::fs::write(
-        dir.path().join("three_mens_morris.rhai"),
-        script.replace(hook, ""),
-    )
-    .unwrap();
+    let dir = without_repetition(
+        "three-mens-morris",
+        "three_mens_morris.rhai",
+        "The REPETITION-th occurrence of a position is a draw.",
+        "achi.toml",
+        |toml| toml,
+    );
     let r = common::run_in(
         dir.path(),
         &["--rules", "achi.toml", "--batch"],
@@ -655,24 +672,19 @@ fn solve_answers_a_looping_game_without_a_repetition_rule() {
 /// three, and the pieces step back and forth without end.
 #[test]
 fn solve_says_a_looping_draw_may_go_on_forever() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let toml = std::fs::read_to_string(root.join("rules/moving.toml")).unwrap();
-    let script = std::fs::read_to_string(root.join("scripts/moving.rhai")).unwrap();
-    assert!(
-        toml.contains("\npieces = 3\n"),
-        "the param to change is there"
+    let dir = without_repetition(
+        "moving",
+        "moving.rhai",
+        "The REPETITION-th occurrence of a position, same side to move, is a draw.",
+        "two-pieces.toml",
+        |toml| {
+            assert!(
+                toml.contains("\npieces = 3\n"),
+                "the param to change is there"
+            );
+            toml.replace("\npieces = 3\n", "\npieces = 2\n")
+        },
     );
-    let toml: String = toml
-        .replace("\npieces = 3\n", "\npieces = 2\n")
-        .lines()
-        .filter(|l| !l.starts_with("repetition ="))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let hook = "/// The REPETITION-th occurrence of a position, same side to move, is a draw.\nfn repetition() {\n    REPETITION\n}";
-    assert!(script.contains(hook), "the hook to take out is there");
-    std::fs::write(dir.path().join("two-pieces.toml"), toml).unwrap();
-    std::fs::write(dir.path().join("moving.rhai"), script.replace(hook, "")).unwrap();
     let r = common::run_in(
         dir.path(),
         &["--rules", "two-pieces.toml", "--batch"],
