@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 const ROUNDS: usize = 3;
 
 fn main() {
-    let all = std::thread::available_parallelism().map_or(1, usize::from);
+    let all = gridrules_core::cores();
     let never = Interrupt::new();
     println!(
         "{:<24} {:>14} {:>10} {:>10} {:>6}",

@@ -60,3 +60,10 @@ pub use refusal::{PlayError, Refusal};
 pub use rng::Rng;
 pub use rulebook::Rulebook;
 pub use setup_error::{SetupError, SetupErrorKind};
+
+/// The cores the program may use at once: how many threads `perft`, the
+/// all-cores `bench` round and `arena` start (1 where the machine cannot
+/// tell).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}

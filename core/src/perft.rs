@@ -41,7 +41,7 @@ pub fn perft_watched(
     stop: &Interrupt,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Option<u64>, ScriptError> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = crate::cores();
     perft_on(game, depth, threads, stop, progress)
 }
 

@@ -167,16 +167,11 @@ impl ScriptHost {
             .map(|f| format!("{name}({})", f.params.join(", ")))
             .collect();
         forms.extend(
-            self.engine
-                .gen_fn_signatures(false)
-                .iter()
-                .filter_map(|sig| {
-                    let sig = sig.strip_prefix("fn ").unwrap_or(sig);
-                    let (n, rest) = sig.split_once('(')?;
-                    let args = rest.split(')').next()?;
-                    // Registered closures have no parameter names: `_: i64`.
-                    (n.trim() == name).then(|| format!("{name}({})", args.replace("_: ", "")))
-                }),
+            self.registered()
+                .into_iter()
+                .filter(|(n, _)| n == name)
+                // Registered closures have no parameter names: `_: i64`.
+                .map(|(_, args)| format!("{name}({})", args.replace("_: ", ""))),
         );
         forms.sort();
         forms.dedup();
@@ -189,12 +184,24 @@ impl ScriptHost {
     /// The names of the functions registered with the engine, accessors
     /// (`get$from`) included.
     fn registered_names(&self) -> Vec<String> {
+        self.registered()
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect()
+    }
+
+    /// The functions registered with the engine, each its name and its
+    /// parameters as the engine writes them (`fn cell(_: i64, _: i64) ->
+    /// …` is `("cell", "_: i64, _: i64")`).
+    fn registered(&self) -> Vec<(String, String)> {
         self.engine
             .gen_fn_signatures(false)
             .iter()
             .filter_map(|sig| {
                 let sig = sig.strip_prefix("fn ").unwrap_or(sig);
-                sig.split('(').next().map(|n| n.trim().to_string())
+                let (name, rest) = sig.split_once('(')?;
+                let params = rest.split(')').next()?;
+                Some((name.trim().to_string(), params.to_string()))
             })
             .collect()
     }

@@ -18,7 +18,7 @@ impl Session {
             budget,
         } = asked.clone();
         let rules = open_rulebook(&rulebook)?;
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = gridrules_core::cores();
         let bar = self.progress_bar(
             u64::from(games),
             "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",

@@ -103,7 +103,7 @@ impl Session {
         };
         // The single thread's rounds and, with more than one core, a round
         // on all of them share the time.
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let cores = gridrules_core::cores();
         let parts = BENCH_ROUNDS + u32::from(cores > 1);
         let round = Duration::from_secs_f64(seconds.unwrap_or(BENCH_SECONDS) / f64::from(parts));
         // Ctrl-C ends the round it interrupts, which still counts: it

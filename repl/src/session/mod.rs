@@ -345,19 +345,23 @@ impl Session {
     /// Scores a game that has just ended. A draw agreed before any move
     /// ends the game but is no result between the players: not scored.
     fn settle(&mut self) {
-        if let Some((outcome, ending)) = self.game.ending() {
-            if !(ending == Ending::Agreed && self.game.moves().is_empty()) {
+        if let Some((outcome, _)) = self.game.ending() {
+            if !self.agreed_before_any_move() {
                 self.seats.score_result(outcome);
             }
             self.offer = None;
         }
     }
 
+    /// The game ended in a draw agreed before any move: no result between
+    /// the players.
+    fn agreed_before_any_move(&self) -> bool {
+        matches!(self.game.ending(), Some((_, Ending::Agreed))) && self.game.moves().is_empty()
+    }
+
     /// The line said after an agreed draw: not scored before any move.
     fn unscored_draw_line(&self) -> Option<String> {
-        self.game
-            .moves()
-            .is_empty()
+        self.agreed_before_any_move()
             .then(|| "not scored: the draw was agreed before any move was played".to_string())
     }
 
@@ -462,15 +466,12 @@ impl Session {
         while !self.hold
             && let Some((side, level)) = self.computer_to_move()
         {
-            let thought = match self.think(level, true, "ai") {
-                Ok(Some(t)) => t,
+            let reply = match self.think(level, true, "ai") {
                 Ok(None) | Err(CommandError::ThinkStopped(_)) => break,
-                Err(error) => {
-                    self.reply_failure = Some(ReplyFailure { side, level, error });
-                    break;
-                }
+                Ok(Some(thought)) => self.play_thought(thought, level),
+                Err(error) => Err(error),
             };
-            match self.play_thought(thought, level) {
+            match reply {
                 Ok(p) => played.push(p),
                 Err(error) => {
                     self.reply_failure = Some(ReplyFailure { side, level, error });
