@@ -265,7 +265,9 @@ fn solve_gives_the_known_values() {
     )
     .unwrap();
     assert_eq!(solved, Solved::OutOfTime);
-    let rules = Rulebook::builtin("teeko").unwrap();
+    // Removals make more of a position than its cells: no table, and the
+    // graph is too large.
+    let rules = Rulebook::builtin("nine-mens-morris").unwrap();
     let solved = solve(
         At::new(&rules, &rules.initial(), &[]),
         Duration::from_secs(600),
@@ -273,6 +275,132 @@ fn solve_gives_the_known_values() {
     )
     .unwrap();
     assert_eq!(solved, Solved::TooLarge);
+}
+
+/// Where more positions are reachable than the graph holds, and a position
+/// is only the cells each side holds (moving tic-tac-toe on 4×4, 376 000
+/// positions), `solve` answers from a table of every position (it said
+/// "too large" before). The win it claims is then checked move by move
+/// against every defence: the engine must end every line in X's win
+/// within the plies said.
+#[test]
+fn solve_answers_past_the_graph_with_a_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/moving-4x4.toml");
+    let rules = Rulebook::from_file(&path).unwrap();
+    let start = rules.initial();
+    let Value::Win { side, plies } = value(&rules, &start) else {
+        panic!("three in a row on 4×4 is won by the first player");
+    };
+    assert_eq!((side, plies), (Side::X, 5));
+    /// Whether X wins within `plies` from `pos` against every defence,
+    /// playing the first move `solve` gives.
+    fn forced(rules: &Rulebook, pos: &Position, plies: u32) -> bool {
+        if let Some(o) = pos.outcome() {
+            return o == Outcome::Win(Side::X);
+        }
+        if plies == 0 {
+            return false;
+        }
+        let Solved::Exact(s) = solve(
+            At::new(rules, pos, &[]),
+            Duration::from_secs(60),
+            &Interrupt::new(),
+        )
+        .unwrap() else {
+            return false;
+        };
+        let moves = if pos.turn() == Side::X {
+            s.moves[..1].to_vec()
+        } else {
+            legal(rules, pos)
+        };
+        moves
+            .iter()
+            .all(|&m| forced(rules, &rules.play(pos, &[], m).unwrap(), plies - 1))
+    }
+    assert!(forced(&rules, &start, plies));
+}
+
+/// Once `solve` has a table, hard plays from it: along random games of
+/// moving tic-tac-toe on 4×4 (positions of both phases), a side that can
+/// force a win plays a move that wins a ply sooner, never a slower or
+/// lesser one, and a drawn side never moves into a loss.
+#[test]
+fn hard_plays_the_quickest_win_from_a_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/moving-4x4.toml");
+    let rules = Rulebook::from_file(&path).unwrap();
+    let mut rng = Rng::new(27);
+    let (mut wins, mut draws) = (0, 0);
+    for _ in 0..20 {
+        let mut pos = rules.initial();
+        for _ in 0..40 {
+            if pos.is_over() {
+                break;
+            }
+            let me = pos.turn();
+            let before = value(&rules, &pos);
+            let mv = choose(
+                At::new(&rules, &pos, &[]),
+                Request::new(Level::Hard, BUDGET),
+                &mut Rng::new(5),
+            )
+            .unwrap()
+            .unwrap();
+            let next = rules.play(&pos, &[], mv).unwrap();
+            let after = match next.outcome() {
+                Some(Outcome::Win(side)) => Value::Win { side, plies: 0 },
+                Some(Outcome::Draw) => Value::Draw,
+                None => value(&rules, &next),
+            };
+            let text = format!("{} {}", rules.position_text(&pos), rules.move_text(mv));
+            match before {
+                Value::Win { side, plies } if side == me => {
+                    wins += 1;
+                    assert_eq!(
+                        after,
+                        Value::Win {
+                            side,
+                            plies: plies - 1
+                        },
+                        "{text}"
+                    );
+                }
+                Value::Draw => {
+                    draws += 1;
+                    assert_eq!(after, Value::Draw, "{text}");
+                }
+                Value::Win { .. } => {}
+            }
+            let moves = legal(&rules, &pos);
+            pos = rules
+                .play(&pos, &[], moves[rng.below(moves.len())])
+                .unwrap();
+        }
+    }
+    assert!(
+        wins > 20 && draws > 20,
+        "{wins} wins, {draws} draws checked"
+    );
+}
+
+/// `solve teeko`: every one of its 172 million positions valued on every
+/// core, a table of 2 bits each. The published result is a draw (Guy
+/// Steele, 1998). Minutes and half a gigabyte, so only when asked:
+/// `cargo test --release -p gridrules-conformance --test ai -- --ignored`.
+#[test]
+#[ignore = "long: minutes on two cores, 520 MB"]
+fn teeko_is_a_draw() {
+    let rules = Rulebook::builtin("teeko").unwrap();
+    let solved = solve(
+        At::new(&rules, &rules.initial(), &[]),
+        Duration::from_secs(3600),
+        &Interrupt::new(),
+    )
+    .unwrap();
+    let Solved::Exact(solution) = solved else {
+        panic!("teeko is solved by its table: {solved:?}");
+    };
+    assert_eq!(solution.value, Value::Draw);
 }
 
 #[test]

@@ -168,3 +168,41 @@ impl Mechanics {
         }
     }
 }
+
+// What an exact table of every position may assume (`search::table`).
+impl Mechanics {
+    /// Whether a position is no more than the cells each side holds and the
+    /// side to move (the hands follow from the counts), and every move a
+    /// placement from hand or a step, jump or flight the other way of which
+    /// is one too: then the positions that lead to one are found by moving
+    /// its pieces back, and a table of every position can be solved from
+    /// the ends backwards. Boards of at most one word.
+    pub(crate) fn retractable(&self) -> bool {
+        let symmetric_steps = self.steps.iter().enumerate().all(|(c, to)| {
+            to.into_iter()
+                .all(|d: Cell| self.steps[d.index()].contains(Cell(c as u16)))
+        });
+        let symmetric_jumps = self.jumps.iter().enumerate().all(|(c, jumps)| {
+            jumps.iter().all(|j| {
+                self.jumps[j.to.index()]
+                    .iter()
+                    .any(|back| back.to.index() == c && back.over == j.over)
+            })
+        });
+        self.pieces != UNLIMITED
+            && self.words == 1
+            && self.all.words()[0] == u64::MAX >> (64 - self.all.count().max(1))
+            && self.turns.is_alternating()
+            && self.marks == super::words::Marks::Own
+            && self.regions.is_empty()
+            && !self.gravity
+            && !self.captures.any()
+            && self.keep.is_none()
+            && !self.judges_whole_board()
+            && !self.removes()
+            && self.forbidden.is_empty()
+            && !self.has_any_patterns()
+            && symmetric_steps
+            && symmetric_jumps
+    }
+}

@@ -3,7 +3,8 @@
 
 use super::exact::{Proof, Solver};
 use super::request::Search;
-use super::retrograde::{Graph, Value};
+use super::retrograde::{Graph, Value, Values};
+use super::table::Table;
 use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, tactics, threats};
 use crate::error::ScriptError;
 use crate::playout::Rng;
@@ -135,9 +136,15 @@ impl Method for ThreatSpace {
 }
 
 impl Retrograde {
-    /// The rulebook's graph, if it is built within the search's deadline.
-    fn graph(s: &Search<'_>) -> Result<Option<std::sync::Arc<Graph>>, ScriptError> {
-        Graph::of_rulebook(s.at.rules, &Limit::nodes(u64::MAX).within(s.until))
+    /// The rulebook's graph, if it is built within the search's deadline;
+    /// where it is too large, a table `solve` has solved (never solved
+    /// here: it takes minutes).
+    fn graph(s: &Search<'_>) -> Result<Option<std::sync::Arc<dyn Values>>, ScriptError> {
+        let limit = Limit::nodes(u64::MAX).within(s.until);
+        Ok(match Graph::of_rulebook(s.at.rules, &limit)? {
+            Some(g) => Some(g),
+            None => Table::kept(s.at.rules).map(|t| t as std::sync::Arc<dyn Values>),
+        })
     }
 }
 
@@ -152,7 +159,7 @@ impl Method for Retrograde {
         let Some(graph) = Retrograde::graph(s)? else {
             return Ok(Answer::Pass);
         };
-        let Some(ranked) = rank(&graph, &s.at, candidates)? else {
+        let Some(ranked) = rank(&*graph, &s.at, candidates)? else {
             return Ok(Answer::Pass);
         };
         let best = ranked.iter().map(|&(_, r, _)| r).max();
@@ -355,7 +362,7 @@ pub(super) fn methods(
 /// (a win sooner is better, a loss later is less bad), or `None` if the
 /// graph lacks one of the positions they lead to.
 pub(super) fn rank(
-    graph: &Graph,
+    graph: &dyn Values,
     at: &At<'_>,
     candidates: &[Move],
 ) -> Result<Option<Vec<Ranked>>, ScriptError> {

@@ -41,6 +41,7 @@
 mod choose;
 mod exact;
 mod fallback;
+mod kept;
 mod lines;
 mod mcts;
 mod methods;
@@ -48,6 +49,7 @@ mod report;
 mod request;
 mod retrograde;
 mod solve;
+mod table;
 mod tactics;
 mod threats;
 
@@ -57,6 +59,7 @@ pub use mcts::Memory;
 pub use report::{Report, Worth};
 pub use request::{At, Budget, Level, Request, SEARCH_CAP};
 pub use retrograde::{MAX_POSITIONS, Value};
-pub use solve::{Solution, Solved, solve};
+pub use solve::{Solution, Solved, solve, solve_watched};
+pub use table::{MAX_TABLE_POSITIONS, Stage};
 
 use request::{Limit, Until};

@@ -7,12 +7,12 @@
 //! and kept for as long as the rulebook is.
 
 use super::Limit;
+use super::kept::Kept;
 use crate::error::ScriptError;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
-use crate::script::ScriptHost;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::Arc;
 
 /// Positions the analysis may hold before it gives up (about 30 MB while
 /// it builds, a tenth of that kept).
@@ -40,7 +40,19 @@ pub(crate) struct Graph {
     values: Vec<Value>,
 }
 
-/// Why a graph was not built.
+/// Exact values of positions, from a graph or a table.
+pub(super) trait Values {
+    /// The value of `pos`, if it is held.
+    fn value(&self, pos: &Position) -> Option<Value>;
+}
+
+impl Values for Graph {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        self.index.get(&pos.key()).map(|&i| self.values[i as usize])
+    }
+}
+
+/// Why a graph or a table was not built.
 pub(super) enum Unbuilt {
     /// More positions than [`MAX_POSITIONS`], or moves it cannot follow.
     TooLarge,
@@ -54,11 +66,6 @@ impl Graph {
     /// (it exchanges the players, not the sides) do not allow.
     pub(super) fn applies(rules: &Rulebook) -> bool {
         !rules.has_per_move_hooks() && !rules.table().pie
-    }
-
-    /// The value of `pos`, if the graph holds it.
-    pub(super) fn value(&self, pos: &Position) -> Option<Value> {
-        self.index.get(&pos.key()).map(|&i| self.values[i as usize])
     }
 
     /// The graph of the positions reachable from `root`.
@@ -113,7 +120,7 @@ impl Graph {
         limit: &Limit<'_>,
     ) -> Result<Option<Arc<Graph>>, ScriptError> {
         let load = Arc::downgrade(&rules.script);
-        if let Some(kept) = kept(&load) {
+        if let Some(kept) = GRAPHS.get(&load) {
             return Ok(kept);
         }
         let built = match Graph::build(rules, &rules.initial(), limit)? {
@@ -121,60 +128,12 @@ impl Graph {
             Err(Unbuilt::TooLarge) => None,
             Err(Unbuilt::OutOfTime) => return Ok(None),
         };
-        Ok(keep(load, built))
+        Ok(GRAPHS.keep(load, built))
     }
 }
 
-/// The graphs built from rulebooks' initial positions (`None`: too large),
-/// each with the load of the rulebook it was built for.
-///
-/// Implementation note: the search keeps them, not the rulebook nor its
-/// callers. A graph depends on nothing but the rules (not on the budget,
-/// the deadline or who asks), so sharing one is invisible but for speed,
-/// and every caller that asks twice — a session's moves and `solve`s, an
-/// arena's games on all its threads, a brain's turns, the tests that solve
-/// every position — gets it without carrying a cache. A load is named by
-/// its script host, which only the copies of one load share (under other
-/// table rules, of which only the pie rule changes the moves, and no graph
-/// is built under it); the host's weak pointer keeps its address from
-/// being reused by a later load, and a graph whose rulebooks are all gone
-/// is dropped at the next look.
-static GRAPHS: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
-
-/// A graph in [`GRAPHS`].
-struct Kept {
-    load: Weak<ScriptHost>,
-    graph: Option<Arc<Graph>>,
-}
-
-/// [`GRAPHS`], once the graphs of rulebooks no longer loaded are dropped.
-fn graphs() -> std::sync::MutexGuard<'static, Vec<Kept>> {
-    let mut graphs = GRAPHS.lock().unwrap_or_else(PoisonError::into_inner);
-    graphs.retain(|k| k.load.strong_count() > 0);
-    graphs
-}
-
-/// The graph kept for `load`, if one was built.
-fn kept(load: &Weak<ScriptHost>) -> Option<Option<Arc<Graph>>> {
-    graphs()
-        .iter()
-        .find(|k| k.load.ptr_eq(load))
-        .map(|k| k.graph.clone())
-}
-
-/// Keeps `graph` for `load`, unless another thread kept one first: then
-/// that one, so that every caller shares one graph.
-fn keep(load: Weak<ScriptHost>, graph: Option<Arc<Graph>>) -> Option<Arc<Graph>> {
-    let mut graphs = graphs();
-    if let Some(k) = graphs.iter().find(|k| k.load.ptr_eq(&load)) {
-        return k.graph.clone();
-    }
-    graphs.push(Kept {
-        load,
-        graph: graph.clone(),
-    });
-    graph
-}
+/// The graphs built from rulebooks' initial positions (see [`Kept`]).
+static GRAPHS: Kept<Graph> = Kept::new();
 
 /// Values every position from the ends backwards, breadth first: a position
 /// is won for its mover as soon as one child is, with the shortest such win;
@@ -242,4 +201,29 @@ fn solve(positions: &[Position], first: &[u32], children: &[u32]) -> Vec<Value> 
         .into_iter()
         .map(|v| v.unwrap_or(Value::Draw))
         .collect()
+}
+
+#[cfg(test)]
+/// Every position reachable from the initial one, found by the engine.
+pub(super) fn reachable(rules: &Rulebook) -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    let mut all = vec![rules.initial()];
+    seen.insert(all[0].key());
+    let mut list = MoveList::new();
+    let mut i = 0;
+    while i < all.len() {
+        let pos = all[i];
+        i += 1;
+        if pos.is_over() {
+            continue;
+        }
+        rules.legal_moves(&pos, &[], &mut list).unwrap();
+        for &mv in list.iter() {
+            let next = rules.play_unchecked(&pos, &[], mv).unwrap();
+            if seen.insert(next.key()) {
+                all.push(next);
+            }
+        }
+    }
+    all
 }

@@ -5,10 +5,12 @@ use super::At;
 use super::exact::{Solver, WIN};
 use super::methods::{Ranked, rank, rank_of};
 use super::request::Limit;
-use super::retrograde::{Graph, Unbuilt, Value};
+use super::retrograde::{Graph, Unbuilt, Value, Values};
+use super::table::{Stage, Table};
 use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
 use crate::position::{Move, MoveList, Outcome};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A position's value under perfect play and the moves that keep it.
@@ -53,6 +55,22 @@ pub fn solve<'a>(
     within: Duration,
     stop: &Interrupt,
 ) -> Result<Solved, ScriptError> {
+    solve_watched(from, within, stop, &mut |_, _, _| {})
+}
+
+/// [`solve`], telling `progress` how far the solving of a table of every
+/// position has come (the one method that can take minutes: Teeko's 170
+/// million positions take a few on two cores): its [`Stage`], the
+/// positions done and how many there are.
+///
+/// # Errors
+/// A failing per-move hook.
+pub fn solve_watched<'a>(
+    from: impl Into<At<'a>>,
+    within: Duration,
+    stop: &Interrupt,
+    progress: &mut dyn FnMut(Stage, u64, u64),
+) -> Result<Solved, ScriptError> {
     let at = from.into();
     let (rules, pos, history) = (at.rules, at.pos, at.history);
     if let Some(o) = pos.outcome() {
@@ -75,20 +93,29 @@ pub fn solve<'a>(
     let me = pos.turn();
     // Over the graph of positions: where a repetition rule ends cycles, or
     // where alpha-beta cannot (below).
-    let by_graph = |limit: &Limit<'_>| -> Result<Result<Vec<Ranked>, Solved>, ScriptError> {
+    let mut by_graph = |limit: &Limit<'_>| -> Result<Result<Vec<Ranked>, Solved>, ScriptError> {
         if !Graph::applies(rules) {
             return Ok(Err(Solved::Unsupported));
         }
-        let graph = match Graph::of_rulebook(rules, limit)? {
+        // Kept from an earlier solve, or built from here; a table of every
+        // position where the graph from here is too large.
+        let values: Arc<dyn Values> = match Graph::of_rulebook(rules, limit)? {
             Some(g) if g.value(pos).is_some() => g,
             _ if expired() => return Ok(Err(Solved::OutOfTime)),
-            _ => match Graph::build(rules, pos, limit)? {
-                Ok(g) => std::sync::Arc::new(g),
-                Err(Unbuilt::TooLarge) => return Ok(Err(Solved::TooLarge)),
-                Err(Unbuilt::OutOfTime) => return Ok(Err(Solved::OutOfTime)),
+            _ => match Table::kept(rules).filter(|t| t.value(pos).is_some()) {
+                Some(t) => t,
+                None => match Graph::build(rules, pos, limit)? {
+                    Ok(g) => Arc::new(g),
+                    Err(Unbuilt::OutOfTime) => return Ok(Err(Solved::OutOfTime)),
+                    Err(Unbuilt::TooLarge) => match Table::of_rulebook(rules, limit, progress)? {
+                        Some(t) if t.value(pos).is_some() => t,
+                        _ if expired() => return Ok(Err(Solved::OutOfTime)),
+                        _ => return Ok(Err(Solved::TooLarge)),
+                    },
+                },
             },
         };
-        Ok(rank(&graph, &at, &moves)?.ok_or(Solved::TooLarge))
+        Ok(rank(&*values, &at, &moves)?.ok_or(Solved::TooLarge))
     };
     let ranked = if rules.mechanics().repetition().is_some() || !Solver::applies(rules) {
         match by_graph(&limit)? {
@@ -166,32 +193,9 @@ fn solution(mut ranked: Vec<Ranked>, endless: bool) -> Option<Solution> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::{Position, Side};
+    use crate::position::Side;
     use crate::rulebook::Rulebook;
-
-    /// Every position reachable from the initial one, found by the engine.
-    fn reachable(rules: &Rulebook) -> Vec<Position> {
-        let mut seen = std::collections::HashSet::new();
-        let mut all = vec![rules.initial()];
-        seen.insert(all[0].key());
-        let mut list = MoveList::new();
-        let mut i = 0;
-        while i < all.len() {
-            let pos = all[i];
-            i += 1;
-            if pos.is_over() {
-                continue;
-            }
-            rules.legal_moves(&pos, &[], &mut list).unwrap();
-            for &mv in list.iter() {
-                let next = rules.play_unchecked(&pos, &[], mv).unwrap();
-                if seen.insert(next.key()) {
-                    all.push(next);
-                }
-            }
-        }
-        all
-    }
+    use crate::search::retrograde::reachable;
 
     #[test]
     fn retrograde_agrees_with_alpha_beta_where_there_are_no_cycles() {

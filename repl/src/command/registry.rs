@@ -406,8 +406,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, \
          then the moves that keep the win), `solve: draw — ...`, or `too \
          large`. Games with a repetition rule are solved over every \
-         reachable position; others by alpha-beta. Default: 10 s. Ctrl-C \
-         stops it.",
+         reachable position; others by alpha-beta. Where pieces are placed \
+         and then stepped and too many positions are reachable, over a \
+         table of every position on every core: minutes for the largest \
+         (`solve 600` in teeko), with a bar; hard then plays from it. \
+         Default: 10 s. Ctrl-C stops it.",
     ),
     cmd(
         "arena",

@@ -47,9 +47,37 @@ impl Session {
 
     /// The exact value of the position, within `within`.
     pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
-        use gridrules_core::search::{self, Solved, Value};
+        use gridrules_core::search::{self, Solved, Stage, Value};
         let rules = self.game.rulebook();
-        let solved = search::solve(&self.game, within, &self.interrupt)?;
+        // At a terminal, a bar while a table of every position is solved
+        // (minutes for Teeko); the other methods answer in seconds.
+        let mut bar = None;
+        let solved = search::solve_watched(
+            &self.game,
+            within,
+            &self.interrupt,
+            &mut |stage, done, of| {
+                let bar = bar.get_or_insert_with(|| {
+                self.progress_bar(
+                    of,
+                    "solve: {msg} [{bar:30}] {human_pos}/{human_len} positions, {elapsed} (Ctrl-C stops it)",
+                )
+            });
+                if let Some(bar) = bar {
+                    bar.set_message(match stage {
+                        Stage::Moves => "every position's moves".to_string(),
+                        Stage::Back(plies) => format!("valued back to {plies} plies from the end"),
+                        Stage::Placements => "the placements".to_string(),
+                    });
+                    bar.set_length(of);
+                    bar.set_position(done);
+                }
+            },
+        );
+        if let Some(Some(bar)) = bar {
+            bar.finish_and_clear();
+        }
+        let solved = solved?;
         let line = match solved {
             Solved::Exact(solution) => {
                 let value = match solution.value {
@@ -85,7 +113,7 @@ impl Session {
                 return Err(CommandError::SolveStopped);
             }
             Solved::OutOfTime => format!(
-                "solve: too large to solve within {} s",
+                "solve: too large to solve within {} s (`solve <seconds>` gives it longer)",
                 within.as_secs_f64()
             ),
         };
