@@ -400,11 +400,12 @@ fn hard_plays_the_quickest_win_from_a_table() {
 }
 
 /// `solve teeko`: every one of its 172 million positions valued on every
-/// core, a table of 2 bits each. The published result is a draw (Guy
-/// Steele, 1998). Minutes and half a gigabyte, so only when asked:
+/// core, kept in 2 bits of value and a byte of plies each. The published
+/// result is a draw (Guy Steele, 1998). Minutes and 730 MB at the peak,
+/// so only when asked:
 /// `cargo test --release -p gridrules-conformance --test ai -- --ignored`.
 #[test]
-#[ignore = "long: minutes on two cores, 520 MB"]
+#[ignore = "long: minutes on two cores, 730 MB"]
 fn teeko_is_a_draw() {
     let rules = Rulebook::builtin("teeko").unwrap();
     let solved = solve(

@@ -2,6 +2,7 @@
 //! marks a side has, and where a placed one may go once all are placed —
 //! read at load, then listed, found and checked in play.
 
+use super::lines::WinCheck;
 use super::load::Load;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
@@ -171,12 +172,22 @@ impl Mechanics {
 
 // What an exact table of every position may assume (`search::table`).
 impl Mechanics {
-    /// Whether a position is no more than the cells each side holds and the
-    /// side to move (the hands follow from the counts), and every move a
-    /// placement from hand or a step, jump or flight the other way of which
-    /// is one too: then the positions that lead to one are found by moving
-    /// its pieces back, and a table of every position can be solved from
-    /// the ends backwards. Boards of at most one word.
+    /// Whether a table of every position can be solved from the ends
+    /// backwards (`search::table`), which needs three things:
+    /// - a position is no more than the cells each side holds and the side
+    ///   to move (the hands follow from the counts of a one-word board);
+    /// - every move is a placement from hand or a step or jump to another
+    ///   cell, each listed once, whose way back is a move too (symmetric
+    ///   steps; jumps back over the same cells), so the positions that lead
+    ///   to one are found by moving its pieces back and the moves counted
+    ///   forwards are the moves found backwards;
+    /// - a line, once made, stays made while marks are added, and stands
+    ///   only through a cell a mark has just reached (`wins(n)` is "k or
+    ///   more", the windows' test): a position with a line standing is no
+    ///   position of the game.
+    ///
+    /// Flying never happens here: with no removals, a side keeps all its
+    /// pieces, more than `fly_at()`.
     pub(crate) fn retractable(&self) -> bool {
         let symmetric_steps = self.steps.iter().enumerate().all(|(c, to)| {
             to.into_iter()
@@ -189,6 +200,14 @@ impl Mechanics {
                     .any(|back| back.to.index() == c && back.over == j.over)
             })
         });
+        // One move a destination: a jump to a cell a step or another jump
+        // reaches would be counted twice one way and once the other.
+        let listed_once = self.jumps.iter().enumerate().all(|(c, jumps)| {
+            jumps.iter().enumerate().all(|(i, j)| {
+                !self.steps[c].contains(j.to) && jumps[..i].iter().all(|k| k.to != j.to)
+            })
+        });
+        let monotone = |w: &WinCheck| !matches!(w, WinCheck::Runs { .. });
         self.pieces != UNLIMITED
             && self.words == 1
             && self.all.words()[0] == u64::MAX >> (64 - self.all.count().max(1))
@@ -202,7 +221,10 @@ impl Mechanics {
             && !self.removes()
             && self.forbidden.is_empty()
             && !self.has_any_patterns()
+            && monotone(&self.win)
+            && (!self.sided || monotone(&self.win_o))
             && symmetric_steps
             && symmetric_jumps
+            && listed_once
     }
 }

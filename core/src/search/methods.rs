@@ -139,7 +139,7 @@ impl Retrograde {
     /// The rulebook's graph, if it is built within the search's deadline;
     /// where it is too large, a table `solve` has solved (never solved
     /// here: it takes minutes).
-    fn graph(s: &Search<'_>) -> Result<Option<std::sync::Arc<dyn Values>>, ScriptError> {
+    fn values(s: &Search<'_>) -> Result<Option<std::sync::Arc<dyn Values>>, ScriptError> {
         let limit = Limit::nodes(u64::MAX).within(s.until);
         Ok(match Graph::of_rulebook(s.at.rules, &limit)? {
             Some(g) => Some(g),
@@ -156,10 +156,10 @@ impl Method for Retrograde {
         rng: &mut Rng,
         _: Budget,
     ) -> Result<Answer, ScriptError> {
-        let Some(graph) = Retrograde::graph(s)? else {
+        let Some(values) = Retrograde::values(s)? else {
             return Ok(Answer::Pass);
         };
-        let Some(ranked) = rank(&*graph, &s.at, candidates)? else {
+        let Some(ranked) = rank(&*values, &s.at, candidates)? else {
             return Ok(Answer::Pass);
         };
         let best = ranked.iter().map(|&(_, r, _)| r).max();
@@ -184,10 +184,10 @@ impl Method for Retrograde {
     }
 
     fn expected(&self, s: &Search<'_>, _: &mut Rng, _: Budget) -> Result<Option<f64>, ScriptError> {
-        let Some(graph) = Retrograde::graph(s)? else {
+        let Some(values) = Retrograde::values(s)? else {
             return Ok(None);
         };
-        Ok(graph.value(s.at.pos).map(|v| score_of(v, s.at.pos.turn())))
+        Ok(values.value(s.at.pos).map(|v| score_of(v, s.at.pos.turn())))
     }
 }
 
@@ -358,11 +358,12 @@ pub(super) fn methods(
     }
 }
 
-/// The value of each of `candidates` from the mover's side, from `graph`
-/// (a win sooner is better, a loss later is less bad), or `None` if the
-/// graph lacks one of the positions they lead to.
+/// The value of each of `candidates` from the mover's side, from exact
+/// `values` (a graph's or a table's; a win sooner is better, a loss later
+/// is less bad), or `None` if they lack one of the positions the moves
+/// lead to.
 pub(super) fn rank(
-    graph: &dyn Values,
+    values: &dyn Values,
     at: &At<'_>,
     candidates: &[Move],
 ) -> Result<Option<Vec<Ranked>>, ScriptError> {
@@ -370,7 +371,7 @@ pub(super) fn rank(
     let mut ranked = Vec::with_capacity(candidates.len());
     for &mv in candidates {
         let mut next = at.rules.play_unchecked(at.pos, at.history, mv)?;
-        // The graph values positions alone; the game's repetition rule may
+        // The values are of positions alone; the game's repetition rule may
         // already make this one a draw.
         at.rules.settle_repetition(&mut next, at.keys);
         let v = if next.is_over() {
@@ -379,7 +380,7 @@ pub(super) fn rank(
                 _ => Value::Draw,
             }
         } else {
-            match graph.value(&next) {
+            match values.value(&next) {
                 Some(v) => v,
                 None => return Ok(None),
             }

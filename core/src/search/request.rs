@@ -400,6 +400,12 @@ impl<'a> Limit<'a> {
         Limit::nodes(u64::MAX).within(Until::at_or_stopped(Instant::now() + within, stop))
     }
 
+    /// Whether the time ran out or the stop was raised, whatever the nodes:
+    /// for a method that counts no nodes, asked between chunks of work.
+    pub(super) fn ran_out(&self) -> bool {
+        self.until.passed()
+    }
+
     /// Whether a method that has visited `nodes` should stop; the clock and
     /// the flag are read every 1024 nodes.
     pub(super) fn reached(&self, nodes: u64) -> bool {

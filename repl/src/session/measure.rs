@@ -7,6 +7,10 @@ use gridrules_core::playout::{bench, bench_on};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The bar while `solve` values a table of every position.
+const SOLVE_BAR: &str =
+    "solve: {msg} [{bar:30}] {human_pos}/{human_len} positions, {elapsed} (Ctrl-C stops it)";
+
 /// Seconds `bench` runs when not told.
 const BENCH_SECONDS: f64 = 3.0;
 
@@ -57,12 +61,7 @@ impl Session {
             within,
             &self.interrupt,
             &mut |stage, done, of| {
-                let bar = bar.get_or_insert_with(|| {
-                self.progress_bar(
-                    of,
-                    "solve: {msg} [{bar:30}] {human_pos}/{human_len} positions, {elapsed} (Ctrl-C stops it)",
-                )
-            });
+                let bar = bar.get_or_insert_with(|| self.progress_bar(of, SOLVE_BAR));
                 if let Some(bar) = bar {
                     bar.set_message(match stage {
                         Stage::Moves => "every position's moves".to_string(),

@@ -2,8 +2,8 @@
 //! [`super::retrograde`] whose positions are only the cells each side holds
 //! (see [`Mechanics::retractable`]): each position is a place in an array
 //! (its number, from [`numbering`]), not an entry in a map, so a game of
-//! 170 million positions (Teeko) takes 2 bits each to keep and 3 bytes
-//! each while it is solved, on every core.
+//! 170 million positions takes 2 bits of value and a byte of plies each to
+//! keep, and 3 bytes each while it is solved, on every core.
 //!
 //! The positions are grouped in slots by their counts of marks and the side
 //! to move. While pieces are placed, every move leads to the next slot: those
@@ -17,6 +17,7 @@
 //! `docs/architecture.md`, "A table at scale".
 
 mod numbering;
+mod parallel;
 
 use super::Limit;
 use super::kept::Kept;
@@ -27,8 +28,9 @@ use crate::mechanics::Mechanics;
 use crate::position::{BySide, Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 use numbering::Numbering;
+use parallel::in_parallel;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Positions a table may hold: 3 bytes each while it is solved.
 pub const MAX_TABLE_POSITIONS: u64 = 1 << 29;
@@ -251,14 +253,16 @@ fn hands_of(pieces: u16, slot: &Slot) -> BySide<u16> {
 /// The slots from `root` on: one for each placement while pieces are in
 /// hand, the side to move alternating, then the full board with either side
 /// to move; `None` when a side would have to move pieces while the other
-/// still places (the slots would not follow one another).
+/// still places (the slots would not follow one another), or when they
+/// would hold more than [`MAX_TABLE_POSITIONS`].
 fn slots(numbering: &Numbering, root: &Position, pieces: u16) -> Option<Vec<Slot>> {
     let pieces = u32::from(pieces);
     let count = |s: Side| root.marks(s).count();
     let (mut x, mut o, mut turn) = (count(Side::X), count(Side::O), root.turn);
     let mut slots = Vec::new();
     let mut start = 0;
-    let mut push = |x: u32, o: u32, turn: Side, slots: &mut Vec<Slot>| {
+    // Sizes past the table's most are refused before they can overflow.
+    let mut push = |x: u32, o: u32, turn: Side, slots: &mut Vec<Slot>| -> Option<()> {
         let len = numbering.pairs(x, o);
         slots.push(Slot {
             x,
@@ -267,7 +271,10 @@ fn slots(numbering: &Numbering, root: &Position, pieces: u16) -> Option<Vec<Slot
             start,
             len,
         });
-        start += len;
+        start = start
+            .checked_add(len)
+            .filter(|&end| end <= MAX_TABLE_POSITIONS)?;
+        Some(())
     };
     while x < pieces || o < pieces {
         let placed = match turn {
@@ -277,7 +284,7 @@ fn slots(numbering: &Numbering, root: &Position, pieces: u16) -> Option<Vec<Slot
         if *placed >= pieces {
             return None;
         }
-        push(x, o, turn, &mut slots);
+        push(x, o, turn, &mut slots)?;
         *match turn {
             Side::X => &mut x,
             Side::O => &mut o,
@@ -287,8 +294,8 @@ fn slots(numbering: &Numbering, root: &Position, pieces: u16) -> Option<Vec<Slot
     if x != pieces || o != pieces || 2 * pieces > numbering.cells() {
         return None;
     }
-    push(x, o, Side::X, &mut slots);
-    push(x, o, Side::O, &mut slots);
+    push(x, o, Side::X, &mut slots)?;
+    push(x, o, Side::O, &mut slots)?;
     Some(slots)
 }
 
@@ -356,7 +363,9 @@ impl Work<'_> {
                 0..level.len() as u64,
                 limit,
                 &mut |_| progress(Stage::Back(plies as u32), before, all),
-                |i, found| self.walk_back(level[i as usize], plies as u8 + 1, full, found),
+                |i, found| {
+                    self.walk_back(u64::from(level[i as usize]), plies as u8 + 1, full, found)
+                },
             )?;
             level = next;
             plies += 1;
@@ -366,7 +375,7 @@ impl Work<'_> {
 
     /// A full-board position's own moves: a win at once ends it, and its
     /// other moves are counted for the walk back to settle.
-    fn first_look(&self, id: u64, found: &mut Vec<u64>) -> Result<(), Halt> {
+    fn first_look(&self, id: u64, found: &mut Vec<u32>) -> Result<(), Halt> {
         let (pos, _) = self.position(id);
         if self.dead(&pos) {
             self.value[id as usize].store(DEAD, Relaxed);
@@ -379,8 +388,8 @@ impl Work<'_> {
             self.value[id as usize].store(DEAD, Relaxed);
             return Ok(());
         }
-        // The open moves are counted in a byte (flights on a wide board
-        // could pass it).
+        // The open moves are counted in a byte: many pieces with many
+        // steps or jumps each could pass it.
         if list.len() > usize::from(u8::MAX) {
             return Err(Halt::Unbuilt(Unbuilt::TooLarge));
         }
@@ -409,14 +418,15 @@ impl Work<'_> {
     }
 
     /// Values `id` once: the first to settle it wins the race.
-    fn settle(&self, id: u64, value: u8, plies: u8, found: &mut Vec<u64>) {
+    fn settle(&self, id: u64, value: u8, plies: u8, found: &mut Vec<u32>) {
         let cell = &self.value[id as usize];
         if cell
             .compare_exchange(UNKNOWN, value, Relaxed, Relaxed)
             .is_ok()
         {
             self.plies[id as usize].store(plies, Relaxed);
-            found.push(id);
+            // Numbers fit: a table holds at most `MAX_TABLE_POSITIONS`.
+            found.push(id as u32);
         }
     }
 
@@ -424,7 +434,7 @@ impl Work<'_> {
     /// it: the other side's pieces moved back. A loss here makes each a win
     /// there; a win here closes one of their moves, and one with none left
     /// open is lost.
-    fn walk_back(&self, id: u64, plies: u8, full: usize, found: &mut Vec<u64>) -> Result<(), Halt> {
+    fn walk_back(&self, id: u64, plies: u8, full: usize, found: &mut Vec<u32>) -> Result<(), Halt> {
         let (pos, _) = self.position(id);
         let lost = self.value[id as usize].load(Relaxed) == LOSS;
         let back = pos.turn.other();
@@ -534,65 +544,6 @@ impl Work<'_> {
     }
 }
 
-/// Runs `each` on every number of `ids` on every core, chunk by chunk,
-/// and gathers what the calls found; stops all at the first halt or when
-/// `limit` is reached. This thread tells `progress` how many are done.
-fn in_parallel<T: Send>(
-    ids: std::ops::Range<u64>,
-    limit: &Limit<'_>,
-    progress: &mut dyn FnMut(u64),
-    each: impl Fn(u64, &mut Vec<T>) -> Result<(), Halt> + Sync,
-) -> Result<Vec<T>, Halt> {
-    let next = AtomicU64::new(ids.start);
-    let done = AtomicU64::new(0);
-    let halted = AtomicBool::new(false);
-    let threads = crate::cores().min(ids.end.saturating_sub(ids.start).div_ceil(CHUNK) as usize);
-    let run = || -> Result<Vec<T>, Halt> {
-        let mut found = Vec::new();
-        loop {
-            let from = next.fetch_add(CHUNK, Relaxed);
-            if from >= ids.end || halted.load(Relaxed) {
-                return Ok(found);
-            }
-            if limit.reached(1024) {
-                halted.store(true, Relaxed);
-                return Err(Halt::Unbuilt(Unbuilt::OutOfTime));
-            }
-            let to = (from + CHUNK).min(ids.end);
-            for id in from..to {
-                if let Err(e) = each(id, &mut found) {
-                    halted.store(true, Relaxed);
-                    return Err(e);
-                }
-            }
-            done.fetch_add(to - from, Relaxed);
-        }
-    };
-    let results: Vec<Result<Vec<T>, Halt>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(run)).collect();
-        // Short passes (a small game's levels) end within the first naps.
-        let mut nap = std::time::Duration::from_micros(100);
-        while !handles
-            .iter()
-            .all(std::thread::ScopedJoinHandle::is_finished)
-        {
-            progress(done.load(Relaxed));
-            std::thread::sleep(nap);
-            nap = (nap * 2).min(std::time::Duration::from_millis(50));
-        }
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    progress(done.load(Relaxed));
-    let mut all = Vec::new();
-    for r in results {
-        all.extend(r?);
-    }
-    Ok(all)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -632,6 +583,37 @@ mod tests {
             }
             assert!(won > 0 && drawn > 0, "{name}: {won} won, {drawn} drawn");
         }
+    }
+
+    /// A rulebook of pieces that step, changed in one hook: `wins`, or
+    /// `jumps`.
+    fn stepping(hook: &str) -> Rulebook {
+        let dir = tempfile::tempdir().unwrap();
+        let mut script = String::from(
+            "fn lines() { lines::straight(3) }\nfn pieces() { 3 }\nfn steps(c) { movement::king(c) }\n",
+        );
+        script.push_str(hook);
+        if !hook.starts_with("fn wins") {
+            script.push_str("fn wins(run) { run >= 3 }\n");
+        }
+        std::fs::write(dir.path().join("s.rhai"), script).unwrap();
+        let text =
+            "name = \"s\"\ntitle = \"t\"\nscript = \"s.rhai\"\n[board]\nwidth = 4\nheight = 4\n";
+        Rulebook::from_str_at(text, "s.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The table's assumptions, each broken by one hook: a line that a
+    /// further mark unmakes (exactly three wins: four in a row does not,
+    /// and a step out of it can leave a three standing through no moved
+    /// piece), and a jump to a cell a step reaches too (two moves one way,
+    /// one back). The same rulebook with neither is tabled.
+    #[test]
+    fn rules_the_table_cannot_walk_back_are_not_tabled() {
+        assert!(Table::applies(&stepping("")));
+        assert!(!Table::applies(&stepping("fn wins(run) { run == 3 }\n")));
+        let twice = "fn jumps(c) { movement::king(c).map(|d| #{ to: d }) }\n";
+        assert!(!Table::applies(&stepping(twice)));
     }
 
     /// Marks without limit, twists, removals, ages, support, stacks,
