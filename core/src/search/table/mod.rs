@@ -373,21 +373,28 @@ impl Work<'_> {
         Ok(())
     }
 
+    /// The position numbered `id` and its moves, or `None` where no game
+    /// comes (then marked dead): a line stands on its board, or its side to
+    /// move has no move (the move before ends the game, by `no_moves()`).
+    fn live(&self, id: u64) -> Result<Option<(Position, MoveList)>, Halt> {
+        let (pos, _) = self.position(id);
+        let mut list = MoveList::new();
+        if !self.dead(&pos) {
+            self.rules.legal_moves(&pos, &[], &mut list)?;
+            if !list.is_empty() {
+                return Ok(Some((pos, list)));
+            }
+        }
+        self.value[id as usize].store(DEAD, Relaxed);
+        Ok(None)
+    }
+
     /// A full-board position's own moves: a win at once ends it, and its
     /// other moves are counted for the walk back to settle.
     fn first_look(&self, id: u64, found: &mut Vec<u32>) -> Result<(), Halt> {
-        let (pos, _) = self.position(id);
-        if self.dead(&pos) {
-            self.value[id as usize].store(DEAD, Relaxed);
+        let Some((pos, list)) = self.live(id)? else {
             return Ok(());
-        }
-        let mut list = MoveList::new();
-        self.rules.legal_moves(&pos, &[], &mut list)?;
-        if list.is_empty() {
-            // No game comes here: the move before ends it (`no_moves()`).
-            self.value[id as usize].store(DEAD, Relaxed);
-            return Ok(());
-        }
+        };
         // The open moves are counted in a byte: many pieces with many
         // steps or jumps each could pass it.
         if list.len() > usize::from(u8::MAX) {
@@ -494,18 +501,9 @@ impl Work<'_> {
     /// child is lost (the quickest), a loss when every one is won (the
     /// longest), a draw otherwise.
     fn look_ahead(&self, id: u64, after: usize) -> Result<(), Halt> {
-        let (pos, _) = self.position(id);
-        if self.dead(&pos) {
-            self.value[id as usize].store(DEAD, Relaxed);
+        let Some((pos, list)) = self.live(id)? else {
             return Ok(());
-        }
-        let mut list = MoveList::new();
-        self.rules.legal_moves(&pos, &[], &mut list)?;
-        if list.is_empty() {
-            // No game comes here: the move before ends it (`no_moves()`).
-            self.value[id as usize].store(DEAD, Relaxed);
-            return Ok(());
-        }
+        };
         let me = pos.turn;
         let (mut win, mut loss, mut drawn) = (None::<u8>, 0u8, false);
         for &mv in list.iter() {
