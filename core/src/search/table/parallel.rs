@@ -4,7 +4,7 @@
 use super::{CHUNK, Halt};
 use crate::search::Limit;
 use crate::search::retrograde::Unbuilt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Runs `each` on every number of `ids` on every core, chunk by chunk,
 /// and gathers what the calls found; stops all at the first halt or when
@@ -40,17 +40,25 @@ pub(super) fn in_parallel<T: Send>(
             done.fetch_add(to - from, Relaxed);
         }
     };
+    let ended = AtomicUsize::new(0);
     let results: Vec<Result<Vec<T>, Halt>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(run)).collect();
-        // Short passes (a small game's levels) end within the first naps.
-        let mut nap = std::time::Duration::from_micros(100);
-        while !handles
-            .iter()
-            .all(std::thread::ScopedJoinHandle::is_finished)
-        {
+        // Each worker wakes this thread as it ends, so a pass's end is seen
+        // at once; between, it wakes to report progress.
+        let watcher = std::thread::current();
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let watcher = watcher.clone();
+                let run = &run;
+                let ended = &ended;
+                scope.spawn(move || {
+                    let _wake = Wake { ended, watcher };
+                    run()
+                })
+            })
+            .collect();
+        while ended.load(Relaxed) < threads {
             progress(done.load(Relaxed));
-            std::thread::sleep(nap);
-            nap = (nap * 2).min(std::time::Duration::from_millis(50));
+            std::thread::park_timeout(std::time::Duration::from_millis(50));
         }
         handles
             .into_iter()
@@ -63,4 +71,20 @@ pub(super) fn in_parallel<T: Send>(
         all.extend(r?);
     }
     Ok(all)
+}
+
+/// Counts a worker as ended and wakes the watcher when it drops: at the
+/// end of its work, or as a panic unwinds it (the watcher then joins it and
+/// passes the panic on). Counted before the wake: a thread still exiting
+/// is not yet `is_finished`, and the watcher would nap on.
+struct Wake<'a> {
+    ended: &'a AtomicUsize,
+    watcher: std::thread::Thread,
+}
+
+impl Drop for Wake<'_> {
+    fn drop(&mut self) {
+        self.ended.fetch_add(1, Relaxed);
+        self.watcher.unpark();
+    }
 }
