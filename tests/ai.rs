@@ -157,15 +157,14 @@ fn hard_as_x_wins_the_moving_games_against_every_defence() {
     }
 }
 
+/// What `solve` says of `pos`, with no earlier positions, within `within`.
+fn solve_at(rules: &Rulebook, pos: &Position, within: Duration) -> Solved {
+    solve(At::new(rules, pos, &[]), within, &Interrupt::new()).unwrap()
+}
+
 /// The exact value of `pos`, which must be small enough to solve.
 fn value(rules: &Rulebook, pos: &Position) -> Value {
-    match solve(
-        At::new(rules, pos, &[]),
-        Duration::from_secs(600),
-        &Interrupt::new(),
-    )
-    .unwrap()
-    {
+    match solve_at(rules, pos, Duration::from_secs(600)) {
         Solved::Exact(s) => s.value,
         other => panic!("{}: {other:?}", rules.position_text(pos)),
     }
@@ -274,22 +273,12 @@ fn solve_gives_the_known_values() {
     assert_eq!(solved, Solved::Exact(expected));
     // Too large: said, never a wrong value.
     let rules = Rulebook::builtin("connect-four").unwrap();
-    let solved = solve(
-        At::new(&rules, &rules.initial(), &[]),
-        Duration::from_millis(200),
-        &Interrupt::new(),
-    )
-    .unwrap();
+    let solved = solve_at(&rules, &rules.initial(), Duration::from_millis(200));
     assert_eq!(solved, Solved::OutOfTime);
     // Removals make more of a position than its cells: no table, and the
     // graph is too large.
     let rules = Rulebook::builtin("nine-mens-morris").unwrap();
-    let solved = solve(
-        At::new(&rules, &rules.initial(), &[]),
-        Duration::from_secs(600),
-        &Interrupt::new(),
-    )
-    .unwrap();
+    let solved = solve_at(&rules, &rules.initial(), Duration::from_secs(600));
     assert_eq!(solved, Solved::TooLarge);
 }
 
@@ -317,12 +306,7 @@ fn solve_answers_past_the_graph_with_a_table() {
         if plies == 0 {
             return false;
         }
-        let Solved::Exact(s) = solve(
-            At::new(rules, pos, &[]),
-            Duration::from_secs(60),
-            &Interrupt::new(),
-        )
-        .unwrap() else {
+        let Solved::Exact(s) = solve_at(rules, pos, Duration::from_secs(60)) else {
             return false;
         };
         let moves = if pos.turn() == Side::X {
@@ -408,12 +392,7 @@ fn hard_plays_the_quickest_win_from_a_table() {
 #[ignore = "long: minutes on two cores, 730 MB"]
 fn teeko_is_a_draw() {
     let rules = Rulebook::builtin("teeko").unwrap();
-    let solved = solve(
-        At::new(&rules, &rules.initial(), &[]),
-        Duration::from_secs(3600),
-        &Interrupt::new(),
-    )
-    .unwrap();
+    let solved = solve_at(&rules, &rules.initial(), Duration::from_secs(3600));
     let Solved::Exact(solution) = solved else {
         panic!("teeko is solved by its table: {solved:?}");
     };

@@ -148,15 +148,9 @@ impl Table {
 
     /// The number of `pos` in the table.
     fn number(&self, pos: &Position) -> Option<u64> {
-        let (x, o) = (pos.marks.x.words()[0], pos.marks.o.words()[0]);
         let hands = BySide::new_with(|s| *pos.in_hand.get(s));
-        let slot = self.slots.iter().find(|s| {
-            s.x == x.count_ones()
-                && s.o == o.count_ones()
-                && s.turn == pos.turn
-                && hands == hands_of(self.pieces, s)
-        })?;
-        (pos.result.is_none()).then(|| slot.start + self.numbering.rank_pair(x, o))
+        let (slot, rank) = place(&self.slots, &self.numbering, pos)?;
+        (pos.result.is_none() && hands == hands_of(self.pieces, slot)).then_some(slot.start + rank)
     }
 
     /// Solves every position of `rules` on every core within `limit`,
@@ -242,6 +236,16 @@ fn set(mask: u64) -> CellSet {
     CellSet::from_words(&words)
 }
 
+/// The slot among `slots` with `pos`'s counts of marks and side to move,
+/// and `pos`'s rank within it.
+fn place<'s>(slots: &'s [Slot], numbering: &Numbering, pos: &Position) -> Option<(&'s Slot, u64)> {
+    let (x, o) = (pos.marks.x.words()[0], pos.marks.o.words()[0]);
+    let slot = slots
+        .iter()
+        .find(|s| s.x == x.count_ones() && s.o == o.count_ones() && s.turn == pos.turn)?;
+    Some((slot, numbering.rank_pair(x, o)))
+}
+
 /// Each side's pieces in hand in `slot`.
 fn hands_of(pieces: u16, slot: &Slot) -> BySide<u16> {
     BySide {
@@ -324,11 +328,8 @@ impl Work<'_> {
     /// The number of `pos`, a position the game can reach that is not over,
     /// if it lies in the slots from `first` on.
     fn number(&self, pos: &Position, first: usize) -> Option<u64> {
-        let (x, o) = (pos.marks.x.words()[0], pos.marks.o.words()[0]);
-        let slot = self.slots[first..]
-            .iter()
-            .find(|s| s.x == x.count_ones() && s.o == o.count_ones() && s.turn == pos.turn)?;
-        Some(slot.start + self.numbering.rank_pair(x, o))
+        let (slot, rank) = place(&self.slots[first..], self.numbering, pos)?;
+        Some(slot.start + rank)
     }
 
     /// Whether a line already stands on `pos`'s board: no move of the game
