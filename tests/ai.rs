@@ -840,6 +840,7 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
             seed: 9,
             budgets: [Budget::Playouts(300); 2],
             threads,
+            openings: Vec::new(),
         };
         m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap()
     };
@@ -885,6 +886,7 @@ fn the_script_budget_holds_on_the_threads_an_arena_starts() {
         seed: 1,
         budgets: [Budget::Playouts(50); 2],
         threads: 2,
+        openings: Vec::new(),
     };
     let spent = ScriptBudget::until(std::time::Instant::now(), "the test's budget is spent");
     let played = spent.run(|| {
@@ -1002,6 +1004,7 @@ fn on_five_in_a_row_boards_hard_beats_medium_in_95_percent_of_games() {
             seed: 1,
             budgets: [Budget::Playouts(20_000); 2],
             threads: 2,
+            openings: Vec::new(),
         };
         let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
         assert!(tally.score() >= 0.95, "{name}: {tally:?}");
@@ -1025,6 +1028,7 @@ fn a_program_plays_arena_games_over_the_line_protocol() {
         seed: 1,
         budgets: [BUDGET; 2],
         threads: 2,
+        openings: Vec::new(),
     };
     let players = [Player::Computer(Level::Hard), program("first-legal.sh")];
     let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
@@ -1060,6 +1064,7 @@ fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
             seed: 1,
             budgets: [BUDGET, budget],
             threads: 1,
+            openings: Vec::new(),
         };
         let players = [Player::Random, program(name)];
         match m.run(&rules, &players, &Interrupt::new(), &|_| {}) {
@@ -1209,6 +1214,7 @@ fn hard_scores_against_medium(rules: &Rulebook, games: u32, playouts: u32, share
         seed: 1,
         budgets: [Budget::Playouts(playouts); 2],
         threads: 2,
+        openings: Vec::new(),
     };
     let tally = m.run(rules, &players, &Interrupt::new(), &|_| {}).unwrap();
     assert!(tally.score() >= share, "{}: {tally:?}", rules.name());

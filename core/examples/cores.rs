@@ -85,6 +85,7 @@ fn arena(arg: &str, all: usize, never: &Interrupt) {
                 seed: 1,
                 budgets: [budget; 2],
                 threads,
+                openings: Vec::new(),
             };
             let began = Instant::now();
             let tally = m

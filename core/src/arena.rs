@@ -12,7 +12,13 @@
 //!
 //! let rules = Rulebook::builtin("classic").unwrap();
 //! let players = [Player::Computer(Level::Hard), Player::Random];
-//! let m = Match { games: 4, seed: 1, budgets: [Budget::Playouts(200); 2], threads: 2 };
+//! let m = Match {
+//!     games: 4,
+//!     seed: 1,
+//!     budgets: [Budget::Playouts(200); 2],
+//!     threads: 2,
+//!     openings: Vec::new(),
+//! };
 //! let tally = m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap();
 //! assert_eq!(tally.games(), 4);
 //! assert_eq!(tally.losses, 0); // hard never loses at 3×3
@@ -115,7 +121,7 @@ impl fmt::Display for MatchError {
 impl std::error::Error for MatchError {}
 
 /// How a match is played.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Match {
     /// Games in all; the first player has X in the even-numbered ones.
     pub games: u32,
@@ -125,6 +131,10 @@ pub struct Match {
     pub budgets: [Budget; 2],
     /// Games played at once.
     pub threads: usize,
+    /// Moves games start with (see [`crate::openings`]): games `2i` and
+    /// `2i + 1` play the `i`-th (round the list), so each is played with
+    /// both colours. None: every game starts from the start.
+    pub openings: Vec<Vec<Move>>,
 }
 
 /// The result of a match, from the first player's side.
@@ -331,6 +341,18 @@ impl Match {
         let mut pos = rules.initial();
         let mut moves: Vec<Move> = Vec::new();
         let mut keys = vec![pos.key()];
+        if !self.openings.is_empty() {
+            let opening = &self.openings[(i as usize / 2) % self.openings.len()];
+            for &mv in opening {
+                pos = rules.play_unchecked(&pos, &moves, mv)?;
+                moves.push(mv);
+                rules.settle_repetition(&mut pos, &keys);
+                keys.push(pos.key());
+                if mv == Move::Swap {
+                    first_player_side = first_player_side.other();
+                }
+            }
+        }
         let mut list = MoveList::new();
         // Each player grows its own trees from move to move.
         let mut memories = [search::Memory::default(), search::Memory::default()];
@@ -411,6 +433,26 @@ mod tests {
         // Ten wins in ten: the Wilson bound n / (n + z²) is a score of 72 %,
         // about +166 Elo, where the normal approximation says +inf.
         assert!((e.low - 166.0).abs() < 1.0, "{e:?}");
+    }
+
+    #[test]
+    fn each_opening_is_played_with_both_colours() {
+        // Hard draws classic from the start; after these four moves the
+        // side to move (X) wins at a3, whoever holds it.
+        let rules = Rulebook::builtin("classic").unwrap();
+        let opening = crate::openings::parse(&rules, "a1 b1 a2 b2").unwrap();
+        let hard = Player::Computer(Level::Hard);
+        let m = Match {
+            games: 2,
+            seed: 1,
+            budgets: [Budget::Playouts(200); 2],
+            threads: 1,
+            openings: opening,
+        };
+        let t = m.run(&rules, &[hard.clone(), hard], &Interrupt::new(), &|_| {});
+        let t = t.unwrap();
+        assert_eq!((t.wins, t.draws, t.losses), (1, 0, 1), "{t:?}");
+        assert_eq!(t.first_mover_share(), 1.0);
     }
 
     #[test]

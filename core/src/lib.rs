@@ -32,6 +32,7 @@ pub mod interrupt;
 mod kernel;
 pub mod mechanics;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod playout;
 pub mod position;

@@ -38,6 +38,18 @@ pub enum CommandError {
     /// A player program failed in an `arena` match (a rulebook's script
     /// that fails is [`CommandError::Script`]).
     Arena(MatchError),
+    /// `arena --openings`: the file could not be read (`line` 0) or holds
+    /// a move refused where it stands.
+    Openings {
+        /// The file as given.
+        path: PathBuf,
+        /// Where, from 1; 0 for the file as a whole.
+        line: usize,
+        /// The column, from 1.
+        col: usize,
+        /// Why.
+        message: String,
+    },
     /// `new-variant` wrote nothing (a `--from` rulebook that does not load
     /// is [`CommandError::Rulebook`]).
     Scaffold(ScaffoldError),
@@ -204,6 +216,18 @@ impl fmt::Display for CommandError {
                 )
             }
             CommandError::Arena(e) => write!(f, "arena: {e}"),
+            CommandError::Openings {
+                path,
+                line: 0,
+                message,
+                ..
+            } => write!(f, "arena: {}: {message}", path.display()),
+            CommandError::Openings {
+                path,
+                line,
+                col,
+                message,
+            } => write!(f, "arena: {}:{line}:{col}: {message}", path.display()),
             CommandError::Scaffold(e) => e.fmt(f),
             CommandError::Refused {
                 command, reason, ..

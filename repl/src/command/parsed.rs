@@ -163,4 +163,6 @@ pub struct ArenaMatch {
     /// The budget of players without their own; `None`: the rulebook's
     /// playouts.
     pub budget: Option<Budget>,
+    /// A file of openings the games start with (`--openings`).
+    pub openings: Option<String>,
 }

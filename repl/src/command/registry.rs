@@ -414,7 +414,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     cmd(
         "arena",
-        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S]",
+        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S] [--openings FILE]",
         "a match between two players, sides alternating",
         words::arena,
     )
@@ -432,7 +432,10 @@ pub static COMMANDS: &[CommandSpec] = &[
          under way. Budget: the rulebook's playouts (`ai_playouts`) unless \
          --playouts N or --time S (seconds a move, by the clock: the match \
          then no longer repeats exactly) says otherwise; a player's own \
-         follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s.",
+         follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s. \
+         --openings FILE (.txt): each line a sequence of moves the games \
+         start with, each played with both colours (games 1 and 2 the \
+         first, 3 and 4 the next, round the list); `#` starts a comment.",
     ),
     cmd(
         "bench",

@@ -147,10 +147,16 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
     let mut plain = Vec::new();
     let mut seed = ARENA_SEED;
     let mut budget = None;
+    let mut openings = None;
     let mut i = 0;
     while i < words.len() {
         let value = words.get(i + 1).copied();
         match words[i] {
+            "--openings" => match value {
+                Some(file) if openings.is_none() => openings = Some(file.to_string()),
+                Some(_) => return Err(a.usage("--openings given twice")),
+                None => return Err(a.usage("--openings needs a file (one opening a line)")),
+            },
             "--seed" => {
                 let Some(n) = value.and_then(|w| w.parse::<u64>().ok()) else {
                     return Err(a.usage("--seed needs a number"));
@@ -216,6 +222,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         games,
         seed,
         budget,
+        openings,
     }))
 }
 

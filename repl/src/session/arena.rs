@@ -5,7 +5,10 @@ use crate::command::ArenaMatch;
 use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::arena::{Match, MatchError, Player, Tally};
+use gridrules_core::openings::OPENINGS;
 use gridrules_core::search::Budget;
+use gridrules_core::{Move, Rulebook};
+use std::path::PathBuf;
 
 impl Session {
     /// A match between two players on a rulebook (a name or a file).
@@ -16,8 +19,13 @@ impl Session {
             games,
             seed,
             budget,
+            openings: file,
         } = asked.clone();
         let rules = open_rulebook(&rulebook)?;
+        let openings = match &file {
+            Some(file) => read_openings(&rules, file)?,
+            None => Vec::new(),
+        };
         let threads = gridrules_core::cores();
         let bar = self.progress_bar(
             u64::from(games),
@@ -33,6 +41,7 @@ impl Session {
             seed,
             budgets: seats.each_ref().map(|(_, own)| own.unwrap_or(budget)),
             threads,
+            openings,
         };
         let players = seats.map(|(player, _)| player);
         let tally = m.run(&rules, &players, &self.interrupt, &|done| {
@@ -49,6 +58,20 @@ impl Session {
         })?;
         Ok(Reply::Lines(report(rules.name(), &players, &m, &t)))
     }
+}
+
+/// The openings in `file` for `rules`, or why not, with the place.
+fn read_openings(rules: &Rulebook, file: &str) -> Result<Vec<Vec<Move>>, CommandError> {
+    let path = PathBuf::from(file);
+    let failed = |line, col, message| CommandError::Openings {
+        path: path.clone(),
+        line,
+        col,
+        message,
+    };
+    let text =
+        gridrules_core::files::read(&path, OPENINGS).map_err(|e| failed(0, 0, e.to_string()))?;
+    gridrules_core::openings::parse(rules, &text).map_err(|e| failed(e.line, e.col, e.message))
 }
 
 /// The report of match `m` on `rulebook` between `players`: the match,
@@ -86,12 +109,19 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
     };
     let mut lines = vec![
         format!(
-            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}",
+            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}{}",
             plural(t.games(), "game", "games"),
             if t.stopped {
                 " (Ctrl-C stopped the rest)"
             } else {
                 ""
+            },
+            match m.openings.len() {
+                0 => String::new(),
+                n => format!(
+                    ", {} each played with both colours",
+                    plural(n as u32, "opening", "openings")
+                ),
             },
         ),
         format!(

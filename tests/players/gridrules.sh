@@ -1,0 +1,21 @@
+#!/bin/sh
+# A player program for `arena`: another build of gridrules (the one named by
+# $GRIDRULES, else `gridrules` on the PATH) playing at $LEVEL (hard unless
+# told), so a match measures one build against another:
+#   GRIDRULES=/tmp/old/gridrules gridrules arena gomoku hard tests/players/gridrules.sh
+# $AI_TIME (seconds) makes it think by the clock (`ai time`).
+bin=${GRIDRULES:-gridrules}
+level=${LEVEL:-hard}
+while read -r word rest; do
+  case "$word" in
+    rules) rules=$rest ;;
+    position) position=$rest ;;
+    go)
+      if [ -n "$AI_TIME" ]; then think="ai time $AI_TIME"; else think="ai $level"; fi
+      printf 'setup %s\n%s\n' "$position" "$think" |
+        "$bin" --batch --rules "$rules" |
+        sed -n 's/^[XO] plays \([^ ]*\).*/\1/p' | head -n 1
+      ;;
+    quit) exit 0 ;;
+  esac
+done
