@@ -291,12 +291,13 @@ fn a_move_comes_with_a_message_saying_how_it_was_found() {
             &["7,7,1", "0,0,2", "8,7,1", "0,2,2", "9,7,1", "0,4,2"],
             "continuous fours: ev win in 3 tm ",
         ),
-        // An open four of the opponent's: lost in 2, whichever end it blocks.
+        // An open four of the opponent's: lost in 2, whichever end it
+        // blocks — read from the two winning cells, without a search.
         (
             &[
                 "0,0,1", "3,3,2", "0,2,1", "4,3,2", "14,14,1", "5,3,2", "14,12,1", "6,3,2",
             ],
-            "alpha-beta: depth 2 ev loss in 2 ",
+            "threats: ev loss in 2 ",
         ),
     ];
     for (stones, report) in known {

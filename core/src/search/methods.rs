@@ -5,7 +5,7 @@ use super::exact::{Proof, Solver};
 use super::request::Search;
 use super::retrograde::{Graph, Value, Values};
 use super::table::Table;
-use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, tactics, threats};
+use super::{At, Budget, Level, Limit, Report, Worth, lines, mcts, rows, tactics, threats};
 use crate::error::ScriptError;
 use crate::playout::Rng;
 use crate::position::{Move, MoveList, Outcome, Position, Side};
@@ -69,6 +69,8 @@ struct Lines;
 /// Threat-space search: continuous fours, then alpha-beta over the cells
 /// that build and block the most (module `threats`).
 struct ThreatSpace;
+/// Threats and alpha-beta on a board kept move by move (module `rows`).
+struct Rows;
 /// Retrograde analysis over every reachable position (module `retrograde`).
 struct Retrograde;
 /// Alpha-beta to the end of the game (module `exact`).
@@ -132,6 +134,51 @@ impl Method for ThreatSpace {
             },
         });
         Ok(chosen.into())
+    }
+}
+
+impl Method for Rows {
+    fn best(
+        &self,
+        s: &Search<'_>,
+        candidates: &[Move],
+        _: &mut Rng,
+        budget: Budget,
+    ) -> Result<Answer, ScriptError> {
+        // A time is the clock's: the search deepens until it is up and
+        // keeps its last complete pass.
+        let (nodes, until) = match budget {
+            Budget::Playouts(n) => (u64::from(n) * rows::NODES_PER_PLAYOUT, s.until),
+            Budget::Time(d) => (u64::MAX, s.until.sooner(Instant::now() + d)),
+        };
+        let Some(chosen) = rows::choose(s.at.rules, s.at.pos, candidates, nodes, until) else {
+            return Ok(Answer::Pass);
+        };
+        s.note(match chosen.how {
+            rows::How::AtOnce => Report {
+                method: "threats",
+                value: chosen.value.map(worth_of_alpha_beta),
+                ..Report::default()
+            },
+            rows::How::Fours => Report {
+                method: "continuous fours",
+                value: chosen.plies.map(Worth::Wins),
+                ..Report::default()
+            },
+            rows::How::Threats => Report {
+                method: "fours and threes",
+                value: chosen.plies.map(Worth::Wins),
+                ..Report::default()
+            },
+            rows::How::AlphaBeta => Report {
+                method: "alpha-beta",
+                depth: chosen.depth,
+                nodes: Some(chosen.nodes),
+                value: chosen.value.map(worth_of_alpha_beta),
+                ..Report::default()
+            },
+        });
+        Ok(Answer::Play(chosen.mv))
     }
 }
 
@@ -336,7 +383,9 @@ pub(super) fn methods(
     level: Level,
 ) -> &'static [&'static dyn Method] {
     if lines::suits(rules, pos) {
-        return if level == Level::Hard && threats::Threats::applies(rules) {
+        return if level == Level::Hard && rows::applies(rules) {
+            &[&Rows, &Lines]
+        } else if level == Level::Hard && threats::Threats::applies(rules) {
             &[&ThreatSpace, &Lines]
         } else {
             &[&Lines]

@@ -13,7 +13,8 @@
 //!
 //! | shape | methods | module |
 //! |---|---|---|
-//! | wide board, own marks placed, a line wins | threat-space search (hard), line threats | `threats`, `lines` |
+//! | wide board, own marks placed one a turn, k or more in a row wins, nothing else | threat sequences and alpha-beta on a board kept move by move (hard), line threats | `rows`, `lines` |
+//! | other wide boards, own marks placed, a line wins | threat-space search (hard), line threats | `threats`, `lines` |
 //! | a repetition rule (games with cycles) | retrograde analysis, then MCTS | `retrograde`, `mcts` |
 //! | anything else | alpha-beta, then MCTS | `exact`, `mcts` |
 //!
@@ -48,6 +49,7 @@ mod methods;
 mod report;
 mod request;
 mod retrograde;
+mod rows;
 mod solve;
 mod table;
 mod tactics;

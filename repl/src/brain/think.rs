@@ -18,7 +18,8 @@ const NO_TIME_SCRIPTS: Duration = Duration::from_millis(100);
 /// stage has one, scripts included; the last stage runs none.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Plan {
-    /// The search's budget: half the allowance (none without time).
+    /// The search's budget: two thirds of the allowance (none without
+    /// time), the rest a margin for the stages after it.
     pub(super) think: Option<Duration>,
     /// When the search thread stops, its scripts too: seven tenths.
     pub(super) search_by: Instant,
@@ -33,7 +34,7 @@ pub(super) struct Plan {
 
 impl Plan {
     pub(super) fn new(started: Instant, allowance: Duration) -> Plan {
-        let think = (!allowance.is_zero()).then_some(allowance / 2);
+        let think = (!allowance.is_zero()).then_some(allowance * 2 / 3);
         let a = allowance.max(NO_TIME_SCRIPTS);
         Plan {
             think,

@@ -1,0 +1,522 @@
+//! The board the row search plays on: each window of `k` cells along a line
+//! keeps how many marks each side has in it, and each cell the weight of
+//! the windows through it, both brought up to date as a mark is placed or
+//! taken back — a node costs a few hundred additions, not a board built
+//! afresh.
+
+use crate::geometry::Cell;
+use crate::position::{Position, Side};
+use crate::rulebook::Rulebook;
+
+/// A cell no mark can take: off the board's land, or not open at the root.
+const BLOCKED: u8 = 3;
+/// A window's weight for a side with `m` marks in it and none of the
+/// other's: ten times more a mark, so one window a mark short of a line
+/// outweighs any sum of lesser ones — up to seven marks, so that a cell's
+/// sum of a few dozen windows fits 32 bits (a cell's weights are added
+/// up on every move: half the bytes of 64 bits is a tenth of a node's time).
+const WEIGHT: [i32; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+
+/// The tables a rulebook's board gives, built once for a search.
+pub(super) struct Shape {
+    pub(super) k: usize,
+    n: usize,
+    /// The windows' cells, `k` a window.
+    windows: Vec<u16>,
+    /// The windows through each cell: `through[through_at[c]..through_at[c + 1]]`.
+    through: Vec<u32>,
+    through_at: Vec<u32>,
+    /// The cells two or fewer steps from each cell along a line.
+    near: Vec<u16>,
+    near_at: Vec<u32>,
+    /// A random key per cell and side, for the transposition table.
+    keys: [Vec<u64>; 2],
+    /// How near the centre a cell is: what breaks a tie of weights.
+    pub(super) centre: Vec<i64>,
+}
+
+impl Shape {
+    /// The tables of `rules`' lines for lines of `k`.
+    pub(super) fn new(rules: &Rulebook) -> Shape {
+        let k = rules.mechanics().min_run();
+        let n = rules.grid().len();
+        let lines = rules.mechanics().lines();
+        let windows: Vec<u16> = lines
+            .iter()
+            .flat_map(|line| line.windows(k))
+            .flat_map(|w| w.iter().map(|c| c.0))
+            .collect();
+        let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (w, cells) in windows.chunks(k).enumerate() {
+            for &c in cells {
+                by_cell[c as usize].push(w as u32);
+            }
+        }
+        let mut near_by: Vec<Vec<u16>> = vec![Vec::new(); n];
+        for line in lines {
+            for (i, c) in line.iter().enumerate() {
+                let reach = &line[i.saturating_sub(2)..(i + 3).min(line.len())];
+                for d in reach {
+                    if d != c && !near_by[c.index()].contains(&d.0) {
+                        near_by[c.index()].push(d.0);
+                    }
+                }
+            }
+        }
+        let (through, through_at) = flatten(by_cell);
+        let (near, near_at) = flatten(near_by);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut key = || {
+            // splitmix64: fixed keys, so a search repeats on every machine.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let keys = [
+            (0..n).map(|_| key()).collect(),
+            (0..n).map(|_| key()).collect(),
+        ];
+        let g = rules.grid();
+        let (w, h) = (i64::from(g.width()), i64::from(g.height()));
+        let far = (w - 1).pow(2) + (h - 1).pow(2);
+        let centre = g
+            .cells()
+            .map(|c| {
+                let dx = 2 * i64::from(g.col(c)) - (w - 1);
+                let dy = 2 * i64::from(g.row(c)) - (h - 1);
+                far - dx * dx - dy * dy
+            })
+            .collect();
+        Shape {
+            k,
+            n,
+            windows,
+            through,
+            through_at,
+            near,
+            near_at,
+            keys,
+            centre,
+        }
+    }
+
+    fn window(&self, w: usize) -> &[u16] {
+        &self.windows[w * self.k..(w + 1) * self.k]
+    }
+
+    fn through(&self, c: usize) -> &[u32] {
+        &self.through[self.through_at[c] as usize..self.through_at[c + 1] as usize]
+    }
+
+    fn near(&self, c: usize) -> &[u16] {
+        &self.near[self.near_at[c] as usize..self.near_at[c + 1] as usize]
+    }
+
+    fn window_count(&self) -> usize {
+        self.windows.len() / self.k
+    }
+}
+
+fn flatten<T: Copy>(lists: Vec<Vec<T>>) -> (Vec<T>, Vec<u32>) {
+    let mut flat = Vec::new();
+    let mut at = vec![0u32];
+    for list in lists {
+        flat.extend(list);
+        at.push(flat.len() as u32);
+    }
+    (flat, at)
+}
+
+/// Windows of one side at one fullness, as a bit set over the windows.
+#[derive(Clone)]
+struct WindowSet(Vec<u64>);
+
+impl WindowSet {
+    fn new(windows: usize) -> WindowSet {
+        WindowSet(vec![0; windows.div_ceil(64)])
+    }
+    fn set(&mut self, w: usize, on: bool) {
+        let bit = 1u64 << (w % 64);
+        if on {
+            self.0[w / 64] |= bit;
+        } else {
+            self.0[w / 64] &= !bit;
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    i * 64 + b
+                })
+            })
+        })
+    }
+}
+
+/// A position of the row search, kept up to date move by move.
+pub(super) struct Board<'s> {
+    pub(super) shape: &'s Shape,
+    /// 0 empty, 1 + side, or [`BLOCKED`].
+    stone: Vec<u8>,
+    /// Each window's marks of X and of O.
+    count: Vec<[u8; 2]>,
+    /// Per cell, per side: the weight of the windows through it that the
+    /// side can still fill (the sides side by side: one load for both).
+    weight: Vec<[i32; 2]>,
+    /// Per side: the weight of all its windows that hold a mark.
+    total: [i64; 2],
+    /// Per side, the live windows `k - 1` full (`short[s][0]`), `k - 2`
+    /// (`short[s][1]`) and `k - 3` (`short[s][2]`): the lines a move
+    /// completes, the fours a move makes, and the threes.
+    short: [[WindowSet; 3]; 2],
+    /// Marks within two steps of each cell: the cells worth a move.
+    near: Vec<u16>,
+    pub(super) hash: u64,
+    /// The side to move.
+    pub(super) turn: Side,
+    /// Empty cells a mark can take.
+    pub(super) empty: usize,
+}
+
+impl<'s> Board<'s> {
+    /// The board of `pos`, where the cells `open` lists are those a mark
+    /// may take.
+    pub(super) fn new(shape: &'s Shape, pos: &Position, open: &[bool]) -> Board<'s> {
+        let windows = shape.window_count();
+        let mut b = Board {
+            shape,
+            stone: vec![0; shape.n],
+            count: vec![[0, 0]; windows],
+            weight: vec![[0, 0]; shape.n],
+            total: [0, 0],
+            short: std::array::from_fn(|_| std::array::from_fn(|_| WindowSet::new(windows))),
+            near: vec![0; shape.n],
+            hash: 0,
+            turn: pos.turn(),
+            empty: 0,
+        };
+        // Every window starts empty, open to both; marks and blocked cells
+        // are then added one by one, as moves are.
+        for w in 0..windows {
+            for &c in shape.window(w) {
+                b.weight[c as usize] = [
+                    b.weight[c as usize][0] + WEIGHT[0],
+                    b.weight[c as usize][1] + WEIGHT[0],
+                ];
+            }
+        }
+        for (c, &open) in open.iter().enumerate().take(shape.n) {
+            let cell = Cell(c as u16);
+            let held = [Side::X, Side::O]
+                .into_iter()
+                .find(|&s| pos.marks(s).contains(cell));
+            match held {
+                Some(s) => b.put::<true>(c, s),
+                None if !open => b.block(c),
+                None => b.empty += 1,
+            }
+        }
+        b.turn = pos.turn();
+        b
+    }
+
+    /// Whether a mark can go on `c`.
+    pub(super) fn is_open(&self, c: usize) -> bool {
+        self.stone[c] == 0
+    }
+
+    /// A cell no side can take: every window through it dies.
+    fn block(&mut self, c: usize) {
+        for s in [Side::X, Side::O] {
+            self.add::<true>(c, s, 1);
+        }
+        self.stone[c] = BLOCKED;
+    }
+
+    /// Adds `delta` (±1) to `side`'s count in every window through `c`,
+    /// and brings what depends on the counts up to date.
+    /// `WEIGHTS` false leaves the cells' weights and the near counts as
+    /// they are: what a node at the search's horizon plays, which only
+    /// counts and totals are asked of (most of a move's cost saved).
+    fn add<const WEIGHTS: bool>(&mut self, c: usize, side: Side, delta: i8) {
+        let shape = self.shape;
+        let k = shape.k;
+        let me = side as usize;
+        for &w in shape.through(c) {
+            let w = w as usize;
+            let before = self.count[w];
+            let mut after = before;
+            after[me] = before[me].wrapping_add_signed(delta);
+            self.count[w] = after;
+            let mut d = [0i32; 2];
+            for i in 0..2 {
+                // A side's weight of a window is nothing once the other
+                // side has a mark in it.
+                let live_before = before[1 - i] == 0;
+                let live_after = after[1 - i] == 0;
+                let (nb, na) = (usize::from(before[i]), usize::from(after[i]));
+                let vb = if live_before { WEIGHT[nb.min(7)] } else { 0 };
+                let va = if live_after { WEIGHT[na.min(7)] } else { 0 };
+                d[i] = va - vb;
+                // An empty window counts for nobody's total.
+                self.total[i] +=
+                    i64::from(if na > 0 { va } else { 0 } - if nb > 0 { vb } else { 0 });
+                if live_before && nb > 0 && nb + 3 >= k && nb < k {
+                    self.short[i][k - 1 - nb].set(w, false);
+                }
+                if live_after && na > 0 && na + 3 >= k && na < k {
+                    self.short[i][k - 1 - na].set(w, true);
+                }
+            }
+            if WEIGHTS && d != [0, 0] {
+                for &cell in shape.window(w) {
+                    let v = &mut self.weight[cell as usize];
+                    *v = [v[0] + d[0], v[1] + d[1]];
+                }
+            }
+        }
+    }
+
+    fn put<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
+        self.add::<WEIGHTS>(c, side, 1);
+        self.stone[c] = 1 + side as u8;
+        self.hash ^= self.shape.keys[side as usize][c];
+        if WEIGHTS {
+            for &d in self.shape.near(c) {
+                self.near[d as usize] += 1;
+            }
+        }
+    }
+
+    /// The side to move places a mark on `c`, an open cell.
+    pub(super) fn play(&mut self, c: usize) {
+        self.put::<true>(c, self.turn);
+        self.empty -= 1;
+        self.turn = self.turn.other();
+    }
+
+    /// [`Board::play`] for a position at the search's horizon and below:
+    /// the cells' weights and near counts (move ordering) are left stale,
+    /// so nothing after it may ask for moves until [`Board::undo_at_horizon`].
+    pub(super) fn play_at_horizon(&mut self, c: usize) {
+        self.put::<false>(c, self.turn);
+        self.empty -= 1;
+        self.turn = self.turn.other();
+    }
+
+    /// Takes back the mark on `c`, the last placed.
+    pub(super) fn undo(&mut self, c: usize) {
+        self.take::<true>(c);
+    }
+
+    /// Takes back a mark [`Board::play_at_horizon`] placed.
+    pub(super) fn undo_at_horizon(&mut self, c: usize) {
+        self.take::<false>(c);
+    }
+
+    fn take<const WEIGHTS: bool>(&mut self, c: usize) {
+        self.turn = self.turn.other();
+        let side = self.turn;
+        self.add::<WEIGHTS>(c, side, -1);
+        self.stone[c] = 0;
+        self.hash ^= self.shape.keys[side as usize][c];
+        if WEIGHTS {
+            for &d in self.shape.near(c) {
+                self.near[d as usize] -= 1;
+            }
+        }
+        self.empty += 1;
+    }
+
+    /// The open cells in window `w`.
+    fn open_in(&self, w: usize) -> impl Iterator<Item = usize> + '_ {
+        self.shape
+            .window(w)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| self.stone[c] == 0)
+    }
+
+    /// Up to `most` distinct cells where `side` completes a line.
+    pub(super) fn wins(&self, side: Side, most: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        for w in self.short[side as usize][0].iter() {
+            for c in self.open_in(w) {
+                if !out.contains(&c) {
+                    out.push(c);
+                    if out.len() >= most {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether `side` has a cell that completes a line.
+    pub(super) fn has_win(&self, side: Side) -> bool {
+        self.short[side as usize][0].iter().next().is_some()
+    }
+
+    /// Cells where `side` makes a four (a window one short of a line), each
+    /// with the cell that four would then win on.
+    pub(super) fn fours(&self, side: Side) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for w in self.short[side as usize][1].iter() {
+            let mut open = self.open_in(w);
+            if let (Some(a), Some(b)) = (open.next(), open.next()) {
+                out.push((a, b));
+                out.push((b, a));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Cells where `side` makes two winning cells at once (an open four,
+    /// or two fours), which one answer cannot stop.
+    pub(super) fn double_fours(&self, side: Side) -> Vec<usize> {
+        let fours = self.fours(side);
+        let mut out = Vec::new();
+        for pair in fours.windows(2) {
+            if pair[0].0 == pair[1].0 && out.last() != Some(&pair[0].0) {
+                out.push(pair[0].0);
+            }
+        }
+        out
+    }
+
+    /// Cells worth a move: open, within two steps of a mark.
+    pub(super) fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.shape.n).filter(|&c| self.stone[c] == 0 && self.near[c] > 0)
+    }
+
+    /// Cells where `side` adds to a window `k - 3` full: where its threes
+    /// are made.
+    pub(super) fn three_cells(&self, side: Side) -> Vec<usize> {
+        let mut out: Vec<usize> = self.short[side as usize][2]
+            .iter()
+            .flat_map(|w| self.open_in(w))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The open cells of `side`'s windows `k - 2` full through `c`, `c`
+    /// included: where a mark of the other side stops what a mark of
+    /// `side` on `c` would make.
+    pub(super) fn stoppers(&self, side: Side, c: usize, out: &mut Vec<usize>) {
+        for &w in self.shape.through(c) {
+            let w = w as usize;
+            let n = self.count[w];
+            let i = side as usize;
+            if n[1 - i] == 0 && usize::from(n[i]) + 2 == self.shape.k {
+                for d in self.open_in(w) {
+                    if !out.contains(&d) {
+                        out.push(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every open cell.
+    pub(super) fn open_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.shape.n).filter(|&c| self.stone[c] == 0)
+    }
+
+    /// How much a mark of the side to move on `c` builds and blocks:
+    /// attack a little above defence.
+    pub(super) fn order(&self, c: usize) -> i64 {
+        let me = self.turn as usize;
+        11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me])
+    }
+
+    /// The position's worth to the side to move, by its windows: each
+    /// holding one side's marks only counts for that side, fuller ones far
+    /// more, the side to move's a little more (it moves first).
+    pub(super) fn eval(&self) -> i64 {
+        let me = self.turn as usize;
+        (12 * self.total[me] - 10 * self.total[1 - me]) / 10
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use std::sync::Arc;
+
+    fn board_after(rules: &Rulebook, cells: &[&str]) -> (Position, Vec<usize>) {
+        let mut game = Game::new(Arc::new(rules.clone()));
+        let mut played = Vec::new();
+        for name in cells {
+            let to = rules.grid().parse_cell(name).unwrap();
+            played.push(to.index());
+            let mark = game.position().turn();
+            game.play(crate::position::Move::Place { to, mark })
+                .unwrap();
+        }
+        (*game.position(), played)
+    }
+
+    #[test]
+    fn a_board_kept_move_by_move_is_the_board_built_afresh() {
+        // Fifteen by fifteen, five in a row, by the rulebook's own tables.
+        let rules = Rulebook::builtin("pente").unwrap();
+        let shape = Shape::new(&rules);
+        let start = rules.initial();
+        let open = vec![true; shape.n];
+        let mut kept = Board::new(&shape, &start, &open);
+        let cells = ["j10", "k10", "j11", "k11", "j12", "a1", "l12", "k12", "j9"];
+        let (pos, played) = board_after(&rules, &cells);
+        for &c in &played {
+            kept.play(c);
+        }
+        let fresh = Board::new(&shape, &pos, &open);
+        assert_eq!(kept.count, fresh.count);
+        assert_eq!(kept.weight, fresh.weight);
+        assert_eq!(kept.total, fresh.total);
+        assert_eq!(kept.hash, fresh.hash);
+        assert_eq!(kept.near, fresh.near);
+        // X: j9 j10 j11 j12 — wins at j8 or j13.
+        let name = |c: usize| rules.grid().name(Cell(c as u16)).to_string();
+        let mut wins: Vec<String> = kept.wins(Side::X, 9).into_iter().map(name).collect();
+        wins.sort();
+        assert_eq!(wins, ["j13", "j8"]);
+        for &c in played.iter().rev() {
+            kept.undo(c);
+        }
+        // A move at the horizon brings all but the weights up to date, and
+        // its undo leaves the board as it was.
+        let mut full = Board::new(&shape, &pos, &open);
+        full.play(0);
+        let mut light = Board::new(&shape, &pos, &open);
+        light.play_at_horizon(0);
+        assert_eq!(light.count, full.count);
+        assert_eq!(
+            (light.total, light.hash, light.turn),
+            (full.total, full.hash, full.turn)
+        );
+        assert_eq!(light.wins(Side::X, 9), full.wins(Side::X, 9));
+        assert_eq!(light.fours(Side::O), full.fours(Side::O));
+        light.undo_at_horizon(0);
+        assert_eq!(
+            (light.count, light.weight),
+            (fresh.count.clone(), fresh.weight.clone())
+        );
+        assert_eq!((light.total, light.hash), (fresh.total, fresh.hash));
+        let empty = Board::new(&shape, &start, &open);
+        assert_eq!(kept.count, empty.count);
+        assert_eq!(kept.weight, empty.weight);
+        assert_eq!((kept.total, kept.hash), (empty.total, empty.hash));
+    }
+}

@@ -1,0 +1,104 @@
+//! The row search: hard's player for k-in-a-row on wide boards where a line
+//! of `k` or more wins for its owner, each side places its own mark, one a
+//! turn, and nothing else happens (no captures, no forbidden patterns, no
+//! per-move hooks) — so a position is its marks alone, and a board kept
+//! move by move ([`board`]) answers every question the search asks without
+//! asking the rulebook.
+//!
+//! A move is chosen in order: a line completed, the opponent's blocked, a
+//! win by continuous fours, a win by fours and threes; else principal
+//! variation search by iterative deepening with a transposition table
+//! ([`search`]) over the moves after which the opponent has no such win.
+//! Where a rulebook does not qualify, the threat search of `threats` plays
+//! instead, through the rulebook's own moves.
+
+mod board;
+mod search;
+mod tt;
+
+use crate::geometry::Cell;
+use crate::position::{Move, Position, Side};
+use crate::rulebook::Rulebook;
+use board::{Board, Shape};
+pub(crate) use search::How;
+use search::Search;
+
+/// Alpha-beta nodes per playout of a budget counted in playouts: the
+/// rulebook's budget (30 000 playouts on 15×15) gives 900 000 nodes, about
+/// a second on the machines the docs' figures come from.
+pub(crate) const NODES_PER_PLAYOUT: u64 = 30;
+
+/// Whether the row search plays `rules`: a line of `k` or more wins alike
+/// for both sides, one mark a turn, and no move does more than place it.
+pub(crate) fn applies(rules: &Rulebook) -> bool {
+    let t = rules.mechanics();
+    let k = t.min_run();
+    let longest = t.lines().iter().map(Vec::len).max().unwrap_or(0);
+    let from_k = [Side::X, Side::O]
+        .iter()
+        .all(|&s| (1..=longest).all(|n| t.wins_run(s, n) == (n >= k)));
+    k >= 3
+        && from_k
+        && !t.sided_wins()
+        && t.turns().is_alternating()
+        && !t.has_captures()
+        && !t.has_patterns(Side::X)
+        && !t.has_patterns(Side::O)
+        && !rules.has_per_move_hooks()
+        && rules.grid().len() < usize::from(u16::MAX)
+}
+
+/// What [`choose`] found, for the search's report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Chosen {
+    pub(crate) mv: Move,
+    pub(crate) how: How,
+    /// Plies to a win a threat sequence found.
+    pub(crate) plies: Option<u32>,
+    pub(crate) depth: Option<u32>,
+    pub(crate) value: Option<i32>,
+    pub(crate) nodes: u64,
+}
+
+/// The row search's move among `candidates` for the side to move of `pos`,
+/// within `nodes` alpha-beta nodes and `until`; `None` when no candidate
+/// places the mover's mark.
+pub(crate) fn choose(
+    rules: &Rulebook,
+    pos: &Position,
+    candidates: &[Move],
+    nodes: u64,
+    until: super::Until<'_>,
+) -> Option<Chosen> {
+    let me = pos.turn();
+    let cells: Vec<usize> = candidates
+        .iter()
+        .filter_map(|m| match *m {
+            Move::Place { to, mark } if mark == me => Some(to.index()),
+            _ => None,
+        })
+        .collect();
+    if cells.is_empty() {
+        return None;
+    }
+    let shape = Shape::new(rules);
+    let fillable = rules.fillable(pos);
+    let open: Vec<bool> = (0..rules.grid().len())
+        .map(|c| fillable.contains(Cell(c as u16)))
+        .collect();
+    let board = Board::new(&shape, pos, &open);
+    let mut search = Search::new(board, nodes, until);
+    let found = search.best(&cells);
+    let cell = found.cell?;
+    Some(Chosen {
+        mv: Move::Place {
+            to: Cell(cell as u16),
+            mark: me,
+        },
+        how: found.how,
+        plies: found.plies,
+        depth: found.depth,
+        value: found.value,
+        nodes: search.nodes,
+    })
+}

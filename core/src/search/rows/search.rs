@@ -1,0 +1,590 @@
+//! Alpha-beta and threat sequences on a [`Board`]: principal variation
+//! search by iterative deepening with a transposition table, a forced
+//! block searched without spending depth, and at the root a search for a
+//! win by fours, then by fours and threes (VCF, VCT), for the side to move
+//! and, after each candidate, for the opponent.
+
+use super::board::Board;
+use super::tt::{Bound, Table};
+use crate::position::Side;
+use crate::search::Until;
+
+/// A win's score, less the plies to it (the threat search's scale, so a
+/// report reads both alike).
+pub(crate) const WIN: i32 = crate::search::threats::WIN;
+/// Cells alpha-beta tries at each node, the most promising first.
+const WIDTH: usize = 12;
+/// Plies from the root past which no node searches deeper: forced blocks
+/// extend a line without spending depth, and this bounds them.
+const MAX_PLY: i32 = 60;
+/// Attacker's moves a threat sequence may take.
+const VCF_DEPTH: u32 = 14;
+const VCT_DEPTH: u32 = 7;
+
+/// A threat search that ran out of its nodes or time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Unknown;
+
+/// What the search found at the root.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Found {
+    /// The cell to play.
+    pub(super) cell: Option<usize>,
+    /// Plies to the win a threat sequence found, against the longest
+    /// defence it considered.
+    pub(super) plies: Option<u32>,
+    /// How it was found.
+    pub(super) how: How,
+    /// Alpha-beta's last complete depth and value for the mover.
+    pub(super) depth: Option<u32>,
+    pub(super) value: Option<i32>,
+}
+
+/// Which part of the search chose the move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum How {
+    /// A line completed, or the opponent's blocked.
+    #[default]
+    AtOnce,
+    /// A win by continuous fours.
+    Fours,
+    /// A win by fours and threes.
+    Threats,
+    /// Alpha-beta.
+    AlphaBeta,
+}
+
+/// One move's search.
+pub(super) struct Search<'s, 'u> {
+    pub(super) board: Board<'s>,
+    tt: Table,
+    pub(super) nodes: u64,
+    node_limit: u64,
+    until: Until<'u>,
+    threat_nodes: u64,
+    threat_limit: u64,
+}
+
+impl<'s, 'u> Search<'s, 'u> {
+    /// A search of `board` within `nodes` alpha-beta nodes and `until`.
+    pub(super) fn new(board: Board<'s>, nodes: u64, until: Until<'u>) -> Search<'s, 'u> {
+        // About a node per entry for the searches a second allows, and a
+        // table of 16 MiB at most.
+        let bits = (64 - nodes.max(1 << 12).leading_zeros()).min(20);
+        Search {
+            board,
+            tt: Table::new(bits),
+            nodes: 0,
+            node_limit: nodes,
+            until,
+            threat_nodes: 0,
+            threat_limit: 0,
+        }
+    }
+
+    fn late(&self) -> bool {
+        self.until.passed()
+    }
+
+    /// The best of `candidates` (open cells) for the side to move.
+    pub(super) fn best(&mut self, candidates: &[usize]) -> Found {
+        let me = self.board.turn;
+        let mut found = Found::default();
+        let legal = |c: &usize| candidates.contains(c);
+        if let Some(&c) = self.board.wins(me, 1).iter().find(|c| legal(c)) {
+            found.cell = Some(c);
+            return found;
+        }
+        let theirs = self.board.wins(me.other(), 2);
+        if let Some(&c) = theirs.iter().find(|c| legal(c)) {
+            found.cell = Some(c);
+            // Two winning cells cannot both be blocked: lost in two.
+            found.value = (theirs.len() >= 2).then_some(2 - WIN);
+            return found;
+        }
+        // A threat sequence's budget: a share of the whole, no more.
+        let share = (self.node_limit / 8).clamp(2_000, 200_000);
+        for (threes, how, depth) in [
+            (false, How::Fours, VCF_DEPTH),
+            (true, How::Threats, VCT_DEPTH),
+        ] {
+            if let Ok(Some((c, plies))) = self.threat_win(me, depth, threes, share)
+                && legal(&c)
+            {
+                found.cell = Some(c);
+                found.plies = Some(plies);
+                found.how = how;
+                return found;
+            }
+        }
+        let mut ordered: Vec<usize> = candidates.to_vec();
+        ordered.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
+        // A move after which the opponent wins by threats loses: look at
+        // as many of the most promising as alpha-beta will try.
+        let each = (share / 8).max(500);
+        let mut safe = Vec::new();
+        for &c in ordered.iter().take(WIDTH * 2) {
+            self.board.play(c);
+            let theirs = self.threat_win(me.other(), VCF_DEPTH, false, each);
+            let theirs = match theirs {
+                Ok(None) => self.threat_win(me.other(), VCT_DEPTH, true, each / 2),
+                other => other,
+            };
+            self.board.undo(c);
+            // Unknown is not a loss.
+            if !matches!(theirs, Ok(Some(_))) {
+                safe.push(c);
+            }
+            if safe.len() == WIDTH {
+                break;
+            }
+        }
+        if safe.is_empty() {
+            safe = ordered.iter().copied().take(WIDTH).collect();
+        }
+        found.how = How::AlphaBeta;
+        found.cell = safe.first().copied();
+        let mut depth = 1;
+        while depth <= MAX_PLY as u32 {
+            let Some((cell, value)) = self.root(&mut safe, depth) else {
+                break;
+            };
+            found.cell = Some(cell);
+            found.depth = Some(depth);
+            found.value = Some(value);
+            if value.abs() >= WIN / 2 {
+                break;
+            }
+            depth += 1;
+        }
+        found
+    }
+
+    /// A cell's rank among the root's moves.
+    fn rank(&self, c: usize) -> i64 {
+        self.board.order(c) * (self.board.shape.centre.len() as i64 * 4 + 1)
+            + self.board.shape.centre[c]
+    }
+
+    /// One pass of the root at `depth`: its best move and value, the moves
+    /// reordered best first; `None` when the budget ran out first.
+    fn root(&mut self, moves: &mut [usize], depth: u32) -> Option<(usize, i32)> {
+        let mut alpha = -WIN;
+        let mut best = 0;
+        for (i, &c) in moves.iter().enumerate() {
+            self.board.play(c);
+            let v = if i == 0 {
+                self.negamax(depth as i32 - 1, 1, -WIN, -alpha)
+            } else {
+                match self.negamax(depth as i32 - 1, 1, -alpha - 1, -alpha) {
+                    Some(v) if -v > alpha => self.negamax(depth as i32 - 1, 1, -WIN, -alpha),
+                    other => other,
+                }
+            };
+            self.board.undo(c);
+            let v = -v?;
+            if v > alpha || i == 0 {
+                alpha = v;
+                best = i;
+            }
+        }
+        moves[..=best].rotate_right(1);
+        Some((moves[0], alpha))
+    }
+
+    /// Alpha-beta for the side to move; `None` when the budget ran out.
+    fn negamax(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> Option<i32> {
+        self.nodes += 1;
+        if self.nodes > self.node_limit || (self.nodes.is_multiple_of(1024) && self.late()) {
+            return None;
+        }
+        let b = &self.board;
+        let me = b.turn;
+        if b.has_win(me) {
+            return Some(WIN - ply - 1);
+        }
+        let theirs = b.wins(me.other(), 2);
+        if theirs.len() >= 2 {
+            return Some(ply + 2 - WIN);
+        }
+        if b.empty == 0 {
+            return Some(0);
+        }
+        let key = b.hash;
+        let mut tt_best = None;
+        if let Some(e) = self.tt.get(key) {
+            let v = from_table(e.value, ply);
+            if i32::from(e.depth) >= depth {
+                match e.bound {
+                    Bound::Exact => return Some(v),
+                    Bound::Lower if v >= beta => return Some(v),
+                    Bound::Upper if v <= alpha => return Some(v),
+                    _ => {}
+                }
+            }
+            tt_best = (e.best != u16::MAX).then_some(e.best as usize);
+        }
+        if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
+            // Two winning cells at once, with none for the opponent to
+            // answer by, win in three plies.
+            if !b.double_fours(me).is_empty() {
+                return Some(WIN - ply - 3);
+            }
+            return Some(clamp(b.eval()));
+        }
+        let moves = match theirs.first() {
+            // A forced block spends no depth.
+            Some(&c) => vec![c],
+            None => self.moves(tt_best),
+        };
+        if moves.is_empty() {
+            return Some(0);
+        }
+        let next = if theirs.is_empty() { depth - 1 } else { depth };
+        // Below the horizon no node asks for moves but forced blocks.
+        let horizon = next <= 0;
+        let alpha0 = alpha;
+        let mut best = -WIN;
+        let mut best_cell = moves[0];
+        for (i, &c) in moves.iter().enumerate() {
+            if horizon {
+                self.board.play_at_horizon(c);
+            } else {
+                self.board.play(c);
+            }
+            let v = if i == 0 {
+                self.negamax(next, ply + 1, -beta, -alpha)
+            } else {
+                match self.negamax(next, ply + 1, -alpha - 1, -alpha) {
+                    Some(v) if -v > alpha && -v < beta => {
+                        self.negamax(next, ply + 1, -beta, -alpha)
+                    }
+                    other => other,
+                }
+            };
+            if horizon {
+                self.board.undo_at_horizon(c);
+            } else {
+                self.board.undo(c);
+            }
+            let v = -v?;
+            if v > best {
+                best = v;
+                best_cell = c;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.put(
+            key,
+            to_table(best, ply),
+            depth as i16,
+            bound,
+            best_cell as u16,
+        );
+        Some(best)
+    }
+
+    /// The side to move's most promising cells, the table's best first.
+    /// Where the opponent threatens two winning cells at once next move
+    /// (a three) and the mover has no four to answer with first, only the
+    /// cells that stop it: any other move loses to it.
+    fn moves(&self, first: Option<usize>) -> Vec<usize> {
+        let b = &self.board;
+        let me = b.turn;
+        let threes = b.double_fours(me.other());
+        let mut scored: Vec<(i64, usize)> = if threes.is_empty() {
+            b.candidates().map(|c| (b.order(c), c)).collect()
+        } else {
+            let mut cells = Vec::new();
+            for &t in &threes {
+                b.stoppers(me.other(), t, &mut cells);
+            }
+            for (c, _) in b.fours(me) {
+                if !cells.contains(&c) {
+                    cells.push(c);
+                }
+            }
+            cells.into_iter().map(|c| (b.order(c), c)).collect()
+        };
+        if scored.is_empty() {
+            scored = b.open_cells().map(|c| (self.rank(c), c)).collect();
+        }
+        let width = WIDTH.min(scored.len());
+        if scored.len() > width {
+            scored.select_nth_unstable_by_key(width - 1, |&(s, c)| (std::cmp::Reverse(s), c));
+            scored.truncate(width);
+        }
+        scored.sort_unstable_by_key(|&(s, c)| (std::cmp::Reverse(s), c));
+        let mut moves: Vec<usize> = scored.into_iter().map(|(_, c)| c).collect();
+        if let Some(f) = first.filter(|&f| b.is_open(f)) {
+            moves.retain(|&c| c != f);
+            moves.insert(0, f);
+        }
+        moves
+    }
+
+    /// A first move of a win for `att` by a sequence of threats it can
+    /// answer each time — fours only, or threes too — within `nodes`, and
+    /// the plies to the win against the longest defence.
+    pub(super) fn threat_win(
+        &mut self,
+        att: Side,
+        depth: u32,
+        threes: bool,
+        nodes: u64,
+    ) -> Result<Option<(usize, u32)>, Unknown> {
+        self.threat_nodes = 0;
+        self.threat_limit = nodes;
+        // The attacker must be to move; after the root's candidate the
+        // opponent is, and it is asked with the turn as it stands.
+        if self.board.turn != att {
+            return Ok(None);
+        }
+        // The shortest first: a quick win is the better move, and a longer
+        // sequence of threes is more often refuted by a reply the search
+        // does not see.
+        for d in 1..=depth {
+            if let Some(found) = self.attack(att, d, threes)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    fn attack(
+        &mut self,
+        att: Side,
+        depth: u32,
+        threes: bool,
+    ) -> Result<Option<(usize, u32)>, Unknown> {
+        self.threat_nodes += 1;
+        if self.threat_nodes > self.threat_limit
+            || (self.threat_nodes.is_multiple_of(256) && self.late())
+        {
+            return Err(Unknown);
+        }
+        let b = &self.board;
+        if let Some(&c) = b.wins(att, 1).first() {
+            return Ok(Some((c, 1)));
+        }
+        let blocks = b.wins(att.other(), 2);
+        let cells: Vec<usize> = match blocks[..] {
+            [_, _, ..] => return Ok(None),
+            // The block is forced: it goes on only if it threatens too.
+            [c] => vec![c],
+            [] if depth == 0 => return Ok(None),
+            [] => {
+                let mut cells: Vec<usize> = b.fours(att).into_iter().map(|(c, _)| c).collect();
+                cells.dedup();
+                if threes {
+                    for c in b.three_cells(att) {
+                        if !cells.contains(&c) {
+                            cells.push(c);
+                        }
+                    }
+                }
+                cells
+            }
+        };
+        for c in cells {
+            self.board.play(c);
+            let won = self.defend(att, depth.saturating_sub(1), threes);
+            self.board.undo(c);
+            if let Some(plies) = won? {
+                return Ok(Some((c, plies + 1)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The plies to `att`'s win against the longest of every answer, if it
+    /// wins against all, `att` having just moved.
+    fn defend(&mut self, att: Side, depth: u32, threes: bool) -> Result<Option<u32>, Unknown> {
+        let def = att.other();
+        let b = &self.board;
+        if b.has_win(def) {
+            return Ok(None);
+        }
+        let wins = b.wins(att, 2);
+        if wins.len() >= 2 {
+            // One blocked, the other completed.
+            return Ok(Some(2));
+        }
+        let replies = if let Some(&c) = wins.first() {
+            vec![c]
+        } else {
+            if !threes || depth == 0 {
+                return Ok(None);
+            }
+            let made = b.double_fours(att);
+            if made.is_empty() {
+                return Ok(None);
+            }
+            // Only a mark on one of these stops every open four to come;
+            // a four of the defender's own must be answered first.
+            let mut replies = Vec::new();
+            for &t in &made {
+                b.stoppers(att, t, &mut replies);
+            }
+            for (c, _) in b.fours(def) {
+                if !replies.contains(&c) {
+                    replies.push(c);
+                }
+            }
+            replies
+        };
+        let mut longest = 0;
+        for r in replies {
+            self.board.play(r);
+            let won = self.attack(att, depth, threes);
+            self.board.undo(r);
+            match won? {
+                Some((_, plies)) => longest = longest.max(plies + 1),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(longest))
+    }
+}
+
+/// An evaluation within the range a win's score never reaches.
+fn clamp(v: i64) -> i32 {
+    v.clamp(-i64::from(WIN / 4), i64::from(WIN / 4)) as i32
+}
+
+/// A win's score as stored: counted from the node, not the root.
+fn to_table(v: i32, ply: i32) -> i32 {
+    if v >= WIN / 2 {
+        v + ply
+    } else if v <= -WIN / 2 {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_table(v: i32, ply: i32) -> i32 {
+    if v >= WIN / 2 {
+        v - ply
+    } else if v <= -WIN / 2 {
+        v + ply
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Shape;
+    use super::*;
+    use crate::game::Game;
+    use crate::geometry::Cell;
+    use crate::position::Move;
+    use crate::rulebook::Rulebook;
+    use std::sync::Arc;
+
+    /// Five or more in a row on 15×15 without captures, after `cells`
+    /// played alternately from X.
+    fn rules() -> Rulebook {
+        let text = "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
+                    [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = true\n";
+        Rulebook::from_str_at(text, "five.toml", None).unwrap()
+    }
+
+    fn board<'s>(shape: &'s Shape, rules: &Rulebook, cells: &[&str]) -> Board<'s> {
+        let mut game = Game::new(Arc::new(rules.clone()));
+        for name in cells {
+            let to = rules.grid().parse_cell(name).unwrap();
+            let mark = game.position().turn();
+            game.play(Move::Place { to, mark }).unwrap();
+        }
+        let open = vec![true; rules.grid().len()];
+        Board::new(shape, game.position(), &open)
+    }
+
+    /// Whether `att`, to move, wins by the threat search's moves against
+    /// every answer at all (not only those the search considers).
+    fn holds(s: &mut Search<'_, '_>, att: Side, left: u32) -> bool {
+        if s.board.has_win(att) {
+            return true;
+        }
+        let Ok(Some((c, _))) = s.threat_win(att, VCT_DEPTH, true, 100_000) else {
+            return false;
+        };
+        if left == 0 {
+            return false;
+        }
+        s.board.play(c);
+        let answers: Vec<usize> = s.board.open_cells().collect();
+        let all = answers.into_iter().all(|r| {
+            s.board.play(r);
+            let won = holds(s, att, left - 1);
+            s.board.undo(r);
+            won
+        });
+        s.board.undo(c);
+        all
+    }
+
+    #[test]
+    fn two_threes_at_once_win_against_every_answer() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        // X: g7 h7 (a two along row 7), i9 i10 (a two along column i);
+        // O's marks far off. X at i7 makes two open threes at once.
+        let b = board(
+            &shape,
+            &rules,
+            &["g7", "a1", "h7", "a3", "i9", "c1", "i10", "o15"],
+        );
+        let mut s = Search::new(b, 10_000, Until::never());
+        assert_eq!(s.threat_win(Side::X, VCF_DEPTH, false, 100_000), Ok(None));
+        // Two threes, an open four, the line: five plies.
+        let first = s.threat_win(Side::X, VCT_DEPTH, true, 100_000);
+        assert!(matches!(first, Ok(Some((_, 5)))), "{first:?}");
+        assert!(holds(&mut s, Side::X, 3));
+        // O to move instead has no such win.
+        s.board.turn = Side::O;
+        assert_eq!(s.threat_win(Side::O, VCT_DEPTH, true, 100_000), Ok(None));
+    }
+
+    #[test]
+    fn a_lone_open_three_is_no_win() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        let b = board(&shape, &rules, &["g7", "a1", "h7", "a3"]);
+        let mut s = Search::new(b, 10_000, Until::never());
+        // X makes an open three; O answers at either end and it is over.
+        assert_eq!(s.threat_win(Side::X, VCT_DEPTH, true, 100_000), Ok(None));
+    }
+
+    #[test]
+    fn alpha_beta_blocks_an_open_three_it_cannot_ignore() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        // O threatens f7-g7-h7 open; X's marks are scattered: X must stop it
+        // at e7 or i7 (or the far ends d7, j7 leave an open four).
+        let b = board(&shape, &rules, &["a1", "f7", "a3", "g7", "o1", "h7"]);
+        let cells: Vec<usize> = b.open_cells().collect();
+        let mut s = Search::new(b, 200_000, Until::never());
+        let found = s.best(&cells);
+        let name = rules
+            .grid()
+            .name(Cell(found.cell.unwrap() as u16))
+            .to_string();
+        assert!(
+            ["e7", "i7", "d7", "j7"].contains(&name.as_str()),
+            "{name}: {found:?}"
+        );
+    }
+}
