@@ -27,7 +27,7 @@
 use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
 use crate::playout::{MAX_PLIES, Rng};
-use crate::position::{Move, MoveList, Outcome, Side};
+use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::program::{ANSWER_TIME, Program};
 use crate::rulebook::Rulebook;
 use crate::search::{self, At, Budget, Level, Request};
@@ -321,7 +321,7 @@ impl Match {
         stop: &Interrupt,
     ) -> Result<Option<Ended>, MatchError> {
         let mut rng = Rng::new(self.seed ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut first_player_side = if i.is_multiple_of(2) {
+        let first_player_side = if i.is_multiple_of(2) {
             Side::X
         } else {
             Side::O
@@ -338,33 +338,26 @@ impl Match {
                 programs[seat] = Some(Program::start(path).map_err(|m| failed(seat, m))?);
             }
         }
-        let mut pos = rules.initial();
-        let mut moves: Vec<Move> = Vec::new();
-        let mut keys = vec![pos.key()];
+        let mut line = Line::new(rules, first_player_side);
         if !self.openings.is_empty() {
             let opening = &self.openings[(i as usize / 2) % self.openings.len()];
             for &mv in opening {
-                pos = rules.play_unchecked(&pos, &moves, mv)?;
-                moves.push(mv);
-                rules.settle_repetition(&mut pos, &keys);
-                keys.push(pos.key());
-                if mv == Move::Swap {
-                    first_player_side = first_player_side.other();
-                }
+                line.play(rules, mv)?;
             }
         }
         let mut list = MoveList::new();
         // Each player grows its own trees from move to move.
         let mut memories = [search::Memory::default(), search::Memory::default()];
-        while !pos.is_over() && moves.len() < MAX_PLIES {
+        while !line.pos.is_over() && line.moves.len() < MAX_PLIES {
+            let (pos, moves) = (&line.pos, &line.moves);
             let mover = pos.turn();
-            let seat = usize::from(mover != first_player_side);
+            let seat = usize::from(mover != line.first_player_side);
             let budget = self.budgets[seat];
             let mv = match &players[seat] {
-                Player::Random => rules.random_move(&pos, &moves, &mut rng, &mut list)?,
-                Player::Uct => search::plain_uct(At::new(rules, &pos, &moves), budget, &mut rng)?,
+                Player::Random => rules.random_move(pos, moves, &mut rng, &mut list)?,
+                Player::Uct => search::plain_uct(At::new(rules, pos, moves), budget, &mut rng)?,
                 Player::Computer(level) => {
-                    let at = At::new(rules, &pos, &moves).after(&keys);
+                    let at = At::new(rules, pos, moves).after(&line.keys);
                     let request = Request::new(*level, budget)
                         .memory(&mut memories[seat])
                         .stop(stop);
@@ -378,7 +371,7 @@ impl Match {
                     let program = programs[seat].as_mut().expect("started above");
                     Some(
                         program
-                            .choose(rules, &pos, &moves, within)
+                            .choose(rules, pos, moves, within)
                             .map_err(|m| failed(seat, m))?,
                     )
                 }
@@ -387,18 +380,46 @@ impl Match {
                 return Ok(None);
             }
             let Some(mv) = mv else { break };
-            pos = rules.play_unchecked(&pos, &moves, mv)?;
-            moves.push(mv);
-            rules.settle_repetition(&mut pos, &keys);
-            keys.push(pos.key());
-            if mv == Move::Swap {
-                first_player_side = first_player_side.other();
-            }
+            line.play(rules, mv)?;
         }
         Ok(Some(Ended {
-            outcome: pos.outcome().unwrap_or(Outcome::Draw),
-            first_player_side,
+            outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
+            first_player_side: line.first_player_side,
         }))
+    }
+}
+
+/// A game of a match under way: its position, moves and position keys
+/// (for a repetition rule), and the side the first player holds.
+struct Line {
+    pos: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+    first_player_side: Side,
+}
+
+impl Line {
+    fn new(rules: &Rulebook, first_player_side: Side) -> Line {
+        let pos = rules.initial();
+        Line {
+            pos,
+            moves: Vec::new(),
+            keys: vec![pos.key()],
+            first_player_side,
+        }
+    }
+
+    /// A move made, by a player or an opening: the pie rule's swap
+    /// exchanges the players' sides.
+    fn play(&mut self, rules: &Rulebook, mv: Move) -> Result<(), ScriptError> {
+        self.pos = rules.play_unchecked(&self.pos, &self.moves, mv)?;
+        self.moves.push(mv);
+        rules.settle_repetition(&mut self.pos, &self.keys);
+        self.keys.push(self.pos.key());
+        if mv == Move::Swap {
+            self.first_player_side = self.first_player_side.other();
+        }
+        Ok(())
     }
 }
 

@@ -108,12 +108,7 @@ impl Method for ThreatSpace {
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        // A time is the clock's: the search deepens until it is up and
-        // keeps its last complete pass.
-        let (nodes, until) = match budget {
-            Budget::Playouts(n) => (u64::from(n) * threats::NODES_PER_PLAYOUT, s.until),
-            Budget::Time(d) => (u64::MAX, s.until.sooner(Instant::now() + d)),
-        };
+        let (nodes, until) = nodes_within(s, budget, threats::NODES_PER_PLAYOUT);
         let mut search = threats::Threats::new(s.at.rules)
             .with_nodes(nodes)
             .until(until);
@@ -137,6 +132,16 @@ impl Method for ThreatSpace {
     }
 }
 
+/// An alpha-beta search's nodes and deadline for `budget`, at `per_playout`
+/// nodes a playout. A time is the clock's: the search deepens until it is
+/// up and keeps its last complete pass.
+fn nodes_within<'a>(s: &Search<'a>, budget: Budget, per_playout: u64) -> (u64, super::Until<'a>) {
+    match budget {
+        Budget::Playouts(n) => (u64::from(n) * per_playout, s.until),
+        Budget::Time(d) => (u64::MAX, s.until.sooner(Instant::now() + d)),
+    }
+}
+
 impl Method for Rows {
     fn best(
         &self,
@@ -145,12 +150,7 @@ impl Method for Rows {
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
-        // A time is the clock's: the search deepens until it is up and
-        // keeps its last complete pass.
-        let (nodes, until) = match budget {
-            Budget::Playouts(n) => (u64::from(n) * rows::NODES_PER_PLAYOUT, s.until),
-            Budget::Time(d) => (u64::MAX, s.until.sooner(Instant::now() + d)),
-        };
+        let (nodes, until) = nodes_within(s, budget, rows::NODES_PER_PLAYOUT);
         let Some(chosen) = rows::choose(s.at.rules, s.at.pos, candidates, nodes, until) else {
             return Ok(Answer::Pass);
         };

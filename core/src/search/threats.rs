@@ -135,27 +135,13 @@ impl<'a> Threats<'a> {
             .flat_map(|line| line.windows(k))
             .map(|w| w.iter().map(|c| c.0).collect())
             .collect();
-        // On an open board every cell `k - 1` or more from the edges lies
-        // in as many windows: without this the first of them by index (a
-        // corner of that block) would be played, far from the centre.
-        // Squared distance in half-cells keeps it symmetric and whole.
-        let g = rules.grid();
-        let (w, h) = (i64::from(g.width()), i64::from(g.height()));
-        let far = (w - 1).pow(2) + (h - 1).pow(2);
-        let centre = g
-            .cells()
-            .map(|c| {
-                let dx = 2 * i64::from(g.col(c)) - (w - 1);
-                let dy = 2 * i64::from(g.row(c)) - (h - 1);
-                far - dx * dx - dy * dy
-            })
-            .collect();
+        let (centre, scale) = super::lines::centre_nearness(rules);
         Threats {
             rules,
             k,
             windows,
             centre,
-            scale: far + 1,
+            scale,
             nodes: 0,
             node_limit: 20_000 * NODES_PER_PLAYOUT,
             until: Until::never(),

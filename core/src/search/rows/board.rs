@@ -78,17 +78,7 @@ impl Shape {
             (0..n).map(|_| key()).collect(),
             (0..n).map(|_| key()).collect(),
         ];
-        let g = rules.grid();
-        let (w, h) = (i64::from(g.width()), i64::from(g.height()));
-        let far = (w - 1).pow(2) + (h - 1).pow(2);
-        let centre = g
-            .cells()
-            .map(|c| {
-                let dx = 2 * i64::from(g.col(c)) - (w - 1);
-                let dy = 2 * i64::from(g.row(c)) - (h - 1);
-                far - dx * dx - dy * dy
-            })
-            .collect();
+        let (centre, _) = crate::search::lines::centre_nearness(rules);
         Shape {
             k,
             n,
