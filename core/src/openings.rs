@@ -24,8 +24,8 @@ pub const OPENINGS: Kind = Kind {
     max_bytes: 1 << 20,
 };
 
-/// Why a text of openings was refused: where (line and column, from 1)
-/// and what.
+/// Why a text of openings was refused: where (line and column, from 1;
+/// line 0 for the text as a whole) and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpeningError {
     /// The line, from 1.
@@ -38,7 +38,10 @@ pub struct OpeningError {
 
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+        match self.line {
+            0 => f.write_str(&self.message),
+            line => write!(f, "{line}:{}: {}", self.col, self.message),
+        }
     }
 }
 
@@ -81,23 +84,31 @@ pub fn parse(rules: &Rulebook, text: &str) -> Result<Vec<Vec<Move>>, OpeningErro
     }
     if openings.is_empty() {
         return Err(OpeningError {
-            line: 1,
-            col: 1,
+            line: 0,
+            col: 0,
             message: "no opening: one a line, its moves apart by spaces".to_string(),
         });
     }
     Ok(openings)
 }
 
-/// The words of `line` with the byte column each starts at.
+/// The words of `line`, apart by spaces or tabs, with the column (in
+/// characters, from 0) each starts at.
 fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split(' ')
-        .scan(0, |at, w| {
-            let start = *at;
-            *at += w.len() + 1;
-            Some((start, w))
-        })
-        .filter(|(_, w)| !w.is_empty())
+    let mut chars = line.char_indices().enumerate().peekable();
+    std::iter::from_fn(move || {
+        while chars.next_if(|(_, (_, ch))| ch.is_whitespace()).is_some() {}
+        let (col, (start, _)) = chars.next()?;
+        let mut end = line.len();
+        while let Some(&(_, (at, ch))) = chars.peek() {
+            if ch.is_whitespace() {
+                end = at;
+                break;
+            }
+            chars.next();
+        }
+        Some((col, &line[start..end]))
+    })
 }
 
 #[cfg(test)]
@@ -124,6 +135,14 @@ mod tests {
 
     #[test]
     fn a_text_without_openings_is_refused() {
-        assert!(parse(&rules(), "# nothing\n\n").is_err());
+        let e = parse(&rules(), "# nothing\n\n").unwrap_err();
+        assert_eq!(e.line, 0, "{e}");
+    }
+
+    #[test]
+    fn tabs_part_moves_and_columns_count_characters() {
+        let e = parse(&rules(), "b2\ta1\nb2  \tb2").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 6), "{e}");
+        assert_eq!(parse(&rules(), " a1\tb2 ").unwrap()[0].len(), 2);
     }
 }

@@ -116,7 +116,8 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
             } else {
                 ""
             },
-            match m.openings.len() {
+            // Those the games reach, not all the file holds.
+            match m.openings.len().min(m.games.div_ceil(2) as usize) {
                 0 => String::new(),
                 n => format!(
                     ", {} each played with both colours",

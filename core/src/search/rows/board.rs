@@ -33,6 +33,8 @@ pub(super) struct Shape {
     keys: [Vec<u64>; 2],
     /// How near the centre a cell is: what breaks a tie of weights.
     pub(super) centre: Vec<i64>,
+    /// One more than any `centre`: a unit of weight counts this much.
+    pub(super) centre_scale: i64,
 }
 
 impl Shape {
@@ -78,7 +80,7 @@ impl Shape {
             (0..n).map(|_| key()).collect(),
             (0..n).map(|_| key()).collect(),
         ];
-        let (centre, _) = crate::search::lines::centre_nearness(rules);
+        let (centre, centre_scale) = crate::search::lines::centre_nearness(rules);
         Shape {
             k,
             n,
@@ -89,6 +91,7 @@ impl Shape {
             near_at,
             keys,
             centre,
+            centre_scale,
         }
     }
 

@@ -69,7 +69,7 @@ impl<'s, 'u> Search<'s, 'u> {
     /// A search of `board` within `nodes` alpha-beta nodes and `until`.
     pub(super) fn new(board: Board<'s>, nodes: u64, until: Until<'u>) -> Search<'s, 'u> {
         // About a node per entry for the searches a second allows, and a
-        // table of 16 MiB at most.
+        // table of 2^20 entries (24 MiB) at most.
         let bits = (64 - nodes.max(1 << 12).leading_zeros()).min(20);
         Search {
             board,
@@ -162,8 +162,7 @@ impl<'s, 'u> Search<'s, 'u> {
 
     /// A cell's rank among the root's moves.
     fn rank(&self, c: usize) -> i64 {
-        self.board.order(c) * (self.board.shape.centre.len() as i64 * 4 + 1)
-            + self.board.shape.centre[c]
+        self.board.order(c) * self.board.shape.centre_scale + self.board.shape.centre[c]
     }
 
     /// One pass of the root at `depth`: its best move and value, the moves
@@ -319,7 +318,12 @@ impl<'s, 'u> Search<'s, 'u> {
         if scored.is_empty() {
             scored = b.open_cells().map(|c| (self.rank(c), c)).collect();
         }
-        let width = WIDTH.min(scored.len());
+        // The answers to a three are all there are: none is cut.
+        let width = if threes.is_empty() {
+            WIDTH.min(scored.len())
+        } else {
+            scored.len()
+        };
         if scored.len() > width {
             scored.select_nth_unstable_by_key(width - 1, |&(s, c)| (std::cmp::Reverse(s), c));
             scored.truncate(width);
