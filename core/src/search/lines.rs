@@ -53,27 +53,6 @@ pub(super) fn threat_move(
     top[rng.below(top.len())]
 }
 
-/// Each cell's nearness to the board's centre, and one more than the
-/// largest: what breaks a tie between cells the windows weigh alike. On an
-/// open board every cell `k - 1` or more from the edges lies in as many
-/// windows: without it the first of them by index (a corner of that block)
-/// would be played, far from the centre. Squared distance in half-cells
-/// keeps it symmetric and whole.
-pub(super) fn centre_nearness(rules: &Rulebook) -> (Vec<i64>, i64) {
-    let g = rules.grid();
-    let (w, h) = (i64::from(g.width()), i64::from(g.height()));
-    let far = (w - 1).pow(2) + (h - 1).pow(2);
-    let centre = g
-        .cells()
-        .map(|c| {
-            let dx = 2 * i64::from(g.col(c)) - (w - 1);
-            let dy = 2 * i64::from(g.row(c)) - (h - 1);
-            far - dx * dx - dy * dy
-        })
-        .collect();
-    (centre, far + 1)
-}
-
 /// What the side to move (the second player) can expect after the first
 /// mark on a wide board: less the nearer the mark is to the centre.
 pub(super) fn first_mark_value(rules: &Rulebook, pos: &Position) -> f64 {

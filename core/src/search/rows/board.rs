@@ -80,7 +80,7 @@ impl Shape {
             (0..n).map(|_| key()).collect(),
             (0..n).map(|_| key()).collect(),
         ];
-        let (centre, centre_scale) = crate::search::lines::centre_nearness(rules);
+        let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
         Shape {
             k,
             n,
