@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Playout {
     moves: MoveList,
     keys: Vec<u64>,
-    /// The kernel's positions for the repetition rule.
-    seen: crate::kernel::Seen,
+    /// The kernel's buffers.
+    scratch: crate::kernel::Scratch,
     /// The moves since the game's start, kept only for per-move hooks.
     line: Vec<Move>,
     plies: usize,
@@ -66,8 +66,8 @@ impl Playout {
         if let Some(kind) = rules.kernel
             && !start.is_over()
         {
-            let (t, seen) = (rules.mechanics(), &mut self.seen);
-            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, seen);
+            let (t, scratch) = (rules.mechanics(), &mut self.scratch);
+            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, scratch);
             self.plies = end.plies;
             return Ok(end.outcome);
         }

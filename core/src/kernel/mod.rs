@@ -1,23 +1,26 @@
 //! The playout kernel: lean random-game loops for rulebooks whose moves
-//! place, slide or twist marks, place and then move pieces, or stack
-//! pieces of sizes.
+//! place, slide or twist marks, place marks on a board of regions, place
+//! and then move pieces, or stack pieces of sizes.
 //!
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
-//! ([`Rulebook::apply`] on a whole [`Position`]) carries regions, captures,
+//! ([`Rulebook::apply`] on a whole [`Position`]) carries captures,
 //! vanishing marks, restrictions by move number and the per-move hooks on
 //! every move. A rulebook without any of these ([`eligible`] says which
-//! loop serves it: placements, slides, twists, or pieces with their steps,
-//! jumps, flights and removals) is played here on two bit sets, as wide as
+//! loop serves it: placements, slides, twists, regions, or pieces with
+//! their steps, jumps, flights and removals) is played here on two bit sets, as wide as
 //! the board needs (one machine word for at most 64 cells, see
 //! [`crate::bits`]). Each loop draws exactly the random numbers the
 //! general path draws and reaches exactly its results;
 //! `tests::same_games_as_the_general_path` holds it to that.
 
+mod lack;
 mod pieces;
+mod regions;
 mod seen;
 mod stacks;
 
+pub(crate) use lack::Lack;
 pub(crate) use seen::Seen;
 
 use crate::bits::with_width;
@@ -30,9 +33,9 @@ use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rng::Rng;
 
 /// Whether games under tables `t` can be played by the kernel, and by
-/// which loop: no regions, captures or vanishing marks, neither the pie
-/// rule nor a per-move hook; marks placed, slid or twisted, or pieces
-/// placed and moved (where lines may remove). Computed once per rulebook
+/// which loop: no captures or vanishing marks, neither the pie rule nor a
+/// per-move hook; marks placed, slid or twisted, placed on regions, or
+/// pieces placed and moved (where lines may remove). Computed once per rulebook
 /// (the rulebook keeps the answer): asked per game, it cost the smallest
 /// boards' random games a twentieth of their speed.
 pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
@@ -41,13 +44,23 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
     if pie
         || per_move_hooks
         || t.captures.any()
-        || !t.regions.is_empty()
         || t.keep.is_some()
         || t.has_restrictions()
         || t.sided_wins()
         || t.has_any_patterns()
     {
         return None;
+    }
+    if !t.regions.is_empty() {
+        // Regions with marks placed one by one, nothing else.
+        let plain = t.pieces == UNLIMITED
+            && !t.gravity
+            && t.slides.all.is_empty()
+            && !t.has_twists()
+            && !t.has_stacks()
+            && !t.removes()
+            && t.repetition.is_none();
+        return plain.then_some(Loop::Regions);
     }
     if t.has_stacks() {
         return Some(Loop::Stacks);
@@ -66,7 +79,11 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         // Twists go with placements alone: nothing repeats.
         Loop::Twists
     } else if t.slides.all.is_empty() && t.repetition.is_none() {
-        Loop::Places
+        if t.window_list.is_some() {
+            Loop::Counts
+        } else {
+            Loop::Places
+        }
     } else {
         Loop::Slides
     })
@@ -78,12 +95,17 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
 pub(crate) enum Loop {
     /// Marks only placed.
     Places,
+    /// Marks only placed, lines judged by each window's count (on boards
+    /// whose windows' masks would not stay cached, see `WindowList`).
+    Counts,
     /// Marks placed or slid, positions perhaps repeating.
     Slides,
     /// Marks placed, each placement followed by a twist.
     Twists,
     /// Pieces placed from hand, then moved; lines may remove.
     Pieces,
+    /// Marks placed on a board of regions, each move sending the next.
+    Regions,
     /// Pieces of sizes put from hand or moved, covering smaller ones.
     Stacks,
 }
@@ -105,6 +127,15 @@ pub(crate) fn draw_placement(marks: Marks, turn: Side, n: u32, rng: &mut Rng) ->
     } else {
         (rng.below(n as usize) as u32, marks.default_mark(turn))
     }
+}
+
+/// What the loops keep from game to game, so that a game allocates nothing.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// The positions met, for the repetition rule.
+    seen: Seen,
+    /// The windows' counts, for placements judged by them.
+    lack: Lack,
 }
 
 /// How a kernel game ended.
@@ -133,7 +164,7 @@ fn end<const W: usize>(outcome: Outcome, plies: usize, marks: [Bits<W>; 2]) -> F
 
 /// Plays uniformly random moves from `start` to the result, or to
 /// `max_plies` moves, a draw. `start` must not be over, and `rules` must be
-/// [`eligible`]. `seen` is scratch space for the repetition rule.
+/// [`eligible`]. `scratch` is kept from game to game.
 #[inline(always)]
 pub(crate) fn playout(
     kind: Loop,
@@ -141,16 +172,25 @@ pub(crate) fn playout(
     start: &Position,
     rng: &mut Rng,
     max_plies: usize,
-    seen: &mut Seen,
+    scratch: &mut Scratch,
 ) -> Finished {
+    let Scratch { seen, lack } = scratch;
     match kind {
-        Loop::Places => with_width!(t.words, W => run::<W, false>(t, start, rng, max_plies, seen)),
-        Loop::Slides => with_width!(t.words, W => run::<W, true>(t, start, rng, max_plies, seen)),
+        Loop::Places => {
+            with_width!(t.words, W => run::<W, false, false>(t, start, rng, max_plies, seen, lack))
+        }
+        Loop::Counts => {
+            with_width!(t.words, W => run::<W, false, true>(t, start, rng, max_plies, seen, lack))
+        }
+        Loop::Slides => {
+            with_width!(t.words, W => run::<W, true, false>(t, start, rng, max_plies, seen, lack))
+        }
         Loop::Twists => with_width!(t.words, W => run_twists::<W>(t, start, rng)),
         Loop::Pieces => {
             with_width!(t.words, W => pieces::run::<W>(t, start, rng, max_plies, seen))
         }
         Loop::Stacks => stacks::run(t, start, rng, max_plies, seen),
+        Loop::Regions => with_width!(t.words, W => regions::run::<W>(t, start, rng)),
     }
 }
 
@@ -210,15 +250,20 @@ fn run_twists<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) ->
 }
 
 #[inline]
-fn run<const W: usize, const SLIDES: bool>(
+fn run<const W: usize, const SLIDES: bool, const COUNTS: bool>(
     t: &Mechanics,
     start: &Position,
     rng: &mut Rng,
     max_plies: usize,
     seen: &mut Seen,
+    lack: &mut Lack,
 ) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
     let places = !SLIDES || t.places();
+    let counted = if COUNTS { t.window_list.as_ref() } else { None };
+    if let Some(list) = counted {
+        lack.reset(list, &marks);
+    }
     let mut open: Bits<W> = if places {
         t.fillable_in::<W>(start)
     } else {
@@ -284,8 +329,12 @@ fn run<const W: usize, const SLIDES: bool>(
                     }
                 }
             }
-            // Fewer marks than the shortest winning run cannot hold a line.
-            if own.count() >= min_run && t.wins_through(to, own) {
+            let line = match counted {
+                Some(list) => lack.place(list, to, mark),
+                // Fewer marks than the shortest winning run cannot hold a line.
+                None => own.count() >= min_run && t.wins_through(to, own),
+            };
+            if line {
                 let holder = t.line_result.holder(mark, turn);
                 return end(t.line_result.outcome(holder), ply + 1, marks);
             }
@@ -441,7 +490,25 @@ mod tests {
             covered += 1;
             let games = if rules.grid().len() > 100 { 30 } else { 300 };
             for seed in 0..games {
-                let start = rules.initial();
+                // Every other game from a few random moves in, so that the
+                // loops also start from marks on the board.
+                let mut start = rules.initial();
+                let mut list = MoveList::new();
+                let mut opening = Rng::new(seed + 1_000_000);
+                for _ in 0..(seed % 2) * (seed % 11) {
+                    let Some(mv) = rules
+                        .random_move(&start, &[], &mut opening, &mut list)
+                        .unwrap()
+                    else {
+                        break;
+                    };
+                    let mut next = start;
+                    rules.apply(&mut next, &[], mv).unwrap();
+                    if next.is_over() {
+                        break;
+                    }
+                    start = next;
+                }
                 let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
                 let kernel = playout(
                     kind,
@@ -449,10 +516,9 @@ mod tests {
                     &start,
                     &mut a,
                     crate::playout::MAX_PLIES,
-                    &mut Seen::default(),
+                    &mut Scratch::default(),
                 );
                 let mut pos = start;
-                let mut list = MoveList::new();
                 let mut general_plies = 0;
                 let mut keys = vec![pos.key()];
                 while !pos.is_over() && general_plies < crate::playout::MAX_PLIES {

@@ -39,6 +39,7 @@ use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
 use lines::WinCheck;
+pub(crate) use lines::WindowList;
 use load::Load;
 use load::Word;
 use words::{FullRegion, LineResult, Marks, NoMoves};
@@ -105,6 +106,9 @@ pub struct Mechanics {
     pub(crate) win_o: WinCheck,
     /// Whether the sides' lines are won apart (`wins(run, side)`).
     pub(crate) sided: bool,
+    /// The windows by number, where both sides' lines are won by `k` or
+    /// more marks.
+    pub(crate) window_list: Option<WindowList>,
     /// Per side, whether a run of n marks wins, by n.
     pub(crate) wins: [Vec<bool>; 2],
     pub(crate) pieces: u16,
@@ -170,6 +174,7 @@ impl Mechanics {
             win: WinCheck::default(),
             win_o: WinCheck::default(),
             sided: false,
+            window_list: None,
             wins: [Vec::new(), Vec::new()],
             pieces: UNLIMITED,
             steps: Vec::new(),

@@ -5,7 +5,7 @@ use super::load::Load;
 use super::words::{FullRegion, LineResult};
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
-use crate::geometry::{Cell, CellSet};
+use crate::geometry::{Bits, Cell, CellSet};
 use crate::position::{BySide, Ending, NO_REGION, Position, Side};
 use crate::script::describe;
 use crate::script::hooks::HookId;
@@ -187,6 +187,16 @@ fn redirect(load: &Load<'_>, count: usize) -> Result<Vec<u8>, RulebookError> {
     Ok(redirect)
 }
 
+/// A region a placement closed: which, and who holds it now.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Closed {
+    /// The region's number.
+    pub region: usize,
+    /// Its holders, the mover's line first; none for a full region that
+    /// belongs to nobody.
+    pub holders: [Option<Side>; 2],
+}
+
 impl Mechanics {
     /// After a mark of `mark` by `mover` on `to`, in a rulebook with regions:
     /// the region is won by a line or closed when full, held as the rulebook
@@ -201,41 +211,72 @@ impl Mechanics {
         line: bool,
     ) {
         let t = self;
-        let r = t.region_of[to.index()] as usize;
-        let bit = 1u32 << r;
-        let region = t.regions[r].prefix::<W>();
-        if p.regions_closed & bit == 0 {
-            let full = region.is_subset(p.occupied_in::<W>());
-            // The mover's lines are judged first.
-            let holders = match (line, full, t.full_region) {
-                (true, _, _) => [Some(t.line_result.holder(mark, mover)), None],
-                (false, true, FullRegion::Mover) => [Some(mover), None],
-                (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
-                _ => [None, None],
-            };
-            if line || full {
-                p.regions_closed |= bit;
-                let closed = p.closed_cells.prefix::<W>() | region;
-                p.closed_cells.set_prefix(closed);
+        let occupied = p.occupied_in::<W>();
+        if let Some(c) = t.closing::<W>(p.regions_closed, occupied, to, mark, mover, line) {
+            p.regions_closed |= 1 << c.region;
+            let closed = p.closed_cells.prefix::<W>() | t.regions[c.region].prefix::<W>();
+            p.closed_cells.set_prefix(closed);
+            for h in c.holders.into_iter().flatten() {
+                *p.regions_won.get_mut(h) |= 1 << c.region;
             }
-            for h in holders.into_iter().flatten() {
-                *p.regions_won.get_mut(h) |= bit;
-            }
-            for h in holders.into_iter().flatten() {
-                let held = *p.regions_won.get(h);
-                if t.region_lines[r].iter().any(|&l| l & !held == 0) {
-                    p.result = Some((t.line_result.outcome(h), Ending::Line));
-                    break;
-                }
+            if let Some(h) = t.region_line(c, |h| *p.regions_won.get(h)) {
+                p.result = Some((t.line_result.outcome(h), Ending::Line));
             }
         }
-        p.target = t.redirect[to.index()];
-        // Sent to a region where no cell may be filled now (closed, or with
-        // support() every empty cell still waiting): a free choice (U4).
-        if p.target != NO_REGION
-            && (t.regions[p.target as usize].prefix::<W>() & t.fillable_in::<W>(p)).is_empty()
+        p.target = t.sent_to(to, t.fillable_in::<W>(p));
+    }
+
+    /// The region of `to` if the mark just placed there closes it (a line,
+    /// or the region full): `closed` are the regions closed before,
+    /// `occupied` the cells taken now.
+    #[inline(always)]
+    pub(crate) fn closing<const W: usize>(
+        &self,
+        closed: u32,
+        occupied: Bits<W>,
+        to: Cell,
+        mark: Side,
+        mover: Side,
+        line: bool,
+    ) -> Option<Closed> {
+        let r = self.region_of[to.index()] as usize;
+        if closed & (1 << r) != 0 {
+            return None;
+        }
+        let full = self.regions[r].prefix::<W>().is_subset(occupied);
+        // The mover's lines are judged first.
+        let holders = match (line, full, self.full_region) {
+            (true, _, _) => [Some(self.line_result.holder(mark, mover)), None],
+            (false, true, FullRegion::Mover) => [Some(mover), None],
+            (false, true, FullRegion::Both) => [Some(mover), Some(mover.other())],
+            _ => [None, None],
+        };
+        (line || full).then_some(Closed { region: r, holders })
+    }
+
+    /// The first holder of the region `c` closed whose regions held now
+    /// (`held`) make a line of regions through it: that side's line decides.
+    #[inline(always)]
+    pub(crate) fn region_line(&self, c: Closed, held: impl Fn(Side) -> u32) -> Option<Side> {
+        c.holders.into_iter().flatten().find(|&h| {
+            let held = held(h);
+            self.region_lines[c.region].iter().any(|&l| l & !held == 0)
+        })
+    }
+
+    /// The region a mark on `to` sends the next move to, where `fillable`
+    /// are the cells a mark could fill now; none where the region named has
+    /// no such cell (closed, or with support() every empty cell still
+    /// waiting): a free choice (U4).
+    #[inline(always)]
+    pub(crate) fn sent_to<const W: usize>(&self, to: Cell, fillable: Bits<W>) -> u8 {
+        let target = self.redirect[to.index()];
+        if target != NO_REGION
+            && (self.regions[target as usize].prefix::<W>() & fillable).is_empty()
         {
-            p.target = NO_REGION;
+            NO_REGION
+        } else {
+            target
         }
     }
 }

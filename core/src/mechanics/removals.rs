@@ -118,6 +118,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         words,
     };
     t.win = super::lines::WinCheck::never(load.grid.len(), t.words);
+    t.window_list = None;
     Ok(())
 }
 
