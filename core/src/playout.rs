@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 pub struct Playout {
     moves: MoveList,
     keys: Vec<u64>,
-    /// The kernel's buffers.
-    scratch: crate::kernel::Scratch,
+    /// The kernel's positions for the repetition rule.
+    seen: crate::kernel::Seen,
+    /// The kernel's counts of windows, on wide boards.
+    lack: crate::kernel::Lack,
     /// The moves since the game's start, kept only for per-move hooks.
     line: Vec<Move>,
     plies: usize,
@@ -66,8 +68,8 @@ impl Playout {
         if let Some(kind) = rules.kernel
             && !start.is_over()
         {
-            let (t, scratch) = (rules.mechanics(), &mut self.scratch);
-            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, scratch);
+            let (t, seen, lack) = (rules.mechanics(), &mut self.seen, &mut self.lack);
+            let end = crate::kernel::playout(kind, t, start, rng, MAX_PLIES, seen, lack);
             self.plies = end.plies;
             return Ok(end.outcome);
         }

@@ -1,4 +1,4 @@
-//! The loop of [`super::Loop::Regions`]: marks placed on a board of
+//! The loop of [`super::Loop::Wide`] on a board of regions: marks placed on a board of
 //! regions, each move sending the next to a region (`redirect(cell)`), a
 //! region closed by a line or when full, a line of held regions deciding.
 //! The rules are the mechanics' own ([`Mechanics::closing`],
@@ -11,9 +11,9 @@ use crate::mechanics::Mechanics;
 use crate::position::{NO_REGION, Position};
 use crate::rng::Rng;
 
-/// Plays the game from `start` to its end. Never inlined: one call a game
-/// costs nothing, and the placements' loop stays as it was.
-#[inline(never)]
+/// Plays the game from `start` to its end (inlined into `kernel::wide`,
+/// itself called once a game).
+#[inline(always)]
 pub(super) fn run<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng) -> Finished {
     let mut marks: [Bits<W>; 2] = [start.marks.x.prefix(), start.marks.o.prefix()];
     let all = t.all.prefix::<W>();
