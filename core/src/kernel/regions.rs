@@ -1,5 +1,4 @@
-//! The loop of [`super::Loop::Wide`] on a board of regions: marks placed on a board of
-//! regions, each move sending the next to a region (`redirect(cell)`), a
+//! The loop of [`super::Loop::Wide`] on a board of regions: marks placed, each move sending the next to a region (`redirect(cell)`), a
 //! region closed by a line or when full, a line of held regions deciding.
 //! The rules are the mechanics' own ([`Mechanics::closing`],
 //! [`Mechanics::region_line`], [`Mechanics::sent_to`]); only the state is

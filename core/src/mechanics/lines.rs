@@ -71,7 +71,7 @@ impl Default for WinCheck {
 /// when one of its windows lacks none.
 ///
 /// Implementation note: testing the windows' masks reads 640 bytes a move
-/// on 15×15 from a table of 115 KB (each window once per cell), most of
+/// on 15×15 from a table of 92 KB (each window once per cell), most of
 /// them misses in the first-level cache; the counts touch twenty bytes
 /// of 1 KB. On small boards the masks stay cached and are the faster
 /// test. Measured in `docs/development.md`, "Speed".
@@ -387,7 +387,8 @@ fn win_check(
 /// The size of window masks up to which a move reads them faster than the
 /// kernel keeps counts: a first-level data cache (32 KB on the x86-64
 /// machines measured). Classic's masks take 192 bytes, 11×11 five in a
-/// row's 22 KB (about as fast either way), 15×15's 115 KB (counts 1.2×).
+/// row's 20 KB (about as fast either way), 12×12's 51 KB (a board of more
+/// than 128 cells takes four words a mask), 15×15's 92 KB (counts 1.2×).
 const CACHED_MASKS: usize = 32 * 1024;
 
 /// The windows through each cell, by number; none where there are more
@@ -433,8 +434,8 @@ fn windows(
     }
     // A window through k cells is read once per cell: the masks weigh k
     // times the windows, each as wide as the board.
-    let read_per_move = per_cell.iter().map(Vec::len).sum::<usize>() * words * 8;
-    let list = if read_per_move > CACHED_MASKS {
+    let mask_bytes = per_cell.iter().map(Vec::len).sum::<usize>() * words * 8;
+    let list = if mask_bytes > CACHED_MASKS {
         window_list(&per_cell)
     } else {
         None

@@ -107,7 +107,8 @@ pub struct Mechanics {
     /// Whether the sides' lines are won apart (`wins(run, side)`).
     pub(crate) sided: bool,
     /// The windows by number, where both sides' lines are won by `k` or
-    /// more marks.
+    /// more marks and the windows' masks outgrow the cache (`CACHED_MASKS`
+    /// in lines.rs); `None` otherwise, and where lines remove.
     pub(crate) window_list: Option<WindowList>,
     /// Per side, whether a run of n marks wins, by n.
     pub(crate) wins: [Vec<bool>; 2],
