@@ -397,7 +397,7 @@ mod tests {
         scripted(script, 4, 4)
     }
 
-    /// Ultimate's nine boards, where a full board goes to the mover, a
+    /// Nine 3×3 boards in one, where a full board goes to the mover, a
     /// line loses the mover and the mover chooses the mark.
     fn regions_of_the_mover() -> Rulebook {
         let script = "fn regions() { regions::blocks(3, 3) }\n\
