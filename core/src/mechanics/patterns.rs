@@ -263,22 +263,50 @@ impl Mechanics {
         if !self.has_patterns(side) {
             return None;
         }
-        with_width!(self.words, W => self.forbidden_in::<W>(pos, side, cell))
+        with_width!(self.words, W => self.forbidden_in::<W>(
+            side,
+            pos.marks(side).prefix::<W>(),
+            || pos.occupied_in::<W>(),
+            cell,
+        ))
+    }
+
+    /// [`Mechanics::forbidden_pattern`] for a mark of `side` on `cell`
+    /// where `own` holds its marks and `occupied` every mark: for a search
+    /// that keeps its own board rather than a [`Position`].
+    #[inline]
+    pub(crate) fn forbidden_on(
+        &self,
+        side: Side,
+        own: &CellSet,
+        occupied: &CellSet,
+        cell: Cell,
+    ) -> Option<Pattern> {
+        if !self.has_patterns(side) {
+            return None;
+        }
+        with_width!(self.words, W => self.forbidden_in::<W>(
+            side,
+            own.prefix::<W>(),
+            || occupied.prefix::<W>(),
+            cell,
+        ))
     }
 
     #[inline(always)]
     fn forbidden_in<const W: usize>(
         &self,
-        pos: &Position,
         side: Side,
+        own: Bits<W>,
+        // Asked only past the quick test below: most cells stop there.
+        occupied: impl FnOnce() -> Bits<W>,
         cell: Cell,
     ) -> Option<Pattern> {
-        let own = pos.marks(side).prefix::<W>();
         let near = self.patterns.near[cell.index()].prefix::<W>();
         if (own & near).count() < self.patterns.least[side as usize] {
             return None;
         }
-        let empty = self.all.prefix::<W>() & !pos.occupied_in::<W>();
+        let empty = self.all.prefix::<W>() & !occupied();
         match self.judge::<W>(side, own, empty, cell) {
             Verdict::Forbidden(p) => Some(p),
             _ => None,

@@ -4,7 +4,8 @@
 //! taken back — a node costs a few hundred additions, not a board built
 //! afresh.
 
-use crate::geometry::Cell;
+use crate::geometry::{Cell, CellSet};
+use crate::mechanics::Mechanics;
 use crate::position::{Position, Side};
 use crate::rulebook::Rulebook;
 
@@ -17,12 +18,27 @@ const BLOCKED: u8 = 3;
 /// up on every move: half the bytes of 64 bits is a tenth of a node's time).
 const WEIGHT: [i32; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
+/// No cell: past the end of a line.
+const NONE: u16 = u16::MAX;
+
 /// The tables a rulebook's board gives, built once for a search.
-pub(super) struct Shape {
+pub(super) struct Shape<'r> {
     pub(super) k: usize,
     n: usize,
+    /// The rulebook's mechanics: what judges a forbidden pattern.
+    mechanics: &'r Mechanics,
+    /// Per side, whether it wins only with exactly `k` in a row (renju's
+    /// X): a window of its marks then wins only where no mark of its own
+    /// lies just past either end.
+    exact: [bool; 2],
+    /// Per side, whether some of its moves may be forbidden by what they
+    /// make (renju's X): each of its moves is then judged.
+    forbids: [bool; 2],
     /// The windows' cells, `k` a window.
     windows: Vec<u16>,
+    /// Each window's cells just past its two ends along its line, or
+    /// [`NONE`].
+    beyond: Vec<[u16; 2]>,
     /// The windows through each cell: `through[through_at[c]..through_at[c + 1]]`.
     through: Vec<u32>,
     through_at: Vec<u32>,
@@ -37,17 +53,32 @@ pub(super) struct Shape {
     pub(super) centre_scale: i64,
 }
 
-impl Shape {
+impl<'r> Shape<'r> {
     /// The tables of `rules`' lines for lines of `k`.
-    pub(super) fn new(rules: &Rulebook) -> Shape {
-        let k = rules.mechanics().min_run();
+    pub(super) fn new(rules: &'r Rulebook) -> Shape<'r> {
+        let mechanics = rules.mechanics();
+        let k = mechanics.min_run();
         let n = rules.grid().len();
-        let lines = rules.mechanics().lines();
+        let lines = mechanics.lines();
         let windows: Vec<u16> = lines
             .iter()
             .flat_map(|line| line.windows(k))
             .flat_map(|w| w.iter().map(|c| c.0))
             .collect();
+        let at =
+            |line: &[Cell], i: Option<usize>| i.and_then(|i| line.get(i)).map_or(NONE, |c| c.0);
+        let beyond: Vec<[u16; 2]> = lines
+            .iter()
+            .flat_map(|line| {
+                (0..=line.len().saturating_sub(k))
+                    .take_while(move |_| line.len() >= k)
+                    .map(move |i| [at(line, i.checked_sub(1)), at(line, Some(i + k))])
+            })
+            .collect();
+        let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
+        let sides = [Side::X, Side::O];
+        let exact = sides.map(|s| (k + 1..=longest).all(|n| !mechanics.wins_run(s, n)));
+        let forbids = sides.map(|s| mechanics.has_patterns(s));
         let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (w, cells) in windows.chunks(k).enumerate() {
             for &c in cells {
@@ -84,7 +115,11 @@ impl Shape {
         Shape {
             k,
             n,
+            mechanics,
+            exact,
+            forbids,
             windows,
+            beyond,
             through,
             through_at,
             near,
@@ -109,6 +144,11 @@ impl Shape {
 
     fn window_count(&self) -> usize {
         self.windows.len() / self.k
+    }
+
+    /// Whether some of `side`'s moves may be forbidden by what they make.
+    pub(super) fn forbids(&self, side: Side) -> bool {
+        self.forbids[side as usize]
     }
 }
 
@@ -154,9 +194,13 @@ impl WindowSet {
 
 /// A position of the row search, kept up to date move by move.
 pub(super) struct Board<'s> {
-    pub(super) shape: &'s Shape,
+    pub(super) shape: &'s Shape<'s>,
     /// 0 empty, 1 + side, or [`BLOCKED`].
     stone: Vec<u8>,
+    /// Each side's marks, and both, as the forbidden patterns' judge
+    /// reads them.
+    marks: [CellSet; 2],
+    occupied: CellSet,
     /// Each window's marks of X and of O.
     count: Vec<[u8; 2]>,
     /// Per cell, per side: the weight of the windows through it that the
@@ -180,11 +224,13 @@ pub(super) struct Board<'s> {
 impl<'s> Board<'s> {
     /// The board of `pos`, where the cells `open` lists are those a mark
     /// may take.
-    pub(super) fn new(shape: &'s Shape, pos: &Position, open: &[bool]) -> Board<'s> {
+    pub(super) fn new(shape: &'s Shape<'s>, pos: &Position, open: &[bool]) -> Board<'s> {
         let windows = shape.window_count();
         let mut b = Board {
             shape,
             stone: vec![0; shape.n],
+            marks: [CellSet::default(); 2],
+            occupied: CellSet::default(),
             count: vec![[0, 0]; windows],
             weight: vec![[0, 0]; shape.n],
             total: [0, 0],
@@ -279,6 +325,8 @@ impl<'s> Board<'s> {
     fn put<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
         self.add::<WEIGHTS>(c, side, 1);
         self.stone[c] = 1 + side as u8;
+        self.marks[side as usize].insert(Cell(c as u16));
+        self.occupied.insert(Cell(c as u16));
         self.hash ^= self.shape.keys[side as usize][c];
         if WEIGHTS {
             for &d in self.shape.near(c) {
@@ -318,6 +366,8 @@ impl<'s> Board<'s> {
         let side = self.turn;
         self.add::<WEIGHTS>(c, side, -1);
         self.stone[c] = 0;
+        self.marks[side as usize].remove(Cell(c as u16));
+        self.occupied.remove(Cell(c as u16));
         self.hash ^= self.shape.keys[side as usize][c];
         if WEIGHTS {
             for &d in self.shape.near(c) {
@@ -325,6 +375,38 @@ impl<'s> Board<'s> {
             }
         }
         self.empty += 1;
+    }
+
+    /// Whether a mark of `side` on the open cell `c` makes no pattern
+    /// `side` may not make (a winning move never does).
+    pub(super) fn may(&self, side: Side, c: usize) -> bool {
+        !self.shape.forbids[side as usize]
+            || (self.shape.mechanics)
+                .forbidden_on(
+                    side,
+                    &self.marks[side as usize],
+                    &self.occupied,
+                    Cell(c as u16),
+                )
+                .is_none()
+    }
+
+    /// Whether filling window `w` with `side`'s marks would make a line
+    /// that wins for it: always, unless it wins only with exactly `k` and
+    /// a mark of its own lies just past an end.
+    fn wins_in(&self, side: Side, w: usize) -> bool {
+        !self.shape.exact[side as usize]
+            || self.shape.beyond[w]
+                .iter()
+                .all(|&c| c == NONE || self.stone[c as usize] != 1 + side as u8)
+    }
+
+    /// `side`'s windows `k - 1 - short` full, open to it, whose filling
+    /// would win for it.
+    fn live(&self, side: Side, short: usize) -> impl Iterator<Item = usize> + '_ {
+        self.short[side as usize][short]
+            .iter()
+            .filter(move |&w| self.wins_in(side, w))
     }
 
     /// The open cells in window `w`.
@@ -339,7 +421,7 @@ impl<'s> Board<'s> {
     /// Up to `most` distinct cells where `side` completes a line.
     pub(super) fn wins(&self, side: Side, most: usize) -> Vec<usize> {
         let mut out = Vec::new();
-        for w in self.short[side as usize][0].iter() {
+        for w in self.live(side, 0) {
             for c in self.open_in(w) {
                 if !out.contains(&c) {
                     out.push(c);
@@ -354,14 +436,14 @@ impl<'s> Board<'s> {
 
     /// Whether `side` has a cell that completes a line.
     pub(super) fn has_win(&self, side: Side) -> bool {
-        self.short[side as usize][0].iter().next().is_some()
+        self.live(side, 0).next().is_some()
     }
 
     /// Cells where `side` makes a four (a window one short of a line), each
     /// with the cell that four would then win on.
     pub(super) fn fours(&self, side: Side) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        for w in self.short[side as usize][1].iter() {
+        for w in self.live(side, 1) {
             let mut open = self.open_in(w);
             if let (Some(a), Some(b)) = (open.next(), open.next()) {
                 out.push((a, b));
@@ -394,10 +476,7 @@ impl<'s> Board<'s> {
     /// Cells where `side` adds to a window `k - 3` full: where its threes
     /// are made.
     pub(super) fn three_cells(&self, side: Side) -> Vec<usize> {
-        let mut out: Vec<usize> = self.short[side as usize][2]
-            .iter()
-            .flat_map(|w| self.open_in(w))
-            .collect();
+        let mut out: Vec<usize> = self.live(side, 2).flat_map(|w| self.open_in(w)).collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -411,7 +490,7 @@ impl<'s> Board<'s> {
             let w = w as usize;
             let n = self.count[w];
             let i = side as usize;
-            if n[1 - i] == 0 && usize::from(n[i]) + 2 == self.shape.k {
+            if n[1 - i] == 0 && usize::from(n[i]) + 2 == self.shape.k && self.wins_in(side, w) {
                 for d in self.open_in(w) {
                     if !out.contains(&d) {
                         out.push(d);
@@ -443,10 +522,76 @@ impl<'s> Board<'s> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::Game;
     use std::sync::Arc;
+
+    /// A position of `rules` with X's marks on `xs`, O's on `os` and
+    /// `turn` to move, through the position text `setup` reads.
+    pub(in crate::search::rows) fn placed(
+        rules: &Rulebook,
+        xs: &[&str],
+        os: &[&str],
+        turn: Side,
+    ) -> Position {
+        let grid = rules.grid();
+        let rows: Vec<String> = (1..=grid.height())
+            .rev()
+            .map(|y| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for x in 0..grid.width() {
+                    let name = format!("{}{y}", char::from(b'a' + x as u8));
+                    let mark = [(xs, 'X'), (os, 'O')]
+                        .into_iter()
+                        .find(|(names, _)| names.contains(&name.as_str()));
+                    match mark {
+                        Some((_, m)) => {
+                            if empty > 0 {
+                                row += &empty.to_string();
+                            }
+                            empty = 0;
+                            row.push(m);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    row += &empty.to_string();
+                }
+                row
+            })
+            .collect();
+        let text = format!("{} {} - -", rows.join("/"), turn.to_char());
+        rules.parse_position(&text).unwrap()
+    }
+
+    #[test]
+    fn a_side_that_wins_with_exactly_k_has_no_win_in_an_overline() {
+        // Renju: X wins with exactly five, O with five or more. Each has
+        // four in a row with a mark of its own one cell past an end.
+        let rules = Rulebook::builtin("renju").unwrap();
+        let shape = Shape::new(&rules);
+        let xs = ["g8", "h8", "i8", "j8", "l8"];
+        let os = ["g4", "h4", "i4", "j4", "l4"];
+        let pos = placed(&rules, &xs, &os, Side::X);
+        let open = vec![true; shape.n];
+        let b = Board::new(&shape, &pos, &open);
+        let name = |c: usize| rules.grid().name(Cell(c as u16)).to_string();
+        let names = |cells: Vec<usize>| {
+            let mut v: Vec<String> = cells.into_iter().map(name).collect();
+            v.sort();
+            v
+        };
+        // k8 would make six for X: no win; f8 makes exactly five.
+        assert_eq!(names(b.wins(Side::X, 9)), ["f8"]);
+        assert_eq!(names(b.wins(Side::O, 9)), ["f4", "k4"]);
+        // An overline is forbidden to X as well; f8 wins, so it never is.
+        assert!(!b.may(Side::X, rules.grid().parse_cell("k8").unwrap().index()));
+        assert!(b.may(Side::X, rules.grid().parse_cell("f8").unwrap().index()));
+        assert!(b.may(Side::O, rules.grid().parse_cell("k4").unwrap().index()));
+    }
 
     fn board_after(rules: &Rulebook, cells: &[&str]) -> (Position, Vec<usize>) {
         let mut game = Game::new(Arc::new(rules.clone()));

@@ -1,9 +1,11 @@
 //! The row search: hard's player for k-in-a-row on wide boards where a line
-//! of `k` or more wins for its owner, each side places its own mark, one a
-//! turn, and nothing else happens (no captures, no forbidden patterns, no
+//! of `k` or more (or exactly `k`) wins for its owner, each side places its
+//! own mark, one a turn, and nothing else happens (no captures, no
 //! per-move hooks) — so a position is its marks alone, and a board kept
 //! move by move ([`board`]) answers every question the search asks without
-//! asking the rulebook.
+//! asking the rulebook but one: whether a side may make what a move makes
+//! (renju's forbidden patterns), which the rulebook's own judge answers
+//! from the board's marks.
 //!
 //! A move is chosen in order: a line completed, the opponent's blocked, a
 //! win by continuous fours, a win by fours and threes; else principal
@@ -28,22 +30,22 @@ use search::Search;
 /// a second on the machines the docs' figures come from.
 pub(crate) const NODES_PER_PLAYOUT: u64 = 30;
 
-/// Whether the row search plays `rules`: a line of `k` or more wins alike
-/// for both sides, one mark a turn, and no move does more than place it.
+/// Whether the row search plays `rules`: a line of `k` or more wins for
+/// each side (or exactly `k`: renju's X, gomoku's exactly five), one mark
+/// a turn, and no move does more than place it — though some may be
+/// forbidden by the patterns they make (renju's X).
 pub(crate) fn applies(rules: &Rulebook) -> bool {
     let t = rules.mechanics();
     let k = t.min_run();
     let longest = t.lines().iter().map(Vec::len).max().unwrap_or(0);
-    let from_k = [Side::X, Side::O]
-        .iter()
-        .all(|&s| (1..=longest).all(|n| t.wins_run(s, n) == (n >= k)));
+    let from_k = [Side::X, Side::O].iter().all(|&s| {
+        let wins = |n: usize| t.wins_run(s, n);
+        (1..k).all(|n| !wins(n)) && wins(k) && (k + 1..=longest).all(|n| wins(n) == wins(k + 1))
+    });
     k >= 3
         && from_k
-        && !t.sided_wins()
         && t.turns().is_alternating()
         && !t.has_captures()
-        && !t.has_patterns(Side::X)
-        && !t.has_patterns(Side::O)
         && !rules.has_per_move_hooks()
         && rules.grid().len() < usize::from(u16::MAX)
 }
@@ -101,4 +103,23 @@ pub(crate) fn choose(
         value: found.value,
         nodes: search.nodes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_search_plays_lines_for_one_mark_a_turn_with_or_without_patterns() {
+        for (name, plays) in [
+            ("gomoku", true),
+            ("gomoku-swap", true),
+            ("renju", true),
+            ("pente", false),
+            ("connect6", false),
+        ] {
+            let rules = Rulebook::builtin(name).unwrap();
+            assert_eq!(applies(&rules), plays, "{name}");
+        }
+    }
 }

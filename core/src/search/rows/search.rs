@@ -90,6 +90,10 @@ impl<'s, 'u> Search<'s, 'u> {
     pub(super) fn best(&mut self, candidates: &[usize]) -> Found {
         let me = self.board.turn;
         let mut found = Found::default();
+        if let [only] = candidates {
+            found.cell = Some(*only);
+            return found;
+        }
         let legal = |c: &usize| candidates.contains(c);
         if let Some(&c) = self.board.wins(me, 1).iter().find(|c| legal(c)) {
             found.cell = Some(c);
@@ -226,12 +230,14 @@ impl<'s, 'u> Search<'s, 'u> {
         if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
             // Two winning cells at once, with none for the opponent to
             // answer by, win in three plies.
-            if !b.double_fours(me).is_empty() {
+            if b.double_fours(me).into_iter().any(|c| b.may(me, c)) {
                 return Some(WIN - ply - 3);
             }
             return Some(clamp(b.eval()));
         }
         let moves = match theirs.first() {
+            // A block the mover may not make loses.
+            Some(&c) if !b.may(me, c) => return Some(ply + 2 - WIN),
             // A forced block spends no depth.
             Some(&c) => vec![c],
             None => self.moves(tt_best),
@@ -300,7 +306,9 @@ impl<'s, 'u> Search<'s, 'u> {
     fn moves(&self, first: Option<usize>) -> Vec<usize> {
         let b = &self.board;
         let me = b.turn;
-        let threes = b.double_fours(me.other());
+        let threes: Vec<usize> = (b.double_fours(me.other()).into_iter())
+            .filter(|&t| b.may(me.other(), t))
+            .collect();
         let mut scored: Vec<(i64, usize)> = if threes.is_empty() {
             b.candidates().map(|c| (b.order(c), c)).collect()
         } else {
@@ -318,19 +326,31 @@ impl<'s, 'u> Search<'s, 'u> {
         if scored.is_empty() {
             scored = b.open_cells().map(|c| (self.rank(c), c)).collect();
         }
+        let order = |&(s, c): &(i64, usize)| (std::cmp::Reverse(s), c);
+        let forbids = b.shape.forbids(me);
         // The answers to a three are all there are: none is cut.
         let width = if threes.is_empty() {
             WIDTH.min(scored.len())
         } else {
             scored.len()
         };
-        if scored.len() > width {
-            scored.select_nth_unstable_by_key(width - 1, |&(s, c)| (std::cmp::Reverse(s), c));
+        if forbids {
+            // Judged best first, until the width is filled: a judgement
+            // costs more than the sort.
+            scored.sort_unstable_by_key(order);
+            let mut kept = 0;
+            scored.retain(|&(_, c)| {
+                let keep = kept < width && b.may(me, c);
+                kept += usize::from(keep);
+                keep
+            });
+        } else if scored.len() > width {
+            scored.select_nth_unstable_by_key(width - 1, order);
             scored.truncate(width);
         }
-        scored.sort_unstable_by_key(|&(s, c)| (std::cmp::Reverse(s), c));
+        scored.sort_unstable_by_key(order);
         let mut moves: Vec<usize> = scored.into_iter().map(|(_, c)| c).collect();
-        if let Some(f) = first.filter(|&f| b.is_open(f)) {
+        if let Some(f) = first.filter(|&f| b.is_open(f) && b.may(me, f)) {
             moves.retain(|&c| c != f);
             moves.insert(0, f);
         }
@@ -385,7 +405,8 @@ impl<'s, 'u> Search<'s, 'u> {
         let cells: Vec<usize> = match blocks[..] {
             [_, _, ..] => return Ok(None),
             // The block is forced: it goes on only if it threatens too.
-            [c] => vec![c],
+            [c] if b.may(att, c) => vec![c],
+            [_] => return Ok(None),
             [] if depth == 0 => return Ok(None),
             [] => {
                 let mut cells: Vec<usize> = b.fours(att).into_iter().map(|(c, _)| c).collect();
@@ -396,6 +417,9 @@ impl<'s, 'u> Search<'s, 'u> {
                             cells.push(c);
                         }
                     }
+                }
+                if b.shape.forbids(att) {
+                    cells.retain(|&c| b.may(att, c));
                 }
                 cells
             }
@@ -425,12 +449,18 @@ impl<'s, 'u> Search<'s, 'u> {
             return Ok(Some(2));
         }
         let replies = if let Some(&c) = wins.first() {
+            if !b.may(def, c) {
+                // The block is forbidden to the defender: the line is made.
+                return Ok(Some(2));
+            }
             vec![c]
         } else {
             if !threes || depth == 0 {
                 return Ok(None);
             }
-            let made = b.double_fours(att);
+            let made: Vec<usize> = (b.double_fours(att).into_iter())
+                .filter(|&t| b.may(att, t))
+                .collect();
             if made.is_empty() {
                 return Ok(None);
             }
@@ -443,6 +473,14 @@ impl<'s, 'u> Search<'s, 'u> {
             for (c, _) in b.fours(def) {
                 if !replies.contains(&c) {
                     replies.push(c);
+                }
+            }
+            if b.shape.forbids(def) {
+                replies.retain(|&c| b.may(def, c));
+                if replies.is_empty() {
+                    // No answer the defender may make: the open four comes,
+                    // then the line.
+                    return Ok(Some(4));
                 }
             }
             replies
@@ -560,6 +598,52 @@ mod tests {
         // O to move instead has no such win.
         s.board.turn = Side::O;
         assert_eq!(s.threat_win(Side::O, VCT_DEPTH, true, 100_000), Ok(None));
+    }
+
+    #[test]
+    fn a_four_whose_block_is_forbidden_to_the_defender_wins() {
+        use super::super::board::tests::placed;
+        // X's g5 g6 g7 g9 g10: a mark on g8 would be six in a row. O's
+        // c8 d8 e8, closed by X's b8: O's f8 makes a four whose only
+        // block is g8.
+        let xs = ["b8", "g5", "g6", "g7", "g9", "g10"];
+        let os = ["c8", "d8", "e8", "a1", "o1"];
+        let f8 = |rules: &Rulebook| rules.grid().parse_cell("f8").unwrap().index();
+        // In renju X may not make an overline, so the four wins at once.
+        let renju = Rulebook::builtin("renju").unwrap();
+        let shape = Shape::new(&renju);
+        let pos = placed(&renju, &xs, &os, Side::O);
+        let open = vec![true; renju.grid().len()];
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
+        let won = s.threat_win(Side::O, VCF_DEPTH, false, 100_000);
+        assert_eq!(won, Ok(Some((f8(&renju), 3))));
+        // Where X may block there (an overline wins for it), it does not.
+        let gomoku = Rulebook::builtin("gomoku").unwrap();
+        let shape = Shape::new(&gomoku);
+        let pos = placed(&gomoku, &xs, &os, Side::O);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
+        assert_eq!(s.threat_win(Side::O, VCF_DEPTH, false, 100_000), Ok(None));
+    }
+
+    #[test]
+    fn alpha_beta_never_tries_a_move_forbidden_to_the_mover() {
+        use super::super::board::tests::placed;
+        let renju = Rulebook::builtin("renju").unwrap();
+        let shape = Shape::new(&renju);
+        let g8 = renju.grid().parse_cell("g8").unwrap().index();
+        let os = ["a1", "a3", "a5", "a7", "a9"];
+        let open = vec![true; renju.grid().len()];
+        // g8 weighs most for both: an overline for X, forbidden; O's block.
+        // (With O to move, X has a mark more, far off.)
+        for (turn, tried) in [(Side::X, false), (Side::O, true)] {
+            let xs: &[&str] = match turn {
+                Side::X => &["g5", "g6", "g7", "g9", "g10"],
+                Side::O => &["g5", "g6", "g7", "g9", "g10", "o15"],
+            };
+            let pos = placed(&renju, xs, &os, turn);
+            let s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
+            assert_eq!(s.moves(Some(g8)).contains(&g8), tried, "{turn:?}");
+        }
     }
 
     #[test]
