@@ -8,6 +8,7 @@ use crate::geometry::{Cell, CellSet};
 use crate::mechanics::Mechanics;
 use crate::position::{Position, Side};
 use crate::rulebook::Rulebook;
+use crate::turns::Turns;
 
 /// A cell no mark can take: off the board's land, or not open at the root.
 const BLOCKED: u8 = 3;
@@ -34,6 +35,10 @@ pub(super) struct Shape<'r> {
     /// Per side, whether some of its moves may be forbidden by what they
     /// make (renju's X): each of its moves is then judged.
     forbids: [bool; 2],
+    /// Marks per turn (connect6: one, then two).
+    turns: &'r Turns,
+    /// One mark a turn, the sides alternating.
+    alternating: bool,
     /// The windows' cells, `k` a window.
     windows: Vec<u16>,
     /// Each window's cells just past its two ends along its line, or
@@ -118,6 +123,8 @@ impl<'r> Shape<'r> {
             mechanics,
             exact,
             forbids,
+            turns: mechanics.turns(),
+            alternating: mechanics.turns().is_alternating(),
             windows,
             beyond,
             through,
@@ -144,6 +151,11 @@ impl<'r> Shape<'r> {
 
     fn window_count(&self) -> usize {
         self.windows.len() / self.k
+    }
+
+    /// Whether each turn is one mark, the sides alternating.
+    pub(super) fn alternating(&self) -> bool {
+        self.alternating
     }
 
     /// Whether some of `side`'s moves may be forbidden by what they make.
@@ -217,6 +229,8 @@ pub(super) struct Board<'s> {
     pub(super) hash: u64,
     /// The side to move.
     pub(super) turn: Side,
+    /// Marks played since the game began: where the turns stand.
+    played: u32,
     /// Empty cells a mark can take.
     pub(super) empty: usize,
 }
@@ -238,6 +252,7 @@ impl<'s> Board<'s> {
             near: vec![0; shape.n],
             hash: 0,
             turn: pos.turn(),
+            played: pos.marks_played(),
             empty: 0,
         };
         // Every window starts empty, open to both; marks and blocked cells
@@ -339,7 +354,40 @@ impl<'s> Board<'s> {
     pub(super) fn play(&mut self, c: usize) {
         self.put::<true>(c, self.turn);
         self.empty -= 1;
-        self.turn = self.turn.other();
+        self.next_turn();
+    }
+
+    /// The turn after a mark: the other side's, unless the mover has
+    /// marks left in its turn.
+    fn next_turn(&mut self) {
+        self.played += 1;
+        self.turn = if self.shape.alternating {
+            self.turn.other()
+        } else {
+            self.shape.turns.place(self.played).side()
+        };
+    }
+
+    /// The side whose mark was the last placed, its turn again.
+    fn last_turn(&mut self) -> Side {
+        self.played -= 1;
+        self.turn = if self.shape.alternating {
+            self.turn.other()
+        } else {
+            self.shape.turns.place(self.played).side()
+        };
+        self.turn
+    }
+
+    /// The marks the side to move has left in its turn, this one included.
+    pub(super) fn left(&self) -> u32 {
+        let at = self.shape.turns.place(self.played);
+        at.of - at.mark
+    }
+
+    /// The marks of the next turn of the side not to move.
+    pub(super) fn next_marks(&self) -> u32 {
+        self.shape.turns.place(self.played + self.left()).of
     }
 
     /// [`Board::play`] for a position at the search's horizon and below:
@@ -348,7 +396,7 @@ impl<'s> Board<'s> {
     pub(super) fn play_at_horizon(&mut self, c: usize) {
         self.put::<false>(c, self.turn);
         self.empty -= 1;
-        self.turn = self.turn.other();
+        self.next_turn();
     }
 
     /// Takes back the mark on `c`, the last placed.
@@ -362,8 +410,7 @@ impl<'s> Board<'s> {
     }
 
     fn take<const WEIGHTS: bool>(&mut self, c: usize) {
-        self.turn = self.turn.other();
-        let side = self.turn;
+        let side = self.last_turn();
         self.add::<WEIGHTS>(c, side, -1);
         self.stone[c] = 0;
         self.marks[side as usize].remove(Cell(c as u16));
@@ -430,6 +477,43 @@ impl<'s> Board<'s> {
                     }
                 }
             }
+        }
+        out
+    }
+
+    /// `side`'s windows that `marks` marks of its own fill to a line that
+    /// wins for it (`marks` at most 3).
+    pub(super) fn threats(&self, side: Side, marks: u32) -> Vec<usize> {
+        (0..(marks as usize).min(3))
+            .flat_map(|short| self.live(side, short))
+            .collect()
+    }
+
+    /// A cell toward a line `side` completes with `marks` marks: one of
+    /// the fullest such window's open cells.
+    pub(super) fn winning_cell(&self, side: Side, marks: u32) -> Option<usize> {
+        (0..(marks as usize).min(3))
+            .find_map(|short| self.live(side, short).next())
+            .and_then(|w| self.open_in(w).next())
+    }
+
+    /// The open cells of `windows`, each once; with `all`, only those in
+    /// every one of them.
+    pub(super) fn cells_of(&self, windows: &[usize], all: bool) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for &w in windows {
+            for c in self.open_in(w) {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        if all {
+            out.retain(|&c| {
+                windows
+                    .iter()
+                    .all(|&w| self.shape.window(w).contains(&(c as u16)))
+            });
         }
         out
     }

@@ -31,8 +31,8 @@ use search::Search;
 pub(crate) const NODES_PER_PLAYOUT: u64 = 30;
 
 /// Whether the row search plays `rules`: a line of `k` or more wins for
-/// each side (or exactly `k`: renju's X, gomoku's exactly five), one mark
-/// a turn, and no move does more than place it — though some may be
+/// each side (or exactly `k`: renju's X, or both under the exactly-five rule), one or
+/// two marks a turn (connect6), and no move does more than place it — though some may be
 /// forbidden by the patterns they make (renju's X).
 pub(crate) fn applies(rules: &Rulebook) -> bool {
     let t = rules.mechanics();
@@ -44,7 +44,7 @@ pub(crate) fn applies(rules: &Rulebook) -> bool {
     });
     k >= 3
         && from_k
-        && t.turns().is_alternating()
+        && t.turns().counts().iter().all(|&n| n <= 2)
         && !t.has_captures()
         && !rules.has_per_move_hooks()
         && rules.grid().len() < usize::from(u16::MAX)
@@ -111,15 +111,18 @@ mod tests {
 
     #[test]
     fn the_row_search_plays_lines_for_one_mark_a_turn_with_or_without_patterns() {
-        for (name, plays) in [
-            ("gomoku", true),
-            ("gomoku-swap", true),
-            ("renju", true),
-            ("pente", false),
-            ("connect6", false),
-        ] {
+        for (name, plays) in [("renju", true), ("connect6", true), ("pente", false)] {
             let rules = Rulebook::builtin(name).unwrap();
             assert_eq!(applies(&rules), plays, "{name}");
+        }
+        // Five in a row on 15×15, with and without the exactly-five rule.
+        for overline in [true, false] {
+            let text = format!(
+                "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
+                 [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = {overline}\n"
+            );
+            let rules = Rulebook::from_str_at(&text, "five.toml", None).unwrap();
+            assert!(applies(&rules), "overline = {overline}");
         }
     }
 }

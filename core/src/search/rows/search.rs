@@ -94,6 +94,9 @@ impl<'s, 'u> Search<'s, 'u> {
             found.cell = Some(*only);
             return found;
         }
+        if !self.board.shape.alternating() {
+            return self.best_of_turns(candidates);
+        }
         let legal = |c: &usize| candidates.contains(c);
         if let Some(&c) = self.board.wins(me, 1).iter().find(|c| legal(c)) {
             found.cell = Some(c);
@@ -164,6 +167,162 @@ impl<'s, 'u> Search<'s, 'u> {
         found
     }
 
+    /// [`Search::best`] where a turn may have several marks (connect6):
+    /// a line the mover completes within its turn, else alpha-beta over
+    /// marks, a child of the same side searched for that side. The threat
+    /// sequences are left out: their fours and threes are one-mark
+    /// threats, answered by one mark.
+    fn best_of_turns(&mut self, candidates: &[usize]) -> Found {
+        let me = self.board.turn;
+        let mut found = Found::default();
+        let legal = |c: &usize| candidates.contains(c);
+        if let Some(c) = self.board.winning_cell(me, self.board.left()).filter(legal) {
+            found.cell = Some(c);
+            return found;
+        }
+        let theirs = self.board.threats(me.other(), self.board.next_marks());
+        let mut ordered: Vec<usize> = if theirs.is_empty() {
+            candidates.to_vec()
+        } else {
+            let blocks = self.board.cells_of(&theirs, false);
+            candidates
+                .iter()
+                .copied()
+                .filter(|c| blocks.contains(c))
+                .collect()
+        };
+        if ordered.is_empty() {
+            ordered = candidates.to_vec();
+        }
+        ordered.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
+        if theirs.is_empty() {
+            ordered.truncate(WIDTH);
+        }
+        found.how = How::AlphaBeta;
+        found.cell = ordered.first().copied();
+        let mut depth = 1;
+        while depth <= MAX_PLY as u32 {
+            let Some((cell, value)) = self.root(&mut ordered, depth) else {
+                break;
+            };
+            found.cell = Some(cell);
+            found.depth = Some(depth);
+            found.value = Some(value);
+            if value.abs() >= WIN / 2 {
+                break;
+            }
+            depth += 1;
+        }
+        found
+    }
+
+    /// The value of the position after a mark of `me`, for `me`: the same
+    /// side's to move again within its turn, or the other's, negated.
+    fn child(&mut self, me: Side, depth: i32, ply: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if !self.board.shape.alternating() && self.board.turn == me {
+            self.negamax_turns(depth, ply, alpha, beta)
+        } else if self.board.shape.alternating() {
+            self.negamax(depth, ply, -beta, -alpha).map(|v| -v)
+        } else {
+            self.negamax_turns(depth, ply, -beta, -alpha).map(|v| -v)
+        }
+    }
+
+    /// Alpha-beta where a turn may have several marks, for the side to
+    /// move; `None` when the budget ran out.
+    fn negamax_turns(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> Option<i32> {
+        self.nodes += 1;
+        if self.nodes > self.node_limit || (self.nodes.is_multiple_of(1024) && self.late()) {
+            return None;
+        }
+        let b = &self.board;
+        let me = b.turn;
+        let left = b.left();
+        if b.winning_cell(me, left).is_some() {
+            return Some(WIN - ply - left as i32);
+        }
+        if b.empty == 0 {
+            return Some(0);
+        }
+        // The opponent's windows it would fill next turn: every one needs
+        // a mark of the mover's, within this turn.
+        let theirs = b.threats(me.other(), b.next_marks());
+        let key = b.hash;
+        let mut tt_best = None;
+        if let Some(e) = self.tt.get(key) {
+            let v = from_table(e.value, ply);
+            if i32::from(e.depth) >= depth {
+                match e.bound {
+                    Bound::Exact => return Some(v),
+                    Bound::Lower if v >= beta => return Some(v),
+                    Bound::Upper if v <= alpha => return Some(v),
+                    _ => {}
+                }
+            }
+            tt_best = (e.best != u16::MAX).then_some(e.best as usize);
+        }
+        if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
+            return Some(clamp(b.eval()));
+        }
+        let moves = if theirs.is_empty() {
+            self.moves(tt_best)
+        } else {
+            // The mover's last mark must stop them all at once.
+            let mut cells = b.cells_of(&theirs, left == 1);
+            if cells.is_empty() {
+                return Some(ply + left as i32 + 1 - WIN);
+            }
+            cells.sort_by_key(|&c| std::cmp::Reverse(b.order(c)));
+            cells
+        };
+        if moves.is_empty() {
+            return Some(0);
+        }
+        // Forced blocks spend no depth, as for one mark a turn.
+        let next = if theirs.is_empty() { depth - 1 } else { depth };
+        let horizon = next <= 0;
+        let alpha0 = alpha;
+        let mut best = -WIN;
+        let mut best_cell = moves[0];
+        for &c in &moves {
+            if horizon {
+                self.board.play_at_horizon(c);
+            } else {
+                self.board.play(c);
+            }
+            let v = self.child(me, next, ply + 1, alpha, beta);
+            if horizon {
+                self.board.undo_at_horizon(c);
+            } else {
+                self.board.undo(c);
+            }
+            let v = v?;
+            if v > best {
+                best = v;
+                best_cell = c;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.put(
+            key,
+            to_table(best, ply),
+            depth as i16,
+            bound,
+            best_cell as u16,
+        );
+        Some(best)
+    }
+
     /// A cell's rank among the root's moves.
     fn rank(&self, c: usize) -> i64 {
         self.board.order(c) * self.board.shape.centre_scale + self.board.shape.centre[c]
@@ -174,18 +333,20 @@ impl<'s, 'u> Search<'s, 'u> {
     fn root(&mut self, moves: &mut [usize], depth: u32) -> Option<(usize, i32)> {
         let mut alpha = -WIN;
         let mut best = 0;
+        let me = self.board.turn;
+        let d = depth as i32 - 1;
         for (i, &c) in moves.iter().enumerate() {
             self.board.play(c);
             let v = if i == 0 {
-                self.negamax(depth as i32 - 1, 1, -WIN, -alpha)
+                self.child(me, d, 1, -WIN, WIN)
             } else {
-                match self.negamax(depth as i32 - 1, 1, -alpha - 1, -alpha) {
-                    Some(v) if -v > alpha => self.negamax(depth as i32 - 1, 1, -WIN, -alpha),
+                match self.child(me, d, 1, alpha, alpha + 1) {
+                    Some(v) if v > alpha => self.child(me, d, 1, alpha, WIN),
                     other => other,
                 }
             };
             self.board.undo(c);
-            let v = -v?;
+            let v = v?;
             if v > alpha || i == 0 {
                 alpha = v;
                 best = i;
@@ -306,9 +467,15 @@ impl<'s, 'u> Search<'s, 'u> {
     fn moves(&self, first: Option<usize>) -> Vec<usize> {
         let b = &self.board;
         let me = b.turn;
-        let threes: Vec<usize> = (b.double_fours(me.other()).into_iter())
-            .filter(|&t| b.may(me.other(), t))
-            .collect();
+        // (A three is a threat of one mark a turn: with two, the
+        // opponent's windows it fills next turn are answered before this.)
+        let threes: Vec<usize> = if b.shape.alternating() {
+            (b.double_fours(me.other()).into_iter())
+                .filter(|&t| b.may(me.other(), t))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut scored: Vec<(i64, usize)> = if threes.is_empty() {
             b.candidates().map(|c| (b.order(c), c)).collect()
         } else {
@@ -618,9 +785,9 @@ mod tests {
         let won = s.threat_win(Side::O, VCF_DEPTH, false, 100_000);
         assert_eq!(won, Ok(Some((f8(&renju), 3))));
         // Where X may block there (an overline wins for it), it does not.
-        let gomoku = Rulebook::builtin("gomoku").unwrap();
-        let shape = Shape::new(&gomoku);
-        let pos = placed(&gomoku, &xs, &os, Side::O);
+        let five = rules();
+        let shape = Shape::new(&five);
+        let pos = placed(&five, &xs, &os, Side::O);
         let mut s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
         assert_eq!(s.threat_win(Side::O, VCF_DEPTH, false, 100_000), Ok(None));
     }
@@ -644,6 +811,40 @@ mod tests {
             let s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
             assert_eq!(s.moves(Some(g8)).contains(&g8), tried, "{turn:?}");
         }
+    }
+
+    #[test]
+    fn with_two_marks_a_turn_both_go_where_the_opponent_would_make_six() {
+        use super::super::board::tests::placed;
+        let rules = Rulebook::builtin("connect6").unwrap();
+        let shape = Shape::new(&rules);
+        let open = vec![true; rules.grid().len()];
+        let cell = |name: &str| rules.grid().parse_cell(name).unwrap().index();
+        // 15 marks played: X to place the first of its two. X's marks
+        // make nothing; O's c5 d5 e5 f5 are two marks from six three ways
+        // (a5–f5, b5–g5, c5–h5).
+        let xs = ["a1", "c1", "e1", "g1", "i1", "k1", "m1"];
+        let os = ["c5", "d5", "e5", "f5", "p15", "r15", "p17", "r17"];
+        let pos = placed(&rules, &xs, &os, Side::X);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 50_000, Until::never());
+        assert_eq!((s.board.left(), s.board.next_marks()), (2, 2));
+        let all: Vec<usize> = s.board.open_cells().collect();
+        let first = s.best(&all).cell.unwrap();
+        assert!(["a5", "b5", "g5", "h5"].map(cell).contains(&first));
+        s.board.play(first);
+        assert_eq!((s.board.turn, s.board.left()), (Side::X, 1));
+        let all: Vec<usize> = s.board.open_cells().collect();
+        let second = s.best(&all).cell.unwrap();
+        s.board.play(second);
+        assert_eq!(s.board.turn, Side::O);
+        assert!(s.board.threats(Side::O, 2).is_empty(), "{first} {second}");
+        // A second such four, on row 10, needs more than two marks: lost.
+        let os = ["c5", "d5", "e5", "f5", "c10", "d10", "e10", "f10"];
+        let pos = placed(&rules, &xs, &os, Side::X);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 50_000, Until::never());
+        let all: Vec<usize> = s.board.open_cells().collect();
+        let found = s.best(&all);
+        assert!(found.value.unwrap() <= -WIN / 2, "{found:?}");
     }
 
     #[test]
