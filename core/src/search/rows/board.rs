@@ -65,21 +65,15 @@ impl<'r> Shape<'r> {
         let k = mechanics.min_run();
         let n = rules.grid().len();
         let lines = mechanics.lines();
-        let windows: Vec<u16> = lines
-            .iter()
-            .flat_map(|line| line.windows(k))
-            .flat_map(|w| w.iter().map(|c| c.0))
-            .collect();
-        let at =
-            |line: &[Cell], i: Option<usize>| i.and_then(|i| line.get(i)).map_or(NONE, |c| c.0);
-        let beyond: Vec<[u16; 2]> = lines
-            .iter()
-            .flat_map(|line| {
-                (0..=line.len().saturating_sub(k))
-                    .take_while(move |_| line.len() >= k)
-                    .map(move |i| [at(line, i.checked_sub(1)), at(line, Some(i + k))])
-            })
-            .collect();
+        let mut windows: Vec<u16> = Vec::new();
+        let mut beyond: Vec<[u16; 2]> = Vec::new();
+        for line in lines {
+            let at = |i: Option<usize>| i.and_then(|i| line.get(i)).map_or(NONE, |c| c.0);
+            for (i, w) in line.windows(k).enumerate() {
+                windows.extend(w.iter().map(|c| c.0));
+                beyond.push([at(i.checked_sub(1)), at(Some(i + k))]);
+            }
+        }
         let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
         let sides = [Side::X, Side::O];
         let exact = sides.map(|s| (k + 1..=longest).all(|n| !mechanics.wins_run(s, n)));
@@ -340,8 +334,10 @@ impl<'s> Board<'s> {
     fn put<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
         self.add::<WEIGHTS>(c, side, 1);
         self.stone[c] = 1 + side as u8;
-        self.marks[side as usize].insert(Cell(c as u16));
-        self.occupied.insert(Cell(c as u16));
+        if self.shape.forbids != [false, false] {
+            self.marks[side as usize].insert(Cell(c as u16));
+            self.occupied.insert(Cell(c as u16));
+        }
         self.hash ^= self.shape.keys[side as usize][c];
         if WEIGHTS {
             for &d in self.shape.near(c) {
@@ -360,22 +356,19 @@ impl<'s> Board<'s> {
     /// The turn after a mark: the other side's, unless the mover has
     /// marks left in its turn.
     fn next_turn(&mut self) {
+        // As the rules turn: on the mark that ends a turn.
+        if self.shape.turns.ends_turn(self.played) {
+            self.turn = self.turn.other();
+        }
         self.played += 1;
-        self.turn = if self.shape.alternating {
-            self.turn.other()
-        } else {
-            self.shape.turns.place(self.played).side()
-        };
     }
 
     /// The side whose mark was the last placed, its turn again.
     fn last_turn(&mut self) -> Side {
         self.played -= 1;
-        self.turn = if self.shape.alternating {
-            self.turn.other()
-        } else {
-            self.shape.turns.place(self.played).side()
-        };
+        if self.shape.turns.ends_turn(self.played) {
+            self.turn = self.turn.other();
+        }
         self.turn
     }
 
@@ -413,8 +406,10 @@ impl<'s> Board<'s> {
         let side = self.last_turn();
         self.add::<WEIGHTS>(c, side, -1);
         self.stone[c] = 0;
-        self.marks[side as usize].remove(Cell(c as u16));
-        self.occupied.remove(Cell(c as u16));
+        if self.shape.forbids != [false, false] {
+            self.marks[side as usize].remove(Cell(c as u16));
+            self.occupied.remove(Cell(c as u16));
+        }
         self.hash ^= self.shape.keys[side as usize][c];
         if WEIGHTS {
             for &d in self.shape.near(c) {
@@ -489,12 +484,13 @@ impl<'s> Board<'s> {
             .collect()
     }
 
-    /// A cell toward a line `side` completes with `marks` marks: one of
-    /// the fullest such window's open cells.
-    pub(super) fn winning_cell(&self, side: Side, marks: u32) -> Option<usize> {
+    /// A cell toward a line `side` completes with `marks` marks, one of
+    /// the fullest such window's open cells, and the marks that line
+    /// needs.
+    pub(super) fn winning_cell(&self, side: Side, marks: u32) -> Option<(usize, u32)> {
         (0..(marks as usize).min(3))
-            .find_map(|short| self.live(side, short).next())
-            .and_then(|w| self.open_in(w).next())
+            .find_map(|short| Some((self.live(side, short).next()?, short as u32 + 1)))
+            .and_then(|(w, needs)| Some((self.open_in(w).next()?, needs)))
     }
 
     /// The open cells of `windows`, each once; with `all`, only those in
@@ -649,6 +645,36 @@ pub(super) mod tests {
             .collect();
         let text = format!("{} {} - -", rows.join("/"), turn.to_char());
         rules.parse_position(&text).unwrap()
+    }
+
+    #[test]
+    fn with_two_marks_a_turn_the_kept_board_turns_as_the_rules_do() {
+        let rules = Rulebook::builtin("connect6").unwrap();
+        let shape = Shape::new(&rules);
+        let open = vec![true; shape.n];
+        let cells = ["j10", "k10", "k11", "j9", "j8", "a1", "b1"];
+        let mut kept = Board::new(&shape, &rules.initial(), &open);
+        for (i, name) in cells.iter().enumerate() {
+            let (pos, _) = board_after(&rules, &cells[..i]);
+            let fresh = Board::new(&shape, &pos, &open);
+            assert_eq!(
+                (kept.turn, kept.left(), kept.next_marks(), kept.hash),
+                (pos.turn(), fresh.left(), fresh.next_marks(), fresh.hash),
+                "after {i} marks"
+            );
+            kept.play(rules.grid().parse_cell(name).unwrap().index());
+        }
+        // X j10 | O k10 k11 | X j9 j8 | O a1 b1: X to place the first of two.
+        assert_eq!((kept.turn, kept.left(), kept.next_marks()), (Side::X, 2, 2));
+        for name in cells.iter().rev() {
+            kept.undo(rules.grid().parse_cell(name).unwrap().index());
+        }
+        let empty = Board::new(&shape, &rules.initial(), &open);
+        assert_eq!(
+            (kept.turn, kept.left(), kept.hash),
+            (Side::X, 1, empty.hash)
+        );
+        assert_eq!(kept.count, empty.count);
     }
 
     #[test]

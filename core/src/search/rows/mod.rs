@@ -1,6 +1,6 @@
 //! The row search: hard's player for k-in-a-row on wide boards where a line
 //! of `k` or more (or exactly `k`) wins for its owner, each side places its
-//! own mark, one a turn, and nothing else happens (no captures, no
+//! own marks, one or two a turn, and nothing else happens (no captures, no
 //! per-move hooks) — so a position is its marks alone, and a board kept
 //! move by move ([`board`]) answers every question the search asks without
 //! asking the rulebook but one: whether a side may make what a move makes
@@ -11,6 +11,10 @@
 //! win by continuous fours, a win by fours and threes; else principal
 //! variation search by iterative deepening with a transposition table
 //! ([`search`]) over the moves after which the opponent has no such win.
+//! Where a turn has two marks (connect6), the threat sequences, made of
+//! one-mark threats, are left out: a line filled within the turn is taken,
+//! every window the opponent could fill in its next turn is hit within
+//! this one, and alpha-beta searches mark by mark.
 //! Where a rulebook does not qualify, the threat search of `threats` plays
 //! instead, through the rulebook's own moves.
 
@@ -45,6 +49,8 @@ pub(crate) fn applies(rules: &Rulebook) -> bool {
     k >= 3
         && from_k
         && t.turns().counts().iter().all(|&n| n <= 2)
+        // The forbidden patterns are judged for one mark a turn only.
+        && (t.turns().is_alternating() || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))
         && !t.has_captures()
         && !rules.has_per_move_hooks()
         && rules.grid().len() < usize::from(u16::MAX)
@@ -110,7 +116,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_row_search_plays_lines_for_one_mark_a_turn_with_or_without_patterns() {
+    fn the_row_search_plays_lines_of_one_or_two_marks_a_turn_with_or_without_patterns() {
         for (name, plays) in [("renju", true), ("connect6", true), ("pente", false)] {
             let rules = Rulebook::builtin(name).unwrap();
             assert_eq!(applies(&rules), plays, "{name}");

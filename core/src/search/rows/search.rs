@@ -2,7 +2,8 @@
 //! search by iterative deepening with a transposition table, a forced
 //! block searched without spending depth, and at the root a search for a
 //! win by fours, then by fours and threes (VCF, VCT), for the side to move
-//! and, after each candidate, for the opponent.
+//! and, after each candidate, for the opponent; where a turn has two marks,
+//! alpha-beta alone, mark by mark.
 
 use super::board::Board;
 use super::tt::{Bound, Table};
@@ -176,26 +177,22 @@ impl<'s, 'u> Search<'s, 'u> {
         let me = self.board.turn;
         let mut found = Found::default();
         let legal = |c: &usize| candidates.contains(c);
-        if let Some(c) = self.board.winning_cell(me, self.board.left()).filter(legal) {
+        let left = self.board.left();
+        if let Some((c, _)) = self.board.winning_cell(me, left).filter(|(c, _)| legal(c)) {
             found.cell = Some(c);
             return found;
         }
         let theirs = self.board.threats(me.other(), self.board.next_marks());
-        let mut ordered: Vec<usize> = if theirs.is_empty() {
-            candidates.to_vec()
-        } else {
-            let blocks = self.board.cells_of(&theirs, false);
-            candidates
-                .iter()
-                .copied()
-                .filter(|c| blocks.contains(c))
-                .collect()
-        };
-        if ordered.is_empty() {
+        let blocks = self.board.cells_of(&theirs, left == 1);
+        let mut ordered: Vec<usize> = (candidates.iter().copied())
+            .filter(|c| blocks.contains(c))
+            .collect();
+        let forced = !ordered.is_empty();
+        if !forced {
             ordered = candidates.to_vec();
         }
         ordered.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
-        if theirs.is_empty() {
+        if !forced {
             ordered.truncate(WIDTH);
         }
         found.how = How::AlphaBeta;
@@ -219,12 +216,10 @@ impl<'s, 'u> Search<'s, 'u> {
     /// The value of the position after a mark of `me`, for `me`: the same
     /// side's to move again within its turn, or the other's, negated.
     fn child(&mut self, me: Side, depth: i32, ply: i32, alpha: i32, beta: i32) -> Option<i32> {
-        if !self.board.shape.alternating() && self.board.turn == me {
-            self.negamax_turns(depth, ply, alpha, beta)
-        } else if self.board.shape.alternating() {
-            self.negamax(depth, ply, -beta, -alpha).map(|v| -v)
-        } else {
-            self.negamax_turns(depth, ply, -beta, -alpha).map(|v| -v)
+        match (self.board.shape.alternating(), self.board.turn == me) {
+            (true, _) => self.negamax(depth, ply, -beta, -alpha).map(|v| -v),
+            (false, true) => self.negamax_turns(depth, ply, alpha, beta),
+            (false, false) => self.negamax_turns(depth, ply, -beta, -alpha).map(|v| -v),
         }
     }
 
@@ -238,8 +233,8 @@ impl<'s, 'u> Search<'s, 'u> {
         let b = &self.board;
         let me = b.turn;
         let left = b.left();
-        if b.winning_cell(me, left).is_some() {
-            return Some(WIN - ply - left as i32);
+        if let Some((_, needs)) = b.winning_cell(me, left) {
+            return Some(WIN - ply - needs as i32);
         }
         if b.empty == 0 {
             return Some(0);
@@ -261,7 +256,7 @@ impl<'s, 'u> Search<'s, 'u> {
             }
             tt_best = (e.best != u16::MAX).then_some(e.best as usize);
         }
-        if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
+        if (theirs.is_empty() && depth <= 0) || ply >= MAX_PLY {
             return Some(clamp(b.eval()));
         }
         let moves = if theirs.is_empty() {
@@ -270,7 +265,11 @@ impl<'s, 'u> Search<'s, 'u> {
             // The mover's last mark must stop them all at once.
             let mut cells = b.cells_of(&theirs, left == 1);
             if cells.is_empty() {
-                return Some(ply + left as i32 + 1 - WIN);
+                // This turn's marks, then the opponent's line.
+                let needs = b
+                    .winning_cell(me.other(), b.next_marks())
+                    .map_or(1, |(_, n)| n);
+                return Some(ply + left as i32 + needs as i32 - WIN);
             }
             cells.sort_by_key(|&c| std::cmp::Reverse(b.order(c)));
             cells
@@ -278,8 +277,9 @@ impl<'s, 'u> Search<'s, 'u> {
         if moves.is_empty() {
             return Some(0);
         }
-        // Forced blocks spend no depth, as for one mark a turn.
-        let next = if theirs.is_empty() { depth - 1 } else { depth };
+        // A single block spends no depth, as for one mark a turn; a choice
+        // of blocks does, or chains of them would eat the budget.
+        let next = if moves.len() == 1 { depth } else { depth - 1 };
         let horizon = next <= 0;
         let alpha0 = alpha;
         let mut best = -WIN;
@@ -404,7 +404,14 @@ impl<'s, 'u> Search<'s, 'u> {
             None => self.moves(tt_best),
         };
         if moves.is_empty() {
-            return Some(0);
+            // No cell the mover may take: where the opponent has a three,
+            // its open four comes, then the line.
+            let b = &self.board;
+            let three = b
+                .double_fours(me.other())
+                .into_iter()
+                .any(|t| b.may(me.other(), t));
+            return Some(if three { ply + 4 - WIN } else { 0 });
         }
         let next = if theirs.is_empty() { depth - 1 } else { depth };
         // Below the horizon no node asks for moves but forced blocks.
@@ -504,13 +511,21 @@ impl<'s, 'u> Search<'s, 'u> {
         if forbids {
             // Judged best first, until the width is filled: a judgement
             // costs more than the sort.
-            scored.sort_unstable_by_key(order);
-            let mut kept = 0;
-            scored.retain(|&(_, c)| {
-                let keep = kept < width && b.may(me, c);
-                kept += usize::from(keep);
-                keep
-            });
+            let judged = |mut scored: Vec<(i64, usize)>| {
+                scored.sort_unstable_by_key(order);
+                let mut kept = 0;
+                scored.retain(|&(_, c)| {
+                    let keep = kept < WIDTH.max(width) && b.may(me, c);
+                    kept += usize::from(keep);
+                    keep
+                });
+                scored
+            };
+            scored = judged(scored);
+            if scored.is_empty() && threes.is_empty() {
+                // Every cell near the marks is forbidden: the others.
+                scored = judged(b.open_cells().map(|c| (self.rank(c), c)).collect());
+            }
         } else if scored.len() > width {
             scored.select_nth_unstable_by_key(width - 1, order);
             scored.truncate(width);
