@@ -150,11 +150,21 @@ impl<'s, 'u> Search<'s, 'u> {
         if safe.is_empty() {
             safe = ordered.iter().copied().take(WIDTH).collect();
         }
-        found.how = How::AlphaBeta;
-        found.cell = safe.first().copied();
+        self.deepen(&mut safe)
+    }
+
+    /// Alpha-beta over `moves` by iterative deepening, until the budget
+    /// runs out or a pass proves a win or a loss: the last complete
+    /// pass's move and value.
+    fn deepen(&mut self, moves: &mut [usize]) -> Found {
+        let mut found = Found {
+            how: How::AlphaBeta,
+            cell: moves.first().copied(),
+            ..Found::default()
+        };
         let mut depth = 1;
         while depth <= MAX_PLY as u32 {
-            let Some((cell, value)) = self.root(&mut safe, depth) else {
+            let Some((cell, value)) = self.root(moves, depth) else {
                 break;
             };
             found.cell = Some(cell);
@@ -195,22 +205,7 @@ impl<'s, 'u> Search<'s, 'u> {
         if !forced {
             ordered.truncate(WIDTH);
         }
-        found.how = How::AlphaBeta;
-        found.cell = ordered.first().copied();
-        let mut depth = 1;
-        while depth <= MAX_PLY as u32 {
-            let Some((cell, value)) = self.root(&mut ordered, depth) else {
-                break;
-            };
-            found.cell = Some(cell);
-            found.depth = Some(depth);
-            found.value = Some(value);
-            if value.abs() >= WIN / 2 {
-                break;
-            }
-            depth += 1;
-        }
-        found
+        self.deepen(&mut ordered)
     }
 
     /// The value of the position after a mark of `me`, for `me`: the same
@@ -243,19 +238,10 @@ impl<'s, 'u> Search<'s, 'u> {
         // a mark of the mover's, within this turn.
         let theirs = b.threats(me.other(), b.next_marks());
         let key = b.hash;
-        let mut tt_best = None;
-        if let Some(e) = self.tt.get(key) {
-            let v = from_table(e.value, ply);
-            if i32::from(e.depth) >= depth {
-                match e.bound {
-                    Bound::Exact => return Some(v),
-                    Bound::Lower if v >= beta => return Some(v),
-                    Bound::Upper if v <= alpha => return Some(v),
-                    _ => {}
-                }
-            }
-            tt_best = (e.best != u16::MAX).then_some(e.best as usize);
-        }
+        let tt_best = match self.probe(key, depth, ply, alpha, beta) {
+            Ok(best) => best,
+            Err(v) => return Some(v),
+        };
         if (theirs.is_empty() && depth <= 0) || ply >= MAX_PLY {
             return Some(clamp(b.eval()));
         }
@@ -306,21 +292,56 @@ impl<'s, 'u> Search<'s, 'u> {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
+        self.store(key, depth, ply, (alpha0, beta), best, best_cell);
+        Some(best)
+    }
+
+    /// What the table knows of `key` searched to `depth`: a value that
+    /// settles the node in the window `alpha..beta` (`Err`), else the best
+    /// move found before, to try first.
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Option<usize>, i32> {
+        let Some(e) = self.tt.get(key) else {
+            return Ok(None);
+        };
+        let v = from_table(e.value, ply);
+        if i32::from(e.depth) >= depth {
+            match e.bound {
+                Bound::Exact => return Err(v),
+                Bound::Lower if v >= beta => return Err(v),
+                Bound::Upper if v <= alpha => return Err(v),
+                _ => {}
+            }
+        }
+        Ok((e.best != u16::MAX).then_some(e.best as usize))
+    }
+
+    /// Keeps a node's value `best`, searched in `window` to `depth`, and
+    /// its best move.
+    fn store(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: i32,
+        window: (i32, i32),
+        best: i32,
+        cell: usize,
+    ) {
+        let bound = if best <= window.0 {
             Bound::Upper
-        } else if best >= beta {
+        } else if best >= window.1 {
             Bound::Lower
         } else {
             Bound::Exact
         };
-        self.tt.put(
-            key,
-            to_table(best, ply),
-            depth as i16,
-            bound,
-            best_cell as u16,
-        );
-        Some(best)
+        self.tt
+            .put(key, to_table(best, ply), depth as i16, bound, cell as u16);
     }
 
     /// A cell's rank among the root's moves.
@@ -375,19 +396,10 @@ impl<'s, 'u> Search<'s, 'u> {
             return Some(0);
         }
         let key = b.hash;
-        let mut tt_best = None;
-        if let Some(e) = self.tt.get(key) {
-            let v = from_table(e.value, ply);
-            if i32::from(e.depth) >= depth {
-                match e.bound {
-                    Bound::Exact => return Some(v),
-                    Bound::Lower if v >= beta => return Some(v),
-                    Bound::Upper if v <= alpha => return Some(v),
-                    _ => {}
-                }
-            }
-            tt_best = (e.best != u16::MAX).then_some(e.best as usize);
-        }
+        let tt_best = match self.probe(key, depth, ply, alpha, beta) {
+            Ok(best) => best,
+            Err(v) => return Some(v),
+        };
         if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
             // Two winning cells at once, with none for the opponent to
             // answer by, win in three plies.
@@ -450,20 +462,7 @@ impl<'s, 'u> Search<'s, 'u> {
                 break;
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.tt.put(
-            key,
-            to_table(best, ply),
-            depth as i16,
-            bound,
-            best_cell as u16,
-        );
+        self.store(key, depth, ply, (alpha0, beta), best, best_cell);
         Some(best)
     }
 
