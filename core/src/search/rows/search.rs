@@ -807,6 +807,33 @@ mod tests {
     }
 
     #[test]
+    fn a_three_whose_every_answer_is_forbidden_to_the_mover_is_lost() {
+        use super::super::board::tests::placed;
+        let renju = Rulebook::builtin("renju").unwrap();
+        let shape = Shape::new(&renju);
+        // O's f8 g8 h8: an open three, answered only on d8, e8, i8 or j8.
+        // X's marks on rows 5–7 and 9–10 of those columns make each of the
+        // four an overline for X; O's on rows 4 and 11 leave X no four.
+        let mut xs = Vec::new();
+        for col in ["d", "e", "i", "j"] {
+            for row in [5, 6, 7, 9, 10] {
+                xs.push(format!("{col}{row}"));
+            }
+        }
+        let xs: Vec<&str> = xs.iter().map(String::as_str).collect();
+        let os = [
+            "f8", "g8", "h8", "d4", "e4", "i4", "j4", "d11", "e11", "i11", "j11", "a1", "a4", "a7",
+            "a10", "a13", "m1", "m4", "m7", "m10",
+        ];
+        let pos = placed(&renju, &xs, &os, Side::X);
+        let open = vec![true; renju.grid().len()];
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
+        assert!(s.moves(None).is_empty());
+        let v = s.negamax(2, 0, -WIN, WIN).unwrap();
+        assert_eq!(v, 4 - WIN);
+    }
+
+    #[test]
     fn alpha_beta_never_tries_a_move_forbidden_to_the_mover() {
         use super::super::board::tests::placed;
         let renju = Rulebook::builtin("renju").unwrap();
