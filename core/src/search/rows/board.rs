@@ -2,7 +2,8 @@
 //! keeps how many marks each side has in it, and each cell the weight of
 //! the windows through it, both brought up to date as a mark is placed or
 //! taken back — a node costs a few hundred additions, not a board built
-//! afresh.
+//! afresh. Where a mark captures (pente), the marks it takes leave the
+//! windows as a taken-back mark does, and come back when it is undone.
 
 use crate::geometry::{Cell, CellSet};
 use crate::mechanics::Mechanics;
@@ -21,6 +22,15 @@ const WEIGHT: [i32; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_
 
 /// No cell: past the end of a line.
 const NONE: u16 = u16::MAX;
+/// Captures counted apart in the table's key: more share one key.
+const CAUGHT_KEYS: usize = 64;
+
+/// A capture a mark may make: the opponent's marks on `take` leave the
+/// board when `by` holds the mover's own.
+struct Pattern {
+    take: Vec<u16>,
+    by: u16,
+}
 
 /// The tables a rulebook's board gives, built once for a search.
 pub(super) struct Shape<'r> {
@@ -35,6 +45,11 @@ pub(super) struct Shape<'r> {
     /// Per side, whether some of its moves may be forbidden by what they
     /// make (renju's X): each of its moves is then judged.
     forbids: [bool; 2],
+    /// Per cell, the captures a mark placed there may make (pente's
+    /// pairs); empty where the rulebook has none.
+    captures: Vec<Vec<Pattern>>,
+    /// The captures that win, if any.
+    capture_wins: Option<u16>,
     /// Marks per turn (connect6: one, then two).
     turns: &'r Turns,
     /// One mark a turn, the sides alternating.
@@ -50,8 +65,10 @@ pub(super) struct Shape<'r> {
     /// The cells two or fewer steps from each cell along a line.
     near: Vec<u16>,
     near_at: Vec<u32>,
-    /// A random key per cell and side, for the transposition table.
+    /// A random key per cell and side, for the transposition table, and
+    /// per count of captures and side.
     keys: [Vec<u64>; 2],
+    caught_keys: [Vec<u64>; 2],
     /// How near the centre a cell is: what breaks a tie of weights.
     pub(super) centre: Vec<i64>,
     /// One more than any `centre`: a unit of weight counts this much.
@@ -110,6 +127,20 @@ impl<'r> Shape<'r> {
             (0..n).map(|_| key()).collect(),
             (0..n).map(|_| key()).collect(),
         ];
+        let caught_keys = [
+            (0..CAUGHT_KEYS).map(|_| key()).collect(),
+            (0..CAUGHT_KEYS).map(|_| key()).collect(),
+        ];
+        let captures = (mechanics.captures.per_cell.iter())
+            .map(|list| {
+                list.iter()
+                    .map(|p| Pattern {
+                        take: p.take.into_iter().map(|c| c.0).collect(),
+                        by: p.by.0,
+                    })
+                    .collect()
+            })
+            .collect();
         let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
         Shape {
             k,
@@ -117,6 +148,8 @@ impl<'r> Shape<'r> {
             mechanics,
             exact,
             forbids,
+            captures,
+            capture_wins: mechanics.capture_wins(),
             turns: mechanics.turns(),
             alternating: mechanics.turns().is_alternating(),
             windows,
@@ -126,6 +159,7 @@ impl<'r> Shape<'r> {
             near,
             near_at,
             keys,
+            caught_keys,
             centre,
             centre_scale,
         }
@@ -155,6 +189,11 @@ impl<'r> Shape<'r> {
     /// Whether some of `side`'s moves may be forbidden by what they make.
     pub(super) fn forbids(&self, side: Side) -> bool {
         self.forbids[side as usize]
+    }
+
+    /// Whether a mark may take the opponent's off the board.
+    pub(super) fn captures(&self) -> bool {
+        !self.captures.is_empty()
     }
 }
 
@@ -220,6 +259,12 @@ pub(super) struct Board<'s> {
     short: [[WindowSet; 3]; 2],
     /// Marks within two steps of each cell: the cells worth a move.
     near: Vec<u16>,
+    /// Per side, the captures made (pente's pairs).
+    caught: [u16; 2],
+    /// The cells whose marks captures took, the last move's last, and per
+    /// move played where its cells start and how many captures it made.
+    taken: Vec<u16>,
+    taken_at: Vec<(u32, u16)>,
     pub(super) hash: u64,
     /// The side to move.
     pub(super) turn: Side,
@@ -244,6 +289,9 @@ impl<'s> Board<'s> {
             total: [0, 0],
             short: std::array::from_fn(|_| std::array::from_fn(|_| WindowSet::new(windows))),
             near: vec![0; shape.n],
+            caught: [pos.captures(Side::X), pos.captures(Side::O)],
+            taken: Vec::new(),
+            taken_at: Vec::new(),
             hash: 0,
             turn: pos.turn(),
             played: pos.marks_played(),
@@ -270,8 +318,17 @@ impl<'s> Board<'s> {
                 None => b.empty += 1,
             }
         }
+        for s in [Side::X, Side::O] {
+            b.hash ^= b.caught_key(s);
+        }
         b.turn = pos.turn();
         b
+    }
+
+    /// The table's key for `side`'s captures so far.
+    fn caught_key(&self, side: Side) -> u64 {
+        let n = usize::from(self.caught[side as usize]);
+        self.shape.caught_keys[side as usize][n % CAUGHT_KEYS]
     }
 
     /// Whether a mark can go on `c`.
@@ -348,9 +405,69 @@ impl<'s> Board<'s> {
 
     /// The side to move places a mark on `c`, an open cell.
     pub(super) fn play(&mut self, c: usize) {
-        self.put::<true>(c, self.turn);
+        self.place::<true>(c);
+    }
+
+    /// [`Board::play`] for a position at the search's horizon and below:
+    /// the cells' weights and near counts (move ordering) are left stale,
+    /// so nothing after it may ask for moves until [`Board::undo_at_horizon`].
+    pub(super) fn play_at_horizon(&mut self, c: usize) {
+        self.place::<false>(c);
+    }
+
+    /// [`Board::play_at_horizon`] where `horizon`, else [`Board::play`].
+    pub(super) fn play_to(&mut self, c: usize, horizon: bool) {
+        if horizon {
+            self.place::<false>(c);
+        } else {
+            self.place::<true>(c);
+        }
+    }
+
+    /// Takes back a mark [`Board::play_to`] placed with the same `horizon`.
+    pub(super) fn undo_to(&mut self, c: usize, horizon: bool) {
+        if horizon {
+            self.take::<false>(c);
+        } else {
+            self.take::<true>(c);
+        }
+    }
+
+    #[inline]
+    fn place<const WEIGHTS: bool>(&mut self, c: usize) {
+        let side = self.turn;
+        self.put::<WEIGHTS>(c, side);
         self.empty -= 1;
+        if !self.shape.captures.is_empty() {
+            self.capture::<WEIGHTS>(c, side);
+        }
         self.next_turn();
+    }
+
+    /// Takes off the board the opponent's marks that `side`'s mark on `c`
+    /// captures, in every pattern at once, as the rules do.
+    #[inline(never)]
+    fn capture<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
+        let shape = self.shape;
+        let (own, theirs) = (1 + side as u8, 1 + side.other() as u8);
+        let from = self.taken.len() as u32;
+        let mut made = 0u16;
+        for p in &shape.captures[c] {
+            let whole = p.take.iter().all(|&t| self.stone[t as usize] == theirs);
+            if whole && self.stone[p.by as usize] == own {
+                for &t in &p.take {
+                    self.lift::<WEIGHTS>(t as usize, side.other());
+                    self.taken.push(t);
+                }
+                made += 1;
+            }
+        }
+        if made > 0 {
+            self.hash ^= self.caught_key(side);
+            self.caught[side as usize] += made;
+            self.hash ^= self.caught_key(side);
+        }
+        self.taken_at.push((from, made));
     }
 
     /// The turn after a mark: the other side's, unless the mover has
@@ -383,15 +500,6 @@ impl<'s> Board<'s> {
         self.shape.turns.place(self.played + self.left()).of
     }
 
-    /// [`Board::play`] for a position at the search's horizon and below:
-    /// the cells' weights and near counts (move ordering) are left stale,
-    /// so nothing after it may ask for moves until [`Board::undo_at_horizon`].
-    pub(super) fn play_at_horizon(&mut self, c: usize) {
-        self.put::<false>(c, self.turn);
-        self.empty -= 1;
-        self.next_turn();
-    }
-
     /// Takes back the mark on `c`, the last placed.
     pub(super) fn undo(&mut self, c: usize) {
         self.take::<true>(c);
@@ -402,8 +510,37 @@ impl<'s> Board<'s> {
         self.take::<false>(c);
     }
 
+    #[inline]
     fn take<const WEIGHTS: bool>(&mut self, c: usize) {
         let side = self.last_turn();
+        if !self.shape.captures.is_empty() {
+            self.uncapture::<WEIGHTS>(side);
+        }
+        self.lift::<WEIGHTS>(c, side);
+    }
+
+    /// Puts back the marks the last move of `side` captured.
+    #[inline(never)]
+    fn uncapture<const WEIGHTS: bool>(&mut self, side: Side) {
+        let Some((from, made)) = self.taken_at.pop() else {
+            return;
+        };
+        for i in from as usize..self.taken.len() {
+            let t = self.taken[i] as usize;
+            self.put::<WEIGHTS>(t, side.other());
+            self.empty -= 1;
+        }
+        self.taken.truncate(from as usize);
+        if made > 0 {
+            self.hash ^= self.caught_key(side);
+            self.caught[side as usize] -= made;
+            self.hash ^= self.caught_key(side);
+        }
+    }
+
+    /// Takes `side`'s mark off `c`: undone, or captured.
+    #[inline]
+    fn lift<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
         self.add::<WEIGHTS>(c, side, -1);
         self.stone[c] = 0;
         if self.shape.forbids != [false, false] {
@@ -460,7 +597,8 @@ impl<'s> Board<'s> {
             .filter(|&c| self.stone[c] == 0)
     }
 
-    /// Up to `most` distinct cells where `side` completes a line.
+    /// Up to `most` distinct cells where `side` wins at once: completes a
+    /// line, or makes the captures that win.
     pub(super) fn wins(&self, side: Side, most: usize) -> Vec<usize> {
         let mut out = Vec::new();
         for w in self.live(side, 0) {
@@ -473,7 +611,81 @@ impl<'s> Board<'s> {
                 }
             }
         }
+        if self.near_capture_win(side) {
+            self.capture_wins(side, most, &mut out);
+        }
         out
+    }
+
+    /// Whether `side` has a cell where it makes the captures that win.
+    #[inline(never)]
+    fn has_capture_win(&self, side: Side) -> bool {
+        self.open_cells().any(|c| self.wins_by_captures(side, c))
+    }
+
+    /// Adds to `out`, up to `most`, the cells where `side` makes the
+    /// captures that win.
+    #[inline(never)]
+    fn capture_wins(&self, side: Side, most: usize, out: &mut Vec<usize>) {
+        for c in self.open_cells() {
+            if out.len() >= most {
+                break;
+            }
+            if !out.contains(&c) && self.wins_by_captures(side, c) {
+                out.push(c);
+            }
+        }
+    }
+
+    /// Whether `side` is close enough to the captures that win to look for
+    /// a move that makes them: two short or nearer. A move that makes three
+    /// captures at once is rare enough not to look for on every node (the
+    /// look reads every open cell).
+    #[inline]
+    fn near_capture_win(&self, side: Side) -> bool {
+        self.shape
+            .capture_wins
+            .is_some_and(|n| self.caught[side as usize] + 2 >= n)
+    }
+
+    /// Whether `side`'s mark on the open cell `c` makes the captures that win.
+    fn wins_by_captures(&self, side: Side, c: usize) -> bool {
+        self.shape.capture_wins.is_some_and(|n| {
+            let made = self.captures_at(side, c);
+            made > 0 && self.caught[side as usize] + made >= n
+        })
+    }
+
+    /// The captures `side`'s mark on the open cell `c` would make, the
+    /// patterns taken in order as the rules take them (a mark taken by one
+    /// is not there for the next).
+    pub(super) fn captures_at(&self, side: Side, c: usize) -> u16 {
+        let Some(patterns) = self.shape.captures.get(c) else {
+            return 0;
+        };
+        let (own, theirs) = (1 + side as u8, 1 + side.other() as u8);
+        let mut made = 0;
+        let mut gone: Vec<u16> = Vec::new();
+        for p in patterns {
+            let whole =
+                (p.take.iter()).all(|&t| self.stone[t as usize] == theirs && !gone.contains(&t));
+            if whole && self.stone[p.by as usize] == own {
+                made += 1;
+                gone.extend(&p.take);
+            }
+        }
+        made
+    }
+
+    /// The open cells where `side`'s mark captures: where a mark may
+    /// answer a line by taking part of it.
+    pub(super) fn capture_cells(&self, side: Side) -> Vec<usize> {
+        if self.shape.captures.is_empty() {
+            return Vec::new();
+        }
+        self.open_cells()
+            .filter(|&c| self.captures_at(side, c) > 0)
+            .collect()
     }
 
     /// `side`'s windows that `marks` marks of its own fill to a line that
@@ -514,9 +726,11 @@ impl<'s> Board<'s> {
         out
     }
 
-    /// Whether `side` has a cell that completes a line.
+    /// Whether `side` has a cell that wins at once.
+    #[inline]
     pub(super) fn has_win(&self, side: Side) -> bool {
         self.live(side, 0).next().is_some()
+            || (self.near_capture_win(side) && self.has_capture_win(side))
     }
 
     /// Cells where `side` makes a four (a window one short of a line), each
@@ -587,17 +801,42 @@ impl<'s> Board<'s> {
 
     /// How much a mark of the side to move on `c` builds and blocks:
     /// attack a little above defence.
+    #[inline]
     pub(super) fn order(&self, c: usize) -> i64 {
         let me = self.turn as usize;
-        11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me])
+        let lines = 11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me]);
+        if self.shape.captures.is_empty() {
+            lines
+        } else {
+            lines + self.capture_order(c)
+        }
+    }
+
+    /// What captures add to a cell's [`Board::order`]: a capture ranks with
+    /// a three made; a cell the opponent would capture from, a little below.
+    /// Out of line, so that the boards without captures sort as fast.
+    #[inline(never)]
+    fn capture_order(&self, c: usize) -> i64 {
+        let three = i64::from(WEIGHT[(self.shape.k - 2).min(7)]);
+        let made = i64::from(self.captures_at(self.turn, c));
+        let stopped = i64::from(self.captures_at(self.turn.other(), c));
+        11 * three * made + 10 * three * stopped
     }
 
     /// The position's worth to the side to move, by its windows: each
     /// holding one side's marks only counts for that side, fuller ones far
-    /// more, the side to move's a little more (it moves first).
+    /// more, the side to move's a little more (it moves first); and by the
+    /// captures each has made, each worth more than the last.
     pub(super) fn eval(&self) -> i64 {
         let me = self.turn as usize;
-        (12 * self.total[me] - 10 * self.total[1 - me]) / 10
+        let caught = |s: usize| {
+            let n = i64::from(self.caught[s]);
+            // 1 000, 3 000, 6 000, 10 000, …: a window of three marks apiece
+            // for five in a row, more as the captures that win come near.
+            n * (n + 1) / 2 * i64::from(WEIGHT[(self.shape.k - 2).min(7)])
+        };
+        let worth = |s: usize| self.total[s] + caught(s);
+        (12 * worth(me) - 10 * worth(1 - me)) / 10
     }
 }
 
@@ -614,6 +853,18 @@ pub(super) mod tests {
         xs: &[&str],
         os: &[&str],
         turn: Side,
+    ) -> Position {
+        placed_with(rules, xs, os, turn, "")
+    }
+
+    /// [`placed`], with the position text's further fields `more` (the
+    /// captures made: ` 0/4`).
+    pub(in crate::search::rows) fn placed_with(
+        rules: &Rulebook,
+        xs: &[&str],
+        os: &[&str],
+        turn: Side,
+        more: &str,
     ) -> Position {
         let grid = rules.grid();
         let rows: Vec<String> = (1..=grid.height())
@@ -643,7 +894,7 @@ pub(super) mod tests {
                 row
             })
             .collect();
-        let text = format!("{} {} - -", rows.join("/"), turn.to_char());
+        let text = format!("{} {} - -{more}", rows.join("/"), turn.to_char());
         rules.parse_position(&text).unwrap()
     }
 
@@ -701,6 +952,65 @@ pub(super) mod tests {
         assert!(!b.may(Side::X, rules.grid().parse_cell("k8").unwrap().index()));
         assert!(b.may(Side::X, rules.grid().parse_cell("f8").unwrap().index()));
         assert!(b.may(Side::O, rules.grid().parse_cell("k4").unwrap().index()));
+    }
+
+    #[test]
+    fn a_capture_leaves_the_kept_board_as_the_board_built_afresh_and_its_undo_restores_it() {
+        // Pente (PE2): X's m10 flanks O's k10 l10 with j10 and takes them.
+        let rules = Rulebook::builtin("pente").unwrap();
+        let shape = Shape::new(&rules);
+        let open = vec![true; shape.n];
+        let start = rules.initial();
+        let cells = ["j10", "k10", "a1", "l10", "m10"];
+        let (pos, played) = board_after(&rules, &cells);
+        assert_eq!(pos.captures(Side::X), 1);
+        for horizon in [false, true] {
+            let mut kept = Board::new(&shape, &start, &open);
+            for &c in &played {
+                kept.play_to(c, horizon);
+            }
+            let fresh = Board::new(&shape, &pos, &open);
+            assert_eq!(kept.stone, fresh.stone, "horizon {horizon}");
+            assert_eq!(kept.count, fresh.count);
+            assert_eq!((kept.total, kept.hash), (fresh.total, fresh.hash));
+            assert_eq!(
+                (kept.caught, kept.empty, kept.turn),
+                ([1, 0], fresh.empty, Side::O)
+            );
+            if !horizon {
+                assert_eq!((&kept.weight, &kept.near), (&fresh.weight, &fresh.near));
+            }
+            for &c in played.iter().rev() {
+                kept.undo_to(c, horizon);
+            }
+            let empty = Board::new(&shape, &start, &open);
+            assert_eq!(kept.stone, empty.stone);
+            assert_eq!((kept.count, kept.weight), (empty.count, empty.weight));
+            assert_eq!(
+                (kept.total, kept.hash, kept.caught),
+                (empty.total, empty.hash, [0, 0])
+            );
+            assert_eq!((kept.near, kept.empty), (empty.near, empty.empty));
+        }
+    }
+
+    #[test]
+    fn a_side_one_capture_short_wins_where_a_mark_captures() {
+        // Pente (PE4): O has four captures; its e5 would flank X's c5 d5
+        // with b5 and make the fifth.
+        let rules = Rulebook::builtin("pente").unwrap();
+        let shape = Shape::new(&rules);
+        let xs = ["c5", "d5"];
+        let os = [
+            "b5", "o15", "q15", "s15", "o17", "q17", "s17", "o19", "q19", "s19",
+        ];
+        let pos = placed_with(&rules, &xs, &os, Side::X, " 0/4");
+        let b = Board::new(&shape, &pos, &vec![true; shape.n]);
+        let e5 = rules.grid().parse_cell("e5").unwrap().index();
+        assert_eq!(b.wins(Side::O, 9), [e5]);
+        assert!(b.has_win(Side::O));
+        assert!(!b.has_win(Side::X));
+        assert_eq!(b.capture_cells(Side::O), [e5]);
     }
 
     fn board_after(rules: &Rulebook, cells: &[&str]) -> (Position, Vec<usize>) {

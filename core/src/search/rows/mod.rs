@@ -1,16 +1,20 @@
 //! The row search: hard's player for k-in-a-row on wide boards where a line
 //! of `k` or more (or exactly `k`) wins for its owner, each side places its
-//! own marks, one or two a turn, and nothing else happens (no captures, no
-//! per-move hooks) — so a position is its marks alone, and a board kept
-//! move by move ([`board`]) answers every question the search asks without
-//! asking the rulebook but one: whether a side may make what a move makes
-//! (renju's forbidden patterns), which the rulebook's own judge answers
-//! from the board's marks.
+//! own marks, one or two a turn, and nothing else happens but captures of
+//! the opponent's marks (pente's pairs; no per-move hooks) — so a position
+//! is its marks and the captures made, and a board kept move by move
+//! ([`board`]) answers every question the search asks without asking the
+//! rulebook but one: whether a side may make what a move makes (renju's
+//! forbidden patterns), which the rulebook's own judge answers from the
+//! board's marks.
 //!
 //! A move is chosen in order: a line completed, the opponent's blocked, a
 //! win by continuous fours, a win by fours and threes; else principal
 //! variation search by iterative deepening with a transposition table
 //! ([`search`]) over the moves after which the opponent has no such win.
+//! Where marks capture, a line (or the captures that win) may also be
+//! answered by a capture that takes part of it away: every such answer is
+//! tried, in the threat sequences and in alpha-beta alike.
 //! Where a turn has two marks (connect6), the threat sequences, made of
 //! one-mark threats, are left out: a line filled within the turn is taken,
 //! every window the opponent could fill in its next turn is hit within
@@ -36,8 +40,9 @@ pub(crate) const NODES_PER_PLAYOUT: u64 = 30;
 
 /// Whether the row search plays `rules`: a line of `k` or more wins for
 /// each side (or exactly `k`: renju's X, or both under the exactly-five rule), one or
-/// two marks a turn (connect6), and no move does more than place it — though some may be
-/// forbidden by the patterns they make (renju's X).
+/// two marks a turn (connect6), and no move does more than place it and
+/// capture (pente) — though some may be forbidden by the patterns they make
+/// (renju's X).
 pub(crate) fn applies(rules: &Rulebook) -> bool {
     let t = rules.mechanics();
     let k = t.min_run();
@@ -51,7 +56,6 @@ pub(crate) fn applies(rules: &Rulebook) -> bool {
         && t.turns().counts().iter().all(|&n| n <= 2)
         // The forbidden patterns are judged for one mark a turn only.
         && (t.turns().is_alternating() || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))
-        && !t.has_captures()
         && !rules.has_per_move_hooks()
         && rules.grid().len() < usize::from(u16::MAX)
 }
@@ -116,19 +120,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_row_search_plays_lines_of_one_or_two_marks_a_turn_with_or_without_patterns() {
-        for (name, plays) in [("renju", true), ("connect6", true), ("pente", false)] {
+    fn the_row_search_plays_lines_with_patterns_two_marks_a_turn_or_captures() {
+        for name in ["renju", "connect6", "pente"] {
             let rules = Rulebook::builtin(name).unwrap();
-            assert_eq!(applies(&rules), plays, "{name}");
+            assert!(applies(&rules), "{name}");
         }
-        // Five in a row on 15×15, with and without the exactly-five rule.
-        for overline in [true, false] {
+        // Five in a row on 15×15, with and without the exactly-five rule;
+        // two in a row is too short for fours and threes.
+        for (k, overline, plays) in [(5, true, true), (5, false, true), (2, true, false)] {
             let text = format!(
                 "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
-                 [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = {overline}\n"
+                 [board]\nwidth = 15\nheight = 15\n[params]\nk = {k}\noverline = {overline}\n"
             );
             let rules = Rulebook::from_str_at(&text, "five.toml", None).unwrap();
-            assert!(applies(&rules), "overline = {overline}");
+            assert_eq!(applies(&rules), plays, "k = {k}, overline = {overline}");
         }
     }
 }

@@ -95,6 +95,12 @@ impl<'s, 'u> Search<'s, 'u> {
             found.cell = Some(*only);
             return found;
         }
+        if self.board.candidates().next().is_none() {
+            // No mark yet: every cell is as good to the search, so the
+            // centre, where the most lines cross.
+            found.cell = candidates.iter().copied().max_by_key(|&c| self.rank(c));
+            return found;
+        }
         if !self.board.shape.alternating() {
             return self.best_of_turns(candidates);
         }
@@ -102,6 +108,12 @@ impl<'s, 'u> Search<'s, 'u> {
         if let Some(&c) = self.board.wins(me, 1).iter().find(|c| legal(c)) {
             found.cell = Some(c);
             return found;
+        }
+        if self.board.shape.captures() {
+            let theirs = self.board.wins(me.other(), usize::MAX);
+            if !theirs.is_empty() {
+                return self.best_answer(&theirs, candidates);
+            }
         }
         let theirs = self.board.wins(me.other(), 2);
         if let Some(&c) = theirs.iter().find(|c| legal(c)) {
@@ -151,6 +163,62 @@ impl<'s, 'u> Search<'s, 'u> {
             safe = ordered.iter().copied().take(WIDTH).collect();
         }
         self.deepen(&mut safe)
+    }
+
+    /// The best answer among `candidates` to the opponent's cells `theirs`
+    /// that win at once, where a capture may answer too: the one answer
+    /// there is, else alpha-beta over them all.
+    fn best_answer(&mut self, theirs: &[usize], candidates: &[usize]) -> Found {
+        let mut answers = self.answers(theirs);
+        answers.retain(|c| candidates.contains(c));
+        match answers[..] {
+            [] => Found {
+                // Lost in two, whatever the move: block one of them.
+                cell: theirs.iter().copied().find(|c| candidates.contains(c)),
+                value: Some(2 - WIN),
+                ..Found::default()
+            },
+            [only] => Found {
+                cell: Some(only),
+                ..Found::default()
+            },
+            _ => {
+                answers.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
+                self.deepen(&mut answers)
+            }
+        }
+    }
+
+    /// The side to move's moves that stop every one of the opponent's
+    /// cells `theirs` that win at once: a mark on the one cell, where
+    /// nothing is captured; where marks capture, also a mark that takes
+    /// part of the line away (or the mark that would capture), each tried.
+    /// Empty when nothing stops them.
+    fn answers(&mut self, theirs: &[usize]) -> Vec<usize> {
+        let b = &self.board;
+        let me = b.turn;
+        if !b.shape.captures() {
+            return match *theirs {
+                [c] if b.may(me, c) => vec![c],
+                _ => Vec::new(),
+            };
+        }
+        let mut cells = b.capture_cells(me);
+        for &c in theirs {
+            if !cells.contains(&c) {
+                cells.push(c);
+            }
+        }
+        cells.retain(|&c| b.may(me, c));
+        cells.retain(|&c| {
+            self.board.play_at_horizon(c);
+            let stopped = !self.board.has_win(me.other());
+            self.board.undo_at_horizon(c);
+            stopped
+        });
+        let b = &self.board;
+        cells.sort_by_key(|&c| std::cmp::Reverse(b.order(c)));
+        cells
     }
 
     /// Alpha-beta over `moves` by iterative deepening, until the budget
@@ -271,17 +339,9 @@ impl<'s, 'u> Search<'s, 'u> {
         let mut best = -WIN;
         let mut best_cell = moves[0];
         for &c in &moves {
-            if horizon {
-                self.board.play_at_horizon(c);
-            } else {
-                self.board.play(c);
-            }
+            self.board.play_to(c, horizon);
             let v = self.child(me, next, ply + 1, alpha, beta);
-            if horizon {
-                self.board.undo_at_horizon(c);
-            } else {
-                self.board.undo(c);
-            }
+            self.board.undo_to(c, horizon);
             let v = v?;
             if v > best {
                 best = v;
@@ -388,8 +448,9 @@ impl<'s, 'u> Search<'s, 'u> {
         if b.has_win(me) {
             return Some(WIN - ply - 1);
         }
-        let theirs = b.wins(me.other(), 2);
-        if theirs.len() >= 2 {
+        let captures = b.shape.captures();
+        let theirs = b.wins(me.other(), if captures { usize::MAX } else { 2 });
+        if theirs.len() >= 2 && !captures {
             return Some(ply + 2 - WIN);
         }
         if b.empty == 0 {
@@ -400,20 +461,25 @@ impl<'s, 'u> Search<'s, 'u> {
             Ok(best) => best,
             Err(v) => return Some(v),
         };
-        if theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY) {
+        // Captures could run a chain of fours and answers on and on.
+        let stop = if captures { ply >= MAX_PLY } else { false };
+        if (theirs.is_empty() && (depth <= 0 || ply >= MAX_PLY)) || stop {
             // Two winning cells at once, with none for the opponent to
-            // answer by, win in three plies.
-            if b.double_fours(me).into_iter().any(|c| b.may(me, c)) {
+            // answer by, win in three plies (unless a capture answers).
+            if !captures && b.double_fours(me).into_iter().any(|c| b.may(me, c)) {
                 return Some(WIN - ply - 3);
             }
             return Some(clamp(b.eval()));
         }
-        let moves = match theirs.first() {
-            // A block the mover may not make loses.
-            Some(&c) if !b.may(me, c) => return Some(ply + 2 - WIN),
-            // A forced block spends no depth.
-            Some(&c) => vec![c],
-            None => self.moves(tt_best),
+        let moves = if theirs.is_empty() {
+            self.moves(tt_best)
+        } else {
+            let answers = self.answers(&theirs);
+            // No answer, or a block the mover may not make: lost.
+            if answers.is_empty() {
+                return Some(ply + 2 - WIN);
+            }
+            answers
         };
         if moves.is_empty() {
             // No cell the mover may take: where the opponent has a three,
@@ -425,18 +491,19 @@ impl<'s, 'u> Search<'s, 'u> {
                 .any(|t| b.may(me.other(), t));
             return Some(if three { ply + 4 - WIN } else { 0 });
         }
-        let next = if theirs.is_empty() { depth - 1 } else { depth };
+        // A forced block spends no depth; a choice of answers does.
+        let next = if theirs.is_empty() || moves.len() > 1 {
+            depth - 1
+        } else {
+            depth
+        };
         // Below the horizon no node asks for moves but forced blocks.
         let horizon = next <= 0;
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_cell = moves[0];
         for (i, &c) in moves.iter().enumerate() {
-            if horizon {
-                self.board.play_at_horizon(c);
-            } else {
-                self.board.play(c);
-            }
+            self.board.play_to(c, horizon);
             let v = if i == 0 {
                 self.negamax(next, ply + 1, -beta, -alpha)
             } else {
@@ -447,11 +514,7 @@ impl<'s, 'u> Search<'s, 'u> {
                     other => other,
                 }
             };
-            if horizon {
-                self.board.undo_at_horizon(c);
-            } else {
-                self.board.undo(c);
-            }
+            self.board.undo_to(c, horizon);
             let v = -v?;
             if v > best {
                 best = v;
@@ -489,7 +552,9 @@ impl<'s, 'u> Search<'s, 'u> {
             for &t in &threes {
                 b.stoppers(me.other(), t, &mut cells);
             }
-            for (c, _) in b.fours(me) {
+            // A four of the mover's, or a capture, comes first.
+            let firsts = b.fours(me).into_iter().map(|(c, _)| c);
+            for c in firsts.chain(b.capture_cells(me)) {
                 if !cells.contains(&c) {
                     cells.push(c);
                 }
@@ -582,12 +647,11 @@ impl<'s, 'u> Search<'s, 'u> {
         if let Some(&c) = b.wins(att, 1).first() {
             return Ok(Some((c, 1)));
         }
-        let blocks = b.wins(att.other(), 2);
+        let most = if b.shape.captures() { usize::MAX } else { 2 };
+        let blocks = b.wins(att.other(), most);
         let cells: Vec<usize> = match blocks[..] {
-            [_, _, ..] => return Ok(None),
-            // The block is forced: it goes on only if it threatens too.
-            [c] if b.may(att, c) => vec![c],
-            [_] => return Ok(None),
+            // The answer is forced: it goes on only if it threatens too.
+            [_, ..] => self.answers(&blocks),
             [] if depth == 0 => return Ok(None),
             [] => {
                 let mut cells: Vec<usize> = b.fours(att).into_iter().map(|(c, _)| c).collect();
@@ -624,17 +688,16 @@ impl<'s, 'u> Search<'s, 'u> {
         if b.has_win(def) {
             return Ok(None);
         }
-        let wins = b.wins(att, 2);
-        if wins.len() >= 2 {
-            // One blocked, the other completed.
-            return Ok(Some(2));
-        }
-        let replies = if let Some(&c) = wins.first() {
-            if !b.may(def, c) {
-                // The block is forbidden to the defender: the line is made.
+        let most = if b.shape.captures() { usize::MAX } else { 2 };
+        let wins = b.wins(att, most);
+        let replies = if !wins.is_empty() {
+            let answers = self.answers(&wins);
+            if answers.is_empty() {
+                // One blocked, the other completed; or the block is
+                // forbidden to the defender, and the line is made.
                 return Ok(Some(2));
             }
-            vec![c]
+            answers
         } else {
             if !threes || depth == 0 {
                 return Ok(None);
@@ -651,7 +714,8 @@ impl<'s, 'u> Search<'s, 'u> {
             for &t in &made {
                 b.stoppers(att, t, &mut replies);
             }
-            for (c, _) in b.fours(def) {
+            let firsts = b.fours(def).into_iter().map(|(c, _)| c);
+            for c in firsts.chain(b.capture_cells(def)) {
                 if !replies.contains(&c) {
                     replies.push(c);
                 }
@@ -916,5 +980,56 @@ mod tests {
             ["e7", "i7", "d7", "j7"].contains(&name.as_str()),
             "{name}: {found:?}"
         );
+    }
+
+    #[test]
+    fn a_capture_that_breaks_an_open_four_answers_it() {
+        use super::super::board::tests::placed;
+        // X's j10 j11 j12 j13: an open four, two winning cells. X's k11
+        // beside j11, O's i11 flanking them: O's l11 takes j11 and k11
+        // (PE2) and breaks the four. Without captures the four wins.
+        let xs = ["j10", "j11", "j12", "j13", "k11"];
+        let os = ["i11", "a1", "a3", "a5"];
+        let pente = Rulebook::builtin("pente").unwrap();
+        let l11 = pente.grid().parse_cell("l11").unwrap().index();
+        let shape = Shape::new(&pente);
+        let pos = placed(&pente, &xs, &os, Side::O);
+        let open = vec![true; pente.grid().len()];
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 20_000, Until::never());
+        let theirs = s.board.wins(Side::X, usize::MAX);
+        assert_eq!(theirs.len(), 2);
+        assert_eq!(s.answers(&theirs), [l11]);
+        let all: Vec<usize> = s.board.open_cells().collect();
+        assert_eq!(s.best(&all).cell, Some(l11));
+        assert!(s.negamax(2, 0, -WIN, WIN).unwrap() > 2 - WIN);
+        // Nineteen by nineteen, five in a row, no captures: lost in two.
+        let text = "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
+                    [board]\nwidth = 19\nheight = 19\n[params]\nk = 5\noverline = true\n";
+        let five = Rulebook::from_str_at(text, "five.toml", None).unwrap();
+        let shape = Shape::new(&five);
+        let pos = placed(&five, &xs, &os, Side::O);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 20_000, Until::never());
+        assert!(s.answers(&s.board.wins(Side::X, 2)).is_empty());
+        assert_eq!(s.negamax(2, 0, -WIN, WIN), Some(2 - WIN));
+    }
+
+    #[test]
+    fn on_an_empty_board_the_first_mark_goes_to_the_centre() {
+        // One mark a turn (15×15) and two (connect6, 19×19).
+        for (rules, centre) in [
+            (rules(), "h8"),
+            (Rulebook::builtin("connect6").unwrap(), "j10"),
+        ] {
+            let shape = Shape::new(&rules);
+            let open = vec![true; rules.grid().len()];
+            let board = Board::new(&shape, &rules.initial(), &open);
+            let mut s = Search::new(board, 20_000, Until::never());
+            let all: Vec<usize> = s.board.open_cells().collect();
+            let cell = s
+                .best(&all)
+                .cell
+                .map(|c| rules.grid().name(Cell(c as u16)).to_string());
+            assert_eq!(cell.as_deref(), Some(centre));
+        }
     }
 }
