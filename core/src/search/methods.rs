@@ -170,6 +170,10 @@ impl Method for Rows {
                 value: chosen.plies.map(Worth::Wins),
                 ..Report::default()
             },
+            rows::How::Centre => Report {
+                method: "the centre of an empty board",
+                ..Report::default()
+            },
             rows::How::AlphaBeta => Report {
                 method: "alpha-beta",
                 depth: chosen.depth,

@@ -48,6 +48,10 @@ pub(super) struct Shape<'r> {
     /// Per cell, the captures a mark placed there may make (pente's
     /// pairs); empty where the rulebook has none.
     captures: Vec<Vec<Pattern>>,
+    /// Per cell, the captures whose first taken cell it is, as (the cell
+    /// a mark captures from, the pattern's index there): where to look
+    /// for captures from the marks that could be taken.
+    taken_first: Vec<Vec<(u16, u16)>>,
     /// The captures that win, if any.
     capture_wins: Option<u16>,
     /// Marks per turn (connect6: one, then two).
@@ -140,7 +144,13 @@ impl<'r> Shape<'r> {
                     })
                     .collect()
             })
-            .collect();
+            .collect::<Vec<Vec<Pattern>>>();
+        let mut taken_first = vec![Vec::new(); if captures.is_empty() { 0 } else { n }];
+        for (c, patterns) in captures.iter().enumerate() {
+            for (i, p) in patterns.iter().enumerate() {
+                taken_first[p.take[0] as usize].push((c as u16, i as u16));
+            }
+        }
         let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
         Shape {
             k,
@@ -149,6 +159,7 @@ impl<'r> Shape<'r> {
             exact,
             forbids,
             captures,
+            taken_first,
             capture_wins: mechanics.capture_wins(),
             turns: mechanics.turns(),
             alternating: mechanics.turns().is_alternating(),
@@ -261,6 +272,10 @@ pub(super) struct Board<'s> {
     near: Vec<u16>,
     /// Per side, the captures made (pente's pairs).
     caught: [u16; 2],
+    /// Where marks capture: each side's marks, and each marked cell's
+    /// place in its side's list — what captures are looked for from.
+    stones: [Vec<u16>; 2],
+    slot: Vec<u16>,
     /// The cells whose marks captures took, the last move's last, and per
     /// move played where its cells start and how many captures it made.
     taken: Vec<u16>,
@@ -290,6 +305,8 @@ impl<'s> Board<'s> {
             short: std::array::from_fn(|_| std::array::from_fn(|_| WindowSet::new(windows))),
             near: vec![0; shape.n],
             caught: [pos.captures(Side::X), pos.captures(Side::O)],
+            stones: [Vec::new(), Vec::new()],
+            slot: vec![0; shape.n],
             taken: Vec::new(),
             taken_at: Vec::new(),
             hash: 0,
@@ -391,6 +408,11 @@ impl<'s> Board<'s> {
     fn put<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
         self.add::<WEIGHTS>(c, side, 1);
         self.stone[c] = 1 + side as u8;
+        if !self.shape.captures.is_empty() {
+            let list = &mut self.stones[side as usize];
+            self.slot[c] = list.len() as u16;
+            list.push(c as u16);
+        }
         if self.shape.forbids != [false, false] {
             self.marks[side as usize].insert(Cell(c as u16));
             self.occupied.insert(Cell(c as u16));
@@ -543,6 +565,14 @@ impl<'s> Board<'s> {
     fn lift<const WEIGHTS: bool>(&mut self, c: usize, side: Side) {
         self.add::<WEIGHTS>(c, side, -1);
         self.stone[c] = 0;
+        if !self.shape.captures.is_empty() {
+            let list = &mut self.stones[side as usize];
+            let at = self.slot[c] as usize;
+            list.swap_remove(at);
+            if let Some(&moved) = list.get(at) {
+                self.slot[moved as usize] = at as u16;
+            }
+        }
         if self.shape.forbids != [false, false] {
             self.marks[side as usize].remove(Cell(c as u16));
             self.occupied.remove(Cell(c as u16));
@@ -598,7 +628,8 @@ impl<'s> Board<'s> {
     }
 
     /// Up to `most` distinct cells where `side` wins at once: completes a
-    /// line, or makes the captures that win.
+    /// line, or makes the captures that win (looked for only within two
+    /// captures of them: see [`Board::near_capture_win`]).
     pub(super) fn wins(&self, side: Side, most: usize) -> Vec<usize> {
         let mut out = Vec::new();
         for w in self.live(side, 0) {
@@ -620,14 +651,32 @@ impl<'s> Board<'s> {
     /// Whether `side` has a cell where it makes the captures that win.
     #[inline(never)]
     fn has_capture_win(&self, side: Side) -> bool {
-        self.open_cells().any(|c| self.wins_by_captures(side, c))
+        self.capturing(side).any(|c| self.wins_by_captures(side, c))
+    }
+
+    /// The open cells where a mark of `side` captures at least once, some
+    /// more than once: found from the marks it could take, far fewer than
+    /// the open cells.
+    fn capturing(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        let (own, theirs) = (1 + side as u8, 1 + side.other() as u8);
+        let firsts = self.stones[side.other() as usize]
+            .iter()
+            .flat_map(move |&t| &self.shape.taken_first[t as usize]);
+        firsts
+            .filter(move |&&(c, i)| {
+                let p = &self.shape.captures[c as usize][i as usize];
+                self.stone[c as usize] == 0
+                    && self.stone[p.by as usize] == own
+                    && p.take.iter().all(|&t| self.stone[t as usize] == theirs)
+            })
+            .map(|&(c, _)| c as usize)
     }
 
     /// Adds to `out`, up to `most`, the cells where `side` makes the
     /// captures that win.
     #[inline(never)]
     fn capture_wins(&self, side: Side, most: usize, out: &mut Vec<usize>) {
-        for c in self.open_cells() {
+        for c in self.capturing(side) {
             if out.len() >= most {
                 break;
             }
@@ -642,7 +691,7 @@ impl<'s> Board<'s> {
     /// captures at once is rare enough not to look for on every node (the
     /// look reads every open cell).
     #[inline]
-    fn near_capture_win(&self, side: Side) -> bool {
+    pub(super) fn near_capture_win(&self, side: Side) -> bool {
         self.shape
             .capture_wins
             .is_some_and(|n| self.caught[side as usize] + 2 >= n)
@@ -658,23 +707,83 @@ impl<'s> Board<'s> {
 
     /// The captures `side`'s mark on the open cell `c` would make, the
     /// patterns taken in order as the rules take them (a mark taken by one
-    /// is not there for the next).
+    /// is not there for the next; past a cell's 64th pattern that is not
+    /// checked — no built-in pattern has more than eight).
     pub(super) fn captures_at(&self, side: Side, c: usize) -> u16 {
         let Some(patterns) = self.shape.captures.get(c) else {
             return 0;
         };
         let (own, theirs) = (1 + side as u8, 1 + side.other() as u8);
         let mut made = 0;
-        let mut gone: Vec<u16> = Vec::new();
-        for p in patterns {
-            let whole =
-                (p.take.iter()).all(|&t| self.stone[t as usize] == theirs && !gone.contains(&t));
-            if whole && self.stone[p.by as usize] == own {
+        // The patterns taken so far, as bits: most cells take none, and
+        // this is on every cell's move ordering.
+        let mut taken = 0u64;
+        for (i, p) in patterns.iter().enumerate() {
+            if self.stone[p.take[0] as usize] != theirs || self.stone[p.by as usize] != own {
+                continue;
+            }
+            let gone = |t: &u16| {
+                let mut bits = taken;
+                std::iter::from_fn(|| {
+                    (bits != 0).then(|| {
+                        let j = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        j
+                    })
+                })
+                .any(|j| patterns[j].take.contains(t))
+            };
+            if p.take
+                .iter()
+                .all(|t| self.stone[*t as usize] == theirs && !gone(t))
+            {
                 made += 1;
-                gone.extend(&p.take);
+                if i < 64 {
+                    taken |= 1 << i;
+                }
             }
         }
         made
+    }
+
+    /// Where marks capture and `side` is near the captures that win
+    /// (see [`Board::wins`]): the cells after which it could make them
+    /// next move, by flanking marks it could then take — threats that
+    /// force an answer as a four does, and so answers to a three. Each is
+    /// tried.
+    #[inline(never)]
+    pub(super) fn capture_threats(&mut self, side: Side) -> Vec<usize> {
+        if self.shape.captures.is_empty() || !self.near_capture_win(side) {
+            return Vec::new();
+        }
+        // A mark makes a capture possible where it flanks: the empty `by`
+        // cell of a pattern whose taken marks are all there.
+        let theirs = 1 + side.other() as u8;
+        let mut cells: Vec<usize> = (self.stones[side.other() as usize].iter())
+            .flat_map(|&t| &self.shape.taken_first[t as usize])
+            .filter_map(|&(x, i)| {
+                let p = &self.shape.captures[x as usize][i as usize];
+                let open = self.stone[x as usize] == 0 && self.stone[p.by as usize] == 0;
+                let whole = p.take.iter().all(|&t| self.stone[t as usize] == theirs);
+                (open && whole).then_some(p.by as usize)
+            })
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+            .into_iter()
+            .filter(|&c| {
+                self.play_at_horizon(c);
+                let threat = self.has_win(side);
+                self.undo_at_horizon(c);
+                threat
+            })
+            .collect()
+    }
+
+    /// Whether no mark is on the board.
+    pub(super) fn is_bare(&self) -> bool {
+        self.stone.iter().all(|&s| s == 0 || s == BLOCKED)
     }
 
     /// The open cells where `side`'s mark captures: where a mark may
@@ -683,9 +792,10 @@ impl<'s> Board<'s> {
         if self.shape.captures.is_empty() {
             return Vec::new();
         }
-        self.open_cells()
-            .filter(|&c| self.captures_at(side, c) > 0)
-            .collect()
+        let mut cells: Vec<usize> = self.capturing(side).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 
     /// `side`'s windows that `marks` marks of its own fill to a line that
@@ -726,7 +836,8 @@ impl<'s> Board<'s> {
         out
     }
 
-    /// Whether `side` has a cell that wins at once.
+    /// Whether `side` has a cell that wins at once (the captures that win
+    /// as [`Board::wins`] looks for them).
     #[inline]
     pub(super) fn has_win(&self, side: Side) -> bool {
         self.live(side, 0).next().is_some()
@@ -801,26 +912,36 @@ impl<'s> Board<'s> {
 
     /// How much a mark of the side to move on `c` builds and blocks:
     /// attack a little above defence.
+    /// Its lines only: [`Board::capture_order`] adds what captures do, for
+    /// a whole list of cells at once.
     #[inline]
     pub(super) fn order(&self, c: usize) -> i64 {
         let me = self.turn as usize;
-        let lines = 11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me]);
-        if self.shape.captures.is_empty() {
-            lines
-        } else {
-            lines + self.capture_order(c)
+        11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me])
+    }
+
+    /// Adds to each of `scored`'s [`Board::order`] what captures do there:
+    /// a capture ranks with a three made, a cell the opponent would
+    /// capture from a little below. The captures are found from the marks
+    /// they take, once for the list, not cell by cell.
+    #[inline]
+    pub(super) fn capture_order(&self, scored: &mut [(i64, usize)]) {
+        if !self.shape.captures.is_empty() {
+            self.add_capture_order(scored);
         }
     }
 
-    /// What captures add to a cell's [`Board::order`]: a capture ranks with
-    /// a three made; a cell the opponent would capture from, a little below.
-    /// Out of line, so that the boards without captures sort as fast.
     #[inline(never)]
-    fn capture_order(&self, c: usize) -> i64 {
+    fn add_capture_order(&self, scored: &mut [(i64, usize)]) {
         let three = i64::from(WEIGHT[(self.shape.k - 2).min(7)]);
-        let made = i64::from(self.captures_at(self.turn, c));
-        let stopped = i64::from(self.captures_at(self.turn.other(), c));
-        11 * three * made + 10 * three * stopped
+        let sides = [(self.turn, 11 * three), (self.turn.other(), 10 * three)];
+        for (side, worth) in sides {
+            for c in self.capturing(side) {
+                if let Some(s) = scored.iter_mut().find(|(_, d)| *d == c) {
+                    s.0 += worth;
+                }
+            }
+        }
     }
 
     /// The position's worth to the side to move, by its windows: each
@@ -992,6 +1113,86 @@ pub(super) mod tests {
             );
             assert_eq!((kept.near, kept.empty), (empty.near, empty.empty));
         }
+    }
+
+    #[test]
+    fn along_random_games_with_captures_the_kept_board_is_the_board_built_afresh() {
+        // Pente's marks kept to a 6×6 corner of the centre, so that pairs
+        // are flanked often; every move is the engine's, so the board's
+        // captures must be the rules' (PE2, PE3).
+        use crate::position::{Move, MoveList};
+        use crate::rng::Rng;
+        let rules = Rulebook::builtin("pente").unwrap();
+        let shape = Shape::new(&rules);
+        let open = vec![true; shape.n];
+        let start = rules.initial();
+        let near = |m: &Move| match *m {
+            Move::Place { to, .. } => {
+                let (x, y) = (to.index() % 19, to.index() / 19);
+                (7..13).contains(&x) && (7..13).contains(&y)
+            }
+            _ => false,
+        };
+        let mut captured = 0;
+        for seed in 1..=40 {
+            let mut rng = Rng::new(seed);
+            let mut kept = Board::new(&shape, &start, &open);
+            let (mut pos, mut line, mut cells) = (start, Vec::new(), Vec::new());
+            let mut list = MoveList::new();
+            while !pos.is_over() && line.len() < 30 {
+                rules.legal_moves(&pos, &line, &mut list).unwrap();
+                let moves: Vec<Move> = list.iter().copied().filter(near).collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                let Move::Place { to, .. } = mv else {
+                    unreachable!()
+                };
+                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
+                line.push(mv);
+                kept.play_to(to.index(), seed % 2 == 0);
+                cells.push(to.index());
+                let fresh = Board::new(&shape, &pos, &open);
+                let at = format!("seed {seed}, move {}", line.len());
+                assert_eq!(kept.stone, fresh.stone, "{at}");
+                assert_eq!(kept.count, fresh.count, "{at}");
+                assert_eq!((kept.total, kept.hash), (fresh.total, fresh.hash), "{at}");
+                assert_eq!(
+                    (kept.caught, kept.empty),
+                    (fresh.caught, fresh.empty),
+                    "{at}"
+                );
+                assert_eq!(kept.turn, pos.turn(), "{at}");
+                for side in 0..2 {
+                    let mut stones = kept.stones[side].clone();
+                    stones.sort_unstable();
+                    assert_eq!(stones, fresh.stones[side], "{at}");
+                    for (i, &c) in kept.stones[side].iter().enumerate() {
+                        assert_eq!(kept.slot[c as usize] as usize, i, "{at}");
+                    }
+                }
+                if seed % 2 == 1 {
+                    assert_eq!(
+                        (&kept.weight, &kept.near),
+                        (&fresh.weight, &fresh.near),
+                        "{at}"
+                    );
+                }
+            }
+            captured += kept.caught[0] + kept.caught[1];
+            for &c in cells.iter().rev() {
+                kept.undo_to(c, seed % 2 == 0);
+            }
+            let empty = Board::new(&shape, &start, &open);
+            assert_eq!((kept.count, kept.weight), (empty.count, empty.weight));
+            assert_eq!(
+                (kept.hash, kept.caught, kept.empty),
+                (empty.hash, [0, 0], empty.empty)
+            );
+        }
+        // The games did capture: otherwise they test nothing of captures.
+        assert!(captured >= 20, "{captured} captures in 40 games");
     }
 
     #[test]

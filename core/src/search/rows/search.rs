@@ -51,6 +51,8 @@ pub(crate) enum How {
     Fours,
     /// A win by fours and threes.
     Threats,
+    /// The centre of an empty board.
+    Centre,
     /// Alpha-beta.
     AlphaBeta,
 }
@@ -95,10 +97,11 @@ impl<'s, 'u> Search<'s, 'u> {
             found.cell = Some(*only);
             return found;
         }
-        if self.board.candidates().next().is_none() {
+        if self.board.is_bare() {
             // No mark yet: every cell is as good to the search, so the
             // centre, where the most lines cross.
             found.cell = candidates.iter().copied().max_by_key(|&c| self.rank(c));
+            found.how = How::Centre;
             return found;
         }
         if !self.board.shape.alternating() {
@@ -138,7 +141,7 @@ impl<'s, 'u> Search<'s, 'u> {
             }
         }
         let mut ordered: Vec<usize> = candidates.to_vec();
-        ordered.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
+        self.ranked(&mut ordered);
         // A move after which the opponent wins by threats loses: look at
         // as many of the most promising as alpha-beta will try.
         let each = (share / 8).max(500);
@@ -183,7 +186,7 @@ impl<'s, 'u> Search<'s, 'u> {
                 ..Found::default()
             },
             _ => {
-                answers.sort_by_key(|&c| std::cmp::Reverse(self.rank(c)));
+                self.ranked(&mut answers);
                 self.deepen(&mut answers)
             }
         }
@@ -216,9 +219,13 @@ impl<'s, 'u> Search<'s, 'u> {
             self.board.undo_at_horizon(c);
             stopped
         });
-        let b = &self.board;
-        cells.sort_by_key(|&c| std::cmp::Reverse(b.order(c)));
-        cells
+        let mut scored: Vec<(i64, usize)> = cells
+            .into_iter()
+            .map(|c| (self.board.order(c), c))
+            .collect();
+        self.board.capture_order(&mut scored);
+        scored.sort_by_key(|&(s, c)| (std::cmp::Reverse(s), c));
+        scored.into_iter().map(|(_, c)| c).collect()
     }
 
     /// Alpha-beta over `moves` by iterative deepening, until the budget
@@ -404,9 +411,21 @@ impl<'s, 'u> Search<'s, 'u> {
             .put(key, to_table(best, ply), depth as i16, bound, cell as u16);
     }
 
-    /// A cell's rank among the root's moves.
+    /// A cell's rank among the root's moves (captures aside).
     fn rank(&self, c: usize) -> i64 {
         self.board.order(c) * self.board.shape.centre_scale + self.board.shape.centre[c]
+    }
+
+    /// `cells` sorted by rank, the best first, captures counted.
+    fn ranked(&self, cells: &mut [usize]) {
+        let b = &self.board;
+        let mut scored: Vec<(i64, usize)> = cells.iter().map(|&c| (b.order(c), c)).collect();
+        b.capture_order(&mut scored);
+        let rank = |(s, c): (i64, usize)| s * b.shape.centre_scale + b.shape.centre[c];
+        scored.sort_by_key(|&sc| std::cmp::Reverse(rank(sc)));
+        for (cell, (_, c)) in cells.iter_mut().zip(scored) {
+            *cell = c;
+        }
     }
 
     /// One pass of the root at `depth`: its best move and value, the moves
@@ -533,7 +552,7 @@ impl<'s, 'u> Search<'s, 'u> {
     /// Where the opponent threatens two winning cells at once next move
     /// (a three) and the mover has no four to answer with first, only the
     /// cells that stop it: any other move loses to it.
-    fn moves(&self, first: Option<usize>) -> Vec<usize> {
+    fn moves(&mut self, first: Option<usize>) -> Vec<usize> {
         let b = &self.board;
         let me = b.turn;
         // (A three is a threat of one mark a turn: with two, the
@@ -545,22 +564,42 @@ impl<'s, 'u> Search<'s, 'u> {
         } else {
             Vec::new()
         };
+        let threats = if threes.is_empty() {
+            Vec::new()
+        } else {
+            self.board.capture_threats(me)
+        };
+        self.moves_given(first, &threes, threats)
+    }
+
+    /// [`Search::moves`], the opponent's threes and the mover's threats
+    /// of the winning capture found.
+    fn moves_given(
+        &self,
+        first: Option<usize>,
+        threes: &[usize],
+        threats: Vec<usize>,
+    ) -> Vec<usize> {
+        let b = &self.board;
+        let me = b.turn;
         let mut scored: Vec<(i64, usize)> = if threes.is_empty() {
             b.candidates().map(|c| (b.order(c), c)).collect()
         } else {
             let mut cells = Vec::new();
-            for &t in &threes {
+            for &t in threes {
                 b.stoppers(me.other(), t, &mut cells);
             }
             // A four of the mover's, or a capture, comes first.
             let firsts = b.fours(me).into_iter().map(|(c, _)| c);
-            for c in firsts.chain(b.capture_cells(me)) {
+            let captures = b.capture_cells(me).into_iter();
+            for c in firsts.chain(captures).chain(threats) {
                 if !cells.contains(&c) {
                     cells.push(c);
                 }
             }
             cells.into_iter().map(|c| (b.order(c), c)).collect()
         };
+        b.capture_order(&mut scored);
         if scored.is_empty() {
             scored = b.open_cells().map(|c| (self.rank(c), c)).collect();
         }
@@ -702,6 +741,8 @@ impl<'s, 'u> Search<'s, 'u> {
             if !threes || depth == 0 {
                 return Ok(None);
             }
+            let threats = self.board.capture_threats(def);
+            let b = &self.board;
             let made: Vec<usize> = (b.double_fours(att).into_iter())
                 .filter(|&t| b.may(att, t))
                 .collect();
@@ -715,7 +756,8 @@ impl<'s, 'u> Search<'s, 'u> {
                 b.stoppers(att, t, &mut replies);
             }
             let firsts = b.fours(def).into_iter().map(|(c, _)| c);
-            for c in firsts.chain(b.capture_cells(def)) {
+            let captures = b.capture_cells(def).into_iter();
+            for c in firsts.chain(captures).chain(threats) {
                 if !replies.contains(&c) {
                     replies.push(c);
                 }
@@ -913,7 +955,7 @@ mod tests {
                 Side::O => &["g5", "g6", "g7", "g9", "g10", "o15"],
             };
             let pos = placed(&renju, xs, &os, turn);
-            let s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
+            let mut s = Search::new(Board::new(&shape, &pos, &open), 10_000, Until::never());
             assert_eq!(s.moves(Some(g8)).contains(&g8), tried, "{turn:?}");
         }
     }
@@ -1001,7 +1043,9 @@ mod tests {
         assert_eq!(s.answers(&theirs), [l11]);
         let all: Vec<usize> = s.board.open_cells().collect();
         assert_eq!(s.best(&all).cell, Some(l11));
-        assert!(s.negamax(2, 0, -WIN, WIN).unwrap() > 2 - WIN);
+        // The capture holds one move: X puts j11 back and the four is open
+        // again, so O is lost in four plies, not two.
+        assert_eq!(s.negamax(2, 0, -WIN, WIN), Some(4 - WIN));
         // Nineteen by nineteen, five in a row, no captures: lost in two.
         let text = "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
                     [board]\nwidth = 19\nheight = 19\n[params]\nk = 5\noverline = true\n";
@@ -1025,11 +1069,40 @@ mod tests {
             let board = Board::new(&shape, &rules.initial(), &open);
             let mut s = Search::new(board, 20_000, Until::never());
             let all: Vec<usize> = s.board.open_cells().collect();
-            let cell = s
-                .best(&all)
+            let found = s.best(&all);
+            let cell = found
                 .cell
                 .map(|c| rules.grid().name(Cell(c as u16)).to_string());
             assert_eq!(cell.as_deref(), Some(centre));
+            // Without a search: the alpha-beta it replaced chose h9 and j8.
+            assert_eq!((found.how, s.nodes), (How::Centre, 0));
         }
+    }
+
+    #[test]
+    fn a_threat_to_make_the_winning_capture_answers_a_three() {
+        use super::super::board::tests::placed_with;
+        // Pente, O to move with four captures (PE4) against X's open three
+        // h10 i10 j10. X's c5 d5 lie open at both ends: O's b5 or e5
+        // threatens the fifth capture, which X must answer as a four.
+        let pente = Rulebook::builtin("pente").unwrap();
+        let shape = Shape::new(&pente);
+        let xs = ["h10", "i10", "j10", "c5", "d5"];
+        let os = [
+            "a19", "c19", "e19", "g19", "a17", "c17", "e17", "g17", "a15", "c15", "e15", "g15",
+        ];
+        let pos = placed_with(&pente, &xs, &os, Side::O, " 0/4");
+        let open = vec![true; pente.grid().len()];
+        let mut s = Search::new(Board::new(&shape, &pos, &open), 20_000, Until::never());
+        let cell = |name: &str| pente.grid().parse_cell(name).unwrap().index();
+        assert_eq!(s.board.capture_threats(Side::O), [cell("b5"), cell("e5")]);
+        // Beside the cells that stop the three, O may answer by them.
+        let moves = s.moves(None);
+        for name in ["g10", "k10", "b5", "e5"] {
+            assert!(moves.contains(&cell(name)), "{name} not among the answers");
+        }
+        assert!(!moves.contains(&cell("a1")));
+        // X, three captures short, has no such threat.
+        assert!(s.board.capture_threats(Side::X).is_empty());
     }
 }
