@@ -93,7 +93,7 @@ impl Board<'_> {
     /// Whether `side` is close enough to the captures that win to look for
     /// a move that makes them: two short or nearer. A move that makes three
     /// captures at once is rare enough not to look for on every node (the
-    /// look reads every open cell).
+    /// look reads each of the opponent's marks' patterns).
     #[inline]
     pub(in crate::search::rows) fn near_capture_win(&self, side: Side) -> bool {
         self.shape
@@ -112,7 +112,7 @@ impl Board<'_> {
     /// The captures `side`'s mark on the open cell `c` would make, the
     /// patterns taken in order as the rules take them (a mark taken by one
     /// is not there for the next; past a cell's 64th pattern that is not
-    /// checked — no built-in pattern has more than eight).
+    /// checked — no built-in cell has more than eight).
     pub(in crate::search::rows) fn captures_at(&self, side: Side, c: usize) -> u16 {
         let Some(patterns) = self.shape.captures.get(c) else {
             return 0;
@@ -208,6 +208,7 @@ impl Board<'_> {
         }
     }
 
+    /// [`Board::capture_order`] where marks capture.
     #[inline(never)]
     pub(super) fn add_capture_order(&self, scored: &mut [(i64, usize)]) {
         let three = i64::from(WEIGHT[(self.shape.k - 2).min(7)]);
