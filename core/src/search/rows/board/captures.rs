@@ -62,18 +62,27 @@ impl Board<'_> {
     /// more than once: found from the marks it could take, far fewer than
     /// the open cells.
     pub(super) fn capturing(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
-        let (own, theirs) = (1 + side as u8, 1 + side.other() as u8);
+        let own = 1 + side as u8;
+        self.flanks(side, own).map(|(c, _)| c)
+    }
+
+    /// The patterns in which `side` could take marks of the opponent's
+    /// that are all on the board, their capturing cell open and their
+    /// `by` cell holding `by` (an own mark: a capture now; empty: one a
+    /// mark there makes possible), as (the capturing cell, the `by` cell):
+    /// found from the opponent's marks, not from every cell.
+    fn flanks(&self, side: Side, by: u8) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let theirs = 1 + side.other() as u8;
         let firsts = self.stones[side.other() as usize]
             .iter()
             .flat_map(move |&t| &self.shape.taken_first[t as usize]);
-        firsts
-            .filter(move |&&(c, i)| {
-                let p = &self.shape.captures[c as usize][i as usize];
-                self.stone[c as usize] == 0
-                    && self.stone[p.by as usize] == own
-                    && p.take.iter().all(|&t| self.stone[t as usize] == theirs)
-            })
-            .map(|&(c, _)| c as usize)
+        firsts.filter_map(move |&(c, i)| {
+            let p = &self.shape.captures[c as usize][i as usize];
+            let whole = self.stone[c as usize] == 0
+                && self.stone[p.by as usize] == by
+                && p.take.iter().all(|&t| self.stone[t as usize] == theirs);
+            whole.then_some((c as usize, p.by as usize))
+        })
     }
 
     /// Adds to `out`, up to `most`, the cells where `side` makes the
@@ -162,16 +171,7 @@ impl Board<'_> {
         }
         // A mark makes a capture possible where it flanks: the empty `by`
         // cell of a pattern whose taken marks are all there.
-        let theirs = 1 + side.other() as u8;
-        let mut cells: Vec<usize> = (self.stones[side.other() as usize].iter())
-            .flat_map(|&t| &self.shape.taken_first[t as usize])
-            .filter_map(|&(x, i)| {
-                let p = &self.shape.captures[x as usize][i as usize];
-                let open = self.stone[x as usize] == 0 && self.stone[p.by as usize] == 0;
-                let whole = p.take.iter().all(|&t| self.stone[t as usize] == theirs);
-                (open && whole).then_some(p.by as usize)
-            })
-            .collect();
+        let mut cells: Vec<usize> = self.flanks(side, 0).map(|(_, by)| by).collect();
         cells.sort_unstable();
         cells.dedup();
         cells
