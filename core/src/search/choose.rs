@@ -384,6 +384,20 @@ mod tests {
             // Its playouts unspent, the move may differ on another run.
             assert!(report.cut, "{name}: the cut is not reported");
         }
+        // By the clock, the row search deepens on every core: each of its
+        // threads stops at the deadline too.
+        let rules = Rulebook::builtin("pente").unwrap();
+        let pos = searched_from(&rules);
+        let started = Instant::now();
+        let request = Request::new(Level::Hard, Budget::Time(crate::search::SEARCH_CAP))
+            .deadline(started + std::time::Duration::from_millis(200));
+        let mv = choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap();
+        let took = started.elapsed();
+        assert!(mv.is_some(), "pente by the clock: no move");
+        assert!(
+            took < crate::search::SEARCH_CAP / 3,
+            "by the clock: {took:?}"
+        );
     }
 
     /// A raised stop ends every method as a deadline does (issue 26, item

@@ -151,7 +151,15 @@ impl Method for Rows {
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
         let (nodes, until) = nodes_within(s, budget, rows::NODES_PER_PLAYOUT);
-        let Some(chosen) = rows::choose(s.at.rules, s.at.pos, candidates, nodes, until) else {
+        // A move searched for a time depends on the machine already, so
+        // every core helps; a budget in nodes stays on one thread, where a
+        // seed repeats the move.
+        let threads = match budget {
+            Budget::Time(_) => crate::cores(),
+            Budget::Playouts(_) => 1,
+        };
+        let Some(chosen) = rows::choose(s.at.rules, s.at.pos, candidates, nodes, until, threads)
+        else {
             return Ok(Answer::Pass);
         };
         s.note(match chosen.how {

@@ -251,6 +251,7 @@ impl WindowSet {
 }
 
 /// A position of the row search, kept up to date move by move.
+#[derive(Clone)]
 pub(super) struct Board<'s> {
     pub(super) shape: &'s Shape<'s>,
     /// 0 empty, 1 + side, or [`BLOCKED`].

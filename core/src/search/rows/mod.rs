@@ -73,14 +73,16 @@ pub(crate) struct Chosen {
 }
 
 /// The row search's move among `candidates` for the side to move of `pos`,
-/// within `nodes` alpha-beta nodes and `until`; `None` when no candidate
-/// places the mover's mark.
+/// within `nodes` alpha-beta nodes and `until`, alpha-beta on `threads`
+/// threads (one repeats its move for a budget in nodes; more do not);
+/// `None` when no candidate places the mover's mark.
 pub(crate) fn choose(
     rules: &Rulebook,
     pos: &Position,
     candidates: &[Move],
     nodes: u64,
     until: super::Until<'_>,
+    threads: usize,
 ) -> Option<Chosen> {
     let me = pos.turn();
     let cells: Vec<usize> = candidates
@@ -99,7 +101,7 @@ pub(crate) fn choose(
         .map(|c| fillable.contains(Cell(c as u16)))
         .collect();
     let board = Board::new(&shape, pos, &open);
-    let mut search = Search::new(board, nodes, until);
+    let mut search = Search::new(board, nodes, until).on_threads(threads);
     let found = search.best(&cells);
     let cell = found.cell?;
     Some(Chosen {

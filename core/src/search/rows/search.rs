@@ -3,12 +3,16 @@
 //! block searched without spending depth, and at the root a search for a
 //! win by fours, then by fours and threes (VCF, VCT), for the side to move
 //! and, after each candidate, for the opponent; where a turn has two marks,
-//! alpha-beta alone, mark by mark.
+//! alpha-beta alone, mark by mark. The mover's own threat sequences run on
+//! a second thread, beside the rest; alpha-beta may deepen on more threads
+//! sharing its table (Lazy SMP), where the move need not repeat.
 
 use super::board::Board;
 use super::tt::{Bound, Table};
 use crate::position::Side;
 use crate::search::Until;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A win's score, less the plies to it (the threat search's scale, so a
 /// report reads both alike).
@@ -60,10 +64,16 @@ pub(crate) enum How {
 /// One move's search.
 pub(super) struct Search<'s, 'u> {
     pub(super) board: Board<'s>,
-    tt: Table,
+    tt: Arc<Table>,
+    /// Threads besides this one that deepen alpha-beta beside it, on the
+    /// same table (Lazy SMP): none where the move must repeat.
+    helpers: usize,
     pub(super) nodes: u64,
     node_limit: u64,
     until: Until<'u>,
+    /// Raised when a search beside this one has found the move: this
+    /// one's answer will not be asked for.
+    quit: Arc<AtomicBool>,
     threat_nodes: u64,
     threat_limit: u64,
 }
@@ -72,21 +82,43 @@ impl<'s, 'u> Search<'s, 'u> {
     /// A search of `board` within `nodes` alpha-beta nodes and `until`.
     pub(super) fn new(board: Board<'s>, nodes: u64, until: Until<'u>) -> Search<'s, 'u> {
         // About a node per entry for the searches a second allows, and a
-        // table of 2^20 entries (24 MiB) at most.
+        // table of 2^20 entries (16 MiB) at most.
         let bits = (64 - nodes.max(1 << 12).leading_zeros()).min(20);
+        let quit = Arc::new(AtomicBool::new(false));
+        Search::sharing(board, Arc::new(Table::new(bits)), nodes, until, quit)
+    }
+
+    /// A search of `board` on the table `tt`, which it may share, that
+    /// stops when `quit` is raised.
+    fn sharing(
+        board: Board<'s>,
+        tt: Arc<Table>,
+        nodes: u64,
+        until: Until<'u>,
+        quit: Arc<AtomicBool>,
+    ) -> Search<'s, 'u> {
         Search {
             board,
-            tt: Table::new(bits),
+            tt,
+            helpers: 0,
             nodes: 0,
             node_limit: nodes,
             until,
+            quit,
             threat_nodes: 0,
             threat_limit: 0,
         }
     }
 
+    /// This search, with `threads` threads for alpha-beta in all: its
+    /// moves then depend on how fast each runs.
+    pub(super) fn on_threads(mut self, threads: usize) -> Search<'s, 'u> {
+        self.helpers = threads.saturating_sub(1);
+        self
+    }
+
     fn late(&self) -> bool {
-        self.until.passed()
+        self.quit.load(Ordering::Relaxed) || self.until.passed()
     }
 
     /// The best of `candidates` (open cells) for the side to move.
@@ -127,6 +159,45 @@ impl<'s, 'u> Search<'s, 'u> {
         }
         // A threat sequence's budget: a share of the whole, no more.
         let share = (self.node_limit / 8).clamp(2_000, 200_000);
+        let mut ordered: Vec<usize> = candidates.to_vec();
+        self.ranked(&mut ordered);
+        // The mover's own threat sequences and the search of the moves
+        // after which the opponent has none ask nothing of each other: they
+        // run side by side, the first on a copy of the board, so the move
+        // is the one they would give one after the other, sooner.
+        let mut threats = self.fork();
+        let quit = Arc::clone(&self.quit);
+        std::thread::scope(|scope| {
+            let own = scope.spawn(move || {
+                let won = threats.own_threat_win(share, &legal);
+                if won.is_some() {
+                    quit.store(true, Ordering::Relaxed);
+                }
+                won
+            });
+            let searched = self.safe_then_deepen(ordered, share);
+            let own = own.join();
+            self.quit.store(false, Ordering::Relaxed);
+            match own {
+                Ok(Some(won)) => won,
+                Ok(None) => searched,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })
+    }
+
+    /// A copy of this search's board and limits to search threats on
+    /// another thread: no table (threat sequences keep none).
+    fn fork(&self) -> Search<'s, 'u> {
+        let quit = Arc::new(AtomicBool::new(false));
+        let tt = Arc::new(Table::new(0));
+        Search::sharing(self.board.clone(), tt, self.node_limit, self.until, quit)
+    }
+
+    /// A win for the side to move by continuous fours, else by fours and
+    /// threes, each within `share` nodes, on a cell `legal` accepts.
+    fn own_threat_win(&mut self, share: u64, legal: &impl Fn(&usize) -> bool) -> Option<Found> {
+        let me = self.board.turn;
         for (threes, how, depth) in [
             (false, How::Fours, VCF_DEPTH),
             (true, How::Threats, VCT_DEPTH),
@@ -134,14 +205,22 @@ impl<'s, 'u> Search<'s, 'u> {
             if let Ok(Some((c, plies))) = self.threat_win(me, depth, threes, share)
                 && legal(&c)
             {
-                found.cell = Some(c);
-                found.plies = Some(plies);
-                found.how = how;
-                return found;
+                return Some(Found {
+                    cell: Some(c),
+                    plies: Some(plies),
+                    how,
+                    ..Found::default()
+                });
             }
         }
-        let mut ordered: Vec<usize> = candidates.to_vec();
-        self.ranked(&mut ordered);
+        None
+    }
+
+    /// Alpha-beta over the most promising of `ordered` (best first) after
+    /// which the opponent has no win by threats, each looked for within a
+    /// part of `share`.
+    fn safe_then_deepen(&mut self, ordered: Vec<usize>, share: u64) -> Found {
+        let me = self.board.turn;
         // A move after which the opponent wins by threats loses: look at
         // as many of the most promising as alpha-beta will try.
         let each = (share / 8).max(500);
@@ -230,14 +309,53 @@ impl<'s, 'u> Search<'s, 'u> {
 
     /// Alpha-beta over `moves` by iterative deepening, until the budget
     /// runs out or a pass proves a win or a loss: the last complete
-    /// pass's move and value.
+    /// pass's move and value. Helper threads, if any, search the same
+    /// moves meanwhile, on copies of the board, from every other depth,
+    /// and leave what they find in the shared table.
     fn deepen(&mut self, moves: &mut [usize]) -> Found {
+        if self.helpers == 0 {
+            return self.deepen_from(moves, 1);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..=self.helpers)
+                .map(|i| {
+                    let mut helper = Search::sharing(
+                        self.board.clone(),
+                        Arc::clone(&self.tt),
+                        self.node_limit,
+                        self.until,
+                        Arc::clone(&stop),
+                    );
+                    let mut own = moves.to_vec();
+                    // Half of them a pass ahead: the table then holds
+                    // deeper values sooner for the rest.
+                    let first = 1 + (i % 2) as u32;
+                    scope.spawn(move || {
+                        helper.deepen_from(&mut own, first);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let found = self.deepen_from(moves, 1);
+            stop.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                match helper.join() {
+                    Ok(nodes) => self.nodes += nodes,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            found
+        })
+    }
+
+    /// [`Search::deepen`] on this thread alone, from `depth`.
+    fn deepen_from(&mut self, moves: &mut [usize], mut depth: u32) -> Found {
         let mut found = Found {
             how: How::AlphaBeta,
             cell: moves.first().copied(),
             ..Found::default()
         };
-        let mut depth = 1;
         while depth <= MAX_PLY as u32 {
             let Some((cell, value)) = self.root(moves, depth) else {
                 break;
@@ -391,15 +509,7 @@ impl<'s, 'u> Search<'s, 'u> {
 
     /// Keeps a node's value `best`, searched in `window` to `depth`, and
     /// its best move.
-    fn store(
-        &mut self,
-        key: u64,
-        depth: i32,
-        ply: i32,
-        window: (i32, i32),
-        best: i32,
-        cell: usize,
-    ) {
+    fn store(&self, key: u64, depth: i32, ply: i32, window: (i32, i32), best: i32, cell: usize) {
         let bound = if best <= window.0 {
             Bound::Upper
         } else if best >= window.1 {
@@ -1022,6 +1132,35 @@ mod tests {
             ["e7", "i7", "d7", "j7"].contains(&name.as_str()),
             "{name}: {found:?}"
         );
+    }
+
+    /// With helper threads on the shared table (Lazy SMP) the answer to
+    /// a threat is the same, and the helpers' nodes are counted.
+    #[test]
+    fn on_several_threads_alpha_beta_still_blocks_the_open_three() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        let b = board(&shape, &rules, &["a1", "f7", "a3", "g7", "o1", "h7"]);
+        let cells: Vec<usize> = b.open_cells().collect();
+        let mut one = Search::new(b.clone(), 200_000, Until::never());
+        let alone = one.best(&cells);
+        let mut three = Search::new(b, 200_000, Until::never()).on_threads(3);
+        let found = three.best(&cells);
+        let name = rules
+            .grid()
+            .name(Cell(found.cell.unwrap() as u16))
+            .to_string();
+        assert!(
+            ["e7", "i7", "d7", "j7"].contains(&name.as_str()),
+            "{name}: {found:?}"
+        );
+        assert!(
+            three.nodes > one.nodes,
+            "{} against {}",
+            three.nodes,
+            one.nodes
+        );
+        assert_eq!(found.how, alone.how);
     }
 
     #[test]
