@@ -23,6 +23,7 @@
 //! instead, through the rulebook's own moves.
 
 mod board;
+mod proofs;
 mod search;
 mod tt;
 

@@ -8,6 +8,7 @@
 //! sharing its table (Lazy SMP), where the move need not repeat.
 
 use super::board::Board;
+use super::proofs::Proofs;
 use super::tt::{Bound, Table};
 use crate::position::Side;
 use crate::search::Until;
@@ -25,6 +26,8 @@ const MAX_PLY: i32 = 60;
 /// Attacker's moves a threat sequence may take.
 const VCF_DEPTH: u32 = 14;
 const VCT_DEPTH: u32 = 7;
+/// Positions the threat sequences keep answers for: 2^16 (1 MiB).
+const PROOF_BITS: u32 = 16;
 
 /// A threat search that ran out of its nodes or time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +71,8 @@ pub(super) struct Search<'s, 'u> {
     /// Threads besides this one that deepen alpha-beta beside it, on the
     /// same table (Lazy SMP): none where the move must repeat.
     helpers: usize,
+    /// What the threat sequences have settled.
+    proofs: Proofs,
     pub(super) nodes: u64,
     node_limit: u64,
     until: Until<'u>,
@@ -101,6 +106,7 @@ impl<'s, 'u> Search<'s, 'u> {
             board,
             tt,
             helpers: 0,
+            proofs: Proofs::new(PROOF_BITS),
             nodes: 0,
             node_limit: nodes,
             until,
@@ -202,7 +208,11 @@ impl<'s, 'u> Search<'s, 'u> {
             (false, How::Fours, VCF_DEPTH),
             (true, How::Threats, VCT_DEPTH),
         ] {
-            if let Ok(Some((c, plies))) = self.threat_win(me, depth, threes, share)
+            let r = self.threat_win(me, depth, threes, share);
+            if std::env::var("TRACE").is_ok() {
+                eprintln!("TRACE threes={threes} nodes={} r={r:?}", self.threat_nodes);
+            }
+            if let Ok(Some((c, plies))) = r
                 && legal(&c)
             {
                 return Some(Found {
@@ -796,6 +806,23 @@ impl<'s, 'u> Search<'s, 'u> {
         if let Some(&c) = b.wins(att, 1).first() {
             return Ok(Some((c, 1)));
         }
+        let hash = b.hash;
+        if let Some(settled) = self.proofs.get(hash, att, threes, depth) {
+            return Ok(settled);
+        }
+        let found = self.attack_from(att, depth, threes)?;
+        self.proofs.put(hash, att, threes, depth, found);
+        Ok(found)
+    }
+
+    /// [`Search::attack`] where nothing is settled yet.
+    fn attack_from(
+        &mut self,
+        att: Side,
+        depth: u32,
+        threes: bool,
+    ) -> Result<Option<(usize, u32)>, Unknown> {
+        let b = &self.board;
         let most = if b.shape.captures() { usize::MAX } else { 2 };
         let blocks = b.wins(att.other(), most);
         let cells: Vec<usize> = match blocks[..] {
@@ -1102,6 +1129,22 @@ mod tests {
         let all: Vec<usize> = s.board.open_cells().collect();
         let found = s.best(&all);
         assert!(found.value.unwrap() <= -WIN / 2, "{found:?}");
+    }
+
+    /// A sequence of threats reaches the same position by many orders of
+    /// the same moves: each is searched once. Without the settled answers
+    /// kept, this VCT (a corner of a Gomocup game) runs out of its nodes.
+    #[test]
+    fn a_threat_search_settles_each_position_once() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        let cells = [
+            "d3", "e2", "h2", "g6", "g3", "g5", "f4", "e5", "f3", "e3", "e4", "d4",
+        ];
+        let b = board(&shape, &rules, &cells);
+        let mut s = Search::new(b, 10_000, Until::never());
+        assert_eq!(s.threat_win(Side::X, VCT_DEPTH, true, 80_000), Ok(None));
+        assert!(s.threat_nodes < 80_000, "{}", s.threat_nodes);
     }
 
     #[test]

@@ -1,0 +1,119 @@
+//! What the threat sequences have settled of the positions they reached:
+//! that the attacker wins within so many of its moves, with which first
+//! move, or that it does not. A sequence of threats reaches the same
+//! position by many orders of the same moves; each is searched once.
+
+use crate::position::Side;
+
+/// One position's settled answers.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    /// No win within this many attacker moves (0: none known).
+    fails: u8,
+    /// A win within this many (0: none known), its first move and the
+    /// plies to it.
+    wins: u8,
+    cell: u16,
+    plies: u16,
+}
+
+/// A table of `2^bits` positions, the last answer kept.
+pub(super) struct Proofs {
+    slots: Vec<Slot>,
+    mask: usize,
+    /// Per attacker, and per kind of sequence (fours, or threes too): what
+    /// sets their keys apart.
+    salt: [[u64; 2]; 2],
+}
+
+impl Proofs {
+    pub(super) fn new(bits: u32) -> Proofs {
+        Proofs {
+            slots: vec![Slot::default(); 1 << bits],
+            mask: (1 << bits) - 1,
+            salt: [
+                [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15],
+                [0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb],
+            ],
+        }
+    }
+
+    fn key(&self, hash: u64, att: Side, threes: bool) -> u64 {
+        hash ^ self.salt[att as usize][usize::from(threes)]
+    }
+
+    /// What is settled of the position `hash` for `att` within `depth`
+    /// attacker moves: `Some(Some(win))`, `Some(None)` for no win, `None`
+    /// where nothing is.
+    pub(super) fn get(
+        &self,
+        hash: u64,
+        att: Side,
+        threes: bool,
+        depth: u32,
+    ) -> Option<Option<(usize, u32)>> {
+        let key = self.key(hash, att, threes);
+        let s = self.slots[key as usize & self.mask];
+        if s.key != key {
+            return None;
+        }
+        if s.wins != 0 && u32::from(s.wins) <= depth {
+            // A win within fewer moves is a win within more.
+            Some(Some((usize::from(s.cell), u32::from(s.plies))))
+        } else if u32::from(s.fails) >= depth {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// Keeps what `attack` found at `hash` within `depth` moves.
+    pub(super) fn put(
+        &mut self,
+        hash: u64,
+        att: Side,
+        threes: bool,
+        depth: u32,
+        found: Option<(usize, u32)>,
+    ) {
+        let key = self.key(hash, att, threes);
+        let slot = &mut self.slots[key as usize & self.mask];
+        if slot.key != key {
+            *slot = Slot {
+                key,
+                ..Slot::default()
+            };
+        }
+        let depth = depth.min(u32::from(u8::MAX)) as u8;
+        match found {
+            Some((cell, plies)) if slot.wins == 0 || depth < slot.wins => {
+                slot.wins = depth;
+                slot.cell = cell as u16;
+                slot.plies = plies.min(u32::from(u16::MAX)) as u16;
+            }
+            Some(_) => {}
+            None => slot.fails = slot.fails.max(depth),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_win_holds_for_more_moves_and_a_failure_for_fewer_and_sides_are_apart() {
+        let mut p = Proofs::new(8);
+        p.put(77, Side::X, true, 3, Some((12, 5)));
+        assert_eq!(p.get(77, Side::X, true, 3), Some(Some((12, 5))));
+        assert_eq!(p.get(77, Side::X, true, 6), Some(Some((12, 5))));
+        assert_eq!(p.get(77, Side::X, true, 2), None);
+        assert_eq!(p.get(77, Side::O, true, 3), None, "the other attacker");
+        assert_eq!(p.get(77, Side::X, false, 3), None, "fours only");
+        p.put(99, Side::O, false, 4, None);
+        assert_eq!(p.get(99, Side::O, false, 4), Some(None));
+        assert_eq!(p.get(99, Side::O, false, 1), Some(None));
+        assert_eq!(p.get(99, Side::O, false, 5), None);
+    }
+}
