@@ -718,3 +718,35 @@ fn vs_at_the_same_level_says_nothing_changed() {
     );
     assert_eq!(code, 0);
 }
+
+/// `tests/players/gridrules.sh`, the player that measures one build
+/// against another in `arena`, answers a move by the playouts and by the
+/// clock (`$AI_TIME`: it set the clock and played nothing).
+#[test]
+fn the_build_against_build_player_moves_by_playouts_and_by_the_clock() {
+    use std::io::Write;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/players/gridrules.sh");
+    for time in [None, Some("0.2")] {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg(&script)
+            .env("GRIDRULES", env!("CARGO_BIN_EXE_gridrules"))
+            .env_remove("AI_TIME")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        if let Some(t) = time {
+            cmd.env("AI_TIME", t);
+        }
+        let mut child = cmd.spawn().unwrap();
+        // X holds a1 and b1, O a3 and b3: X wins on c1.
+        let lines = "rules classic\nposition OO1/3/XX1 X - -\ngo\nquit\n";
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(lines.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let out = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out, "c1\n", "AI_TIME {time:?}");
+    }
+}

@@ -11,8 +11,9 @@ while read -r word rest; do
     rules) rules=$rest ;;
     position) position=$rest ;;
     go)
-      if [ -n "$AI_TIME" ]; then think="ai time $AI_TIME"; else think="ai $level"; fi
-      printf 'setup %s\n%s\n' "$position" "$think" |
+      # `ai time` only sets the clock; `ai <level>` then moves.
+      clock=${AI_TIME:+ai time $AI_TIME}
+      printf 'setup %s\n%s\nai %s\n' "$position" "${clock:-ai time default}" "$level" |
         "$bin" --batch --rules "$rules" |
         sed -n 's/^[XO] plays \([^ ]*\).*/\1/p' | head -n 1
       ;;
