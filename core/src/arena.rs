@@ -331,6 +331,10 @@ impl Match {
             game: i + 1,
             message,
         };
+        // The cores are shared among the games under way: a search by the
+        // clock gets its part, not all of them.
+        let games_at_once = self.threads.clamp(1, self.games.max(1) as usize);
+        let search_threads = (crate::cores() / games_at_once).max(1);
         // Programs start with the game and are told to quit at its end.
         let mut programs: [Option<Program>; 2] = [None, None];
         for (seat, player) in players.iter().enumerate() {
@@ -360,6 +364,7 @@ impl Match {
                     let at = At::new(rules, pos, moves).after(&line.keys);
                     let request = Request::new(*level, budget)
                         .memory(&mut memories[seat])
+                        .threads(search_threads)
                         .stop(stop);
                     search::choose(at, request, &mut rng)?
                 }

@@ -152,10 +152,10 @@ impl Method for Rows {
     ) -> Result<Answer, ScriptError> {
         let (nodes, until) = nodes_within(s, budget, rows::NODES_PER_PLAYOUT);
         // A move searched for a time depends on the machine already, so
-        // every core helps; a budget in nodes stays on one thread, where a
-        // seed repeats the move.
+        // the threads the request allows help; a budget in nodes stays on
+        // one thread, where a seed repeats the move.
         let threads = match budget {
-            Budget::Time(_) => crate::cores(),
+            Budget::Time(_) => s.threads,
             Budget::Playouts(_) => 1,
         };
         let Some(chosen) = rows::choose(s.at.rules, s.at.pos, candidates, nodes, until, threads)

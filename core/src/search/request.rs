@@ -145,6 +145,7 @@ pub struct Request<'a> {
     memory: Option<&'a mut Memory>,
     report: Option<&'a mut Report>,
     scripts: ScriptBudget,
+    threads: usize,
 }
 
 impl<'a> Request<'a> {
@@ -162,6 +163,18 @@ impl<'a> Request<'a> {
             memory: None,
             report: None,
             scripts: ScriptBudget::current(),
+            threads: crate::cores(),
+        }
+    }
+
+    /// Lets a search by the clock use `threads` threads (every core unless
+    /// told): fewer where several searches run at once, as an arena's
+    /// games do.
+    #[must_use]
+    pub fn threads(self, threads: usize) -> Request<'a> {
+        Request {
+            threads: threads.max(1),
+            ..self
         }
     }
 
@@ -225,6 +238,7 @@ impl<'a> Request<'a> {
             memory,
             report,
             scripts,
+            threads,
         } = self;
         let deadline = deadline.unwrap_or_else(|| Instant::now() + budget.cap());
         // Only a budget counted in playouts promises the same move for a
@@ -246,6 +260,7 @@ impl<'a> Request<'a> {
             scripts,
             memory: trees.as_ref(),
             report: found.as_ref(),
+            threads,
         };
         let result = scripts.run(|| work(&search, level, budget));
         if let (Some(m), Some(trees)) = (memory, trees) {
@@ -275,6 +290,8 @@ pub(super) struct Search<'a> {
     pub(super) memory: Option<&'a RefCell<Memory>>,
     /// Where the method that chooses says what it found.
     report: Option<&'a RefCell<Report>>,
+    /// The threads a search by the clock may use.
+    pub(super) threads: usize,
 }
 
 impl<'a> Search<'a> {

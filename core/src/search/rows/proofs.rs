@@ -5,23 +5,26 @@
 
 use crate::position::Side;
 
-/// One position's settled answers.
+/// One position's settled answers. Depths are kept one up, so that 0
+/// says "nothing known" and a depth of 0 (a forced answer's last move)
+/// is kept too.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     key: u64,
-    /// No win within this many attacker moves (0: none known).
+    /// No win within one less than this many attacker moves.
     fails: u8,
-    /// A win within this many (0: none known), its first move and the
-    /// plies to it.
+    /// A win within one less than this many, its first move and the plies
+    /// to it against the longest defence that search considered.
     wins: u8,
     cell: u16,
     plies: u16,
 }
 
-/// A table of `2^bits` positions, the last answer kept.
+/// A table of `2^bits` positions, the last answer kept; made at its
+/// first answer (a search that runs no threat sequence makes none).
 pub(super) struct Proofs {
     slots: Vec<Slot>,
-    mask: usize,
+    bits: u32,
     /// Per attacker, and per kind of sequence (fours, or threes too): what
     /// sets their keys apart.
     salt: [[u64; 2]; 2],
@@ -30,8 +33,8 @@ pub(super) struct Proofs {
 impl Proofs {
     pub(super) fn new(bits: u32) -> Proofs {
         Proofs {
-            slots: vec![Slot::default(); 1 << bits],
-            mask: (1 << bits) - 1,
+            slots: Vec::new(),
+            bits,
             salt: [
                 [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15],
                 [0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb],
@@ -43,9 +46,15 @@ impl Proofs {
         hash ^ self.salt[att as usize][usize::from(threes)]
     }
 
+    fn slot(&self, key: u64) -> usize {
+        key as usize & (self.slots.len().max(1) - 1)
+    }
+
     /// What is settled of the position `hash` for `att` within `depth`
     /// attacker moves: `Some(Some(win))`, `Some(None)` for no win, `None`
-    /// where nothing is.
+    /// where nothing is. A win kept from a search of fewer moves is given
+    /// for more: still a win, though a search of more might have found
+    /// another first move.
     pub(super) fn get(
         &self,
         hash: u64,
@@ -54,14 +63,14 @@ impl Proofs {
         depth: u32,
     ) -> Option<Option<(usize, u32)>> {
         let key = self.key(hash, att, threes);
-        let s = self.slots[key as usize & self.mask];
+        let s = *self.slots.get(self.slot(key))?;
+        let up = depth.saturating_add(1);
         if s.key != key {
-            return None;
-        }
-        if s.wins != 0 && u32::from(s.wins) <= depth {
+            None
+        } else if s.wins != 0 && u32::from(s.wins) <= up {
             // A win within fewer moves is a win within more.
             Some(Some((usize::from(s.cell), u32::from(s.plies))))
-        } else if u32::from(s.fails) >= depth {
+        } else if u32::from(s.fails) >= up {
             Some(None)
         } else {
             None
@@ -77,23 +86,27 @@ impl Proofs {
         depth: u32,
         found: Option<(usize, u32)>,
     ) {
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); 1 << self.bits];
+        }
         let key = self.key(hash, att, threes);
-        let slot = &mut self.slots[key as usize & self.mask];
+        let at = self.slot(key);
+        let slot = &mut self.slots[at];
         if slot.key != key {
             *slot = Slot {
                 key,
                 ..Slot::default()
             };
         }
-        let depth = depth.min(u32::from(u8::MAX)) as u8;
+        let up = depth.saturating_add(1).min(u32::from(u8::MAX)) as u8;
         match found {
-            Some((cell, plies)) if slot.wins == 0 || depth < slot.wins => {
-                slot.wins = depth;
+            Some((cell, plies)) if slot.wins == 0 || up < slot.wins => {
+                slot.wins = up;
                 slot.cell = cell as u16;
                 slot.plies = plies.min(u32::from(u16::MAX)) as u16;
             }
             Some(_) => {}
-            None => slot.fails = slot.fails.max(depth),
+            None => slot.fails = slot.fails.max(up),
         }
     }
 }
@@ -115,5 +128,17 @@ mod tests {
         assert_eq!(p.get(99, Side::O, false, 4), Some(None));
         assert_eq!(p.get(99, Side::O, false, 1), Some(None));
         assert_eq!(p.get(99, Side::O, false, 5), None);
+        // A depth of 0 is a depth: a win there holds, and a failure there
+        // says nothing of one more move.
+        p.put(5, Side::X, false, 0, Some((3, 2)));
+        assert_eq!(p.get(5, Side::X, false, 0), Some(Some((3, 2))));
+        p.put(6, Side::X, false, 0, None);
+        assert_eq!(p.get(6, Side::X, false, 0), Some(None));
+        assert_eq!(p.get(6, Side::X, false, 1), None);
+        assert_eq!(
+            Proofs::new(8).get(6, Side::X, false, 0),
+            None,
+            "nothing kept"
+        );
     }
 }

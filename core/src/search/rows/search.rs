@@ -169,20 +169,33 @@ impl<'s, 'u> Search<'s, 'u> {
         self.ranked(&mut ordered);
         // The mover's own threat sequences and the search of the moves
         // after which the opponent has none ask nothing of each other: they
-        // run side by side, the first on a copy of the board, so the move
-        // is the one they would give one after the other, sooner.
-        let mut threats = self.fork();
+        // run side by side, the first on a copy of the board, so that on a
+        // budget in nodes the move is the one they would give one after the
+        // other, sooner (by the clock alpha-beta gets more of the time).
+        let mut threats = self.copy(Arc::new(Table::new(0)), Arc::new(AtomicBool::new(false)));
         let quit = Arc::clone(&self.quit);
+        let own = move || {
+            let won = threats.own_threat_win(share, &legal);
+            if won.is_some() {
+                quit.store(true, Ordering::Relaxed);
+            }
+            won
+        };
         std::thread::scope(|scope| {
-            let own = scope.spawn(move || {
-                let won = threats.own_threat_win(share, &legal);
-                if won.is_some() {
-                    quit.store(true, Ordering::Relaxed);
+            // Where no thread can be started, one after the other.
+            let (own, searched) = match std::thread::Builder::new().spawn_scoped(scope, own) {
+                Ok(thread) => {
+                    let searched = self.safe_then_deepen(ordered, share);
+                    (thread.join(), searched)
                 }
-                won
-            });
-            let searched = self.safe_then_deepen(ordered, share);
-            let own = own.join();
+                Err(_) => {
+                    let mut threats = self.copy(Arc::new(Table::new(0)), Arc::clone(&self.quit));
+                    match threats.own_threat_win(share, &legal) {
+                        Some(won) => return won,
+                        None => (Ok(None), self.safe_then_deepen(ordered, share)),
+                    }
+                }
+            };
             self.quit.store(false, Ordering::Relaxed);
             match own {
                 Ok(Some(won)) => won,
@@ -192,11 +205,9 @@ impl<'s, 'u> Search<'s, 'u> {
         })
     }
 
-    /// A copy of this search's board and limits to search threats on
-    /// another thread: no table (threat sequences keep none).
-    fn fork(&self) -> Search<'s, 'u> {
-        let quit = Arc::new(AtomicBool::new(false));
-        let tt = Arc::new(Table::new(0));
+    /// A copy of this search's board and limits on the alpha-beta table
+    /// `tt`, stopped by `quit`: for another thread.
+    fn copy(&self, tt: Arc<Table>, quit: Arc<AtomicBool>) -> Search<'s, 'u> {
         Search::sharing(self.board.clone(), tt, self.node_limit, self.until, quit)
     }
 
@@ -208,11 +219,7 @@ impl<'s, 'u> Search<'s, 'u> {
             (false, How::Fours, VCF_DEPTH),
             (true, How::Threats, VCT_DEPTH),
         ] {
-            let r = self.threat_win(me, depth, threes, share);
-            if std::env::var("TRACE").is_ok() {
-                eprintln!("TRACE threes={threes} nodes={} r={r:?}", self.threat_nodes);
-            }
-            if let Ok(Some((c, plies))) = r
+            if let Ok(Some((c, plies))) = self.threat_win(me, depth, threes, share)
                 && legal(&c)
             {
                 return Some(Found {
@@ -320,35 +327,32 @@ impl<'s, 'u> Search<'s, 'u> {
     /// Alpha-beta over `moves` by iterative deepening, until the budget
     /// runs out or a pass proves a win or a loss: the last complete
     /// pass's move and value. Helper threads, if any, search the same
-    /// moves meanwhile, on copies of the board, from every other depth,
-    /// and leave what they find in the shared table.
+    /// moves meanwhile on copies of the board, half of them starting a
+    /// pass deeper, and leave what they find in the shared table; the move
+    /// is this thread's.
     fn deepen(&mut self, moves: &mut [usize]) -> Found {
         if self.helpers == 0 {
             return self.deepen_from(moves, 1);
         }
-        let stop = Arc::new(AtomicBool::new(false));
+        let helpers_quit = Arc::new(AtomicBool::new(false));
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..=self.helpers)
-                .map(|i| {
-                    let mut helper = Search::sharing(
-                        self.board.clone(),
-                        Arc::clone(&self.tt),
-                        self.node_limit,
-                        self.until,
-                        Arc::clone(&stop),
-                    );
+                .filter_map(|i| {
+                    let mut helper = self.copy(Arc::clone(&self.tt), Arc::clone(&helpers_quit));
                     let mut own = moves.to_vec();
                     // Half of them a pass ahead: the table then holds
                     // deeper values sooner for the rest.
                     let first = 1 + (i % 2) as u32;
-                    scope.spawn(move || {
+                    let work = move || {
                         helper.deepen_from(&mut own, first);
                         helper.nodes
-                    })
+                    };
+                    // A helper that cannot start is done without.
+                    std::thread::Builder::new().spawn_scoped(scope, work).ok()
                 })
                 .collect();
             let found = self.deepen_from(moves, 1);
-            stop.store(true, Ordering::Relaxed);
+            helpers_quit.store(true, Ordering::Relaxed);
             for helper in helpers {
                 match helper.join() {
                     Ok(nodes) => self.nodes += nodes,
@@ -1022,6 +1026,46 @@ mod tests {
         // O to move instead has no such win.
         s.board.turn = Side::O;
         assert_eq!(s.threat_win(Side::O, VCT_DEPTH, true, 100_000), Ok(None));
+    }
+
+    /// The mover's own threat sequence, found on the second thread, is
+    /// the move; the flag that stopped alpha-beta then is lowered, so the
+    /// same search asked again searches.
+    #[test]
+    fn a_win_by_threats_found_beside_alpha_beta_is_played_and_the_search_goes_on() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        let b = board(
+            &shape,
+            &rules,
+            &["g7", "a1", "h7", "a3", "i9", "c1", "i10", "o15"],
+        );
+        let mut s = Search::new(b, 50_000, Until::never());
+        let cells: Vec<usize> = s.board.open_cells().collect();
+        let found = s.best(&cells);
+        assert_eq!(found.how, How::Threats, "{found:?}");
+        // O to move instead: no threat sequence, so alpha-beta decides.
+        s.board.turn = Side::O;
+        let found = s.best(&cells);
+        assert_eq!(found.how, How::AlphaBeta, "{found:?}");
+        assert!(found.depth.is_some_and(|d| d >= 2), "{found:?}");
+    }
+
+    /// Helper threads stop with the search they help: by a deadline, on
+    /// three threads, the move comes soon after it.
+    #[test]
+    fn on_several_threads_the_search_stops_at_its_deadline() {
+        let rules = rules();
+        let shape = Shape::new(&rules);
+        let b = board(&shape, &rules, &["h8", "h9", "i9", "g7", "j10", "k11"]);
+        let cells: Vec<usize> = b.open_cells().collect();
+        let started = std::time::Instant::now();
+        let until = Until::at(started + std::time::Duration::from_millis(200));
+        let mut s = Search::new(b, u64::MAX, until).on_threads(3);
+        let found = s.best(&cells);
+        let took = started.elapsed();
+        assert!(found.cell.is_some(), "{found:?}");
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}");
     }
 
     #[test]

@@ -79,9 +79,11 @@ impl Table {
         (slot, held, Entry::unpack(data))
     }
 
+    /// The entry of `key`, if it holds one searched to a depth of 0 or
+    /// more (those below the horizon are kept, but not used).
     pub(super) fn get(&self, key: u64) -> Option<Entry> {
         match self.read(key) {
-            (_, held, entry) if held == key => entry,
+            (_, held, entry) if held == key => entry.filter(|e| e.depth >= 0),
             _ => None,
         }
     }
@@ -90,7 +92,7 @@ impl Table {
         let (slot, held, old) = self.read(key);
         // A deeper answer for another position stays, unless it is stale
         // (the same key is always refreshed).
-        if held == key || old.is_none_or(|e| depth >= e.depth) {
+        if held == key || depth >= old.map_or(-1, |e| e.depth) {
             let data = Entry {
                 value,
                 depth,
@@ -115,7 +117,7 @@ mod tests {
             (
                 0x1234_5678_9abc_def0u64,
                 -99_999,
-                -60,
+                61,
                 Bound::Upper,
                 u16::MAX,
             ),
@@ -131,5 +133,8 @@ mod tests {
             assert!(t.get(key ^ 1 << 40).is_none(), "another key, the same slot");
         }
         assert!(Table::new(4).get(0).is_none(), "an empty slot is no entry");
+        // Below the horizon an entry is kept but not given.
+        t.put(99, 5, -3, Bound::Exact, 1);
+        assert!(t.get(99).is_none());
     }
 }
