@@ -1006,17 +1006,15 @@ mod tests {
         all
     }
 
+    /// X: g7 h7 (a two along row 7), i9 i10 (a two along column i); O's
+    /// marks far off. X at i7 makes two open threes at once.
+    const TWO_TWOS: [&str; 8] = ["g7", "a1", "h7", "a3", "i9", "c1", "i10", "o15"];
+
     #[test]
     fn two_threes_at_once_win_against_every_answer() {
         let rules = rules();
         let shape = Shape::new(&rules);
-        // X: g7 h7 (a two along row 7), i9 i10 (a two along column i);
-        // O's marks far off. X at i7 makes two open threes at once.
-        let b = board(
-            &shape,
-            &rules,
-            &["g7", "a1", "h7", "a3", "i9", "c1", "i10", "o15"],
-        );
+        let b = board(&shape, &rules, &TWO_TWOS);
         let mut s = Search::new(b, 10_000, Until::never());
         assert_eq!(s.threat_win(Side::X, VCF_DEPTH, false, 100_000), Ok(None));
         // Two threes, an open four, the line: five plies.
@@ -1035,11 +1033,7 @@ mod tests {
     fn a_win_by_threats_found_beside_alpha_beta_is_played_and_the_search_goes_on() {
         let rules = rules();
         let shape = Shape::new(&rules);
-        let b = board(
-            &shape,
-            &rules,
-            &["g7", "a1", "h7", "a3", "i9", "c1", "i10", "o15"],
-        );
+        let b = board(&shape, &rules, &TWO_TWOS);
         let mut s = Search::new(b, 50_000, Until::never());
         let cells: Vec<usize> = s.board.open_cells().collect();
         let found = s.best(&cells);
