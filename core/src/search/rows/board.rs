@@ -1045,10 +1045,13 @@ pub(super) mod tests {
         }
         // A move at the horizon brings all but the weights up to date, and
         // its undo leaves the board as it was.
+        // a2: an open cell (a1 holds O's mark).
+        let a2 = rules.grid().parse_cell("a2").unwrap().index();
+        assert!(fresh.is_open(a2));
         let mut full = Board::new(&shape, &pos, &open);
-        full.play(0);
+        full.play(a2);
         let mut light = Board::new(&shape, &pos, &open);
-        light.play_at_horizon(0);
+        light.play_at_horizon(a2);
         assert_eq!(light.count, full.count);
         assert_eq!(
             (light.total, light.hash, light.turn),
@@ -1056,7 +1059,7 @@ pub(super) mod tests {
         );
         assert_eq!(light.wins(Side::X, 9), full.wins(Side::X, 9));
         assert_eq!(light.fours(Side::O), full.fours(Side::O));
-        light.undo_at_horizon(0);
+        light.undo_at_horizon(a2);
         assert_eq!(
             (light.count, light.weight),
             (fresh.count.clone(), fresh.weight.clone())
