@@ -165,4 +165,6 @@ pub struct ArenaMatch {
     pub budget: Option<Budget>,
     /// A file of openings the games start with (`--openings`).
     pub openings: Option<String>,
+    /// Games played at once (`--threads`); `None`: one a core.
+    pub threads: Option<usize>,
 }

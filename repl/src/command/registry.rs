@@ -414,7 +414,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     cmd(
         "arena",
-        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S] [--openings FILE]",
+        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S] [--openings FILE] [--threads N]",
         "a match between two players, sides alternating",
         words::arena,
     )
@@ -435,7 +435,10 @@ pub static COMMANDS: &[CommandSpec] = &[
          follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s. \
          --openings FILE (.txt): each line a sequence of moves the games \
          start with, each played with both colours (games 1 and 2 the \
-         first, 3 and 4 the next, round the list); `#` starts a comment.",
+         first, 3 and 4 the next, round the list); `#` starts a comment. \
+         --threads N: games at once (default: one a core); with --time, \
+         each game's search gets the cores its game has to itself, so \
+         --threads 1 gives one game at a time every core.",
     ),
     cmd(
         "bench",

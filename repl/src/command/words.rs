@@ -11,6 +11,9 @@ use std::time::Duration;
 /// Games an `arena` match has unless told.
 const ARENA_GAMES: u32 = 20;
 
+/// Games an `arena` match may play at once (`--threads`).
+const MAX_ARENA_THREADS: usize = 256;
+
 /// Seconds within `range`, written `2` or `2s`.
 pub(super) fn seconds_in(text: &str, range: std::ops::RangeInclusive<f64>) -> Option<Duration> {
     let n = text.strip_suffix('s').unwrap_or(text).parse::<f64>().ok()?;
@@ -148,6 +151,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
     let mut seed = ARENA_SEED;
     let mut budget = None;
     let mut openings = None;
+    let mut threads = None;
     let mut i = 0;
     while i < words.len() {
         let value = words.get(i + 1).copied();
@@ -156,6 +160,14 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 Some(file) if openings.is_none() => openings = Some(file.to_string()),
                 Some(_) => return Err(a.usage("--openings given twice")),
                 None => return Err(a.usage("--openings needs a file (one opening a line)")),
+            },
+            "--threads" => match value.and_then(|w| w.parse::<usize>().ok()) {
+                Some(n) if (1..=MAX_ARENA_THREADS).contains(&n) => threads = Some(n),
+                _ => {
+                    return Err(a.usage(format!(
+                        "--threads needs 1 to {MAX_ARENA_THREADS} (games at once)"
+                    )));
+                }
             },
             "--seed" => {
                 let Some(n) = value.and_then(|w| w.parse::<u64>().ok()) else {
@@ -223,6 +235,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         seed,
         budget,
         openings,
+        threads,
     }))
 }
 

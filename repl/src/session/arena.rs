@@ -20,13 +20,14 @@ impl Session {
             seed,
             budget,
             openings: file,
+            threads,
         } = asked.clone();
         let rules = open_rulebook(&rulebook)?;
         let openings = match &file {
             Some(file) => read_openings(&rules, file)?,
             None => Vec::new(),
         };
-        let threads = gridrules_core::cores();
+        let threads = threads.unwrap_or_else(gridrules_core::cores);
         let bar = self.progress_bar(
             u64::from(games),
             "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
