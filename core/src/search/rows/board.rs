@@ -1036,7 +1036,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_board_kept_move_by_move_is_the_board_built_afresh() {
-        // Fifteen by fifteen, five in a row, by the rulebook's own tables.
+        // Nineteen by nineteen, five in a row, by the rulebook's own tables.
         let rules = Rulebook::builtin("pente").unwrap();
         let shape = Shape::new(&rules);
         let start = rules.initial();
@@ -1072,6 +1072,7 @@ pub(super) mod tests {
         let mut light = Board::new(&shape, &pos, &open);
         light.play_at_horizon(a2);
         assert_eq!(light.count, full.count);
+        assert_eq!(light.short, full.short);
         assert_eq!(
             (light.total, light.hash, light.turn),
             (full.total, full.hash, full.turn)
@@ -1079,6 +1080,7 @@ pub(super) mod tests {
         assert_eq!(light.wins(Side::X, 9), full.wins(Side::X, 9));
         assert_eq!(light.fours(Side::O), full.fours(Side::O));
         light.undo_at_horizon(a2);
+        assert_eq!(light.short, fresh.short);
         assert_eq!(
             (light.count, light.weight),
             (fresh.count.clone(), fresh.weight.clone())
@@ -1088,5 +1090,6 @@ pub(super) mod tests {
         assert_eq!(kept.count, empty.count);
         assert_eq!(kept.weight, empty.weight);
         assert_eq!((kept.total, kept.hash), (empty.total, empty.hash));
+        assert_eq!(kept.short, empty.short);
     }
 }
