@@ -750,3 +750,34 @@ fn the_build_against_build_player_moves_by_playouts_and_by_the_clock() {
         assert_eq!(out, "c1\n", "AI_TIME {time:?}");
     }
 }
+
+/// `arena --threads N` plays N games at once; by the clock, where the
+/// results depend on it, the first line says how many. A second
+/// `--threads`, or `--openings` followed by another option, is refused.
+#[test]
+fn arena_threads_sets_the_games_at_once_and_the_clock_match_says_so() {
+    for (threads, said) in [("1", "1 game at a time"), ("2", "2 games at once")] {
+        let line = format!("arena classic random random 2 --time 0.01 --threads {threads}\n");
+        let (out, _, code) = run(&["--batch"], &line);
+        let first = out.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("arena classic: random vs random, 2 games,")
+                && first.ends_with(&format!("0.01 s a move, {said}")),
+            "{out}"
+        );
+        assert_eq!(code, 0);
+    }
+    for (line, error) in [
+        (
+            "arena classic random random 2 --threads 1 --threads 2",
+            "--threads given twice",
+        ),
+        (
+            "arena classic random random 2 --openings --threads 1",
+            "--openings needs a file",
+        ),
+    ] {
+        let (out, _, _) = run(&["--batch"], &format!("{line}\n"));
+        assert!(out.starts_with(&format!("error: {error}")), "{line}: {out}");
+    }
+}

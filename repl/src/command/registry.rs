@@ -425,7 +425,7 @@ pub static COMMANDS: &[CommandSpec] = &[
          hard, or a program's path (./bot: it reads `rules`, `position`, \
          `legal`, `go` lines and answers a move; see docs/playing.md). 20 games \
          unless told. The first player has X in odd games, the second in \
-         even ones; games run on every core, each with its own seed \
+         even ones; games run on every core (unless --threads), each with its own seed \
          (default 1), so a match repeats exactly. Prints wins, draws and \
          losses of the first player, X's share of the points, and the Elo \
          difference with its 95 % interval. Ctrl-C stops it after the games \
@@ -436,9 +436,11 @@ pub static COMMANDS: &[CommandSpec] = &[
          --openings FILE (.txt): each line a sequence of moves the games \
          start with, each played with both colours (games 1 and 2 the \
          first, 3 and 4 the next, round the list); `#` starts a comment. \
-         --threads N: games at once (default: one a core); with --time, \
-         each game's search gets the cores its game has to itself, so \
-         --threads 1 gives one game at a time every core.",
+         --threads N: games at once (default: one a core); by the clock \
+         (--time S or a player's @Ns), each game's search gets the cores \
+         its game has to itself, so --threads 1 plays one game at a time, \
+         each move with every core, and the first line says how many \
+         games ran at once.",
     ),
     cmd(
         "bench",

@@ -157,10 +157,15 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         let value = words.get(i + 1).copied();
         match words[i] {
             "--openings" => match value {
+                // `--openings --threads 1` is a missing file, not one named `--threads`.
+                Some(file) if file.starts_with("--") => {
+                    return Err(a.usage("--openings needs a file (one opening a line)"));
+                }
                 Some(file) if openings.is_none() => openings = Some(file.to_string()),
                 Some(_) => return Err(a.usage("--openings given twice")),
                 None => return Err(a.usage("--openings needs a file (one opening a line)")),
             },
+            "--threads" if threads.is_some() => return Err(a.usage("--threads given twice")),
             "--threads" => match value.and_then(|w| w.parse::<usize>().ok()) {
                 Some(n) if (1..=MAX_ARENA_THREADS).contains(&n) => threads = Some(n),
                 _ => {

@@ -108,9 +108,18 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
             format!("{:+}", x.round() as i64)
         }
     };
+    // By the clock, results depend on how many games shared the cores.
+    let at_once = if m.budgets.iter().any(|b| matches!(b, Budget::Time(_))) {
+        match m.threads.clamp(1, m.games.max(1) as usize) {
+            1 => ", 1 game at a time".to_string(),
+            n => format!(", {n} games at once"),
+        }
+    } else {
+        String::new()
+    };
     let mut lines = vec![
         format!(
-            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}{}",
+            "arena {rulebook}: {vs}, {}{}, sides alternating, seed {seed}{budgets}{at_once}{}",
             plural(t.games(), "game", "games"),
             if t.stopped {
                 " (Ctrl-C stopped the rest)"
