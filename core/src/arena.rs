@@ -247,6 +247,12 @@ struct Ended {
 }
 
 impl Match {
+    /// Games that run at once: `threads`, at least one and at most the
+    /// games there are.
+    pub fn games_at_once(&self) -> usize {
+        self.threads.clamp(1, self.games.max(1) as usize)
+    }
+
     /// Plays the match of `players[0]` against `players[1]` on `rules`,
     /// calling `progress` with the games finished so far. Ctrl-C (`stop`)
     /// ends it after the games under way; the tally then counts those
@@ -267,7 +273,7 @@ impl Match {
         let done = AtomicU32::new(0);
         let results: Mutex<Vec<Option<Result<Ended, MatchError>>>> =
             Mutex::new(vec![None; self.games as usize]);
-        let threads = self.threads.clamp(1, self.games.max(1) as usize);
+        let threads = self.games_at_once();
         // The scripts' budget holds on every thread that runs them: each
         // game's requests take it from the thread they are made on.
         let budget = crate::script::ScriptBudget::current();
@@ -333,8 +339,7 @@ impl Match {
         };
         // The cores are shared among the games under way: a search by the
         // clock gets its part, not all of them.
-        let games_at_once = self.threads.clamp(1, self.games.max(1) as usize);
-        let search_threads = (crate::cores() / games_at_once).max(1);
+        let search_threads = (crate::cores() / self.games_at_once()).max(1);
         // Programs start with the game and are told to quit at its end.
         let mut programs: [Option<Program>; 2] = [None, None];
         for (seat, player) in players.iter().enumerate() {

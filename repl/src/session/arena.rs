@@ -110,7 +110,7 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
     };
     // By the clock, results depend on how many games shared the cores.
     let at_once = if m.budgets.iter().any(|b| matches!(b, Budget::Time(_))) {
-        match m.threads.clamp(1, m.games.max(1) as usize) {
+        match m.games_at_once() {
             1 => ", 1 game at a time".to_string(),
             n => format!(", {n} games at once"),
         }
