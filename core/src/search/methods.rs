@@ -178,6 +178,11 @@ impl Method for Rows {
                 value: chosen.plies.map(Worth::Wins),
                 ..Report::default()
             },
+            rows::How::Turns => Report {
+                method: "forcing turns",
+                value: chosen.plies.map(Worth::Wins),
+                ..Report::default()
+            },
             rows::How::Centre => Report {
                 method: "the centre of an empty board",
                 ..Report::default()

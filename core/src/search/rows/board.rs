@@ -666,6 +666,42 @@ impl<'s> Board<'s> {
         out
     }
 
+    /// Adds to `cells` the open cells of `side`'s live windows `k - 4`
+    /// full (at least one mark) not there yet, the most promising first:
+    /// where its next threats are prepared. A scan of every window: the
+    /// window sets do not keep that fullness.
+    pub(super) fn add_preparing(&self, side: Side, cells: &mut Vec<usize>) {
+        let i = side as usize;
+        let marks = self.shape.k.saturating_sub(4).max(1);
+        let from = cells.len();
+        for (w, n) in self.count.iter().enumerate() {
+            if n[1 - i] == 0 && usize::from(n[i]) == marks && self.wins_in(side, w) {
+                for c in self.open_in(w) {
+                    if !cells.contains(&c) {
+                        cells.push(c);
+                    }
+                }
+            }
+        }
+        cells[from..].sort_by_key(|&c| (std::cmp::Reverse(self.order(c)), c));
+    }
+
+    /// The pairs of open cells of `windows` (`a < b`) that hold a cell of
+    /// each: the ways two marks stop them all.
+    pub(super) fn pairs_stopping(&self, windows: &[usize]) -> Vec<(usize, usize)> {
+        let cells = self.cells_of(windows, false);
+        let holds = |w: usize, c: usize| self.shape.window(w).contains(&(c as u16));
+        let mut out = Vec::new();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                if windows.iter().all(|&w| holds(w, a) || holds(w, b)) {
+                    out.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether `side` has a cell that wins at once (the captures that win
     /// as [`Board::wins`] looks for them).
     #[inline]
@@ -853,6 +889,42 @@ pub(super) mod tests {
             (Side::X, 1, empty.hash)
         );
         assert_eq!(kept.count, empty.count);
+    }
+
+    #[test]
+    fn an_open_four_of_six_is_stopped_by_three_pairs_and_prepared_from_twos() {
+        // connect6, X: f10 g10 h10 i10, open both ways; O's marks far off.
+        let rules = Rulebook::builtin("connect6").unwrap();
+        let shape = Shape::new(&rules);
+        let open = vec![true; shape.n];
+        let xs = ["f10", "g10", "h10", "i10", "a1"];
+        let os = ["s19", "s17", "s15", "s13"];
+        let b = Board::new(&shape, &placed(&rules, &xs, &os, Side::O), &open);
+        let cell = |n: &str| rules.grid().parse_cell(n).unwrap().index();
+        let name = |c: usize| rules.grid().name(Cell(c as u16)).to_string();
+        // The windows d–i, e–j and f–k: no one cell is in all three.
+        let fours = b.threats(Side::X, 2);
+        assert_eq!(fours.len(), 3);
+        assert!(b.cells_of(&fours, true).is_empty());
+        let mut pairs: Vec<(String, String)> = (b.pairs_stopping(&fours).into_iter())
+            .map(|(a, c)| (name(a), name(c)))
+            .collect();
+        pairs.sort();
+        let want = [("d10", "j10"), ("e10", "j10"), ("e10", "k10")];
+        assert_eq!(pairs, want.map(|(a, c)| (a.to_string(), c.to_string())));
+        // O's s13 s15 s17 s19 are two to the windows s10–s15 and s11–s16
+        // (three to the others): their open cells prepare, s18 (in
+        // windows of three only) does not. X's lone a1 prepares nothing.
+        let mut cells = vec![cell("s14")];
+        b.add_preparing(Side::O, &mut cells);
+        let mut names: Vec<String> = cells.iter().map(|&c| name(c)).collect();
+        assert_eq!(names[0], "s14", "kept first");
+        names.sort();
+        assert_eq!(names, ["s10", "s11", "s12", "s14", "s16"]);
+        let mut none = Vec::new();
+        let lone = Board::new(&shape, &placed(&rules, &["a1"], &[], Side::O), &open);
+        lone.add_preparing(Side::X, &mut none);
+        assert!(none.is_empty(), "{none:?}");
     }
 
     #[test]

@@ -15,10 +15,13 @@
 //! Where marks capture, a line (or the captures that win) may also be
 //! answered by a capture that takes part of it away: every such answer is
 //! tried, in the threat sequences and in alpha-beta alike.
-//! Where a turn has two marks (connect6), the threat sequences, made of
-//! one-mark threats, are left out: a line filled within the turn is taken,
-//! every window the opponent could fill in its next turn is hit within
-//! this one, and alpha-beta searches mark by mark.
+//! Where a turn has two marks (connect6), fours and threes are one-mark
+//! threats and are left out: a line filled within the turn is taken, a
+//! win by forcing turns (each leaving windows no one mark stops, so the
+//! opponent's whole turn answers) is played, every window the opponent
+//! could fill in its next turn is hit within this one, a turn after which
+//! the opponent wins by forcing turns is avoided where it can be, and
+//! alpha-beta searches mark by mark.
 //! Where a rulebook does not qualify, the threat search of `threats` plays
 //! instead, through the rulebook's own moves.
 

@@ -20,14 +20,25 @@ struct Slot {
     plies: u16,
 }
 
+/// Which threat sequences an answer is of: each kind keeps its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Continuous fours (VCF).
+    Fours,
+    /// Fours and threes (VCT).
+    Threes,
+    /// Turns of two marks, each leaving the defender's whole turn forced
+    /// (connect6's double threats).
+    Turns,
+}
+
 /// A table of `2^bits` positions, the last answer kept; made at its
 /// first answer (a search that runs no threat sequence makes none).
 pub(super) struct Proofs {
     slots: Vec<Slot>,
     bits: u32,
-    /// Per attacker, and per kind of sequence (fours, or threes too): what
-    /// sets their keys apart.
-    salt: [[u64; 2]; 2],
+    /// Per attacker, and per kind of sequence: what sets their keys apart.
+    salt: [[u64; 3]; 2],
 }
 
 impl Proofs {
@@ -36,14 +47,22 @@ impl Proofs {
             slots: Vec::new(),
             bits,
             salt: [
-                [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15],
-                [0xbf58_476d_1ce4_e5b9, 0x94d0_49bb_1331_11eb],
+                [
+                    0x2545_f491_4f6c_dd1d,
+                    0x9e37_79b9_7f4a_7c15,
+                    0xd6e8_feb8_6659_fd93,
+                ],
+                [
+                    0xbf58_476d_1ce4_e5b9,
+                    0x94d0_49bb_1331_11eb,
+                    0xa076_1d64_78bd_642f,
+                ],
             ],
         }
     }
 
-    fn key(&self, hash: u64, att: Side, threes: bool) -> u64 {
-        hash ^ self.salt[att as usize][usize::from(threes)]
+    fn key(&self, hash: u64, att: Side, kind: Kind) -> u64 {
+        hash ^ self.salt[att as usize][kind as usize]
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -59,10 +78,10 @@ impl Proofs {
         &self,
         hash: u64,
         att: Side,
-        threes: bool,
+        kind: Kind,
         depth: u32,
     ) -> Option<Option<(usize, u32)>> {
-        let key = self.key(hash, att, threes);
+        let key = self.key(hash, att, kind);
         let s = *self.slots.get(self.slot(key))?;
         let up = depth.saturating_add(1);
         if s.key != key {
@@ -82,14 +101,14 @@ impl Proofs {
         &mut self,
         hash: u64,
         att: Side,
-        threes: bool,
+        kind: Kind,
         depth: u32,
         found: Option<(usize, u32)>,
     ) {
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); 1 << self.bits];
         }
-        let key = self.key(hash, att, threes);
+        let key = self.key(hash, att, kind);
         let at = self.slot(key);
         let slot = &mut self.slots[at];
         if slot.key != key {
@@ -118,25 +137,29 @@ mod tests {
     #[test]
     fn a_win_holds_for_more_moves_and_a_failure_for_fewer_and_sides_are_apart() {
         let mut p = Proofs::new(8);
-        p.put(77, Side::X, true, 3, Some((12, 5)));
-        assert_eq!(p.get(77, Side::X, true, 3), Some(Some((12, 5))));
-        assert_eq!(p.get(77, Side::X, true, 6), Some(Some((12, 5))));
-        assert_eq!(p.get(77, Side::X, true, 2), None);
-        assert_eq!(p.get(77, Side::O, true, 3), None, "the other attacker");
-        assert_eq!(p.get(77, Side::X, false, 3), None, "fours only");
-        p.put(99, Side::O, false, 4, None);
-        assert_eq!(p.get(99, Side::O, false, 4), Some(None));
-        assert_eq!(p.get(99, Side::O, false, 1), Some(None));
-        assert_eq!(p.get(99, Side::O, false, 5), None);
+        p.put(77, Side::X, Kind::Threes, 3, Some((12, 5)));
+        assert_eq!(p.get(77, Side::X, Kind::Threes, 3), Some(Some((12, 5))));
+        assert_eq!(p.get(77, Side::X, Kind::Threes, 6), Some(Some((12, 5))));
+        assert_eq!(p.get(77, Side::X, Kind::Threes, 2), None);
+        assert_eq!(
+            p.get(77, Side::O, Kind::Threes, 3),
+            None,
+            "the other attacker"
+        );
+        assert_eq!(p.get(77, Side::X, Kind::Fours, 3), None, "fours only");
+        p.put(99, Side::O, Kind::Fours, 4, None);
+        assert_eq!(p.get(99, Side::O, Kind::Fours, 4), Some(None));
+        assert_eq!(p.get(99, Side::O, Kind::Fours, 1), Some(None));
+        assert_eq!(p.get(99, Side::O, Kind::Fours, 5), None);
         // A depth of 0 is a depth: a win there holds, and a failure there
         // says nothing of one more move.
-        p.put(5, Side::X, false, 0, Some((3, 2)));
-        assert_eq!(p.get(5, Side::X, false, 0), Some(Some((3, 2))));
-        p.put(6, Side::X, false, 0, None);
-        assert_eq!(p.get(6, Side::X, false, 0), Some(None));
-        assert_eq!(p.get(6, Side::X, false, 1), None);
+        p.put(5, Side::X, Kind::Fours, 0, Some((3, 2)));
+        assert_eq!(p.get(5, Side::X, Kind::Fours, 0), Some(Some((3, 2))));
+        p.put(6, Side::X, Kind::Fours, 0, None);
+        assert_eq!(p.get(6, Side::X, Kind::Fours, 0), Some(None));
+        assert_eq!(p.get(6, Side::X, Kind::Fours, 1), None);
         assert_eq!(
-            Proofs::new(8).get(6, Side::X, false, 0),
+            Proofs::new(8).get(6, Side::X, Kind::Fours, 0),
             None,
             "nothing kept"
         );
