@@ -19,9 +19,10 @@
 //! threats and are left out: a line filled within the turn is taken, a
 //! win by forcing turns (each leaving windows no one mark stops, so the
 //! opponent's whole turn answers) is played, every window the opponent
-//! could fill in its next turn is hit within this one, a turn after which
-//! the opponent wins by forcing turns is avoided where it can be, and
-//! alpha-beta searches mark by mark.
+//! could fill in its next turn is hit within this one, a turn's last mark
+//! is one (of the two dozen most promising) after which the opponent has
+//! no win by forcing turns where there is one, and alpha-beta searches
+//! mark by mark.
 //! Where a rulebook does not qualify, the threat search of `threats` plays
 //! instead, through the rulebook's own moves.
 

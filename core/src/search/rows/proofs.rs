@@ -147,6 +147,7 @@ mod tests {
             "the other attacker"
         );
         assert_eq!(p.get(77, Side::X, Kind::Fours, 3), None, "fours only");
+        assert_eq!(p.get(77, Side::X, Kind::Turns, 3), None, "forcing turns");
         p.put(99, Side::O, Kind::Fours, 4, None);
         assert_eq!(p.get(99, Side::O, Kind::Fours, 4), Some(None));
         assert_eq!(p.get(99, Side::O, Kind::Fours, 1), Some(None));

@@ -3,10 +3,12 @@
 //! block searched without spending depth, and at the root a search for a
 //! win by fours, then by fours and threes (VCF, VCT), for the side to move
 //! and, after each candidate, for the opponent; where a turn has two marks,
-//! a win by forcing turns ([`turns`]) the same way, then alpha-beta mark
-//! by mark. The mover's own threat sequences run on a second thread,
-//! beside the rest; alpha-beta may deepen on more threads sharing its
-//! table (Lazy SMP), where the move need not repeat.
+//! a win by forcing turns ([`turns`]) for the mover, then alpha-beta mark
+//! by mark, at a turn's last mark over the candidates after which the
+//! opponent has none. Where a turn is one mark, the mover's own threat
+//! sequences run on a second thread, beside the rest; alpha-beta may
+//! deepen on more threads sharing its table (Lazy SMP), where the move
+//! need not repeat.
 
 mod turns;
 
@@ -412,8 +414,9 @@ impl<'s, 'u> Search<'s, 'u> {
             found.cell = Some(c);
             return found;
         }
-        // Forcing turns are searched for more widely than fours: a floor
-        // of about a twentieth of a second.
+        // A floor above the fours' (2 000): a win of two forcing turns
+        // and its defences take a few thousand nodes, and each look after
+        // a last mark gets an eighth of this.
         let share = (self.node_limit / 8).clamp(20_000, 200_000);
         if let Ok(Some((c, plies))) = self.turns_win(me, TURNS_DEPTH, share)
             && legal(&c)
@@ -439,8 +442,10 @@ impl<'s, 'u> Search<'s, 'u> {
             // A turn after which the opponent wins by forcing turns loses.
             // (At its last mark only: a look after each second mark of the
             // first won one game more in 48, within the noise, for a dozen
-            // searches where this makes one.)
-            ordered = self.safe_last_marks(ordered, share);
+            // searches where this makes one.) Forced blocks are all looked
+            // at: they are few, and none may be cut.
+            let most = if forced { usize::MAX } else { WIDTH };
+            ordered = self.safe_last_marks(ordered, most, share);
         }
         if !forced {
             ordered.truncate(WIDTH);
@@ -448,17 +453,18 @@ impl<'s, 'u> Search<'s, 'u> {
         self.deepen(&mut ordered)
     }
 
-    /// Of `ordered`, the turn's last marks, the most promising after which
-    /// the opponent has no win by forcing turns, in order; all of them if
-    /// none is. Each look gets an eighth of `share`, and all `share`.
-    fn safe_last_marks(&mut self, ordered: Vec<usize>, share: u64) -> Vec<usize> {
+    /// Of `ordered`, the turn's last marks, up to `most` of the most
+    /// promising (of twice as many) after which the opponent has no win by
+    /// forcing turns, in order; all of them if none is. Each look gets an
+    /// eighth of `share`, and all `share`.
+    fn safe_last_marks(&mut self, ordered: Vec<usize>, most: usize, share: u64) -> Vec<usize> {
         let mut left = share;
         let mut safe = Vec::new();
-        for &c in ordered.iter().take(WIDTH * 2) {
+        for &c in ordered.iter().take(most.saturating_mul(2)) {
             if self.safe_after(c, share / 8, &mut left) {
                 safe.push(c);
             }
-            if safe.len() == WIDTH {
+            if safe.len() == most {
                 break;
             }
         }

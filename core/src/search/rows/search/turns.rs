@@ -84,6 +84,11 @@ impl Search<'_, '_> {
             self.board.add_preparing(att, &mut cells);
         }
         for (i, &first) in cells.iter().enumerate() {
+            // A node here may try a thousand pairs, most of them no node
+            // of their own: the clock is read at each first mark.
+            if self.late() {
+                return Err(Unknown);
+            }
             self.board.play(first);
             let won = if self.board.turn == att {
                 // The turn's second mark: a pair is tried once, from its
@@ -257,6 +262,29 @@ mod tests {
         // X's two marks, O's, X's, O's, and X's line.
         assert_eq!(plies, 10);
         assert!(holds(&mut s, Side::X, 2));
+    }
+
+    #[test]
+    fn two_threes_win_nothing_while_the_defender_holds_a_four() {
+        // X's threes on rows 3 and 10 make two open fours in one turn, four
+        // marks to stop; but O's k15–n15 needs both of X's marks now, or O
+        // makes six first.
+        let rules = connect6();
+        let shape = Shape::new(&rules);
+        let open = vec![true; rules.grid().len()];
+        let xs = ["c3", "d3", "e3", "c10", "d10", "e10", "s10"];
+        let os = ["k15", "l15", "m15", "n15", "a19", "s19", "a1", "s1"];
+        let pos = placed(&rules, &xs, &os, Side::X);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        assert_eq!(s.turns_win(Side::X, TURNS_DEPTH, NODES), Ok(None));
+        // Without O's four, the same threes win at once.
+        let os = ["k15", "l15", "m15", "b17", "a19", "s19", "a1", "s1"];
+        let pos = placed(&rules, &xs, &os, Side::X);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        assert_eq!(
+            s.turns_win(Side::X, 1, NODES).map(|w| w.map(|(_, p)| p)),
+            Ok(Some(6))
+        );
     }
 
     #[test]
