@@ -871,12 +871,7 @@ impl<'s, 'u> Search<'s, 'u> {
         depth: u32,
         threes: bool,
     ) -> Result<Option<(usize, u32)>, Unknown> {
-        self.threat_nodes += 1;
-        if self.threat_nodes > self.threat_limit
-            || (self.threat_nodes.is_multiple_of(256) && self.late())
-        {
-            return Err(Unknown);
-        }
+        self.threat_node()?;
         let b = &self.board;
         if let Some(&c) = b.wins(att, 1).first() {
             return Ok(Some((c, 1)));
@@ -889,6 +884,18 @@ impl<'s, 'u> Search<'s, 'u> {
         let found = self.attack_from(att, depth, threes)?;
         self.proofs.put(hash, att, kind, depth, found);
         Ok(found)
+    }
+
+    /// One more node of a threat sequence: `Unknown` once they are spent,
+    /// or the time is.
+    fn threat_node(&mut self) -> Result<(), Unknown> {
+        self.threat_nodes += 1;
+        if self.threat_nodes > self.threat_limit
+            || (self.threat_nodes.is_multiple_of(256) && self.late())
+        {
+            return Err(Unknown);
+        }
+        Ok(())
     }
 
     /// [`Search::attack`] where nothing is settled yet.

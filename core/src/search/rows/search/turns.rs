@@ -41,12 +41,7 @@ impl Search<'_, '_> {
     /// A win for `att`, to move with what is left of its turn, within
     /// `depth` more of its turns.
     fn attack_turn(&mut self, att: Side, depth: u32) -> Result<Option<(usize, u32)>, Unknown> {
-        self.threat_nodes += 1;
-        if self.threat_nodes > self.threat_limit
-            || (self.threat_nodes.is_multiple_of(256) && self.late())
-        {
-            return Err(Unknown);
-        }
+        self.threat_node()?;
         let b = &self.board;
         if let Some((c, needs)) = b.winning_cell(att, b.left()) {
             return Ok(Some((c, needs)));
