@@ -283,6 +283,32 @@ mod tests {
     }
 
     #[test]
+    fn a_four_one_mark_stops_forces_nothing_the_spare_mark_breaks_a_three() {
+        // X has just moved: f10–i10, closed at e10 by O, which j10 or k10
+        // stops alone, and two open threes (rows 3 and 16). O stops the
+        // four with one mark and breaks a three with the other: no win.
+        let rules = connect6();
+        let shape = Shape::new(&rules);
+        let open = vec![true; rules.grid().len()];
+        let threes = ["h3", "i3", "j3", "h16", "i16", "j16", "a1"];
+        let xs = [&["f10", "g10", "h10", "i10"][..], &threes].concat();
+        let far = ["a19", "e19", "j19", "o19", "s19", "s1", "s5", "n1", "a14"];
+        let os = [&far[..], &["e10"]].concat();
+        let pos = placed(&rules, &xs, &os, Side::O);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        assert_eq!((s.board.turn, s.board.left()), (Side::O, 2));
+        s.threat_limit = NODES;
+        assert_eq!(s.defend_turn(Side::X, 1), Ok(None));
+        // Open at e10 too, the four needs both of O's marks: the threes
+        // then make two open fours at once.
+        let os = [&far[..], &["q12"]].concat();
+        let pos = placed(&rules, &xs, &os, Side::O);
+        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        s.threat_limit = NODES;
+        assert!(matches!(s.defend_turn(Side::X, 1), Ok(Some(_))));
+    }
+
+    #[test]
     fn a_lone_three_wins_nothing_however_deep() {
         let rules = connect6();
         let shape = Shape::new(&rules);
