@@ -255,23 +255,17 @@ impl<'s, 'u> Search<'s, 'u> {
         // A move after which the opponent wins by threats loses: look at
         // as many of the most promising as alpha-beta will try.
         let each = (share / 8).max(500);
-        let mut safe = Vec::new();
-        for &c in ordered.iter().take(WIDTH * 2) {
-            self.board.play(c);
-            let theirs = self.threat_win(me.other(), VCF_DEPTH, false, each);
+        let mut safe = self.keep_safe(&ordered, WIDTH, |s, c| {
+            s.board.play(c);
+            let theirs = s.threat_win(me.other(), VCF_DEPTH, false, each);
             let theirs = match theirs {
-                Ok(None) => self.threat_win(me.other(), VCT_DEPTH, true, each / 2),
+                Ok(None) => s.threat_win(me.other(), VCT_DEPTH, true, each / 2),
                 other => other,
             };
-            self.board.undo(c);
+            s.board.undo(c);
             // Unknown is not a loss.
-            if !matches!(theirs, Ok(Some(_))) {
-                safe.push(c);
-            }
-            if safe.len() == WIDTH {
-                break;
-            }
-        }
+            !matches!(theirs, Ok(Some(_)))
+        });
         if safe.is_empty() {
             safe = ordered.iter().copied().take(WIDTH).collect();
         }
@@ -459,16 +453,28 @@ impl<'s, 'u> Search<'s, 'u> {
     /// eighth of `share`, and all `share`.
     fn safe_last_marks(&mut self, ordered: Vec<usize>, most: usize, share: u64) -> Vec<usize> {
         let mut left = share;
-        let mut safe = Vec::new();
+        let safe = self.keep_safe(&ordered, most, |s, c| s.safe_after(c, share / 8, &mut left));
+        if safe.is_empty() { ordered } else { safe }
+    }
+
+    /// Up to `most` of `ordered` (the most promising first, looked at among
+    /// twice as many) that `safe` accepts, in order.
+    fn keep_safe(
+        &mut self,
+        ordered: &[usize],
+        most: usize,
+        mut safe: impl FnMut(&mut Self, usize) -> bool,
+    ) -> Vec<usize> {
+        let mut kept = Vec::new();
         for &c in ordered.iter().take(most.saturating_mul(2)) {
-            if self.safe_after(c, share / 8, &mut left) {
-                safe.push(c);
+            if safe(self, c) {
+                kept.push(c);
             }
-            if safe.len() == most {
+            if kept.len() == most {
                 break;
             }
         }
-        if safe.is_empty() { ordered } else { safe }
+        kept
     }
 
     /// Whether after the turn's last mark `c` the opponent has no win by
