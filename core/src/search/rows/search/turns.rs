@@ -194,6 +194,20 @@ mod tests {
         Rulebook::builtin("connect6").unwrap()
     }
 
+    /// A search within `nodes` of the position of `rules` with X's marks
+    /// on `xs`, O's on `os` and `turn` to move.
+    fn search<'s>(
+        rules: &Rulebook,
+        shape: &'s Shape<'s>,
+        (xs, os): (&[&str], &[&str]),
+        turn: Side,
+        nodes: u64,
+    ) -> Search<'s, 'static> {
+        let open = vec![true; rules.grid().len()];
+        let pos = placed(rules, xs, os, turn);
+        Search::new(Board::new(shape, &pos, &open), nodes, Until::never())
+    }
+
     /// Whether `att`, at the start of its turn, wins within `turns` more
     /// of them by the marks `turns_win` gives, against every pair of
     /// cells the defender could answer with (not only those the search
@@ -245,9 +259,7 @@ mod tests {
     fn a_turn_that_forces_the_reply_and_makes_two_threes_wins_with_the_next() {
         let rules = connect6();
         let shape = Shape::new(&rules);
-        let open = vec![true; rules.grid().len()];
-        let pos = placed(&rules, &XS, &OS, Side::X);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&XS, &OS), Side::X, NODES);
         assert_eq!(
             s.turns_win(Side::X, 1, NODES),
             Ok(None),
@@ -266,16 +278,13 @@ mod tests {
         // makes six first.
         let rules = connect6();
         let shape = Shape::new(&rules);
-        let open = vec![true; rules.grid().len()];
         let xs = ["c3", "d3", "e3", "c10", "d10", "e10", "s10"];
         let os = ["k15", "l15", "m15", "n15", "a19", "s19", "a1", "s1"];
-        let pos = placed(&rules, &xs, &os, Side::X);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &os), Side::X, NODES);
         assert_eq!(s.turns_win(Side::X, TURNS_DEPTH, NODES), Ok(None));
         // Without O's four, the same threes win at once.
         let os = ["k15", "l15", "m15", "b17", "a19", "s19", "a1", "s1"];
-        let pos = placed(&rules, &xs, &os, Side::X);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &os), Side::X, NODES);
         assert_eq!(
             s.turns_win(Side::X, 1, NODES).map(|w| w.map(|(_, p)| p)),
             Ok(Some(6))
@@ -289,21 +298,18 @@ mod tests {
         // four with one mark and breaks a three with the other: no win.
         let rules = connect6();
         let shape = Shape::new(&rules);
-        let open = vec![true; rules.grid().len()];
         let threes = ["h3", "i3", "j3", "h16", "i16", "j16", "a1"];
         let xs = [&["f10", "g10", "h10", "i10"][..], &threes].concat();
         let far = ["a19", "e19", "j19", "o19", "s19", "s1", "s5", "n1", "a14"];
         let os = [&far[..], &["e10"]].concat();
-        let pos = placed(&rules, &xs, &os, Side::O);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &os), Side::O, NODES);
         assert_eq!((s.board.turn, s.board.left()), (Side::O, 2));
         s.threat_limit = NODES;
         assert_eq!(s.defend_turn(Side::X, 1), Ok(None));
         // Open at e10 too, the four needs both of O's marks: the threes
         // then make two open fours at once.
         let os = [&far[..], &["q12"]].concat();
-        let pos = placed(&rules, &xs, &os, Side::O);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &os), Side::O, NODES);
         s.threat_limit = NODES;
         assert!(matches!(s.defend_turn(Side::X, 1), Ok(Some(_))));
     }
@@ -312,10 +318,8 @@ mod tests {
     fn a_lone_three_wins_nothing_however_deep() {
         let rules = connect6();
         let shape = Shape::new(&rules);
-        let open = vec![true; rules.grid().len()];
         let xs = ["h10", "i10", "j10", "a3", "s3", "a15", "s15"];
-        let pos = placed(&rules, &xs, &OS, Side::X);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), NODES, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &OS), Side::X, NODES);
         assert_eq!(s.turns_win(Side::X, TURNS_DEPTH, NODES), Ok(None));
     }
 
@@ -327,10 +331,8 @@ mod tests {
         // search of each says so); alpha-beta alone plays f19.
         let rules = connect6();
         let shape = Shape::new(&rules);
-        let open = vec![true; rules.grid().len()];
         let xs = ["l10", "m10", "n10", "d4", "d6", "f7", "s1"];
-        let pos = placed(&rules, &xs, &OS[..7], Side::O);
-        let mut s = Search::new(Board::new(&shape, &pos, &open), 600_000, Until::never());
+        let mut s = search(&rules, &shape, (&xs, &OS[..7]), Side::O, 600_000);
         assert_eq!(s.board.left(), 1);
         let all: Vec<usize> = s.board.open_cells().collect();
         let c = s.best(&all).cell.unwrap();
