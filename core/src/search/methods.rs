@@ -1,7 +1,7 @@
 //! The methods hard and medium ask, one per rulebook shape, and how their
 //! answers rank the moves.
 
-use super::exact::{Proof, Solver};
+use super::exact::{Proof, Solver, forcing};
 use super::request::Search;
 use super::retrograde::{Graph, Value, Values};
 use super::table::Table;
@@ -263,9 +263,26 @@ impl Method for Exact {
         _: &mut Rng,
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
+        let (rules, pos) = (s.at.rules, s.at.pos);
+        // Where lines force replies, a win by threats may lie far beyond
+        // the horizon the budget lets alpha-beta reach (qubic's do).
+        if forcing(rules) {
+            let limit = Limit::of_budget(budget, s.until);
+            let won = Solver::new(rules, s.at.history, limit)
+                .threats_only(pos.turn())
+                .threat_win(pos)?;
+            if let Some((mv, plies)) = won.filter(|(mv, _)| candidates.contains(mv)) {
+                s.note(Report {
+                    method: "exact",
+                    value: Some(Worth::Wins(plies)),
+                    ..Report::default()
+                });
+                return Ok(Answer::Play(mv));
+            }
+        }
         let limit = Limit::of_budget(budget, s.until);
         Ok(
-            match Solver::new(s.at.rules, s.at.history, limit).deepen(s.at.pos, candidates)? {
+            match Solver::new(rules, s.at.history, limit).deepen(pos, candidates)? {
                 Proof::Win(mv, plies) => {
                     s.note(Report {
                         method: "exact",

@@ -1,15 +1,15 @@
 //! Exact values: a position solved by alpha-beta or over its graph of
 //! positions, or why it cannot be.
 
-use super::At;
-use super::exact::{Solver, WIN};
+use super::exact::{Quicker, Solver, WIN, forcing};
 use super::methods::{Ranked, rank, rank_of};
 use super::request::Limit;
 use super::retrograde::{Graph, Unbuilt, Value, Values};
 use super::table::{Stage, Table};
+use super::{At, Until};
 use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
-use crate::position::{Move, MoveList, Outcome};
+use crate::position::{Move, MoveList, Outcome, Side};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,11 +28,31 @@ pub struct Solution {
     pub endless: bool,
 }
 
+/// A win shown by threats where the whole tree is too large to value
+/// every move: where lines force replies, a sequence of threats to win
+/// that the loser can only answer, to the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Won {
+    /// The side that wins.
+    pub side: Side,
+    /// The plies to the win: the fewest when `quickest`, else at most so
+    /// many.
+    pub plies: u32,
+    /// Whether no quicker win was found searching every move.
+    pub quickest: bool,
+    /// Where the side to move wins, the move that wins in `plies`; where
+    /// it loses, none: every move loses.
+    pub moves: Vec<Move>,
+}
+
 /// What [`solve`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Solved {
     /// The exact value.
     Exact(Solution),
+    /// A win, shown by threats, where the exact value of every move is
+    /// beyond reach.
+    Won(Won),
     /// More positions than the exact methods hold, whatever the time.
     TooLarge,
     /// The time ran out (or the solve was interrupted) first.
@@ -123,9 +143,22 @@ pub fn solve_watched<'a>(
             Err(why) => return Ok(why),
         }
     } else {
+        let until = Until::at_or_stopped(started + within, stop);
+        // Where lines force replies, a win by threats answers at once; the
+        // exact value of every move, which lists every winning move, is
+        // then given a while, no more.
+        let won = if forcing(rules) {
+            by_threats(&at, until)?
+        } else {
+            None
+        };
+        let nodes = if won.is_some() { EXACT_NODES } else { u64::MAX };
         let Some(values) =
-            Solver::new(rules, history, Limit::time(within, stop)).values(pos, &moves)?
+            Solver::new(rules, history, Limit::nodes(nodes).within(until)).values(pos, &moves)?
         else {
+            if let Some(won) = won {
+                return Ok(Solved::Won(won));
+            }
             if expired() {
                 return Ok(Solved::OutOfTime);
             }
@@ -164,6 +197,60 @@ pub fn solve_watched<'a>(
             .collect()
     };
     Ok(solution(ranked, false).map_or(Solved::TooLarge, Solved::Exact))
+}
+
+/// Nodes a threat proof may visit.
+const THREAT_NODES: u64 = 2_000_000;
+/// Nodes the search for a quicker win than the threats' may visit.
+const QUICKER_NODES: u64 = 2_000_000;
+/// Nodes the exact value of every move may take once a win by threats is
+/// shown.
+const EXACT_NODES: u64 = 2_000_000;
+
+/// A win by threats from `at`, for the side to move, or against it after
+/// every move, within `until`: the plies the fewest where a search of
+/// every move finds no quicker win for the side to move.
+fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError> {
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
+    let me = pos.turn();
+    let limit = |nodes| Limit::nodes(nodes).within(until);
+    let proof = |history: &[Move]| Solver::new(rules, history, limit(THREAT_NODES));
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    if let Some((mv, plies)) = proof(history).threats_only(me).threat_win(pos)? {
+        let quicker =
+            Solver::new(rules, history, limit(QUICKER_NODES)).quicker_win(pos, &list, plies)?;
+        let (mv, plies, quickest) = match quicker {
+            Quicker::Win(m, p) => (m, p, true),
+            Quicker::None => (mv, plies, true),
+            Quicker::Unknown => (mv, plies, false),
+        };
+        return Ok(Some(Won {
+            side: me,
+            plies,
+            quickest,
+            moves: vec![mv],
+        }));
+    }
+    // Lost: the opponent wins by threats after every move.
+    let mut longest = 0;
+    let mut line = history.to_vec();
+    for &mv in list.iter() {
+        let next = rules.play_unchecked(pos, history, mv)?;
+        line.push(mv);
+        let theirs = proof(&line).threats_only(me.other()).threat_win(&next)?;
+        line.pop();
+        match theirs {
+            Some((_, plies)) => longest = longest.max(plies),
+            None => return Ok(None),
+        }
+    }
+    Ok((!list.is_empty()).then(|| Won {
+        side: me.other(),
+        plies: longest + 1,
+        quickest: false,
+        moves: Vec::new(),
+    }))
 }
 
 /// The solution from each move's rank for its mover: the best move's
@@ -288,5 +375,79 @@ mod tests {
                 "{name}: no drawn position: the cycles go untested"
             );
         }
+    }
+
+    /// On 3×3×3 positions small enough to value exactly, a win by threats
+    /// (for the side to move, or against it after every move) names the
+    /// winner, no fewer plies than the exact ones, the same where it says
+    /// they are the fewest, and a move that wins that soon.
+    #[test]
+    fn wins_by_threats_agree_with_the_exact_values_on_cube3() {
+        use crate::playout::Rng;
+        let rules = Rulebook::builtin("cube3").unwrap();
+        let mut rng = Rng::new(9);
+        let mut list = MoveList::new();
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..300 {
+            let mut pos = rules.initial();
+            let mut line = Vec::new();
+            for _ in 0..4 + rng.below(7) {
+                if pos.is_over() {
+                    break;
+                }
+                let mv = rules.random_move(&pos, &line, &mut rng, &mut list);
+                let mv = mv.unwrap().unwrap();
+                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
+                line.push(mv);
+            }
+            if pos.is_over() {
+                continue;
+            }
+            let at = At::new(&rules, &pos, &line);
+            let Some(w) = by_threats(&at, Until::never()).unwrap() else {
+                continue;
+            };
+            let Ok(Solved::Exact(exact)) = solve(at, Duration::from_secs(60), &Interrupt::new())
+            else {
+                panic!("cube3 is small");
+            };
+            let text = rules.position_text(&pos);
+            let Value::Win { side, plies } = exact.value else {
+                panic!("a win by threats in a draw: {text}");
+            };
+            assert_eq!(side, w.side, "{text}");
+            assert!(plies <= w.plies, "{plies} > {}: {text}", w.plies);
+            if w.quickest {
+                assert_eq!(plies, w.plies, "{text}");
+            }
+            match w.moves[..] {
+                [mv] => {
+                    won += 1;
+                    assert_eq!(side, pos.turn(), "{text}");
+                    let next = rules.play_unchecked(&pos, &line, mv).unwrap();
+                    line.push(mv);
+                    let after = solve(
+                        At::new(&rules, &next, &line),
+                        Duration::from_secs(60),
+                        &Interrupt::new(),
+                    );
+                    let Ok(Solved::Exact(Solution {
+                        value: Value::Win { side: s, plies: p },
+                        ..
+                    })) = after
+                    else {
+                        panic!("{mv:?} wins: {text}");
+                    };
+                    assert_eq!(s, side, "{text}");
+                    assert!(p < w.plies, "{mv:?} wins within {}: {text}", w.plies);
+                }
+                [] => {
+                    lost += 1;
+                    assert_eq!(side, pos.turn().other(), "{text}");
+                }
+                _ => panic!("one winning move: {text}"),
+            }
+        }
+        assert!(won >= 30 && lost >= 5, "{won} won, {lost} lost");
     }
 }

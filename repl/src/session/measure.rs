@@ -98,6 +98,17 @@ impl Session {
                 }
                 line
             }
+            Solved::Won(won) => {
+                let within = if won.quickest { "" } else { "at most " };
+                let value = format!("{} wins in {within}{}", won.side, won.plies);
+                match won.moves.first() {
+                    Some(&m) => format!(
+                        "solve: {value} — {} (shown by threats; whether other moves win too is not known)",
+                        rules.move_text(m)
+                    ),
+                    None => format!("solve: {value} (shown by threats: every move loses)"),
+                }
+            }
             // Where positions repeat, the whole graph is what is too large.
             Solved::TooLarge if rules.mechanics().repetition().is_some() => format!(
                 "solve: too large to solve exactly: more than {} positions are reachable from here, the most it holds",

@@ -1,0 +1,225 @@
+//! A win shown by threats, where lines force replies ([`super::forcing`]):
+//! the winner's moves are only those that leave it a cell to win on next,
+//! the loser's only the replies they force, so the tree is small enough to
+//! search to the win where the game's is not (qubic's 4×4×4 from mid-game).
+//! A win found there is a win; what it does not find, it does not disprove.
+
+use super::{FULL, MAX_DEPTH, Solver, Stop, WIN};
+use crate::error::ScriptError;
+use crate::geometry::CellSet;
+use crate::position::{Move, MoveList, Position, Side};
+
+/// What [`Solver::quicker_win`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::search) enum Quicker {
+    /// The quickest win: its first move and plies.
+    Win(Move, u32),
+    /// No win within fewer plies.
+    None,
+    /// The limit came first.
+    Unknown,
+}
+
+impl Solver<'_> {
+    /// This solver as a threat proof for `side`: `side` plays only moves
+    /// that leave it a cell to win on next (or that lines force), the other
+    /// side only the moves that lines force; a position where the side to
+    /// move has none of these counts as a draw.
+    #[must_use]
+    pub(in crate::search) fn threats_only(mut self, side: Side) -> Self {
+        self.attacker = Some(side);
+        self
+    }
+
+    /// Keeps of `moves`, none of them forced, those a threat proof tries:
+    /// the attacker's threats, none of the defender's (the sequence has
+    /// stopped forcing).
+    pub(super) fn threats_of(&self, pos: &Position, moves: &mut Vec<Move>) {
+        let me = pos.turn();
+        if self.attacker != Some(me) {
+            moves.clear();
+            return;
+        }
+        let cells = self.threat_cells(pos, me);
+        moves.retain(|m| m.to().is_some_and(|c| cells.contains(c)));
+    }
+
+    /// The empty cells where a mark of `side` leaves a window of a line's
+    /// length with all its cells but one `side`'s and that one empty.
+    fn threat_cells(&self, pos: &Position, side: Side) -> CellSet {
+        let (own, theirs) = (pos.marks(side), pos.marks(side.other()));
+        let mut cells = CellSet::default();
+        for &w in &self.windows {
+            if !w.intersects(theirs) && (w & own).count() + 2 == w.count() {
+                cells |= w & !own;
+            }
+        }
+        cells
+    }
+
+    /// The first move of a win for the side to move in `pos` (reached by
+    /// the solver's line) by threats (see [`Solver::threats_only`], which
+    /// this solver must be, for that side), and its plies: the fewest by
+    /// threats. `None` when there is none, or the limit came first.
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub(in crate::search) fn threat_win(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Option<(Move, u32)>, ScriptError> {
+        let mut list = MoveList::new();
+        self.rules.legal_moves(pos, &self.line, &mut list)?;
+        let mut moves = list.to_vec();
+        if !self.forced(pos, &mut moves) {
+            self.threats_of(pos, &mut moves);
+        }
+        Ok(match self.first_win(pos, &moves, MAX_DEPTH)? {
+            Quicker::Win(mv, plies) => Some((mv, plies)),
+            Quicker::None | Quicker::Unknown => None,
+        })
+    }
+
+    /// The quickest win among `moves` for the side to move in `pos`, if it
+    /// takes fewer than `plies` plies, found by iterative deepening over
+    /// every move (but those lines force).
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub(in crate::search) fn quicker_win(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        plies: u32,
+    ) -> Result<Quicker, ScriptError> {
+        let mut moves = moves.to_vec();
+        if self.forcing {
+            self.forced(pos, &mut moves);
+        }
+        self.first_win(pos, &moves, plies.saturating_sub(1))
+    }
+
+    /// Passes of growing horizon, up to `last` plies, each asking every
+    /// one of `moves` whether it wins within it: the first win found.
+    fn first_win(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        last: u32,
+    ) -> Result<Quicker, ScriptError> {
+        // Lines are completed on the mover's own moves, the odd plies.
+        let mut found = Quicker::None;
+        for horizon in (1..=last).step_by(2) {
+            self.horizon = horizon;
+            let mut met_horizon = false;
+            for &mv in moves {
+                self.cut = false;
+                // A null window at the edge of a proven win: won or not.
+                match self.move_value(pos, mv, WIN / 2 - 1, WIN / 2) {
+                    Ok(v) if v >= WIN / 2 => {
+                        found = Quicker::Win(mv, horizon);
+                        break;
+                    }
+                    Ok(_) => met_horizon |= self.cut,
+                    Err(Stop::TooBig) => {
+                        found = Quicker::Unknown;
+                        break;
+                    }
+                    Err(Stop::Script(e)) => {
+                        self.horizon = FULL;
+                        return Err(e);
+                    }
+                }
+            }
+            if found != Quicker::None || !met_horizon {
+                break;
+            }
+        }
+        self.horizon = FULL;
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::Rng;
+    use crate::rulebook::Rulebook;
+    use crate::search::Limit;
+
+    /// On 3×3×3 and four-in-a-row positions small enough to value every
+    /// move exactly, a win by threats is a win, in no fewer plies than the
+    /// quickest, and the search for a quicker win finds the quickest (the
+    /// threats' plies where none is quicker).
+    #[test]
+    fn threat_wins_agree_with_the_full_solve() {
+        let (mut by_threats, mut won) = (0, 0);
+        for name in ["cube3", "four"] {
+            let (t, w) = agree_with_the_full_solve(&Rulebook::builtin(name).unwrap());
+            by_threats += t;
+            won += w;
+        }
+        // Every won position sampled there is won by threats, as it
+        // happens; the positions not won check that none is found.
+        assert!(
+            by_threats >= 60 && won >= by_threats,
+            "{by_threats} by threats of {won}"
+        );
+    }
+
+    /// In `rules`' random positions, the wins by threats and the won
+    /// positions, each checked.
+    fn agree_with_the_full_solve(rules: &Rulebook) -> (u32, u32) {
+        let mut rng = Rng::new(5);
+        let mut list = MoveList::new();
+        let (mut by_threats, mut won) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = rules.initial();
+            let mut line = Vec::new();
+            for _ in 0..5 + rng.below(6) {
+                if pos.is_over() {
+                    break;
+                }
+                let mv = rules.random_move(&pos, &line, &mut rng, &mut list);
+                let mv = mv.unwrap().unwrap();
+                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
+                line.push(mv);
+            }
+            if pos.is_over() {
+                continue;
+            }
+            rules.legal_moves(&pos, &line, &mut list).unwrap();
+            let moves = list.to_vec();
+            let solver = || Solver::new(rules, &line, Limit::unbounded());
+            let values = solver().values(&pos, &moves).unwrap().unwrap();
+            let of = |m: Move| values[moves.iter().position(|&x| x == m).unwrap()];
+            let best = *values.iter().max().unwrap();
+            let text = rules.position_text(&pos);
+            // Below no win, the quickest anywhere.
+            match solver().quicker_win(&pos, &moves, 99).unwrap() {
+                Quicker::Win(m, p) => {
+                    won += 1;
+                    assert_eq!((of(m), p as i32), (best, WIN - best), "{text}");
+                }
+                Quicker::None => assert!(best <= WIN / 2, "{text}"),
+                Quicker::Unknown => panic!("an unbounded search ends: {text}"),
+            }
+            let threats = solver().threats_only(pos.turn()).threat_win(&pos).unwrap();
+            let Some((mv, plies)) = threats else {
+                continue;
+            };
+            by_threats += 1;
+            assert!(of(mv) > WIN / 2, "{mv:?} wins: {text}");
+            assert!(
+                WIN - of(mv) <= plies as i32,
+                "no sooner than it wins: {text}"
+            );
+            match solver().quicker_win(&pos, &moves, plies).unwrap() {
+                Quicker::Win(m, p) => assert_eq!((of(m), p as i32), (best, WIN - best), "{text}"),
+                Quicker::None => assert_eq!(WIN - best, plies as i32, "{text}"),
+                Quicker::Unknown => panic!("an unbounded search ends: {text}"),
+            }
+        }
+        (by_threats, won)
+    }
+}
