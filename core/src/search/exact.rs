@@ -17,9 +17,9 @@ use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::collections::HashMap;
 
-mod threat_proof;
+mod wins;
 
-pub(super) use threat_proof::Quicker;
+pub(super) use wins::FirstWin;
 
 /// A won game is worth `WIN - plies`: quicker wins score higher.
 pub(super) const WIN: i32 = 1000;
@@ -168,7 +168,7 @@ pub(super) struct Solver<'a> {
     /// Whether moves are forced by lines (see [`Solver::forced`]).
     forcing: bool,
     /// In a threat proof, the side proven to win: its moves are only
-    /// threats, the other's only forced ones (see [`Solver::threats_only`]).
+    /// threats, the other's only forced ones (see [`Solver::threat_win`]).
     attacker: Option<Side>,
     /// Each window of a line's length: where threats are looked for.
     windows: Vec<CellSet>,
@@ -210,7 +210,7 @@ impl<'a> Solver<'a> {
     /// win at once on a cell, the moves that take it (when one can). Any
     /// other move loses sooner or no later, so the value is the same, found
     /// on far fewer moves: 3×3×3 is proved in a fraction of a second.
-    /// Whether any were.
+    /// Returns whether any move was forced.
     fn forced(&self, pos: &Position, moves: &mut Vec<Move>) -> bool {
         let (rules, me) = (self.rules, pos.turn());
         let wins: CellSet = super::lines::winning_cells_of(rules, pos, me).collect();
@@ -420,13 +420,11 @@ impl<'a> Solver<'a> {
         let mut list = MoveList::new();
         self.rules.legal_moves(pos, &self.line, &mut list)?;
         let mut moves = list.to_vec();
-        if self.forcing && !self.forced(pos, &mut moves) && self.attacker.is_some() {
-            // A threat proof goes on only by threats: elsewhere it has
-            // proven nothing, which it reads as a draw.
-            self.threats_of(pos, &mut moves);
-            if moves.is_empty() {
-                return Ok(0);
-            }
+        self.tried(pos, &mut moves);
+        if moves.is_empty() && self.attacker.is_some() {
+            // A threat proof goes on only by threats: here it has proven
+            // nothing, which it reads as a draw.
+            return Ok(0);
         }
         // The move that was best here before first: it is likely best
         // again, and its value narrows the window for the rest. Then the

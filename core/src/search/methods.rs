@@ -1,7 +1,7 @@
 //! The methods hard and medium ask, one per rulebook shape, and how their
 //! answers rank the moves.
 
-use super::exact::{Proof, Solver, forcing};
+use super::exact::{FirstWin, Proof, Solver, forcing};
 use super::request::Search;
 use super::retrograde::{Graph, Value, Values};
 use super::table::Table;
@@ -264,14 +264,17 @@ impl Method for Exact {
         budget: Budget,
     ) -> Result<Answer, ScriptError> {
         let (rules, pos) = (s.at.rules, s.at.pos);
+        let whole = Limit::of_budget(budget, s.until);
+        let mut spent = 0;
         // Where lines force replies, a win by threats may lie far beyond
-        // the horizon the budget lets alpha-beta reach (qubic's do).
+        // the horizon the budget lets alpha-beta reach (qubic's do): a
+        // quarter of the budget looks for one, the rest is alpha-beta's.
         if forcing(rules) {
-            let limit = Limit::of_budget(budget, s.until);
-            let won = Solver::new(rules, s.at.history, limit)
-                .threats_only(pos.turn())
-                .threat_win(pos)?;
-            if let Some((mv, plies)) = won.filter(|(mv, _)| candidates.contains(mv)) {
+            let limit = Limit::of_budget(budget.scaled_down(4), s.until);
+            let mut proof = Solver::new(rules, s.at.history, limit);
+            if let FirstWin::Win(mv, plies) = proof.threat_win(pos)?
+                && candidates.contains(&mv)
+            {
                 s.note(Report {
                     method: "exact",
                     value: Some(Worth::Wins(plies)),
@@ -279,8 +282,9 @@ impl Method for Exact {
                 });
                 return Ok(Answer::Play(mv));
             }
+            spent = proof.nodes();
         }
-        let limit = Limit::of_budget(budget, s.until);
+        let limit = whole.less(spent);
         Ok(
             match Solver::new(rules, s.at.history, limit).deepen(pos, candidates)? {
                 Proof::Win(mv, plies) => {

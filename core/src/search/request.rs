@@ -406,6 +406,15 @@ impl<'a> Limit<'a> {
         }
     }
 
+    /// This limit with `spent` of its nodes used (by a method before).
+    #[must_use]
+    pub(super) fn less(self, spent: u64) -> Limit<'a> {
+        Limit {
+            nodes: self.nodes.saturating_sub(spent),
+            ..self
+        }
+    }
+
     /// No limit but the methods' own.
     #[cfg(test)]
     pub(super) fn unbounded() -> Limit<'a> {

@@ -1,7 +1,7 @@
 //! Exact values: a position solved by alpha-beta or over its graph of
 //! positions, or why it cannot be.
 
-use super::exact::{Quicker, Solver, WIN, forcing};
+use super::exact::{FirstWin, Solver, WIN, forcing};
 use super::methods::{Ranked, rank, rank_of};
 use super::request::Limit;
 use super::retrograde::{Graph, Unbuilt, Value, Values};
@@ -38,11 +38,11 @@ pub struct Won {
     /// The plies to the win: the fewest when `quickest`, else at most so
     /// many.
     pub plies: u32,
-    /// Whether no quicker win was found searching every move.
+    /// Whether a search of every move, to its end, showed no quicker win.
     pub quickest: bool,
     /// Where the side to move wins, the move that wins in `plies`; where
     /// it loses, none: every move loses.
-    pub moves: Vec<Move>,
+    pub first_move: Option<Move>,
 }
 
 /// What [`solve`] found.
@@ -63,10 +63,11 @@ pub enum Solved {
 }
 
 /// The exact value of the position `from` a game or a position ([`At`])
-/// within `within` of computing, or why there is none. Games with a
-/// repetition rule are solved over their graph of positions, others by
-/// alpha-beta. Where `from` holds the game's earlier positions, a move that
-/// would repeat a position for the last time allowed is a draw.
+/// within `within` of computing, else a win shown by threats, or why there
+/// is neither. Games with a repetition rule are solved over their graph of
+/// positions, others by alpha-beta. Where `from` holds the game's earlier
+/// positions, a move that would repeat a position for the last time
+/// allowed is a draw.
 ///
 /// # Errors
 /// A failing per-move hook.
@@ -146,13 +147,16 @@ pub fn solve_watched<'a>(
         let until = Until::at_or_stopped(started + within, stop);
         // Where lines force replies, a win by threats answers at once; the
         // exact value of every move, which lists every winning move, is
-        // then given a while, no more.
+        // then given nodes in proportion to the time, no more.
         let won = if forcing(rules) {
             by_threats(&at, until)?
         } else {
             None
         };
-        let nodes = if won.is_some() { EXACT_NODES } else { u64::MAX };
+        let nodes = match won {
+            Some(_) => (within.as_secs_f64() * EXACT_NODES_PER_SECOND) as u64,
+            None => u64::MAX,
+        };
         let Some(values) =
             Solver::new(rules, history, Limit::nodes(nodes).within(until)).values(pos, &moves)?
         else {
@@ -204,12 +208,12 @@ const THREAT_NODES: u64 = 2_000_000;
 /// Nodes the search for a quicker win than the threats' may visit.
 const QUICKER_NODES: u64 = 2_000_000;
 /// Nodes the exact value of every move may take once a win by threats is
-/// shown.
-const EXACT_NODES: u64 = 2_000_000;
+/// shown, per second `solve` is given (2 million at its default 10 s).
+const EXACT_NODES_PER_SECOND: f64 = 200_000.0;
 
 /// A win by threats from `at`, for the side to move, or against it after
-/// every move, within `until`: the plies the fewest where a search of
-/// every move finds no quicker win for the side to move.
+/// every move, within `until`; the plies the fewest where a search of
+/// every move, to its end, shows no quicker win for the side to move.
 fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError> {
     let (rules, pos, history) = (at.rules, at.pos, at.history);
     let me = pos.turn();
@@ -217,20 +221,25 @@ fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError>
     let proof = |history: &[Move]| Solver::new(rules, history, limit(THREAT_NODES));
     let mut list = MoveList::new();
     rules.legal_moves(pos, history, &mut list)?;
-    if let Some((mv, plies)) = proof(history).threats_only(me).threat_win(pos)? {
-        let quicker =
-            Solver::new(rules, history, limit(QUICKER_NODES)).quicker_win(pos, &list, plies)?;
-        let (mv, plies, quickest) = match quicker {
-            Quicker::Win(m, p) => (m, p, true),
-            Quicker::None => (mv, plies, true),
-            Quicker::Unknown => (mv, plies, false),
-        };
-        return Ok(Some(Won {
-            side: me,
-            plies,
-            quickest,
-            moves: vec![mv],
-        }));
+    match proof(history).threat_win(pos)? {
+        FirstWin::Win(mv, plies) => {
+            let quicker =
+                Solver::new(rules, history, limit(QUICKER_NODES)).quicker_win(pos, &list, plies)?;
+            let (mv, plies, quickest) = match quicker {
+                FirstWin::Win(m, p) => (m, p, true),
+                FirstWin::NoWin => (mv, plies, true),
+                FirstWin::Unknown => (mv, plies, false),
+            };
+            return Ok(Some(Won {
+                side: me,
+                plies,
+                quickest,
+                first_move: Some(mv),
+            }));
+        }
+        // Not known: nor, then, is a loss after every move.
+        FirstWin::Unknown => return Ok(None),
+        FirstWin::NoWin => {}
     }
     // Lost: the opponent wins by threats after every move.
     let mut longest = 0;
@@ -238,18 +247,18 @@ fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError>
     for &mv in list.iter() {
         let next = rules.play_unchecked(pos, history, mv)?;
         line.push(mv);
-        let theirs = proof(&line).threats_only(me.other()).threat_win(&next)?;
+        let theirs = proof(&line).threat_win(&next)?;
         line.pop();
         match theirs {
-            Some((_, plies)) => longest = longest.max(plies),
-            None => return Ok(None),
+            FirstWin::Win(_, plies) => longest = longest.max(plies),
+            FirstWin::NoWin | FirstWin::Unknown => return Ok(None),
         }
     }
     Ok((!list.is_empty()).then(|| Won {
         side: me.other(),
         plies: longest + 1,
         quickest: false,
-        moves: Vec::new(),
+        first_move: None,
     }))
 }
 
@@ -420,8 +429,8 @@ mod tests {
             if w.quickest {
                 assert_eq!(plies, w.plies, "{text}");
             }
-            match w.moves[..] {
-                [mv] => {
+            match w.first_move {
+                Some(mv) => {
                     won += 1;
                     assert_eq!(side, pos.turn(), "{text}");
                     let next = rules.play_unchecked(&pos, &line, mv).unwrap();
@@ -441,11 +450,10 @@ mod tests {
                     assert_eq!(s, side, "{text}");
                     assert!(p < w.plies, "{mv:?} wins within {}: {text}", w.plies);
                 }
-                [] => {
+                None => {
                     lost += 1;
                     assert_eq!(side, pos.turn().other(), "{text}");
                 }
-                _ => panic!("one winning move: {text}"),
             }
         }
         assert!(won >= 30 && lost >= 5, "{won} won, {lost} lost");

@@ -101,8 +101,8 @@ impl Session {
             Solved::Won(won) => {
                 let within = if won.quickest { "" } else { "at most " };
                 let value = format!("{} wins in {within}{}", won.side, won.plies);
-                match won.moves.first() {
-                    Some(&m) => format!(
+                match won.first_move {
+                    Some(m) => format!(
                         "solve: {value} — {} (shown by threats; whether other moves win too is not known)",
                         rules.move_text(m)
                     ),

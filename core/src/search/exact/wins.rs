@@ -1,47 +1,86 @@
-//! A win shown by threats, where lines force replies ([`super::forcing`]):
-//! the winner's moves are only those that leave it a cell to win on next,
-//! the loser's only the replies they force, so the tree is small enough to
-//! search to the win where the game's is not (qubic's 4×4×4 from mid-game).
-//! A win found there is a win; what it does not find, it does not disprove.
+//! Wins shown by passes of growing horizon that stop at the first win:
+//! by threats alone, where lines force replies ([`super::forcing`]) — the
+//! winner's moves only those that leave it a cell to win on next, the
+//! loser's only the replies they force, a tree small enough to search to
+//! the win where the game's is not (qubic's 4×4×4 from mid-game; a win
+//! found there is a win, and what it does not find it does not disprove) —
+//! and the quickest, over every move.
 
 use super::{FULL, MAX_DEPTH, Solver, Stop, WIN};
 use crate::error::ScriptError;
 use crate::geometry::CellSet;
 use crate::position::{Move, MoveList, Position, Side};
 
-/// What [`Solver::quicker_win`] found.
+/// What a search for the first win found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::search) enum Quicker {
-    /// The quickest win: its first move and plies.
+pub(in crate::search) enum FirstWin {
+    /// A win: its first move and plies, the fewest the search allows.
     Win(Move, u32),
-    /// No win within fewer plies.
-    None,
+    /// No win the search allows.
+    NoWin,
     /// The limit came first.
     Unknown,
 }
 
 impl Solver<'_> {
-    /// This solver as a threat proof for `side`: `side` plays only moves
-    /// that leave it a cell to win on next (or that lines force), the other
-    /// side only the moves that lines force; a position where the side to
-    /// move has none of these counts as a draw.
-    #[must_use]
-    pub(in crate::search) fn threats_only(mut self, side: Side) -> Self {
-        self.attacker = Some(side);
-        self
+    /// The first move of a win for the side to move in `pos` (reached by
+    /// the solver's line) by threats, and its plies: the fewest by threats.
+    /// The side to move plays only moves that leave it a cell to win on
+    /// next (or that lines force), the other side only the moves lines
+    /// force; a position where the side to move has none of these counts
+    /// as a draw. The solver is for this alone: its table holds values of
+    /// that game.
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub(in crate::search) fn threat_win(
+        &mut self,
+        pos: &Position,
+    ) -> Result<FirstWin, ScriptError> {
+        if !self.forcing {
+            return Ok(FirstWin::NoWin);
+        }
+        self.attacker = Some(pos.turn());
+        let mut list = MoveList::new();
+        self.rules.legal_moves(pos, &self.line, &mut list)?;
+        let mut moves = list.to_vec();
+        self.tried(pos, &mut moves);
+        self.first_win(pos, &moves, MAX_DEPTH)
     }
 
-    /// Keeps of `moves`, none of them forced, those a threat proof tries:
-    /// the attacker's threats, none of the defender's (the sequence has
-    /// stopped forcing).
-    pub(super) fn threats_of(&self, pos: &Position, moves: &mut Vec<Move>) {
-        let me = pos.turn();
-        if self.attacker != Some(me) {
-            moves.clear();
+    /// The quickest win among `moves` for the side to move in `pos`, if it
+    /// takes fewer than `plies` plies, over every move (but those lines
+    /// force).
+    ///
+    /// # Errors
+    /// A failing per-move hook.
+    pub(in crate::search) fn quicker_win(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        plies: u32,
+    ) -> Result<FirstWin, ScriptError> {
+        let mut moves = moves.to_vec();
+        self.tried(pos, &mut moves);
+        self.first_win(pos, &moves, plies.saturating_sub(1))
+    }
+
+    /// Keeps of `moves` (all legal in `pos`) those the search tries: where
+    /// lines force moves, the forced ones if any are; in a threat proof,
+    /// where none is, the attacker's threats and none of the defender's
+    /// (the sequence has stopped forcing).
+    pub(super) fn tried(&self, pos: &Position, moves: &mut Vec<Move>) {
+        if !self.forcing || self.forced(pos, moves) {
             return;
         }
-        let cells = self.threat_cells(pos, me);
-        moves.retain(|m| m.to().is_some_and(|c| cells.contains(c)));
+        match self.attacker {
+            None => {}
+            Some(att) if att == pos.turn() => {
+                let cells = self.threat_cells(pos, att);
+                moves.retain(|m| m.to().is_some_and(|c| cells.contains(c)));
+            }
+            Some(_) => moves.clear(),
+        }
     }
 
     /// The empty cells where a mark of `side` leaves a window of a line's
@@ -57,48 +96,6 @@ impl Solver<'_> {
         cells
     }
 
-    /// The first move of a win for the side to move in `pos` (reached by
-    /// the solver's line) by threats (see [`Solver::threats_only`], which
-    /// this solver must be, for that side), and its plies: the fewest by
-    /// threats. `None` when there is none, or the limit came first.
-    ///
-    /// # Errors
-    /// A failing per-move hook.
-    pub(in crate::search) fn threat_win(
-        &mut self,
-        pos: &Position,
-    ) -> Result<Option<(Move, u32)>, ScriptError> {
-        let mut list = MoveList::new();
-        self.rules.legal_moves(pos, &self.line, &mut list)?;
-        let mut moves = list.to_vec();
-        if !self.forced(pos, &mut moves) {
-            self.threats_of(pos, &mut moves);
-        }
-        Ok(match self.first_win(pos, &moves, MAX_DEPTH)? {
-            Quicker::Win(mv, plies) => Some((mv, plies)),
-            Quicker::None | Quicker::Unknown => None,
-        })
-    }
-
-    /// The quickest win among `moves` for the side to move in `pos`, if it
-    /// takes fewer than `plies` plies, found by iterative deepening over
-    /// every move (but those lines force).
-    ///
-    /// # Errors
-    /// A failing per-move hook.
-    pub(in crate::search) fn quicker_win(
-        &mut self,
-        pos: &Position,
-        moves: &[Move],
-        plies: u32,
-    ) -> Result<Quicker, ScriptError> {
-        let mut moves = moves.to_vec();
-        if self.forcing {
-            self.forced(pos, &mut moves);
-        }
-        self.first_win(pos, &moves, plies.saturating_sub(1))
-    }
-
     /// Passes of growing horizon, up to `last` plies, each asking every
     /// one of `moves` whether it wins within it: the first win found.
     fn first_win(
@@ -106,9 +103,9 @@ impl Solver<'_> {
         pos: &Position,
         moves: &[Move],
         last: u32,
-    ) -> Result<Quicker, ScriptError> {
+    ) -> Result<FirstWin, ScriptError> {
         // Lines are completed on the mover's own moves, the odd plies.
-        let mut found = Quicker::None;
+        let mut found = FirstWin::NoWin;
         for horizon in (1..=last).step_by(2) {
             self.horizon = horizon;
             let mut met_horizon = false;
@@ -117,12 +114,12 @@ impl Solver<'_> {
                 // A null window at the edge of a proven win: won or not.
                 match self.move_value(pos, mv, WIN / 2 - 1, WIN / 2) {
                     Ok(v) if v >= WIN / 2 => {
-                        found = Quicker::Win(mv, horizon);
+                        found = FirstWin::Win(mv, horizon);
                         break;
                     }
                     Ok(_) => met_horizon |= self.cut,
                     Err(Stop::TooBig) => {
-                        found = Quicker::Unknown;
+                        found = FirstWin::Unknown;
                         break;
                     }
                     Err(Stop::Script(e)) => {
@@ -131,12 +128,17 @@ impl Solver<'_> {
                     }
                 }
             }
-            if found != Quicker::None || !met_horizon {
+            if found != FirstWin::NoWin || !met_horizon {
                 break;
             }
         }
         self.horizon = FULL;
         Ok(found)
+    }
+
+    /// Nodes visited so far.
+    pub(in crate::search) fn nodes(&self) -> u64 {
+        self.nodes
     }
 }
 
@@ -197,15 +199,16 @@ mod tests {
             let text = rules.position_text(&pos);
             // Below no win, the quickest anywhere.
             match solver().quicker_win(&pos, &moves, 99).unwrap() {
-                Quicker::Win(m, p) => {
+                FirstWin::Win(m, p) => {
                     won += 1;
                     assert_eq!((of(m), p as i32), (best, WIN - best), "{text}");
                 }
-                Quicker::None => assert!(best <= WIN / 2, "{text}"),
-                Quicker::Unknown => panic!("an unbounded search ends: {text}"),
+                FirstWin::NoWin => assert!(best <= WIN / 2, "{text}"),
+                FirstWin::Unknown => panic!("an unbounded search ends: {text}"),
             }
-            let threats = solver().threats_only(pos.turn()).threat_win(&pos).unwrap();
-            let Some((mv, plies)) = threats else {
+            let threats = solver().threat_win(&pos).unwrap();
+            let FirstWin::Win(mv, plies) = threats else {
+                assert_eq!(threats, FirstWin::NoWin, "an unbounded search ends: {text}");
                 continue;
             };
             by_threats += 1;
@@ -215,9 +218,9 @@ mod tests {
                 "no sooner than it wins: {text}"
             );
             match solver().quicker_win(&pos, &moves, plies).unwrap() {
-                Quicker::Win(m, p) => assert_eq!((of(m), p as i32), (best, WIN - best), "{text}"),
-                Quicker::None => assert_eq!(WIN - best, plies as i32, "{text}"),
-                Quicker::Unknown => panic!("an unbounded search ends: {text}"),
+                FirstWin::Win(m, p) => assert_eq!((of(m), p as i32), (best, WIN - best), "{text}"),
+                FirstWin::NoWin => assert_eq!(WIN - best, plies as i32, "{text}"),
+                FirstWin::Unknown => panic!("an unbounded search ends: {text}"),
             }
         }
         (by_threats, won)
