@@ -244,6 +244,7 @@ fn expected(s: &Search<'_>, rng: &mut Rng, budget: Budget) -> Result<f64, Script
 mod tests {
     use super::*;
     use crate::search::Limit;
+    use crate::search::exact::random_position;
     use crate::search::exact::{Proof, Solver};
     use crate::search::request::NODES_PER_PLAYOUT;
 
@@ -256,22 +257,10 @@ mod tests {
         let mut list = MoveList::new();
         let mut found = Vec::new();
         while found.len() < count {
-            let mut pos = rules.initial();
-            let mut line = Vec::new();
-            for _ in 0..8 + rng.below(16) {
-                if pos.is_over() {
-                    break;
-                }
-                let mv = rules
-                    .random_move(&pos, &line, &mut rng, &mut list)
-                    .unwrap()
-                    .unwrap();
-                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
-                line.push(mv);
-            }
-            if pos.is_over() {
+            let plies = 8 + rng.below(16);
+            let Some((pos, line)) = random_position(&rules, &mut rng, plies) else {
                 continue;
-            }
+            };
             rules.legal_moves(&pos, &line, &mut list).unwrap();
             let moves = list.to_vec();
             let proof = Solver::new(&rules, &line, Limit::nodes(nodes))

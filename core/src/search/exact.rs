@@ -513,6 +513,28 @@ fn table_key(pos: &Position, hooks: bool) -> u64 {
         ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
 }
 
+/// A position `plies` random moves from the start of `rules`, with its
+/// line: `None` where the game ended first.
+#[cfg(test)]
+pub(super) fn random_position(
+    rules: &Rulebook,
+    rng: &mut crate::playout::Rng,
+    plies: usize,
+) -> Option<(Position, Vec<Move>)> {
+    let mut list = MoveList::new();
+    let mut pos = rules.initial();
+    let mut line = Vec::new();
+    for _ in 0..plies {
+        if pos.is_over() {
+            return None;
+        }
+        let mv = rules.random_move(&pos, &line, rng, &mut list).unwrap()?;
+        pos = rules.play_unchecked(&pos, &line, mv).unwrap();
+        line.push(mv);
+    }
+    (!pos.is_over()).then_some((pos, line))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -291,6 +291,7 @@ mod tests {
     use super::*;
     use crate::position::Side;
     use crate::rulebook::Rulebook;
+    use crate::search::exact::random_position;
     use crate::search::retrograde::reachable;
 
     #[test]
@@ -395,23 +396,12 @@ mod tests {
         use crate::playout::Rng;
         let rules = Rulebook::builtin("cube3").unwrap();
         let mut rng = Rng::new(9);
-        let mut list = MoveList::new();
         let (mut won, mut lost) = (0, 0);
         for _ in 0..300 {
-            let mut pos = rules.initial();
-            let mut line = Vec::new();
-            for _ in 0..4 + rng.below(7) {
-                if pos.is_over() {
-                    break;
-                }
-                let mv = rules.random_move(&pos, &line, &mut rng, &mut list);
-                let mv = mv.unwrap().unwrap();
-                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
-                line.push(mv);
-            }
-            if pos.is_over() {
+            let plies = 4 + rng.below(7);
+            let Some((pos, mut line)) = random_position(&rules, &mut rng, plies) else {
                 continue;
-            }
+            };
             let at = At::new(&rules, &pos, &line);
             let Some(w) = by_threats(&at, Until::never()).unwrap() else {
                 continue;

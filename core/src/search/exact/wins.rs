@@ -144,6 +144,7 @@ impl Solver<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::random_position;
     use super::*;
     use crate::playout::Rng;
     use crate::rulebook::Rulebook;
@@ -176,20 +177,10 @@ mod tests {
         let mut list = MoveList::new();
         let (mut by_threats, mut won) = (0, 0);
         for _ in 0..200 {
-            let mut pos = rules.initial();
-            let mut line = Vec::new();
-            for _ in 0..5 + rng.below(6) {
-                if pos.is_over() {
-                    break;
-                }
-                let mv = rules.random_move(&pos, &line, &mut rng, &mut list);
-                let mv = mv.unwrap().unwrap();
-                pos = rules.play_unchecked(&pos, &line, mv).unwrap();
-                line.push(mv);
-            }
-            if pos.is_over() {
+            let plies = 5 + rng.below(6);
+            let Some((pos, line)) = random_position(rules, &mut rng, plies) else {
                 continue;
-            }
+            };
             rules.legal_moves(&pos, &line, &mut list).unwrap();
             let moves = list.to_vec();
             let solver = || Solver::new(rules, &line, Limit::unbounded());
