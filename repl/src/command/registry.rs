@@ -403,9 +403,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("solve 5")
     .long()
     .more(
-        "Exact or nothing: `solve: X wins in 7 — b2 c3` (plies to the end, \
-         then the moves that keep the win), `solve: draw — ...`, or `too \
-         large`. Games with a repetition rule are solved over every \
+        "Exact where it can be: `solve: X wins in 7 — b2 c3` (plies to the \
+         end, then the moves that keep the win), `solve: draw — ...`, or \
+         `too large`. Where a line wins and forces the reply but the game \
+         is too large (qubic), a win made of threats the loser can only \
+         answer: `solve: X wins in at most 11 — a2 (shown by threats; ...)`. \
+         Games with a repetition rule are solved over every \
          reachable position; others by alpha-beta. Where pieces are placed \
          and then stepped and too many positions are reachable, over a \
          table of every position on every core: minutes for the largest \
