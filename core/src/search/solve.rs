@@ -149,7 +149,7 @@ pub fn solve_watched<'a>(
         // exact value of every move, which lists every winning move, is
         // then given nodes in proportion to the time, no more.
         let won = if forcing(rules) {
-            by_threats(&at, until)?
+            by_threats(&at, &moves, until)?
         } else {
             None
         };
@@ -211,20 +211,19 @@ const QUICKER_NODES: u64 = 2_000_000;
 /// shown, per second `solve` is given (2 million at its default 10 s).
 const EXACT_NODES_PER_SECOND: f64 = 200_000.0;
 
-/// A win by threats from `at`, for the side to move, or against it after
-/// every move, within `until`; the plies the fewest where a search of
-/// every move, to its end, shows no quicker win for the side to move.
-fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError> {
+/// A win by threats from `at`, whose legal moves are `list`, for the side
+/// to move, or against it after every move, within `until`; the plies the
+/// fewest where a search of every move, to its end, shows no quicker win
+/// for the side to move.
+fn by_threats(at: &At<'_>, list: &[Move], until: Until<'_>) -> Result<Option<Won>, ScriptError> {
     let (rules, pos, history) = (at.rules, at.pos, at.history);
     let me = pos.turn();
     let limit = |nodes| Limit::nodes(nodes).within(until);
     let proof = |history: &[Move]| Solver::new(rules, history, limit(THREAT_NODES));
-    let mut list = MoveList::new();
-    rules.legal_moves(pos, history, &mut list)?;
     match proof(history).threat_win(pos)? {
         FirstWin::Win(mv, plies) => {
             let quicker =
-                Solver::new(rules, history, limit(QUICKER_NODES)).quicker_win(pos, &list, plies)?;
+                Solver::new(rules, history, limit(QUICKER_NODES)).quicker_win(pos, list, plies)?;
             let (mv, plies, quickest) = match quicker {
                 FirstWin::Win(m, p) => (m, p, true),
                 FirstWin::NoWin => (mv, plies, true),
@@ -244,7 +243,7 @@ fn by_threats(at: &At<'_>, until: Until<'_>) -> Result<Option<Won>, ScriptError>
     // Lost: the opponent wins by threats after every move.
     let mut longest = 0;
     let mut line = history.to_vec();
-    for &mv in list.iter() {
+    for &mv in list {
         let next = rules.play_unchecked(pos, history, mv)?;
         line.push(mv);
         let theirs = proof(&line).threat_win(&next)?;
@@ -403,7 +402,9 @@ mod tests {
                 continue;
             };
             let at = At::new(&rules, &pos, &line);
-            let Some(w) = by_threats(&at, Until::never()).unwrap() else {
+            let mut list = MoveList::new();
+            rules.legal_moves(&pos, &line, &mut list).unwrap();
+            let Some(w) = by_threats(&at, &list, Until::never()).unwrap() else {
                 continue;
             };
             let Ok(Solved::Exact(exact)) = solve(at, Duration::from_secs(60), &Interrupt::new())

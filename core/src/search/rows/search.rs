@@ -853,19 +853,35 @@ impl<'s, 'u> Search<'s, 'u> {
         threes: bool,
         nodes: u64,
     ) -> Result<Option<(usize, u32)>, Unknown> {
-        self.threat_nodes = 0;
-        self.threat_limit = nodes;
-        // The attacker must be to move; after the root's candidate the
-        // opponent is, and it is asked with the turn as it stands.
-        if self.board.turn != att {
-            return Ok(None);
-        }
         // The shortest first: a quick win is the better move, and a longer
         // sequence of threes is more often refuted by a reply the search
         // does not see.
+        self.shortest_win(att, depth, nodes, |s, d| {
+            Ok((s.attack(att, d, threes)?, true))
+        })
+    }
+
+    /// The first of `attack`'s wins for `att` at depths 1 to `depth`, each
+    /// within what is left of `nodes`; `attack` at a depth says what it
+    /// found and whether a deeper look could find more. None where `att`
+    /// is not to move: after the root's candidate the opponent is, and it
+    /// is asked with the turn as it stands.
+    fn shortest_win(
+        &mut self,
+        att: Side,
+        depth: u32,
+        nodes: u64,
+        mut attack: impl FnMut(&mut Self, u32) -> Result<(Option<(usize, u32)>, bool), Unknown>,
+    ) -> Result<Option<(usize, u32)>, Unknown> {
+        self.threat_nodes = 0;
+        self.threat_limit = nodes;
+        if self.board.turn != att {
+            return Ok(None);
+        }
         for d in 1..=depth {
-            if let Some(found) = self.attack(att, d, threes)? {
-                return Ok(Some(found));
+            let (found, deeper) = attack(self, d)?;
+            if found.is_some() || !deeper {
+                return Ok(found);
             }
         }
         Ok(None)

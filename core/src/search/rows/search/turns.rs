@@ -21,21 +21,12 @@ impl Search<'_, '_> {
         depth: u32,
         nodes: u64,
     ) -> Result<Option<(usize, u32)>, Unknown> {
-        self.threat_nodes = 0;
-        self.threat_limit = nodes;
-        if self.board.turn != att {
-            return Ok(None);
-        }
-        for d in 1..=depth {
-            self.turns_cut = false;
-            if let Some(found) = self.attack_turn(att, d)? {
-                return Ok(Some(found));
-            }
-            if !self.turns_cut {
-                break;
-            }
-        }
-        Ok(None)
+        // Deeper only where some sequence was cut by its depth.
+        self.shortest_win(att, depth, nodes, |s, d| {
+            s.turns_cut = false;
+            let found = s.attack_turn(att, d)?;
+            Ok((found, s.turns_cut))
+        })
     }
 
     /// A win for `att`, to move with what is left of its turn, within
