@@ -76,8 +76,9 @@ pub enum Refusal {
     /// `…/name` names no twist of this rulebook. Holds the name.
     NoTwist(String),
     /// A move that completes a line, where lines remove (`removes()`), names
-    /// no piece to remove. Holds the cell the piece lands on.
-    MustRemove(Cell),
+    /// no piece to remove. Holds where a moved piece came from (none for
+    /// a placement) and the cell the piece lands on.
+    MustRemove(Option<Cell>, Cell),
     /// A removal after a move that completes no line (or where lines do not
     /// remove). Holds the cell the piece lands on.
     RemovesNothing(Cell),
@@ -116,6 +117,11 @@ impl Refusal {
     /// (`e5: the cell is taken`), naming cells as `grid` does.
     pub fn describe(&self, grid: Grid) -> String {
         let name = |c: &Cell| grid.name(*c);
+        // A move as written before its removal: `d3-d2`, or `a7`.
+        let written = |from: Option<Cell>, to: Cell| match from {
+            Some(f) => format!("{}-{}", name(&f), name(&to)),
+            None => name(&to).to_string(),
+        };
         match self {
             Refusal::GameOver(o) => format!("the game is over ({o})"),
             Refusal::Occupied(_) => "the cell is taken".to_string(),
@@ -172,10 +178,10 @@ impl Refusal {
                 format!("the placement makes a line and ends the game: write {} alone", name(c))
             }
             Refusal::NoTwist(text) => format!("no twist is named `{text}` here"),
-            Refusal::MustRemove(c) => format!(
+            Refusal::MustRemove(from, c) => format!(
                 "{} completes a line: name the piece it removes too, like {}x and a cell",
                 name(c),
-                name(c)
+                written(*from, *c)
             ),
             Refusal::RemovesNothing(c) => {
                 format!("{} completes no line: the move removes nothing", name(c))
@@ -349,7 +355,8 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "slide_take" => &["{cell}", "{from}", "{mark}"],
         "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
         "no_twist" => &["{text}"],
-        "must_remove" | "removes_nothing" => &["{cell}", "{to}"],
+        "must_remove" => &["{cell}", "{to}", "{text}"],
+        "removes_nothing" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "forbidden" => &["{cell}", "{to}", "{mark}"],
         "overline" | "double_four" | "double_three" => &["{cell}", "{to}", "{mark}", "{lines}"],
@@ -389,7 +396,7 @@ impl Refusal {
             Refusal::MustTwist(_) => "must_twist",
             Refusal::LineBeforeTwist(_) => "line_before_twist",
             Refusal::NoTwist(_) => "no_twist",
-            Refusal::MustRemove(_) => "must_remove",
+            Refusal::MustRemove(..) => "must_remove",
             Refusal::RemovesNothing(_) => "removes_nothing",
             Refusal::NotRemovable(..) => "not_removable",
             Refusal::TakeInLine(..) => "take_in_line",

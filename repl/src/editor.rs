@@ -421,10 +421,11 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 if underway && !warned_eof {
                     warned_eof = true;
                     let n = game.moves().len();
-                    println!(
-                        "a game is in progress ({n} move{}): Ctrl-D again leaves without it; `save <file>` keeps it",
+                    let warning = format!(
+                        "a game is in progress ({n} move{}): Ctrl-D again leaves without it; `save <file>` keeps it\n",
                         if n == 1 { "" } else { "s" }
                     );
+                    print!("{}", crate::layout::fit(&warning, width));
                     continue;
                 }
                 break;

@@ -99,6 +99,15 @@ pub enum CommandError {
     /// `resign` after the result: nothing is left to resign. Holds the
     /// result.
     NothingToResign(gridrules_core::Outcome),
+    /// `resign X` where X is the computer's side against a person.
+    ComputersSide {
+        /// The side named.
+        side: Side,
+        /// The computer's level on it.
+        level: Level,
+        /// The person's side.
+        human: Side,
+    },
     /// Ctrl-C stopped the computer's search (`ai`, `hint`): nothing was
     /// played. Holds the command's name.
     ThinkStopped(&'static str),
@@ -263,6 +272,10 @@ impl fmt::Display for CommandError {
             CommandError::NothingToResign(outcome) => write!(
                 f,
                 "resign: the game is over ({outcome}): there is nothing to resign; `again` starts the next game"
+            ),
+            CommandError::ComputersSide { side, level, human } => write!(
+                f,
+                "resign: {side} is the computer's side ({level}): you resign for your own, `resign {human}`"
             ),
             CommandError::ThinkStopped(command) => {
                 write!(f, "{command}: stopped (Ctrl-C): nothing was played")

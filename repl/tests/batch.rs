@@ -80,6 +80,50 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     );
 }
 
+/// Against the computer a person resigns for their own side only: naming
+/// the computer's side scored the person a win the computer never gave.
+#[test]
+fn a_person_cannot_resign_for_the_computer() {
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        "vs hard O\nresign X\nscore\nresign\nscore\n",
+    );
+    assert!(
+        out.contains(
+            "error: resign: X is the computer's side (hard): you resign for your own, `resign O`\n\
+                      score: player 1 (O) 0, computer (X, hard) 0 (0 games)\n\
+                      result: X wins — O resigned\n\
+                      score: player 1 (O) 0, computer (X, hard) 1 (1 game)\n"
+        ),
+        "{out}"
+    );
+    // Two people, or two computers watched: either side may be resigned.
+    let (out, _, _) = run(&["--batch"], "resign O\n");
+    assert_eq!(out, "result: X wins — O resigned\n");
+}
+
+/// A move that wins at once is a win however large the game: `solve`
+/// said "too large" on Pentago and Quixo positions `hint` won at once.
+#[test]
+fn solve_names_a_win_at_once_where_the_game_is_too_large() {
+    for (rules, setup, win) in [
+        ("pentago", "5O/6/X5/XO4/XO4/XO4 X - -", "a5"),
+        ("quixo", "5/5/5/XXXX1/OOOOX X - -", "e2-a2"),
+    ] {
+        let (out, _, code) = run(
+            &["--batch", "--rules", rules],
+            &format!("setup {setup}\nsolve 1\n"),
+        );
+        assert!(
+            out.ends_with(&format!(
+                "solve: X wins in 1 — {win} (a win at once; the other moves are too many to value)\n"
+            )),
+            "{rules}: {out}"
+        );
+        assert_eq!(code, 0, "{rules}");
+    }
+}
+
 #[test]
 fn comments_and_blank_lines_are_ignored() {
     let (out, _, _) = run(

@@ -124,14 +124,17 @@ fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
     assert!(history.contains("status"), "{history}");
     assert!(!history.contains("frobnicate"), "{history}");
     // In mid-game the first Ctrl-D warns, the second leaves (issue 26,
-    // item 13: it left without a word).
+    // item 13: it left without a word); the warning is wrapped to the
+    // terminal's 80 columns (it ran to 87).
     let (mut p, _dir) = repl(&[]);
     ready(&mut p, r"classic X \d+s> ");
     p.send_line("b2").unwrap();
     ready(&mut p, r"classic O \d+s> ");
     p.send_control('d').unwrap();
-    p.exp_string("a game is in progress (1 move): Ctrl-D again leaves without it")
-        .unwrap();
+    p.exp_string(
+        "a game is in progress (1 move): Ctrl-D again leaves without it; `save <file>`\r\n  keeps it\r\n",
+    )
+    .unwrap();
     ready(&mut p, r"classic O \d+s> ");
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();

@@ -278,7 +278,7 @@ impl Mechanics {
         let completes = self.move_completes::<{ crate::geometry::WORDS }>(pos, from, to);
         let theirs = pos.marks(pos.turn.other());
         match take {
-            None if completes && !theirs.is_empty() => Err(Refusal::MustRemove(to)),
+            None if completes && !theirs.is_empty() => Err(Refusal::MustRemove(from, to)),
             None => Ok(()),
             Some(_) if !completes => Err(Refusal::RemovesNothing(to)),
             Some(take) if !theirs.contains(take) => {

@@ -105,9 +105,12 @@ impl Rulebook {
                 lines = crate::refusal::lines_text(g, l);
                 (name(c), String::new(), name(c), None, None)
             }
-            Refusal::MustRemove(c) | Refusal::RemovesNothing(c) => {
+            Refusal::MustRemove(from, c) => {
+                // The move as written, its removal still to be named.
+                text = from.map_or(name(c), |f| format!("{}-{}", name(&f), name(c)));
                 (name(c), String::new(), name(c), None, None)
             }
+            Refusal::RemovesNothing(c) => (name(c), String::new(), name(c), None, None),
             Refusal::NotRemovable(c, side) | Refusal::TakeInLine(c, side) => {
                 mark = side.to_string();
                 (name(c), String::new(), String::new(), None, None)
@@ -334,7 +337,7 @@ mod tests {
             Refusal::MustTwist(b2),
             Refusal::LineBeforeTwist(b2),
             Refusal::NoTwist("9+".to_string()),
-            Refusal::MustRemove(b2),
+            Refusal::MustRemove(Some(a1), b2),
             Refusal::RemovesNothing(b2),
             Refusal::NotRemovable(b2, Side::O),
             Refusal::TakeInLine(b2, Side::O),
@@ -363,7 +366,10 @@ mod tests {
         let rules = Rulebook::from_str_at(&text, "ph.toml", Some(dir.path().to_path_buf()))
             .unwrap_or_else(|e| panic!("{e}"));
         // A second kind of refusal under one key: its text as written.
-        let extra = [Refusal::FixedMarkText("d".to_string(), Side::O)];
+        let extra = [
+            Refusal::FixedMarkText("d".to_string(), Side::O),
+            Refusal::MustRemove(None, b2),
+        ];
         for r in samples.iter().chain(&extra) {
             let shown = rules.explain(r);
             let inner = shown.trim_start_matches('<').trim_end_matches('>');

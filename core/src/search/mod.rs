@@ -61,7 +61,7 @@ pub use mcts::Memory;
 pub use report::{Report, Worth};
 pub use request::{At, Budget, Level, Request, SEARCH_CAP};
 pub use retrograde::{MAX_POSITIONS, Value};
-pub use solve::{Solution, Solved, Won, solve, solve_watched};
+pub use solve::{Shown, Solution, Solved, Won, solve, solve_watched};
 pub use table::{MAX_TABLE_POSITIONS, Stage};
 
 use request::{Limit, Until};

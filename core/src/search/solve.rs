@@ -28,11 +28,13 @@ pub struct Solution {
     pub endless: bool,
 }
 
-/// A win shown by threats where the whole tree is too large to value
-/// every move: where lines force replies, a sequence of threats to win
-/// that the loser can only answer, to the end.
+/// A win shown where the whole tree is too large to value every move: a
+/// move that wins at once, or, where lines force replies, a sequence of
+/// threats to win that the loser can only answer, to the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Won {
+    /// How the win was shown.
+    pub shown: Shown,
     /// The side that wins.
     pub side: Side,
     /// The plies to the win: the fewest when `quickest`, else at most so
@@ -43,6 +45,15 @@ pub struct Won {
     /// Where the side to move wins, the move that wins in `plies`; where
     /// it loses, none: every move loses.
     pub first_move: Option<Move>,
+}
+
+/// How a [`Won`] was shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// A move that ends the game won, with every other move unvalued.
+    AtOnce,
+    /// A sequence of threats.
+    Threats,
 }
 
 /// What [`solve`] found.
@@ -93,6 +104,50 @@ pub fn solve_watched<'a>(
     progress: &mut dyn FnMut(Stage, u64, u64),
 ) -> Result<Solved, ScriptError> {
     let at = from.into();
+    let solved = solve_exactly(&at, within, stop, progress)?;
+    if !matches!(
+        solved,
+        Solved::TooLarge | Solved::OutOfTime | Solved::Unsupported
+    ) || stop.is_raised()
+    {
+        return Ok(solved);
+    }
+    // Whatever the size of the game, a move that wins at once is a win.
+    Ok(match win_at_once(&at)? {
+        Some(mv) => Solved::Won(Won {
+            shown: Shown::AtOnce,
+            side: at.pos.turn(),
+            plies: 1,
+            quickest: true,
+            first_move: Some(mv),
+        }),
+        None => solved,
+    })
+}
+
+/// A legal move of `at`'s side to move that ends the game won for it.
+fn win_at_once(at: &At<'_>) -> Result<Option<Move>, ScriptError> {
+    let (rules, pos, history) = (at.rules, at.pos, at.history);
+    let me = pos.turn();
+    let mut list = MoveList::new();
+    rules.legal_moves(pos, history, &mut list)?;
+    for &mv in list.iter() {
+        let next = rules.play_unchecked(pos, history, mv)?;
+        if next.outcome() == Some(Outcome::Win(me)) {
+            return Ok(Some(mv));
+        }
+    }
+    Ok(None)
+}
+
+/// [`solve_watched`] by the exact methods and the threats alone.
+fn solve_exactly(
+    at: &At<'_>,
+    within: Duration,
+    stop: &Interrupt,
+    progress: &mut dyn FnMut(Stage, u64, u64),
+) -> Result<Solved, ScriptError> {
+    let at = *at;
     let (rules, pos, history) = (at.rules, at.pos, at.history);
     if let Some(o) = pos.outcome() {
         let value = match o {
@@ -230,6 +285,7 @@ fn by_threats(at: &At<'_>, list: &[Move], until: Until<'_>) -> Result<Option<Won
                 FirstWin::Unknown => (mv, plies, false),
             };
             return Ok(Some(Won {
+                shown: Shown::Threats,
                 side: me,
                 plies,
                 quickest,
@@ -254,6 +310,7 @@ fn by_threats(at: &At<'_>, list: &[Move], until: Until<'_>) -> Result<Option<Won
         }
     }
     Ok((!list.is_empty()).then(|| Won {
+        shown: Shown::Threats,
         side: me.other(),
         plies: longest + 1,
         quickest: false,

@@ -86,16 +86,34 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
         });
     }
     let mv = normal_move(word);
-    if rest.is_empty() && gridrules_core::notation::looks_like_move(&mv) {
+    // A line that starts as a move does not go on as a command: it is
+    // `play`'s to refuse, in the rulebook's words (`b2 a1`: one move at a
+    // time; `c3/2*`: no such twist), not "unknown command".
+    if gridrules_core::notation::looks_like_move(&mv) || starts_like_move(&mv) {
         let play = spec("play").expect("`play` is in the registry");
+        let args = if rest.is_empty() {
+            mv
+        } else {
+            format!("{mv} {rest}")
+        };
         return Ok(Invocation {
             spec: play,
-            args: mv.clone(),
-            text: mv,
+            args: args.clone(),
+            text: args,
             hold: false,
         });
     }
     Err(ParseError::Unknown(word.to_string()))
+}
+
+/// Whether `word` begins as a cell does (letters, then a digit: `c3/2*`,
+/// `d3-d2xa1xa4`) or as a slide (`^`): no command is written so.
+fn starts_like_move(word: &str) -> bool {
+    if word.starts_with('^') {
+        return true;
+    }
+    let letters = word.bytes().take_while(u8::is_ascii_lowercase).count();
+    letters > 0 && word.as_bytes().get(letters).is_some_and(u8::is_ascii_digit)
 }
 
 #[cfg(test)]
@@ -142,6 +160,27 @@ mod tests {
         }
     }
 
+    /// Tab offers only words the command takes (`ai off` was offered and
+    /// refused; `ai time` was never offered).
+    #[test]
+    fn every_word_completion_offers_is_taken() {
+        for c in COMMANDS {
+            let crate::command::Arg::Word(words) = c.arg else {
+                continue;
+            };
+            for w in words {
+                let alone = format!("{} {w}", c.name);
+                // `ai time` wants its seconds after it, `name 1` a name.
+                let followed = [format!("{alone} 1"), format!("{alone} Ada")];
+                assert!(
+                    usage_of(&alone).is_ok() || followed.iter().any(|l| usage_of(l).is_ok()),
+                    "`{alone}`: {:?}",
+                    usage_of(&alone)
+                );
+            }
+        }
+    }
+
     #[test]
     fn bare_moves_and_errors() {
         let text = |l: &str| parse(l).map(|i| (i.spec.name, i.text));
@@ -154,6 +193,12 @@ mod tests {
         assert_eq!(text("computer hard"), Ok(("vs", "vs hard".into())));
         // A command or alias wins over a column of the same letter.
         assert_eq!(text("q"), Ok(("quit", "quit".into())));
+        // A line that starts as a move is `play`'s to refuse, not an
+        // unknown command (it was: `unknown command `b2``).
+        assert_eq!(text("b2 a1"), Ok(("play", "b2 a1".into())));
+        assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
+        assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
+        assert!(usage_of("b2 a1").is_err_and(|e| e.contains("one move at a time")));
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))

@@ -30,7 +30,12 @@ const fn cmd(
     }
 }
 
+/// What `vs` takes: a level, or `off`.
 const LEVELS: &[&str] = &["easy", "medium", "hard", "off"];
+/// What `ai` takes: a level, or `time`.
+const AI_WORDS: &[&str] = &["easy", "medium", "hard", "time"];
+/// What `hint` takes: a level.
+const HINT_LEVELS: &[&str] = &["easy", "medium", "hard"];
 const ON_OFF: &[&str] = &["on", "off"];
 
 /// Every command, in the order `help` lists them.
@@ -158,7 +163,7 @@ pub static COMMANDS: &[CommandSpec] = &[
          under which a seed repeats every move (a move the 6 s cap cuts \
          says so). Ctrl-C stops the computer thinking: nothing is played.",
     )
-    .completing(Arg::Word(LEVELS))
+    .completing(Arg::Word(AI_WORDS))
     .plays(),
     cmd(
         "hint",
@@ -167,7 +172,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Hint(words::level(a)?)),
     )
     .example("hint")
-    .completing(Arg::Word(LEVELS)),
+    .completing(Arg::Word(HINT_LEVELS)),
     cmd(
         "vs",
         "<easy|medium|hard|off> [X|O]",
@@ -408,6 +413,8 @@ pub static COMMANDS: &[CommandSpec] = &[
          `too large`. Where a line wins and forces the reply but the game \
          is too large (qubic), a win made of threats the loser can only \
          answer: `solve: X wins in at most 11 — a2 (shown by threats; ...)`. \
+         In any game too large, a move that wins at once is still named: \
+         `solve: X wins in 1 — a5 (a win at once; ...)`. \
          Games with a repetition rule are solved over every \
          reachable position; others by alpha-beta. Where pieces are placed \
          and then stepped and too many positions are reachable, over a \

@@ -51,7 +51,7 @@ impl Session {
 
     /// The exact value of the position, within `within`.
     pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
-        use gridrules_core::search::{self, Solved, Stage, Value};
+        use gridrules_core::search::{self, Shown, Solved, Stage, Value, Won};
         let rules = self.game.rulebook();
         // At a terminal, a bar while a table of every position is solved
         // (minutes for Teeko); the other methods answer in seconds.
@@ -98,6 +98,15 @@ impl Session {
                 }
                 line
             }
+            Solved::Won(Won {
+                shown: Shown::AtOnce,
+                side,
+                first_move: Some(m),
+                ..
+            }) => format!(
+                "solve: {side} wins in 1 — {} (a win at once; the other moves are too many to value)",
+                rules.move_text(m)
+            ),
             Solved::Won(won) => {
                 let within = if won.quickest { "" } else { "at most " };
                 let value = format!("{} wins in {within}{}", won.side, won.plies);
