@@ -425,6 +425,8 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                         "a game is in progress ({n} move{}): Ctrl-D again leaves without it; `save <file>` keeps it\n",
                         if n == 1 { "" } else { "s" }
                     );
+                    // The terminal may have been resized since the start.
+                    let width = terminal_width(&mut editor);
                     print!("{}", crate::layout::fit(&warning, width));
                     continue;
                 }

@@ -97,7 +97,7 @@ fn a_person_cannot_resign_for_the_computer() {
         ),
         "{out}"
     );
-    // Two people, or two computers watched: either side may be resigned.
+    // Between two people either side may be resigned.
     let (out, _, _) = run(&["--batch"], "resign O\n");
     assert_eq!(out, "result: X wins — O resigned\n");
 }
@@ -116,7 +116,7 @@ fn solve_names_a_win_at_once_where_the_game_is_too_large() {
         );
         assert!(
             out.ends_with(&format!(
-                "solve: X wins in 1 — {win} (a win at once; the other moves are too many to value)\n"
+                "solve: X wins in 1 — {win} (a win at once; the other moves are not valued)\n"
             )),
             "{rules}: {out}"
         );

@@ -61,8 +61,8 @@ pub enum Shown {
 pub enum Solved {
     /// The exact value.
     Exact(Solution),
-    /// A win, shown by threats, where the exact value of every move is
-    /// beyond reach.
+    /// A win, shown by threats or by a move that wins at once, where the
+    /// exact value of every move is beyond reach.
     Won(Won),
     /// More positions than the exact methods hold, whatever the time.
     TooLarge,
@@ -74,8 +74,8 @@ pub enum Solved {
 }
 
 /// The exact value of the position `from` a game or a position ([`At`])
-/// within `within` of computing, else a win shown by threats, or why there
-/// is neither. Games with a repetition rule are solved over their graph of
+/// within `within` of computing, else a win shown by threats or by a move
+/// that wins at once, or why there is neither. Games with a repetition rule are solved over their graph of
 /// positions, others by alpha-beta. Where `from` holds the game's earlier
 /// positions, a move that would repeat a position for the last time
 /// allowed is a draw.

@@ -38,7 +38,8 @@ impl Invocation {
 }
 
 /// Parses one command line (comments already removed, not empty): the
-/// first word names a command, or the whole line is a move.
+/// first word names a command, else the line is `play`'s: a move, or a
+/// line that starts as one (which `play` refuses in the rulebook's words).
 ///
 /// # Errors
 /// The first word is neither a command nor a move.
@@ -89,7 +90,8 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
     // A line that starts as a move does not go on as a command: it is
     // `play`'s to refuse, in the rulebook's words (`b2 a1`: one move at a
     // time; `c3/2*`: no such twist), not "unknown command".
-    if gridrules_core::notation::looks_like_move(&mv) || starts_like_move(&mv) {
+    if (rest.is_empty() && gridrules_core::notation::looks_like_move(&mv)) || starts_like_move(&mv)
+    {
         let play = spec("play").expect("`play` is in the registry");
         let args = if rest.is_empty() {
             mv
@@ -106,14 +108,15 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
     Err(ParseError::Unknown(word.to_string()))
 }
 
-/// Whether `word` begins as a cell does (letters, then a digit: `c3/2*`,
-/// `d3-d2xa1xa4`) or as a slide (`^`): no command is written so.
+/// Whether `word` begins as a cell does (a column's one or two letters,
+/// then a digit: `c3/2*`, `d3-d2xa1xa4`) or as a slide (`^`): no command
+/// is written so, and a command run into its number (`solve60`) is not.
 fn starts_like_move(word: &str) -> bool {
     if word.starts_with('^') {
         return true;
     }
     let letters = word.bytes().take_while(u8::is_ascii_lowercase).count();
-    letters > 0 && word.as_bytes().get(letters).is_some_and(u8::is_ascii_digit)
+    (1..=2).contains(&letters) && word.as_bytes().get(letters).is_some_and(u8::is_ascii_digit)
 }
 
 #[cfg(test)]
@@ -199,6 +202,12 @@ mod tests {
         assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
         assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
         assert!(usage_of("b2 a1").is_err_and(|e| e.contains("one move at a time")));
+        // A command run into its number, or a column followed by words,
+        // is still an unknown command.
+        for typo in ["solve60", "h play"] {
+            let word = typo.split(' ').next().unwrap();
+            assert_eq!(parse(typo), Err(ParseError::Unknown(word.into())), "{typo}");
+        }
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))

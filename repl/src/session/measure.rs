@@ -104,7 +104,7 @@ impl Session {
                 first_move: Some(m),
                 ..
             }) => format!(
-                "solve: {side} wins in 1 — {} (a win at once; the other moves are too many to value)",
+                "solve: {side} wins in 1 — {} (a win at once; the other moves are not valued)",
                 rules.move_text(m)
             ),
             Solved::Won(won) => {
