@@ -118,9 +118,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     .plays()
     .more(
         "b2 places a mark, b2=O chooses the mark (where the rulebook lets \
-         you), d drops into column d, b2-c2 moves a piece, ^d or a1-e1 \
-         slides a line (where the rulebook has slides); upper case reads \
-         the same. Any line ending in --no-reply is played without the \
+         you) and b2=L a piece's size (gobblet-gobblers), d drops into \
+         column d, b2-c2 moves a piece, ^d or a1-e1 slides a line (where \
+         the rulebook has slides), c3/2+ places and then turns a quadrant \
+         (pentago), d6-d7xa1 removes a piece after a line (nine men's \
+         morris); `legal` lists this rulebook's moves as written. Upper \
+         case reads the same. Any line ending in --no-reply is played without the \
          computer's answer: its seat waits until `ai` plays for it (a \
          record writes this where Ctrl-C stopped the computer's reply).",
     ),
@@ -131,7 +134,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| a.none().map(|()| Command::Play("swap".to_string())),
     )
     .plays()
-    .more("Only as O's first move, and only with `pie on` (PI1)."),
+    .more("Only as O's first move, under the pie rule: `pie on`, or a rulebook that has it (gomoku-swap) (PI1)."),
     cmd("legal", "", "every legal move", |a| {
         a.none().map(|()| Command::Legal)
     })
@@ -383,7 +386,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         "start a game from a position text (see `position`)",
         |a| Ok(Command::Setup(a.rest("which position?")?.to_string())),
     )
-    .example("setup X2/1O1/3 X"),
+    .example("setup X2/1O1/3 X")
+    .more(
+        "The text is the rulebook's own (the example is classic's 3×3): \
+         `position` prints the current one, to copy and edit.",
+    ),
     cmd(
         "perft",
         "<depth>",
