@@ -249,6 +249,14 @@ fn rulebook(raw: &RawRecord, source: &Source, dir: &Path) -> Result<Rulebook, Re
             format!("rulebook `{name}`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder"),
         )
         .into());
+    } else if !name.ends_with(".toml") {
+        return Err(Problem::spanned(
+            ProblemKind::BadValue,
+            source,
+            raw.rulebook.span(),
+            format!("rulebook `{name}`: no built-in rulebook has that name (`variants` lists them), and a rulebook file is named with its .toml"),
+        )
+        .into());
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
             let mut problems = vec![Problem::spanned(

@@ -85,7 +85,14 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         (
             "rulebook.toml",
             "rulebook = \"nosuch\"\n",
-            "rulebook.toml:1:12: rulebook `nosuch` does not load:",
+            // Said "does not load", then "/dir/nosuch: cannot read the
+            // rulebook: a rulebook is a .toml file".
+            "rulebook.toml:1:12: rulebook `nosuch`: no built-in rulebook has that name (`variants` lists them), and a rulebook file is named with its .toml",
+        ),
+        (
+            "nofile.toml",
+            "rulebook = \"nosuch.toml\"\n",
+            "nofile.toml:1:12: rulebook `nosuch.toml` does not load:",
         ),
         (
             "key.toml",
