@@ -237,26 +237,22 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
 /// with the pie rule chosen at the table where the rulebook does not say so.
 fn rulebook(raw: &RawRecord, source: &Source, dir: &Path) -> Result<Rulebook, RecordError> {
     let name = raw.rulebook.get_ref();
+    let refused = |why: &str| -> RecordError {
+        let text = format!("rulebook `{name}`: {why}");
+        Problem::spanned(ProblemKind::BadValue, source, raw.rulebook.span(), text).into()
+    };
     let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
     } else if Path::new(name).is_absolute() {
         // A record names what it needs beside it, so that a folder of games
         // can be shared: never a file anywhere on the reader's machine.
-        return Err(Problem::spanned(
-            ProblemKind::BadValue,
-            source,
-            raw.rulebook.span(),
-            format!("rulebook `{name}`: a record names a built-in rulebook, or a rulebook file by its path from the record's folder"),
-        )
-        .into());
+        return Err(refused(
+            "a record names a built-in rulebook, or a rulebook file by its path from the record's folder",
+        ));
     } else if !name.ends_with(".toml") {
-        return Err(Problem::spanned(
-            ProblemKind::BadValue,
-            source,
-            raw.rulebook.span(),
-            format!("rulebook `{name}`: no built-in rulebook has that name (`variants` lists them), and a rulebook file is named with its .toml"),
-        )
-        .into());
+        return Err(refused(
+            "no built-in rulebook has that name (`variants` lists them), and a rulebook file is named with its .toml",
+        ));
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
             let mut problems = vec![Problem::spanned(

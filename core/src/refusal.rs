@@ -112,16 +112,20 @@ pub enum Refusal {
     Script(String),
 }
 
+/// A move that completes a line as written before its removal is named:
+/// `d3-d2` for a step, `a7` for a placement.
+pub(crate) fn written_before_removal(grid: Grid, from: Option<Cell>, to: Cell) -> String {
+    match from {
+        Some(f) => format!("{}-{}", grid.name(f), grid.name(to)),
+        None => grid.name(to).to_string(),
+    }
+}
+
 impl Refusal {
     /// The reason in the engine's words, worded to follow the move
     /// (`e5: the cell is taken`), naming cells as `grid` does.
     pub fn describe(&self, grid: Grid) -> String {
         let name = |c: &Cell| grid.name(*c);
-        // A move as written before its removal: `d3-d2`, or `a7`.
-        let written = |from: Option<Cell>, to: Cell| match from {
-            Some(f) => format!("{}-{}", name(&f), name(&to)),
-            None => name(&to).to_string(),
-        };
         match self {
             Refusal::GameOver(o) => format!("the game is over ({o})"),
             Refusal::Occupied(_) => "the cell is taken".to_string(),
@@ -181,7 +185,7 @@ impl Refusal {
             Refusal::MustRemove(from, c) => format!(
                 "{} completes a line: name the piece it removes too, like {}x and a cell",
                 name(c),
-                written(*from, *c)
+                written_before_removal(grid, *from, *c)
             ),
             Refusal::RemovesNothing(c) => {
                 format!("{} completes no line: the move removes nothing", name(c))

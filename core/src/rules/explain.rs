@@ -106,8 +106,7 @@ impl Rulebook {
                 (name(c), String::new(), name(c), None, None)
             }
             Refusal::MustRemove(from, c) => {
-                // The move as written, its removal still to be named.
-                text = from.map_or(name(c), |f| format!("{}-{}", name(&f), name(c)));
+                text = crate::refusal::written_before_removal(g, *from, *c);
                 (name(c), String::new(), name(c), None, None)
             }
             Refusal::RemovesNothing(c) => (name(c), String::new(), name(c), None, None),

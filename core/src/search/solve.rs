@@ -75,8 +75,8 @@ pub enum Solved {
 
 /// The exact value of the position `from` a game or a position ([`At`])
 /// within `within` of computing, else a win shown by threats or by a move
-/// that wins at once, or why there is neither. Games with a repetition rule are solved over their graph of
-/// positions, others by alpha-beta. Where `from` holds the game's earlier
+/// that wins at once, or why there is neither. Games with a repetition
+/// rule are solved over their graph of positions, others by alpha-beta. Where `from` holds the game's earlier
 /// positions, a move that would repeat a position for the last time
 /// allowed is a draw.
 ///
@@ -127,17 +127,9 @@ pub fn solve_watched<'a>(
 
 /// A legal move of `at`'s side to move that ends the game won for it.
 fn win_at_once(at: &At<'_>) -> Result<Option<Move>, ScriptError> {
-    let (rules, pos, history) = (at.rules, at.pos, at.history);
-    let me = pos.turn();
     let mut list = MoveList::new();
-    rules.legal_moves(pos, history, &mut list)?;
-    for &mv in list.iter() {
-        let next = rules.play_unchecked(pos, history, mv)?;
-        if next.outcome() == Some(Outcome::Win(me)) {
-            return Ok(Some(mv));
-        }
-    }
-    Ok(None)
+    at.rules.legal_moves(at.pos, at.history, &mut list)?;
+    super::tactics::winning_move(at.rules, at.pos, at.history, &list)
 }
 
 /// [`solve_watched`] by the exact methods and the threats alone.
