@@ -62,9 +62,12 @@ pub enum Refusal {
     SwapLate,
     /// No slide leads from the first cell to the second (`slides(cell)`).
     NoSlide(Cell, Cell),
-    /// The slide's first cell holds what the mover may not take. Holds the
-    /// cell and the mark on it (none where a slide takes only own marks).
-    SlideTake(Cell, Option<Side>),
+    /// The slide's first cell holds the opponent's mark, which the mover
+    /// may not take. Holds the cell and the mark.
+    SlideTake(Cell, Side),
+    /// The slide's first cell is empty where the mover takes only its own
+    /// mark (Pop Out). Holds the cell.
+    SlideEmpty(Cell),
     /// `^…` names no slide of this rulebook. Holds the text.
     NoSlideNamed(String),
     /// A placement without a twist where every placement is followed by
@@ -168,10 +171,10 @@ impl Refusal {
                     .to_string()
             }
             Refusal::NoSlide(a, b) => format!("no slide leads from {} to {}", name(a), name(b)),
-            Refusal::SlideTake(c, Some(mark)) => {
+            Refusal::SlideTake(c, mark) => {
                 format!("{} shows {mark}: the side to move may not take it", name(c))
             }
-            Refusal::SlideTake(c, None) => {
+            Refusal::SlideEmpty(c) => {
                 format!("{} is empty: the side to move takes only its own mark", name(c))
             }
             Refusal::NoSlideNamed(text) => format!("no slide is named `{text}` here"),
@@ -312,6 +315,7 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "swap_late",
     "no_slide",
     "slide_take",
+    "slide_empty",
     "must_twist",
     "line_before_twist",
     "no_twist",
@@ -357,6 +361,7 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
         "no_slide" => &["{cell}", "{from}", "{to}", "{text}"],
         "slide_take" => &["{cell}", "{from}", "{mark}"],
+        "slide_empty" => &["{cell}", "{from}"],
         "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
         "no_twist" => &["{text}"],
         "must_remove" => &["{cell}", "{to}", "{text}"],
@@ -396,6 +401,7 @@ impl Refusal {
             Refusal::SwapLate => "swap_late",
             Refusal::NoSlide(..) => "no_slide",
             Refusal::SlideTake(..) => "slide_take",
+            Refusal::SlideEmpty(_) => "slide_empty",
             Refusal::NoSlideNamed(_) => "no_slide",
             Refusal::MustTwist(_) => "must_twist",
             Refusal::LineBeforeTwist(_) => "line_before_twist",

@@ -2,12 +2,12 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Candidates, complete, spec};
+use crate::command::{Candidates, Known, complete, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
 use crate::table::ClockRun;
-use gridrules_core::MoveList;
+use gridrules_core::{MoveList, Side};
 use rustyline::ExternalPrinter;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
@@ -27,7 +27,19 @@ use std::time::{Duration, Instant};
 #[derive(Default)]
 struct Words {
     moves: Vec<String>,
+    /// The sides the person at the keyboard plays, for `resign`.
+    sides: Vec<String>,
     prompt: Prompt,
+}
+
+impl Known for Mutex<Words> {
+    fn moves(&self) -> Vec<String> {
+        self.lock().unwrap_or_else(|e| e.into_inner()).moves.clone()
+    }
+
+    fn own_sides(&self) -> Vec<String> {
+        self.lock().unwrap_or_else(|e| e.into_inner()).sides.clone()
+    }
 }
 
 /// The prompt: `classic X 12s> `: the rulebook, the side to move, and the
@@ -84,14 +96,7 @@ impl Completer for ReplHelper {
         pos: usize,
         ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let moves = || {
-            self.words
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .moves
-                .clone()
-        };
-        match complete(&line[..pos], moves) {
+        match complete(&line[..pos], &*self.words) {
             (start, Candidates::Words(words)) => {
                 let pairs = words
                     .into_iter()
@@ -175,6 +180,10 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     let text = prompt.text();
     let mut words = words.lock().unwrap_or_else(|e| e.into_inner());
     words.moves = moves;
+    words.sides = (Side::ALL.into_iter())
+        .filter(|&s| session.seats().may_resign(s))
+        .map(|s| s.to_string())
+        .collect();
     words.prompt = prompt;
     text
 }

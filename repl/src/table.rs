@@ -132,6 +132,13 @@ impl Seats {
             .find(|&s| self.computer(s).is_none() && self.computer(s.other()).is_some())
     }
 
+    /// Whether a person may resign for `side`: against the computer, only
+    /// for their own (resigning for the computer's would score them a win
+    /// it never gave).
+    pub fn may_resign(&self, side: Side) -> bool {
+        self.human_side().is_none_or(|h| h == side)
+    }
+
     /// Hands the seat of `side` to the computer at `level` (or back to a person).
     pub fn set_computer(&mut self, side: Side, level: Option<Level>) {
         let seat = self.seat_of(side);
@@ -406,5 +413,21 @@ impl Clock {
     /// Whether the side to move has used all its time (and the clock runs).
     pub fn ran_out(&self) -> bool {
         self.run == ClockRun::Running && self.left() == Some(Duration::ZERO)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against the computer a person resigns for their own side only;
+    /// between two people, for either.
+    #[test]
+    fn a_person_resigns_only_for_a_side_a_person_plays() {
+        let mut seats = Seats::default();
+        assert!(Side::ALL.into_iter().all(|s| seats.may_resign(s)));
+        seats.set_computer(Side::X, Some(Level::Hard));
+        assert!(!seats.may_resign(Side::X));
+        assert!(seats.may_resign(Side::O));
     }
 }

@@ -598,7 +598,10 @@ impl Mechanics {
         if Self::may_take_in(slide, pos) {
             Ok(())
         } else {
-            Err(Refusal::SlideTake(from, pos.mark_at(from)))
+            Err(match pos.mark_at(from) {
+                Some(mark) => Refusal::SlideTake(from, mark),
+                None => Refusal::SlideEmpty(from),
+            })
         }
     }
 

@@ -72,9 +72,10 @@ impl Rulebook {
             Refusal::WrongRegion(c, r) => (name(c), String::new(), name(c), Some(*r), None),
             Refusal::NotOwnPiece(c) => (name(c), name(c), String::new(), None, None),
             Refusal::SlideTake(c, m) => {
-                mark = m.map(|m| m.to_string()).unwrap_or_default();
+                mark = m.to_string();
                 (name(c), name(c), String::new(), None, None)
             }
+            Refusal::SlideEmpty(c) => (name(c), name(c), String::new(), None, None),
             Refusal::NoSlide(a, b) => {
                 text = format!("{}-{}", name(a), name(b));
                 (name(b), name(a), name(b), None, None)
@@ -332,7 +333,8 @@ mod tests {
             Refusal::NoPieRule,
             Refusal::SwapLate,
             Refusal::NoSlide(a1, b2),
-            Refusal::SlideTake(a1, Some(Side::O)),
+            Refusal::SlideTake(a1, Side::O),
+            Refusal::SlideEmpty(a1),
             Refusal::MustTwist(b2),
             Refusal::LineBeforeTwist(b2),
             Refusal::NoTwist("9+".to_string()),

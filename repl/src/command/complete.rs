@@ -15,26 +15,50 @@ pub enum Candidates {
     Files,
 }
 
+/// What completion asks of the session, only when a word may come from it.
+pub trait Known {
+    /// The legal moves, as written.
+    fn moves(&self) -> Vec<String>;
+    /// The sides the person at the keyboard plays (both between two people).
+    fn own_sides(&self) -> Vec<String>;
+}
+
 /// Completes the last word of `before` (the line up to the cursor): where
-/// that word starts, and what may replace it. `moves` gives the legal
-/// moves, asked for only when a move may come next.
-pub fn complete(before: &str, moves: impl FnOnce() -> Vec<String>) -> (usize, Candidates) {
+/// that word starts, and what may replace it.
+pub fn complete(before: &str, known: &impl Known) -> (usize, Candidates) {
     let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
     let word = &before[start..];
     let commands = || COMMANDS.iter().map(|c| c.name.to_string());
     let starting = |words: &mut dyn Iterator<Item = String>| {
         Candidates::Words(words.filter(|w| w.starts_with(word)).collect())
     };
-    let Some(first) = before[..start].split_whitespace().next() else {
-        return (start, starting(&mut commands().chain(moves())));
+    let fixed = |list: &[&str]| starting(&mut list.iter().map(|w| w.to_string()));
+    let mut done = before[..start].split_whitespace();
+    let Some(first) = done.next() else {
+        return (start, starting(&mut commands().chain(known.moves())));
     };
-    let found = match spec(first).map_or(Arg::Nothing, |s| s.arg) {
-        Arg::Nothing => Candidates::Words(Vec::new()),
-        Arg::Move => starting(&mut moves().into_iter()),
-        Arg::Rulebook => starting(&mut Rulebook::builtin_names().map(str::to_string)),
-        Arg::Command => starting(&mut commands()),
-        Arg::Word(list) => starting(&mut list.iter().map(|w| w.to_string())),
-        Arg::File => Candidates::Files,
+    // The words already typed after the command's name.
+    let args: Vec<&str> = done.collect();
+    let arg = spec(first).map_or(Arg::Nothing, |s| s.arg);
+    let found = match (arg, &args[..]) {
+        // Files and moves may come as several words; the rest take the
+        // word their position calls for.
+        (Arg::File, _) => Candidates::Files,
+        (Arg::Move, _) => starting(&mut known.moves().into_iter()),
+        (Arg::Then(_, then), [before]) => {
+            let next = then.iter().find(|(w, _)| w.eq_ignore_ascii_case(before));
+            fixed(next.map_or(&[][..], |&(_, list)| list))
+        }
+        (_, [_, ..]) | (Arg::Nothing, _) => Candidates::Words(Vec::new()),
+        (Arg::Rulebook, []) => starting(&mut Rulebook::builtin_names().map(str::to_string)),
+        (Arg::RulebookOr(more), []) => starting(
+            &mut Rulebook::builtin_names()
+                .chain(more.iter().copied())
+                .map(str::to_string),
+        ),
+        (Arg::Command, []) => starting(&mut commands()),
+        (Arg::Word(list) | Arg::Then(list, _), []) => fixed(list),
+        (Arg::OwnSide, []) => starting(&mut known.own_sides().into_iter()),
     };
     (start, found)
 }
@@ -43,13 +67,28 @@ pub fn complete(before: &str, moves: impl FnOnce() -> Vec<String>) -> (usize, Ca
 mod tests {
     use super::*;
 
+    /// A session at which the person plays O against the computer.
+    struct AtO;
+
+    impl Known for AtO {
+        fn moves(&self) -> Vec<String> {
+            vec!["a1".to_string(), "b2".to_string()]
+        }
+        fn own_sides(&self) -> Vec<String> {
+            vec!["O".to_string()]
+        }
+    }
+
     fn words(before: &str) -> (usize, Candidates) {
-        complete(before, || vec!["a1".to_string(), "b2".to_string()])
+        complete(before, &AtO)
+    }
+
+    fn named(w: &[&str]) -> Candidates {
+        Candidates::Words(w.iter().map(|w| w.to_string()).collect())
     }
 
     #[test]
     fn first_words_then_arguments() {
-        let named = |w: &[&str]| Candidates::Words(w.iter().map(|w| w.to_string()).collect());
         assert_eq!(words("und"), (0, named(&["undo"])));
         assert_eq!(words("b"), (0, named(&["bench", "b2"])));
         assert_eq!(words("play a"), (5, named(&["a1"])));
@@ -57,5 +96,22 @@ mod tests {
         assert_eq!(words("help und"), (5, named(&["undo"])));
         assert_eq!(words("legal x"), (6, named(&[])));
         assert_eq!(words("save ga"), (5, Candidates::Files));
+    }
+
+    /// Each word after the command's name completes from the list for its
+    /// place: `ai time <Tab>` offered the levels again, `check <Tab>` no
+    /// `all`, `resign <Tab>` the computer's side, which is refused.
+    #[test]
+    fn later_words_complete_from_their_own_place() {
+        assert_eq!(words("ai time "), (8, named(&["default"])));
+        assert_eq!(words("ai hard "), (8, named(&[])));
+        assert_eq!(words("vs hard "), (8, named(&["X", "O"])));
+        assert_eq!(words("vs off "), (7, named(&[])));
+        assert_eq!(words("vs hard X "), (10, named(&[])));
+        assert_eq!(words("check a"), (6, named(&["all"])));
+        assert_eq!(words("new ul"), (4, named(&["ultimate", "ultimate-both"])));
+        assert_eq!(words("resign "), (7, named(&["O"])));
+        assert_eq!(words("pie on "), (7, named(&[])));
+        assert_eq!(words("play a1 b"), (8, named(&["b2"])));
     }
 }

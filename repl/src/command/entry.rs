@@ -19,6 +19,16 @@ pub enum Arg {
     Command,
     /// A word from a fixed list.
     Word(&'static [&'static str]),
+    /// A word from a fixed list, then a word from the list paired with the
+    /// first (`ai time default`, `vs hard X`).
+    Then(
+        &'static [&'static str],
+        &'static [(&'static str, &'static [&'static str])],
+    ),
+    /// A built-in rulebook name, or one of these words (`check all`).
+    RulebookOr(&'static [&'static str]),
+    /// A side the person at the keyboard plays: not the computer's.
+    OwnSide,
 }
 
 /// Whether a command goes into the session's transcript, which batch mode
@@ -52,7 +62,7 @@ pub struct CommandSpec {
     pub more: &'static str,
     /// An example line.
     pub example: &'static str,
-    /// What its first argument is, for completion.
+    /// What its arguments are, for completion.
     pub arg: Arg,
     /// Whether it goes into the transcript.
     pub log: Log,

@@ -167,10 +167,21 @@ mod tests {
     /// refused; `ai time` was never offered).
     #[test]
     fn every_word_completion_offers_is_taken() {
+        use crate::command::Arg;
         for c in COMMANDS {
-            let crate::command::Arg::Word(words) = c.arg else {
-                continue;
+            let (words, then) = match c.arg {
+                Arg::Word(words) => (words, &[][..]),
+                Arg::Then(words, then) => (words, then),
+                _ => continue,
             };
+            // A pair offered after its first word is taken whole.
+            for (first, seconds) in then {
+                assert!(words.contains(first), "{}: `{first}`", c.name);
+                for second in *seconds {
+                    let line = format!("{} {first} {second}", c.name);
+                    assert_eq!(usage_of(&line), Ok(()), "`{line}`");
+                }
+            }
             for w in words {
                 let alone = format!("{} {w}", c.name);
                 // `ai time` wants its seconds after it, `name 1` a name.

@@ -22,7 +22,7 @@ mod parsed;
 mod registry;
 mod words;
 
-pub use complete::{Candidates, complete};
+pub use complete::{Candidates, Known, complete};
 pub use entry::{Arg, Args, CommandSpec, Log, Parse, ParseError};
 pub use help::help;
 pub use line::{Invocation, NO_REPLY, parse};

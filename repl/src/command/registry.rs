@@ -37,6 +37,11 @@ const AI_WORDS: &[&str] = &["easy", "medium", "hard", "time"];
 /// What `hint` takes: a level.
 const HINT_LEVELS: &[&str] = &["easy", "medium", "hard"];
 const ON_OFF: &[&str] = &["on", "off"];
+const SIDES: &[&str] = &["X", "O"];
+/// What follows `vs`'s level: the person's mark.
+const VS_THEN: &[(&str, &[&str])] = &[("easy", SIDES), ("medium", SIDES), ("hard", SIDES)];
+/// What follows `ai time`.
+const AI_THEN: &[(&str, &[&str])] = &[("time", &["default"])];
 
 /// Every command, in the order `help` lists them.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -166,7 +171,7 @@ pub static COMMANDS: &[CommandSpec] = &[
          under which a seed repeats every move (a move the 6 s cap cuts \
          says so). Ctrl-C stops the computer thinking: nothing is played.",
     )
-    .completing(Arg::Word(AI_WORDS))
+    .completing(Arg::Then(AI_WORDS, AI_THEN))
     .plays(),
     cmd(
         "hint",
@@ -184,7 +189,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .aka(&["computer"])
     .example("vs hard O")
-    .completing(Arg::Word(LEVELS))
+    .completing(Arg::Then(LEVELS, VS_THEN))
     .more(
         "Before the first move you are seat 1: X or O is your mark, else \
          the one seat 1 has in this game; the computer opens at once if it \
@@ -224,7 +229,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             Ok(Command::Resign(by))
         },
     )
-    .completing(Arg::Word(&["X", "O"])),
+    .completing(Arg::OwnSide),
     cmd(
         "draw",
         "offer|accept|decline",
@@ -486,7 +491,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("check ultimate")
-    .completing(Arg::Rulebook)
+    .completing(Arg::RulebookOr(&["all"]))
     .unlogged()
     .long(),
     cmd(

@@ -81,11 +81,9 @@ impl Session {
         if let Some((outcome, _)) = self.game.ending() {
             return Err(CommandError::NothingToResign(outcome));
         }
-        // Against the computer a person resigns for their own side only:
-        // resigning for the computer's would score them a win it never gave.
-        if let (Some(side), Some(human)) = (side, self.seats.human_side())
-            && side != human
-            && let Some(level) = self.seats.computer(side)
+        if let Some(side) = side
+            && !self.seats.may_resign(side)
+            && let (Some(human), Some(level)) = (self.seats.human_side(), self.seats.computer(side))
         {
             return Err(CommandError::ComputersSide { side, level, human });
         }
