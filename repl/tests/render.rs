@@ -264,3 +264,45 @@ fn connect6_names_the_whole_last_turn_under_the_board() {
         "{coloured:?}"
     );
 }
+
+/// The last move is shown where its mark stands once the move is made:
+/// pentago's twist carries the placed mark on (it was shown at the cell it
+/// was placed on, now empty); quixo's new mark goes in at the slide's far
+/// end (nothing was shown); a pop puts no mark down.
+#[test]
+fn the_last_move_is_shown_where_its_mark_ends() {
+    let colour = Style {
+        color: true,
+        ..PLAIN
+    };
+    let reversed = |text: &str| text.matches("\x1b[7m").count();
+    // a1/1+ turns a1's quadrant a quarter clockwise: the mark goes to a3.
+    let pentago = after("pentago", &["a1/1+"]);
+    assert!(
+        pentago
+            .game()
+            .position()
+            .mark_at(cell(&pentago, "a3"))
+            .is_some()
+    );
+    let shown = board(&pentago, colour);
+    assert!(
+        shown
+            .lines()
+            .any(|l| l.starts_with("3 ") && l.contains("\x1b[7m")),
+        "{shown:?}"
+    );
+    assert_eq!(reversed(&shown), 1, "{shown:?}");
+    // Quixo: a1-e1 takes a1's blank cube and pushes it in at e1 marked X.
+    let quixo = board(&after("quixo", &["a1-e1"]), colour);
+    let row1 = quixo.lines().find(|l| l.starts_with("1 ")).unwrap();
+    assert!(row1.contains("\x1b[7m\x1b[1;31mX"), "{quixo:?}");
+    assert_eq!(reversed(&quixo), 1, "{quixo:?}");
+    // Pop Out: X drops on d, O on d, X pops d: no mark of the move is shown.
+    let popout = board(&after("popout", &["d", "d", "^d"]), colour);
+    assert_eq!(reversed(&popout), 0, "{popout:?}");
+}
+
+fn cell(session: &Session, name: &str) -> gridrules_core::Cell {
+    session.rulebook().grid().parse_cell(name).unwrap()
+}

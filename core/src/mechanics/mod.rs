@@ -34,7 +34,7 @@ pub use pieces::Jump;
 
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Grid, WORDS};
-use crate::position::{Ending, NO_REGION, Position, Side, UNLIMITED};
+use crate::position::{Ending, Move, NO_REGION, Position, Side, UNLIMITED};
 use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
@@ -410,6 +410,17 @@ impl Mechanics {
     /// The slides, in cell order.
     pub fn slides(&self) -> &[slides::Slide] {
         &self.slides.all
+    }
+
+    /// Where the mark `mv` puts down stands once the move is made — a
+    /// twist may carry it on, a slide's new mark goes in at its far end —
+    /// for showing the last move; none for a pop or a swap.
+    pub fn placed_at(&self, mv: Move) -> Option<Cell> {
+        match mv {
+            Move::Twist { to, twist } => Some(self.twisted(to, twist)),
+            Move::Slide { from, to } => self.slide_put(from, to),
+            _ => mv.to(),
+        }
     }
 
     /// The marks each side keeps before its oldest vanishes, if limited.

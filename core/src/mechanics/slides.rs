@@ -576,6 +576,13 @@ impl Mechanics {
             .0
     }
 
+    /// The cell the slide from `from` to `to` puts the mover's mark on (its
+    /// far end), if it puts one down (a pop leaves the cell empty).
+    pub(crate) fn slide_put(&self, from: Cell, to: Cell) -> Option<Cell> {
+        let slide = self.slide(from, to)?;
+        (slide.put == Put::Own).then(|| slide.to())
+    }
+
     /// The slide from `from` to `to`, if there is one.
     pub(crate) fn slide(&self, from: Cell, to: Cell) -> Option<&Slide> {
         self.slides

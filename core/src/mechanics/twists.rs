@@ -222,6 +222,15 @@ impl Mechanics {
         &self.twists.all
     }
 
+    /// Where a mark placed on `to` stands after twist number `twist`: the
+    /// twist carries it along where it turns the mark's block.
+    pub(crate) fn twisted(&self, to: Cell, twist: u8) -> Cell {
+        let carried = self.twists.all.get(usize::from(twist));
+        carried
+            .and_then(|t| t.moves.iter().find(|&&(from, _)| from == to))
+            .map_or(to, |&(_, dest)| dest)
+    }
+
     /// Whether `side`'s mark on the empty `to` makes a line, with `own`
     /// its marks before: the game then ends with the placement.
     ///

@@ -174,7 +174,9 @@ impl Frame {
         let label = self.label;
         let g = rulebook.grid();
         let pos = game.position();
-        let last: Vec<Cell> = last_turn(game).iter().filter_map(|m| m.to()).collect();
+        let last: Vec<Cell> = (last_turn(game).iter())
+            .filter_map(|&m| rulebook.mechanics().placed_at(m))
+            .collect();
         // The line that won, drawn struck (underlined) where there is colour;
         // the result line names its cells either way.
         let winning: Vec<Cell> = rulebook.decisive_runs(pos).concat();
