@@ -308,6 +308,31 @@ mod tests {
         );
     }
 
+    /// Every `[refusals]` text of a built-in rulebook ends with the rule it
+    /// applies, in parentheses, as the user sees them everywhere (renju
+    /// put its ID first; ultimate's `occupied` named none).
+    #[test]
+    fn every_built_in_refusal_text_names_its_rule_last() {
+        for name in Rulebook::builtin_names() {
+            let rules = Rulebook::builtin(name).unwrap();
+            for (key, text) in &rules.refusal_texts {
+                let id = text
+                    .strip_suffix(')')
+                    .and_then(|t| t.rsplit_once('('))
+                    .map(|(_, ids)| ids);
+                let names_rules = id.is_some_and(|ids| {
+                    ids.split(", ").all(|id| {
+                        let digits = id.trim_start_matches(|c: char| c.is_ascii_uppercase());
+                        digits.len() < id.len()
+                            && !digits.is_empty()
+                            && digits.chars().all(|c| c.is_ascii_digit())
+                    })
+                });
+                assert!(names_rules, "{name}: {key} = {text:?}");
+            }
+        }
+    }
+
     /// Every placeholder a refusal key allows is filled in when that refusal
     /// is explained: none prints empty (the loader refuses the others).
     #[test]
