@@ -34,6 +34,21 @@ fn the_blank_template_passes_check_through_the_binary() {
         listing(dir.path()),
         ["my-game.rhai", "my-game.toml", "my-game.txt"]
     );
+    // What to do next, in lines that fit a terminal (one of 200 columns
+    // was printed).
+    let next: Vec<&str> = made
+        .out
+        .lines()
+        .skip_while(|l| !l.starts_with("next:"))
+        .collect();
+    assert_eq!(
+        next,
+        [
+            "next: edit them; `gridrules check --watch my-game.toml` checks each save",
+            "play: `gridrules --rules my-game.toml`",
+            "replay the transcript: `gridrules --rules my-game.toml --batch < my-game.txt`",
+        ]
+    );
     let checked = common::run_in(dir.path(), &["check", "my-game.toml"], "");
     assert_eq!(checked.code, 0, "{}{}", checked.out, checked.err);
     // The name alone is taken for a built-in's, and the file is suggested.

@@ -35,9 +35,15 @@ pub(super) fn new_variant(
         lines.push(warning_entry(w));
     }
     checked_lines(r, &written.checked, &mut lines);
+    // Three short lines, not one of 200 columns: the shell does not wrap
+    // them for the reader.
+    let (toml, transcript) = (&shown[0], &shown[2]);
     lines.push(format!(
-        "next: edit them, `gridrules check {0}` after each change (or `check --watch {0}`); play with `gridrules --rules {0}`; replay the transcript with `gridrules --rules {0} --batch < {1}`",
-        shown[0], shown[2]
+        "next: edit them; `gridrules check --watch {toml}` checks each save"
+    ));
+    lines.push(format!("play: `gridrules --rules {toml}`"));
+    lines.push(format!(
+        "replay the transcript: `gridrules --rules {toml} --batch < {transcript}`"
     ));
     Ok(Reply::Lines(lines))
 }
