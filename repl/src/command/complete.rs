@@ -41,10 +41,9 @@ pub fn complete(before: &str, known: &impl Known) -> (usize, Candidates) {
     let args: Vec<&str> = done.collect();
     let arg = spec(first).map_or(Arg::Nothing, |s| s.arg);
     let found = match (arg, &args[..]) {
-        // Files and moves may come as several words; the rest take the
-        // word their position calls for.
+        // A path may hold spaces; every other word completes from what
+        // its place takes (one move at a time).
         (Arg::File, _) => Candidates::Files,
-        (Arg::Move, _) => starting(&mut known.moves().into_iter()),
         (Arg::Then(_, then), [before]) => {
             let next = then.iter().find(|(w, _)| w.eq_ignore_ascii_case(before));
             fixed(next.map_or(&[][..], |&(_, list)| list))
@@ -57,6 +56,7 @@ pub fn complete(before: &str, known: &impl Known) -> (usize, Candidates) {
                 .map(str::to_string),
         ),
         (Arg::Command, []) => starting(&mut commands()),
+        (Arg::Move, []) => starting(&mut known.moves().into_iter()),
         (Arg::Word(list) | Arg::Then(list, _), []) => fixed(list),
         (Arg::OwnSide, []) => starting(&mut known.own_sides().into_iter()),
     };
@@ -112,6 +112,6 @@ mod tests {
         assert_eq!(words("new ul"), (4, named(&["ultimate", "ultimate-both"])));
         assert_eq!(words("resign "), (7, named(&["O"])));
         assert_eq!(words("pie on "), (7, named(&[])));
-        assert_eq!(words("play a1 b"), (8, named(&["b2"])));
+        assert_eq!(words("play a1 b"), (8, named(&[])));
     }
 }
