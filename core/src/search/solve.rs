@@ -48,10 +48,11 @@ pub struct Won {
 }
 
 /// How a [`Won`] was shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shown {
-    /// A move that ends the game won, with every other move unvalued.
-    AtOnce,
+    /// Moves that end the game won, every one of them (the first is the
+    /// [`Won`]'s move), with every other move unvalued.
+    AtOnce(Vec<Move>),
     /// A sequence of threats.
     Threats,
 }
@@ -113,9 +114,10 @@ pub fn solve_watched<'a>(
         return Ok(solved);
     }
     // Whatever the size of the game, a move that wins at once is a win.
-    Ok(match win_at_once(&at)? {
-        Some(mv) => Solved::Won(Won {
-            shown: Shown::AtOnce,
+    let wins = wins_at_once(&at)?;
+    Ok(match wins.first() {
+        Some(&mv) => Solved::Won(Won {
+            shown: Shown::AtOnce(wins),
             side: at.pos.turn(),
             plies: 1,
             quickest: true,
@@ -125,11 +127,11 @@ pub fn solve_watched<'a>(
     })
 }
 
-/// A legal move of `at`'s side to move that ends the game won for it.
-fn win_at_once(at: &At<'_>) -> Result<Option<Move>, ScriptError> {
+/// Every legal move of `at`'s side to move that ends the game won for it.
+fn wins_at_once(at: &At<'_>) -> Result<Vec<Move>, ScriptError> {
     let mut list = MoveList::new();
     at.rules.legal_moves(at.pos, at.history, &mut list)?;
-    super::tactics::winning_move(at.rules, at.pos, at.history, &list)
+    super::tactics::winning_moves(at.rules, at.pos, at.history, &list)
 }
 
 /// [`solve_watched`] by the exact methods and the threats alone.

@@ -21,6 +21,23 @@ pub(super) fn winning_move(
     Ok(None)
 }
 
+/// Every one of `moves` that wins at once for the side to move.
+pub(super) fn winning_moves(
+    rules: &Rulebook,
+    pos: &Position,
+    history: &[Move],
+    moves: &[Move],
+) -> Result<Vec<Move>, ScriptError> {
+    let me = pos.turn();
+    let mut wins = Vec::new();
+    for &mv in moves {
+        if rules.play_unchecked(pos, history, mv)?.outcome() == Some(Outcome::Win(me)) {
+            wins.push(mv);
+        }
+    }
+    Ok(wins)
+}
+
 /// The moves that do not lose at once and after which the opponent cannot
 /// win at once (a line that loses for its maker, as in misère, is a move
 /// that loses at once).

@@ -425,8 +425,8 @@ pub static COMMANDS: &[CommandSpec] = &[
          `too large`. Where a line wins and forces the reply but the game \
          is too large (qubic), a win made of threats the loser can only \
          answer: `solve: X wins in at most 11 — a2 (shown by threats; ...)`. \
-         In any game too large, a move that wins at once is still named: \
-         `solve: X wins in 1 — a5 (a win at once; ...)`. \
+         In any game too large, the moves that win at once are still \
+         named: `solve: X wins in 1 — a5 (a win at once; ...)`. \
          Games with a repetition rule are solved over every \
          reachable position; others by alpha-beta. Where pieces are placed \
          and then stepped and too many positions are reachable, over a \

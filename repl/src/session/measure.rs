@@ -99,14 +99,17 @@ impl Session {
                 line
             }
             Solved::Won(Won {
-                shown: Shown::AtOnce,
+                shown: Shown::AtOnce(wins),
                 side,
-                first_move: Some(m),
                 ..
-            }) => format!(
-                "solve: {side} wins in 1 — {} (a win at once; the other moves are not valued)",
-                rules.move_text(m)
-            ),
+            }) => {
+                let named: Vec<String> = wins.iter().map(|&m| rules.move_text(m)).collect();
+                let each = if named.len() > 1 { "each " } else { "" };
+                format!(
+                    "solve: {side} wins in 1 — {} ({each}a win at once; the other moves are not valued)",
+                    named.join(" or ")
+                )
+            }
             Solved::Won(won) => {
                 let within = if won.quickest { "" } else { "at most " };
                 let value = format!("{} wins in {within}{}", won.side, won.plies);
