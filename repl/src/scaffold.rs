@@ -254,7 +254,7 @@ fn blank_rulebook(name: &str, p: &str) -> String {
         r#"# {name}.toml: a gridrules rulebook, written by `gridrules new-variant`.
 # Check it:  gridrules check {name}.toml       (runs the [[example]]s below)
 # Play it:   gridrules --rules {name}.toml     (or `load {name}.toml` at the REPL)
-# Every key is in the README, "Writing a rulebook"; a misspelt key is refused
+# Every key is in docs/reference.md, "The rulebook file"; a misspelt key is refused
 # at load with the nearest valid one.
 
 # The name `new`, `variants` and the prompt show: lower-case letters, digits, `-`.
@@ -365,7 +365,7 @@ fn blank_script(name: &str) -> String {
 //! Cells are numbers `row * WIDTH + col` from a1 = 0, or names like "b2".
 //! Each [params] key is a constant here (k -> K); WIDTH and HEIGHT are too.
 //! Modules every script may call: lines::, regions::, movement::, gravity::,
-//! captures:: (the README's "Built-in modules").
+//! captures:: (docs/reference.md, "Functions a script can call").
 
 /// Required (load): every line a run may lie along, each an array of cells
 /// in order: here every row, column and diagonal of K or more cells.
@@ -387,8 +387,8 @@ fn no_moves() {{
     "draw"
 }}
 
-// The other hooks are optional: define one to use it. The README's "Hooks"
-// table says more about each, and in what order they apply after a move.
+// The other hooks are optional: define one to use it. docs/reference.md's
+// "Hooks" table says more about each, and in what order they apply after a move.
 {optional}"#
     )
 }

@@ -109,14 +109,31 @@ impl Seats {
         self.names[seat] = name;
     }
 
-    /// Sets both names by mark (from a record).
+    /// The name given to the seat playing `side`, if it was given one: a
+    /// seat's own number (`player 2`) names no one a record could keep.
+    pub fn given_name(&self, side: Side) -> Option<&str> {
+        let seat = self.seat_of(side);
+        (self.names[seat] != default_name(seat)).then_some(self.names[seat].as_str())
+    }
+
+    /// Names the seats by mark from a record: where a person plays that
+    /// mark here.
     pub fn set_names_by_side(&mut self, x: Option<String>, o: Option<String>) {
-        // A name the record leaves out stays as the seat has it.
-        if let Some(x) = x {
-            self.names[self.x_seat] = x;
-        }
-        if let Some(o) = o {
-            self.names[1 - self.x_seat] = o;
+        for (side, name) in [(Side::X, x), (Side::O, o)] {
+            let seat = self.seat_of(side);
+            // A name the record leaves out stays as the seat has it; so
+            // does a seat's number (older records wrote them: it would
+            // label the other seat `player 1` once the seats have turned),
+            // a name on the computer's seat (it is not the person who
+            // played that mark then) and the other seat's own name.
+            let kept = |name: &String| {
+                (0..2).any(|seat| *name == default_name(seat))
+                    || self.computer[seat].is_some()
+                    || *name == self.names[1 - seat]
+            };
+            if let Some(name) = name.filter(|n| !kept(n)) {
+                self.names[seat] = name;
+            }
         }
     }
 

@@ -375,9 +375,43 @@ fn opening_seats_before_the_computer_moves() {
     );
     batch(dir.path(), "new classic\nvs easy O\nb2\nsave c.toml\n");
     let record = std::fs::read_to_string(dir.path().join("c.toml")).unwrap();
+    // The seats were never named: a seat's number names no one.
     assert!(
-        record.contains("x = \"player 2\"") && !record.contains("computer"),
+        !record.contains("x = ") && !record.contains("o = ") && !record.contains("computer"),
         "{record}"
+    );
+}
+
+/// From a walkthrough: opening a record against the computer relabelled
+/// the seats — the record's `x = "player 1"` went to the computer's seat
+/// (`player 1 (X, computer, hard)`), and a named person's to the computer
+/// too (`Ada (computer, hard)` beside `Ada`). A person's seat keeps its
+/// label; only a seat a person plays takes the record's name.
+#[test]
+fn opening_a_record_against_the_computer_keeps_the_seats_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, named) = ("old.toml", "named.toml");
+    std::fs::write(
+        dir.path().join(old),
+        "rulebook = \"classic\"\nx = \"player 1\"\no = \"player 2\"\nmoves = \"b2\"\n",
+    )
+    .unwrap();
+    batch(dir.path(), &format!("name 1 Ada\nb2\nsave {named}\n"));
+    for record in [old, named] {
+        let out = batch(
+            dir.path(),
+            &format!("name 1 Ada\nvs hard O\nopen {record}\nscore\n"),
+        );
+        assert!(
+            out.ends_with("score: Ada (O) 0, computer (X, hard) 0 (0 games)\n"),
+            "{record}: {out}"
+        );
+    }
+    // Between two people the record's names take their marks.
+    let out = batch(dir.path(), &format!("open {named}\nscore\n"));
+    assert!(
+        out.ends_with("score: Ada (X) 0, player 2 (O) 0 (0 games)\n"),
+        "{out}"
     );
 }
 

@@ -32,8 +32,8 @@ impl Session {
             return Err(CommandError::NotARecordFile(path.to_path_buf()));
         }
         let terms = record::Terms {
-            x: Some(self.seats.person_name(Side::X).to_string()),
-            o: Some(self.seats.person_name(Side::O).to_string()),
+            x: self.seats.given_name(Side::X).map(str::to_string),
+            o: self.seats.given_name(Side::O).map(str::to_string),
             pie: self.pie,
             clock: self.clock.limit,
         };
