@@ -96,6 +96,19 @@ struct RawRecord {
     ending: Option<Spanned<String>>,
 }
 
+/// Every `ending` a record may name, as [`ending_name`] writes them.
+const ENDINGS: &[&str] = &[
+    "line",
+    "full",
+    "no-moves",
+    "repetition",
+    "script",
+    "captures",
+    "reduced",
+    "resigned",
+    "agreed",
+];
+
 fn ending_name(e: Ending) -> &'static str {
     match e {
         Ending::Line => "line",
@@ -361,7 +374,21 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
     let ending = raw
         .ending
         .as_ref()
-        .map(|e| (e.get_ref().as_str(), e.span().start));
+        .map(|e| (e.get_ref().as_str(), e.span()));
+    // A misspelt ending would be read as none, and the result then
+    // refused for the wrong reason (`for a resignation write "resigned"`).
+    if let Some((name, span)) = &ending
+        && !ENDINGS.contains(name)
+    {
+        return Err(Problem::spanned(
+            ProblemKind::BadValue,
+            source,
+            span.clone(),
+            format!("ending `{name}`: expected one of {}", ENDINGS.join(", ")),
+        )
+        .with_help(crate::suggest::did_you_mean(name, ENDINGS.iter().copied()))
+        .into());
+    }
     match (game.ending(), ending) {
         (None, Some(("resigned", _))) => match outcome {
             Outcome::Win(winner) => {
@@ -376,7 +403,16 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
             )
             .into()),
         },
-        (None, Some(("agreed", _))) if outcome == Outcome::Draw => {
+        (None, Some(("agreed", span))) => {
+            if outcome != Outcome::Draw {
+                return Err(Problem::spanned(
+                    ProblemKind::BadValue,
+                    source,
+                    span,
+                    format!("ending `agreed` with result `{outcome}`: an agreed result is a draw"),
+                )
+                .into());
+            }
             let refused = game.agree_draw();
             refused.map_err(|e| mismatch(game, &e))
         }
@@ -394,6 +430,19 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
             format!("result `{outcome}`, but the moves give `{actual}`"),
         )
         .into()),
+        // The moves end the game: a recorded ending must be theirs.
+        (Some((_, actual)), Some((named, span))) if named != ending_name(actual) => {
+            Err(Problem::spanned(
+                ProblemKind::ResultMismatch,
+                source,
+                span,
+                format!(
+                    "ending `{named}`, but the moves end the game by `{}`",
+                    ending_name(actual)
+                ),
+            )
+            .into())
+        }
         (Some(_), _) => Ok(()),
     }
 }

@@ -104,6 +104,23 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
             "rulebook = \"classic\"\nmoves = \"b2\"\nresult = \"X wins\"\n",
             "result.toml:3:10: result `X wins`, but after these moves the game goes on",
         ),
+        // An ending was never read: a slip was refused as if none were
+        // written, one the moves contradict passed.
+        (
+            "slip.toml",
+            "rulebook = \"classic\"\nmoves = \"b2 a1 c3\"\nresult = \"O wins\"\nending = \"resignd\"\n",
+            "slip.toml:4:10: ending `resignd`: expected one of line, full, no-moves, repetition, script, captures, reduced, resigned, agreed",
+        ),
+        (
+            "ending.toml",
+            "rulebook = \"classic\"\nmoves = \"a1 a2 b1 b2 c1\"\nresult = \"X wins\"\nending = \"full\"\n",
+            "ending.toml:4:10: ending `full`, but the moves end the game by `line`",
+        ),
+        (
+            "agreed.toml",
+            "rulebook = \"classic\"\nmoves = \"b2 a1\"\nresult = \"X wins\"\nending = \"agreed\"\n",
+            "agreed.toml:4:10: ending `agreed` with result `X wins`: an agreed result is a draw",
+        ),
     ];
     for (name, text, _) in &cases {
         std::fs::write(dir.path().join(name), text).unwrap();
