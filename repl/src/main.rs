@@ -54,7 +54,11 @@ fn main() -> ExitCode {
         editor::stop_commands_on_ctrl_c(&session);
         let step = batch::step(&mut session, &command, render::Style::BATCH);
         if step.failed {
-            eprint!("{}", step.text);
+            // A report that ends in its failure (`check`'s pass and FAIL
+            // lines) is output all the same: `| grep FAIL` finds it.
+            let (report, error) = step.text.split_at(error_start(&step.text));
+            print!("{report}");
+            eprint!("{error}");
             return ExitCode::FAILURE;
         }
         // A move played prints nothing, and its game ends with the run:
@@ -115,4 +119,13 @@ fn emit(text: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Where the first line starting `error:` starts in `text`; where none does,
+/// its start: all of it is the error.
+fn error_start(text: &str) -> usize {
+    let mut starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
+    starts
+        .find(|&i| text[i..].starts_with("error:"))
+        .unwrap_or(0)
 }
