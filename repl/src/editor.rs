@@ -107,11 +107,29 @@ impl Completer for ReplHelper {
                     .collect();
                 Ok((start, pairs))
             }
-            (_, Candidates::Files) => {
+            (word_start, Candidates::Files { ext, words }) => {
                 // A file whose name holds a control or bidi character is
                 // not offered: its name would reach the terminal raw.
                 let (start, mut found) = self.files.complete(line, pos, ctx)?;
                 found.retain(|p| edge::plain(&p.display) && edge::plain(&p.replacement));
+                // Where one kind of file is asked for, those and the
+                // folders on the way (`load` refused the .rhai it offered).
+                if let Some(ext) = ext {
+                    found.retain(|p| {
+                        p.replacement.ends_with('/')
+                            || p.replacement.ends_with(std::path::MAIN_SEPARATOR)
+                            || p.replacement.ends_with(&format!(".{ext}"))
+                    });
+                }
+                // Names beside the files, where both replace the same word.
+                let start = if found.is_empty() { word_start } else { start };
+                if start == word_start {
+                    let named = words.into_iter().map(|w| Pair {
+                        display: w.clone(),
+                        replacement: w,
+                    });
+                    found.splice(0..0, named);
+                }
                 Ok((start, found))
             }
         }

@@ -11,8 +11,14 @@ use gridrules_core::Rulebook;
 pub enum Candidates {
     /// These words: those that start with the word typed.
     Words(Vec<String>),
-    /// A file's path: the line editor's own file completion.
-    Files,
+    /// A file's path from the line editor's own file completion: those
+    /// ending in `ext` (and folders) where given; beside them `words`.
+    Files {
+        /// The extension a file offered ends in, if only one does.
+        ext: Option<&'static str>,
+        /// Words offered beside the files (rulebook names).
+        words: Vec<String>,
+    },
 }
 
 /// What completion asks of the session, only when a word may come from it.
@@ -43,18 +49,29 @@ pub fn complete(before: &str, known: &impl Known) -> (usize, Candidates) {
     let found = match (arg, &args[..]) {
         // A path may hold spaces; every other word completes from what
         // its place takes (one move at a time).
-        (Arg::File, _) => Candidates::Files,
+        (Arg::File(ext), _) => Candidates::Files {
+            ext,
+            words: Vec::new(),
+        },
         (Arg::Then(_, then), [before]) => {
             let next = then.iter().find(|(w, _)| w.eq_ignore_ascii_case(before));
             fixed(next.map_or(&[][..], |&(_, list)| list))
         }
         (_, [_, ..]) | (Arg::Nothing, _) => Candidates::Words(Vec::new()),
-        (Arg::Rulebook, []) => starting(&mut Rulebook::builtin_names().map(str::to_string)),
-        (Arg::RulebookOr(more), []) => starting(
-            &mut Rulebook::builtin_names()
-                .chain(more.iter().copied())
-                .map(str::to_string),
-        ),
+        (Arg::Rulebook | Arg::RulebookOr(_), []) => {
+            let more = match arg {
+                Arg::RulebookOr(more) => more,
+                _ => &[],
+            };
+            let names = Rulebook::builtin_names().chain(more.iter().copied());
+            Candidates::Files {
+                ext: Some("toml"),
+                words: names
+                    .filter(|w| w.starts_with(word))
+                    .map(str::to_string)
+                    .collect(),
+            }
+        }
         (Arg::Command, []) => starting(&mut commands()),
         (Arg::Move, []) => starting(&mut known.moves().into_iter()),
         (Arg::Word(list) | Arg::Then(list, _), []) => fixed(list),
@@ -95,7 +112,12 @@ mod tests {
         assert_eq!(words("vs h"), (3, named(&["hard"])));
         assert_eq!(words("help und"), (5, named(&["undo"])));
         assert_eq!(words("legal x"), (6, named(&[])));
-        assert_eq!(words("save ga"), (5, Candidates::Files));
+        let files = |ext, w: &[&str]| Candidates::Files {
+            ext,
+            words: w.iter().map(|w| w.to_string()).collect(),
+        };
+        assert_eq!(words("save ga"), (5, files(Some("toml"), &[])));
+        assert_eq!(words("record s"), (7, files(None, &[])));
     }
 
     /// Each word after the command's name completes from the list for its
@@ -108,8 +130,17 @@ mod tests {
         assert_eq!(words("vs hard "), (8, named(&["X", "O"])));
         assert_eq!(words("vs off "), (7, named(&[])));
         assert_eq!(words("vs hard X "), (10, named(&[])));
-        assert_eq!(words("check a"), (6, named(&["all"])));
-        assert_eq!(words("new ul"), (4, named(&["ultimate", "ultimate-both"])));
+        // A rulebook is a built-in's name or a .toml file.
+        let rulebooks = |w: &[&str]| Candidates::Files {
+            ext: Some("toml"),
+            words: w.iter().map(|w| w.to_string()).collect(),
+        };
+        assert_eq!(words("check a"), (6, rulebooks(&["all"])));
+        assert_eq!(
+            words("new ul"),
+            (4, rulebooks(&["ultimate", "ultimate-both"]))
+        );
+        assert_eq!(words("new my"), (4, rulebooks(&[])));
         assert_eq!(words("resign "), (7, named(&["O"])));
         assert_eq!(words("pie on "), (7, named(&[])));
         assert_eq!(words("play a1 b"), (8, named(&[])));

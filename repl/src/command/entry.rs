@@ -11,10 +11,11 @@ pub enum Arg {
     Nothing,
     /// A legal move of the position.
     Move,
-    /// A built-in rulebook name (or a `.toml` path).
+    /// A built-in rulebook name, or a `.toml` path.
     Rulebook,
-    /// A file path.
-    File,
+    /// A file path: one ending in this extension (or a folder on the way
+    /// to one), any file where none is given.
+    File(Option<&'static str>),
     /// A command name.
     Command,
     /// A word from a fixed list.
@@ -25,7 +26,8 @@ pub enum Arg {
         &'static [&'static str],
         &'static [(&'static str, &'static [&'static str])],
     ),
-    /// A built-in rulebook name, or one of these words (`check all`).
+    /// A built-in rulebook name, a `.toml` path, or one of these words
+    /// (`check all`).
     RulebookOr(&'static [&'static str]),
     /// A side the person at the keyboard plays: not the computer's.
     OwnSide,

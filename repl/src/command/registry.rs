@@ -82,7 +82,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Load(a.path()?)),
     )
     .example("load my-variant.toml")
-    .completing(Arg::File),
+    .completing(Arg::File(Some("toml"))),
     cmd(
         "reload",
         "",
@@ -352,13 +352,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("save game.toml")
-    .completing(Arg::File)
+    .completing(Arg::File(Some("toml")))
     .unlogged(),
     cmd("open", "<file>", "open a saved game record", |a| {
         Ok(Command::Open(a.path()?))
     })
     .example("open game.toml")
-    .completing(Arg::File),
+    .completing(Arg::File(Some("toml"))),
     cmd(
         "record",
         "[--force] <file>|off",
@@ -372,7 +372,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("record session.txt")
-    .completing(Arg::File)
+    .completing(Arg::File(None))
     .unlogged()
     .more(
         "Writes the session so far, and keeps the file up to date after \
