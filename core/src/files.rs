@@ -102,6 +102,8 @@ fn too_large(kind: Kind) -> io::Error {
 pub enum WriteError {
     /// Something else is at the path: writing would destroy it. Holds what.
     NotOurs(String),
+    /// The folder the file would go in does not exist. Holds the folder.
+    NoFolder(std::path::PathBuf),
     /// The system refused.
     Io(io::Error),
 }
@@ -110,6 +112,7 @@ impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteError::NotOurs(why) => f.write_str(why),
+            WriteError::NoFolder(dir) => write!(f, "there is no folder {}", dir.display()),
             WriteError::Io(e) => e.fmt(f),
         }
     }
@@ -156,6 +159,13 @@ pub fn write_replacing(
         Some((real, p)) => (real, Some(p)),
         None => (path.to_path_buf(), None),
     };
+    // The system's own words for this are `No such file or directory`,
+    // of the file that was never to be read.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(WriteError::NoFolder(dir.to_path_buf()));
+    }
     let (tmp, mut file) = create_temporary(&path)?;
     let written = file
         .write_all(text.as_bytes())

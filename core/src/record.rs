@@ -212,10 +212,11 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     let source = Source::new(path, text);
     let raw: RawRecord = toml::from_str(text).map_err(|e| {
         let kind = ProblemKind::of_serde(e.message());
-        match e.span() {
+        let problem = match e.span() {
             Some(span) => Problem::spanned(kind, &source, span, e.message().trim_end()),
             None => Problem::bare(kind, e.message().trim_end()),
-        }
+        };
+        problem.with_help(unknown_key_hint(e.message()))
     })?;
     let source = &source;
     let rulebook = Arc::new(rulebook(&raw, source, dir)?);
@@ -246,13 +247,21 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     })
 }
 
+/// `did you mean `clock`?` for serde's `unknown field `clok`, expected one
+/// of `rulebook`, …, `clock`, …`.
+fn unknown_key_hint(message: &str) -> Option<String> {
+    let (word, rest) = message.strip_prefix("unknown field `")?.split_once('`')?;
+    let keys = rest.split('`').skip(1).step_by(2);
+    crate::suggest::did_you_mean(word, keys)
+}
+
 /// The rulebook a record names (built-in, or a file beside the record),
 /// with the pie rule chosen at the table where the rulebook does not say so.
 fn rulebook(raw: &RawRecord, source: &Source, dir: &Path) -> Result<Rulebook, RecordError> {
     let name = raw.rulebook.get_ref();
-    let refused = |why: &str| -> RecordError {
+    let refused = |why: &str| {
         let text = format!("rulebook `{name}`: {why}");
-        Problem::spanned(ProblemKind::BadValue, source, raw.rulebook.span(), text).into()
+        Problem::spanned(ProblemKind::BadValue, source, raw.rulebook.span(), text)
     };
     let rulebook = if Rulebook::is_builtin(name) {
         Rulebook::builtin(name)?
@@ -261,11 +270,15 @@ fn rulebook(raw: &RawRecord, source: &Source, dir: &Path) -> Result<Rulebook, Re
         // can be shared: never a file anywhere on the reader's machine.
         return Err(refused(
             "a record names a built-in rulebook, or a rulebook file by its path from the record's folder",
-        ));
+        )
+        .into());
     } else if !name.ends_with(".toml") {
+        let near = crate::suggest::did_you_mean(name, Rulebook::builtin_names());
         return Err(refused(
             "no built-in rulebook has that name (`variants` lists them), and a rulebook file is named with its .toml",
-        ));
+        )
+        .with_help(near)
+        .into());
     } else {
         Rulebook::from_file(&dir.join(name)).map_err(|e| {
             let mut problems = vec![Problem::spanned(

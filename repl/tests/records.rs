@@ -491,3 +491,37 @@ fn a_record_and_a_rulebook_are_told_apart() {
         "{out}"
     );
 }
+
+/// From a walkthrough: a slip in a record gets the nearest name, as a
+/// rulebook's does, and a file in a folder that does not exist is said to
+/// be so (it was the system's `No such file or directory (os error 2)`).
+#[test]
+fn slips_in_records_and_missing_folders_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("r1.toml"),
+        "rulebook = \"clasic\"\nmoves = \"b2\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("r2.toml"),
+        "rulebook = \"classic\"\nclok = 0\nmoves = \"b2\"\n",
+    )
+    .unwrap();
+    let out = batch(
+        dir.path(),
+        "b2\nopen r1.toml\nopen r2.toml\nsave nodir/x.toml\nrecord nodir/s.txt\nposition\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    for help in ["did you mean `classic`?", "did you mean `clock`?"] {
+        assert!(
+            lines.contains(&format!("  = help: {help}").as_str()),
+            "{out}"
+        );
+    }
+    for file in ["nodir/x.toml", "nodir/s.txt"] {
+        let said = format!("error: {file}: cannot write: there is no folder nodir");
+        assert!(lines.contains(&said.as_str()), "{out}");
+    }
+    assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
+}
