@@ -310,7 +310,7 @@ mod tests {
 
     /// Every `[refusals]` text of a built-in rulebook ends with the rule it
     /// applies, in parentheses, as the user sees them everywhere (renju
-    /// put its ID first; ultimate's `occupied` named none).
+    /// put its ID first; one with sub-boards named none for `occupied`).
     #[test]
     fn every_built_in_refusal_text_names_its_rule_last() {
         for name in Rulebook::builtin_names() {

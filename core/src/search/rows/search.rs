@@ -26,8 +26,9 @@ pub(crate) const WIN: i32 = crate::search::threats::WIN;
 /// Cells alpha-beta tries at each node, the most promising first.
 const WIDTH: usize = 12;
 /// Moves of a node searched at full depth at once; the later ones are
-/// searched a ply shallower first. In `arena gomoku` at a fixed budget in
-/// nodes (docs/playing.md) this scored 64 % against the search without.
+/// searched a ply shallower first. In `arena` on five in a row at a fixed
+/// budget in nodes (docs/playing.md) this scored 62.5 % against the search
+/// without.
 const REDUCE_FROM: usize = 3;
 /// Plies from the root past which no node searches deeper: forced blocks
 /// extend a line without spending depth, and this bounds them.
