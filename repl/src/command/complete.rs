@@ -141,6 +141,10 @@ mod tests {
             (4, rulebooks(&["ultimate", "ultimate-both"]))
         );
         assert_eq!(words("new my"), (4, rulebooks(&[])));
+        assert_eq!(
+            words("arena gom"),
+            (6, rulebooks(&["gomoku", "gomoku-swap"]))
+        );
         assert_eq!(words("resign "), (7, named(&["O"])));
         assert_eq!(words("pie on "), (7, named(&[])));
         assert_eq!(words("play a1 b"), (8, named(&[])));

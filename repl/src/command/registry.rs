@@ -441,6 +441,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         words::arena,
     )
     .example("arena classic hard random 10")
+    .completing(Arg::Rulebook)
     .long()
     .more(
         "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \
