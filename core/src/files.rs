@@ -159,8 +159,8 @@ pub fn write_replacing(
         Some((real, p)) => (real, Some(p)),
         None => (path.to_path_buf(), None),
     };
-    // The system's own words for this are `No such file or directory`,
-    // of the file that was never to be read.
+    // The system would say `No such file or directory` of the file, which
+    // misleads: what is missing is the folder.
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.is_dir()
     {
