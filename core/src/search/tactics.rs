@@ -12,13 +12,7 @@ pub(super) fn winning_move(
     history: &[Move],
     moves: &[Move],
 ) -> Result<Option<Move>, ScriptError> {
-    let me = pos.turn();
-    for &mv in moves {
-        if rules.play_unchecked(pos, history, mv)?.outcome() == Some(Outcome::Win(me)) {
-            return Ok(Some(mv));
-        }
-    }
-    Ok(None)
+    wins_at_once(rules, pos, history, moves).next().transpose()
 }
 
 /// Every one of `moves` that wins at once for the side to move.
@@ -28,14 +22,24 @@ pub(super) fn winning_moves(
     history: &[Move],
     moves: &[Move],
 ) -> Result<Vec<Move>, ScriptError> {
+    wins_at_once(rules, pos, history, moves).collect()
+}
+
+/// The moves of `moves` that win at once for the side to move, in order,
+/// each tried only when asked for; a script's failure ends them.
+fn wins_at_once<'a>(
+    rules: &'a Rulebook,
+    pos: &'a Position,
+    history: &'a [Move],
+    moves: &'a [Move],
+) -> impl Iterator<Item = Result<Move, ScriptError>> + 'a {
     let me = pos.turn();
-    let mut wins = Vec::new();
-    for &mv in moves {
-        if rules.play_unchecked(pos, history, mv)?.outcome() == Some(Outcome::Win(me)) {
-            wins.push(mv);
-        }
-    }
-    Ok(wins)
+    moves
+        .iter()
+        .filter_map(move |&mv| match rules.play_unchecked(pos, history, mv) {
+            Ok(next) => (next.outcome() == Some(Outcome::Win(me))).then_some(Ok(mv)),
+            Err(e) => Some(Err(e)),
+        })
 }
 
 /// The moves that do not lose at once and after which the opponent cannot
