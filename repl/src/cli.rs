@@ -9,7 +9,8 @@ pub const USAGE: &str =
   --batch          read commands from stdin, one per line, plain output
                    (also the default when stdin is not a terminal); the exit
                    status is 1 if any command was refused
-  --keep-going     in batch mode, exit 0 even if commands were refused
+  --keep-going     exit 0 even if commands were refused (batch mode or
+                   one command)
   --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
   --help, -h       print this and exit
   --version, -V    print the version and exit
@@ -91,6 +92,14 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             _ => Err("usage: gridrules brain [--rules <rulebook|file.toml>]".to_string()),
         };
     }
+    // Batch mode reads its commands from stdin: one given here as well
+    // would be run alone and stdin never read.
+    if batch && !command.is_empty() {
+        let line = command.join(" ");
+        return Err(format!(
+            "--batch reads commands from stdin, and `{line}` was given as well: drop --batch to run it alone, or pipe it (`echo {line} | gridrules --batch`)"
+        ));
+    }
     Ok(Cli::Run {
         batch,
         keep_going,
@@ -162,5 +171,7 @@ mod tests {
         assert_eq!(args("--help"), Ok(Cli::Help));
         assert!(args("--rules").is_err());
         assert!(args("--frobnicate").is_err());
+        // `--batch b2` ran `b2` alone and never read stdin.
+        assert!(args("--batch b2").is_err_and(|e| e.contains("echo b2 | gridrules --batch")));
     }
 }

@@ -2,7 +2,7 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Candidates, Known, complete, spec};
+use crate::command::{Ask, Candidates, Known, complete, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
@@ -22,23 +22,30 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What the line editor needs from the session while a line is typed: the
-/// legal moves to complete, and the prompt's clock to count down.
+/// What the line editor needs from the session while a line is typed:
+/// the words it completes, and the prompt's clock to count down.
 #[derive(Default)]
 struct Words {
     moves: Vec<String>,
     /// The sides the person at the keyboard plays, for `resign`.
     sides: Vec<String>,
+    /// What `draw` takes now.
+    draw: Vec<String>,
+    /// What `first` takes now.
+    first: Vec<String>,
     prompt: Prompt,
 }
 
 impl Known for Mutex<Words> {
-    fn moves(&self) -> Vec<String> {
-        self.lock().unwrap_or_else(|e| e.into_inner()).moves.clone()
-    }
-
-    fn own_sides(&self) -> Vec<String> {
-        self.lock().unwrap_or_else(|e| e.into_inner()).sides.clone()
+    fn words(&self, ask: Ask) -> Vec<String> {
+        let words = self.lock().unwrap_or_else(|e| e.into_inner());
+        match ask {
+            Ask::Moves => &words.moves,
+            Ask::OwnSides => &words.sides,
+            Ask::DrawActions => &words.draw,
+            Ask::Seats => &words.first,
+        }
+        .clone()
     }
 }
 
@@ -202,6 +209,8 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
         .filter(|&s| session.seats().may_resign(s))
         .map(|s| s.to_string())
         .collect();
+    words.draw = session.draw_words().iter().map(|w| w.to_string()).collect();
+    words.first = session.first_words();
     words.prompt = prompt;
     text
 }

@@ -59,7 +59,11 @@ fn main() -> ExitCode {
             let (report, error) = step.text.split_at(error_start(&step.text));
             print!("{report}");
             eprint!("{error}");
-            return ExitCode::FAILURE;
+            return if keep_going {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
         }
         // A move played prints nothing, and its game ends with the run:
         // say so, and where games go on.

@@ -646,6 +646,20 @@ fn a_move_as_the_one_command_says_where_to_play() {
     let (out, _, code) = run(&["--help"], "");
     assert!(out.contains("--version"), "{out}");
     assert_eq!(code, 0);
+    // `--keep-going` holds for one command as for batch mode.
+    let (_, err, code) = run(&["--keep-going", "d4"], "");
+    assert_eq!(
+        (err.as_str(), code),
+        ("error: d4: d4 is off the board: it is 3×3 (C1)\n", 0)
+    );
+    // `--batch b2` ran `b2` alone, ignoring both --batch and stdin.
+    let (out, err, code) = run(&["--batch", "b2"], "");
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: --batch reads commands from stdin, and `b2` was given as well"),
+        "{err}"
+    );
+    assert_eq!(code, 2);
 }
 
 /// Ctrl-C (SIGINT) stops a one-command run as it stops a command at the

@@ -2,7 +2,7 @@
 //! command or a legal move, later words to what the command's entry says
 //! its argument is.
 
-use super::entry::Arg;
+use super::entry::{Arg, Ask, Place};
 use super::registry::{COMMANDS, spec};
 use gridrules_core::Rulebook;
 
@@ -23,10 +23,8 @@ pub enum Candidates {
 
 /// What completion asks of the session, only when a word may come from it.
 pub trait Known {
-    /// The legal moves, as written.
-    fn moves(&self) -> Vec<String>;
-    /// The sides the person at the keyboard plays (both between two people).
-    fn own_sides(&self) -> Vec<String>;
+    /// The words the session offers for `ask`, as it stands.
+    fn words(&self, ask: Ask) -> Vec<String>;
 }
 
 /// Completes the last word of `before` (the line up to the cursor): where
@@ -34,65 +32,115 @@ pub trait Known {
 pub fn complete(before: &str, known: &impl Known) -> (usize, Candidates) {
     let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
     let word = &before[start..];
-    let commands = || COMMANDS.iter().map(|c| c.name.to_string());
-    let starting = |words: &mut dyn Iterator<Item = String>| {
-        Candidates::Words(words.filter(|w| w.starts_with(word)).collect())
-    };
-    let fixed = |list: &[&str]| starting(&mut list.iter().map(|w| w.to_string()));
     let mut done = before[..start].split_whitespace();
-    let Some(first) = done.next() else {
-        return (start, starting(&mut commands().chain(known.moves())));
-    };
-    // The words already typed after the command's name.
-    let args: Vec<&str> = done.collect();
-    let arg = spec(first).map_or(Arg::Nothing, |s| s.arg);
-    let found = match (arg, &args[..]) {
-        // A path may hold spaces; every other word completes from what
-        // its place takes (one move at a time).
-        (Arg::File(ext), _) => Candidates::Files {
-            ext,
-            words: Vec::new(),
-        },
-        (Arg::Then(_, then), [before]) => {
-            let next = then.iter().find(|(w, _)| w.eq_ignore_ascii_case(before));
-            fixed(next.map_or(&[][..], |&(_, list)| list))
-        }
-        (_, [_, ..]) | (Arg::Nothing, _) => Candidates::Words(Vec::new()),
-        (Arg::Rulebook | Arg::RulebookOr(_), []) => {
-            let more = match arg {
-                Arg::RulebookOr(more) => more,
-                _ => &[],
-            };
-            let names = Rulebook::builtin_names().chain(more.iter().copied());
-            Candidates::Files {
-                ext: Some("toml"),
-                words: names
-                    .filter(|w| w.starts_with(word))
-                    .map(str::to_string)
-                    .collect(),
+    let found = match done.next() {
+        // The first word: a command, or a move to play.
+        None => starting(
+            word,
+            COMMANDS
+                .iter()
+                .map(|c| c.name.to_string())
+                .chain(known.words(Ask::Moves)),
+        ),
+        Some(first) => {
+            // The words already typed after the command's name.
+            let args: Vec<&str> = done.collect();
+            let arg = spec(first).map_or(Arg::NOTHING, |s| s.arg);
+            match place(arg, &args, word) {
+                Ok(Some(place)) => offer(place, word, known),
+                Ok(None) => Candidates::Words(Vec::new()),
+                Err(options) => starting(word, options.iter().map(|(o, _)| o.to_string())),
             }
         }
-        (Arg::Command, []) => starting(&mut commands()),
-        (Arg::Move, []) => starting(&mut known.moves().into_iter()),
-        (Arg::Word(list) | Arg::Then(list, _), []) => fixed(list),
-        (Arg::OwnSide, []) => starting(&mut known.own_sides().into_iter()),
     };
     (start, found)
+}
+
+/// What the word after `args` may be; `Err` with the options where one
+/// is being typed.
+fn place(
+    arg: Arg,
+    args: &[&str],
+    word: &str,
+) -> Result<Option<Place>, &'static [(&'static str, Place)]> {
+    Ok(match arg {
+        // A path may hold spaces: every word is part of it.
+        Arg::File(ext) => Some(Place::File(ext)),
+        Arg::Then(first, then) => match args {
+            [] => Some(Place::Word(first)),
+            [before] => then
+                .iter()
+                .find(|(w, _)| w.eq_ignore_ascii_case(before))
+                .map(|&(_, list)| Place::Word(list)),
+            _ => None,
+        },
+        Arg::Places(places, options) => {
+            // An option takes the word after it; the others count by place.
+            let mut at = 0;
+            let mut words = args.iter();
+            while let Some(w) = words.next() {
+                match options.iter().find(|(o, _)| o == w) {
+                    Some(&(_, value)) if words.len() == 0 => return Ok(Some(value)),
+                    Some(_) => {
+                        words.next();
+                    }
+                    None => at += 1,
+                }
+            }
+            if word.starts_with('-') && !options.is_empty() {
+                return Err(options);
+            }
+            places.get(at).copied()
+        }
+    })
+}
+
+/// The words of `words` that start with `word`.
+fn starting(word: &str, words: impl Iterator<Item = String>) -> Candidates {
+    Candidates::Words(words.filter(|w| w.starts_with(word)).collect())
+}
+
+/// What may replace `word` where `place` is asked for.
+fn offer(place: Place, word: &str, known: &impl Known) -> Candidates {
+    let fixed = |list: &[&str]| starting(word, list.iter().map(|w| w.to_string()));
+    let files = |ext, names: &mut dyn Iterator<Item = &str>| Candidates::Files {
+        ext,
+        words: names
+            .filter(|w| w.starts_with(word))
+            .map(str::to_string)
+            .collect(),
+    };
+    match place {
+        Place::Typed => Candidates::Words(Vec::new()),
+        Place::Command => starting(word, COMMANDS.iter().map(|c| c.name.to_string())),
+        Place::Word(list) => fixed(list),
+        Place::Rulebook(more) => files(
+            Some("toml"),
+            &mut Rulebook::builtin_names().chain(more.iter().copied()),
+        ),
+        Place::File(ext) => files(ext, &mut std::iter::empty()),
+        Place::WordOrFile(list) => files(None, &mut list.iter().copied()),
+        Place::Known(ask) => starting(word, known.words(ask).into_iter()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A session at which the person plays O against the computer.
+    /// A session at which the person plays O against the computer, X
+    /// having offered a draw before the first move.
     struct AtO;
 
     impl Known for AtO {
-        fn moves(&self) -> Vec<String> {
-            vec!["a1".to_string(), "b2".to_string()]
-        }
-        fn own_sides(&self) -> Vec<String> {
-            vec!["O".to_string()]
+        fn words(&self, ask: Ask) -> Vec<String> {
+            let words: &[&str] = match ask {
+                Ask::Moves => &["a1", "b2"],
+                Ask::OwnSides => &["O"],
+                Ask::DrawActions => &["accept", "decline"],
+                Ask::Seats => &["1", "2", "Ada"],
+            };
+            words.iter().map(|w| w.to_string()).collect()
         }
     }
 
@@ -148,5 +196,47 @@ mod tests {
         assert_eq!(words("resign "), (7, named(&["O"])));
         assert_eq!(words("pie on "), (7, named(&[])));
         assert_eq!(words("play a1 b"), (8, named(&[])));
+    }
+
+    /// What only the session knows is asked of it: `draw <Tab>` offered
+    /// `accept` with no offer standing, `first <Tab>` seats mid-game.
+    #[test]
+    fn words_the_session_knows_come_from_it() {
+        assert_eq!(words("draw "), (5, named(&["accept", "decline"])));
+        assert_eq!(words("first A"), (6, named(&["Ada"])));
+    }
+
+    /// Options complete anywhere, and the word after one from its own
+    /// place: `--from <Tab>` and arena's players offered nothing.
+    #[test]
+    fn options_and_the_words_after_them() {
+        let files = |ext, w: &[&str]| Candidates::Files {
+            ext,
+            words: w.iter().map(|w| w.to_string()).collect(),
+        };
+        assert_eq!(
+            words("new-variant mine --from gomoku-s"),
+            (24, files(Some("toml"), &["gomoku-swap"]))
+        );
+        assert_eq!(words("new-variant mine --dir "), (23, files(None, &[])));
+        assert_eq!(
+            words("new-variant mine --"),
+            (17, named(&["--from", "--dir"]))
+        );
+        assert_eq!(words("new-variant "), (12, named(&[])));
+        assert_eq!(words("arena classic h"), (14, files(None, &["hard"])));
+        assert_eq!(
+            words("arena classic hard --seed 3 m"),
+            (28, files(None, &["medium"]))
+        );
+        assert_eq!(words("arena classic hard medium "), (26, named(&[])));
+        assert_eq!(
+            words("arena classic hard medium 10 --openings "),
+            (40, files(Some("txt"), &[]))
+        );
+        assert_eq!(
+            words("arena classic --t"),
+            (14, named(&["--time", "--threads"]))
+        );
     }
 }

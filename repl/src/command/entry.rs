@@ -4,33 +4,62 @@ use super::parsed::Command;
 use std::fmt;
 use std::path::PathBuf;
 
-/// What a command's argument is, for completion.
+/// What a command's arguments are, for completion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Arg {
-    /// No argument, or nothing to offer.
-    Nothing,
-    /// A legal move of the position.
-    Move,
-    /// A built-in rulebook name, or a `.toml` path.
-    Rulebook,
-    /// A file path: one ending in this extension (or a folder on the way
-    /// to one), any file where none is given.
-    File(Option<&'static str>),
-    /// A command name.
-    Command,
-    /// A word from a fixed list.
-    Word(&'static [&'static str]),
+    /// Words by place, the first word from the first place and so on,
+    /// nothing past them; and options anywhere among them, each followed
+    /// by a word from its own place (`--from <rulebook>`).
+    Places(&'static [Place], &'static [(&'static str, Place)]),
     /// A word from a fixed list, then a word from the list paired with the
-    /// first (`ai time default`, `vs hard X`).
+    /// first (`ai time default`, `vs hard X`; `vs off` takes none).
     Then(
         &'static [&'static str],
         &'static [(&'static str, &'static [&'static str])],
     ),
+    /// A file path, which may hold spaces: one ending in this extension
+    /// (or a folder on the way to one), any file where none is given.
+    File(Option<&'static str>),
+}
+
+impl Arg {
+    /// No argument, or nothing to offer.
+    pub const NOTHING: Arg = Arg::Places(&[], &[]);
+}
+
+/// What one word of a command may be, for completion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Anything typed (a number, a name): nothing offered.
+    Typed,
+    /// A command name.
+    Command,
+    /// A word from a fixed list.
+    Word(&'static [&'static str]),
     /// A built-in rulebook name, a `.toml` path, or one of these words
     /// (`check all`).
-    RulebookOr(&'static [&'static str]),
-    /// A side the person at the keyboard plays: not the computer's.
-    OwnSide,
+    Rulebook(&'static [&'static str]),
+    /// A file or folder path: one ending in this extension where given.
+    File(Option<&'static str>),
+    /// One of these words, or a program's path (`arena`'s players).
+    WordOrFile(&'static [&'static str]),
+    /// What the session knows as it stands.
+    Known(Ask),
+}
+
+/// Words only the session knows, as it stands when a line is completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// The legal moves, as written.
+    Moves,
+    /// The sides the person at the keyboard plays (both between two
+    /// people): `resign` refuses the computer's.
+    OwnSides,
+    /// The draw actions that apply now: `offer` with none standing,
+    /// `accept` and `decline` while one does.
+    DrawActions,
+    /// The seats that may take X, before the game's first move.
+    Seats,
 }
 
 /// Whether a command goes into the session's transcript, which batch mode

@@ -121,7 +121,7 @@ fn starts_like_move(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::registry::COMMANDS;
+    use super::super::registry::{COMMANDS, spec};
     use super::*;
 
     /// A line may end in `--no-reply`, in any case, after white space; the
@@ -167,10 +167,10 @@ mod tests {
     /// refused; `ai time` was never offered).
     #[test]
     fn every_word_completion_offers_is_taken() {
-        use crate::command::Arg;
+        use crate::command::{Arg, Place};
         for c in COMMANDS {
             let (words, then) = match c.arg {
-                Arg::Word(words) => (words, &[][..]),
+                Arg::Places(&[Place::Word(words), ..], _) => (words, &[][..]),
                 Arg::Then(words, then) => (words, then),
                 _ => continue,
             };
@@ -195,6 +195,27 @@ mod tests {
         }
     }
 
+    /// The players `arena` completes are those it knows by name, not
+    /// programs' paths.
+    #[test]
+    fn arena_completes_the_players_it_knows() {
+        use crate::command::{Arg, Place};
+        use gridrules_core::arena::Player;
+        let Arg::Places(places, _) = spec("arena").unwrap().arg else {
+            panic!("arena completes by place");
+        };
+        for place in places {
+            if let Place::WordOrFile(players) = place {
+                for p in *players {
+                    assert!(
+                        !matches!(p.parse::<Player>(), Ok(Player::Program(_)) | Err(_)),
+                        "`{p}`"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn bare_moves_and_errors() {
         let text = |l: &str| parse(l).map(|i| (i.spec.name, i.text));
@@ -213,6 +234,12 @@ mod tests {
         assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
         assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
         assert!(usage_of("b2 a1").is_err_and(|e| e.contains("one move at a time")));
+        // `vs` alone asked "which level?"; now it names what it takes.
+        assert_eq!(
+            usage_of("vs"),
+            Err("vs needs a level (easy, medium or hard) or off: usage: vs <easy|medium|hard|off> [X|O]".into())
+        );
+        assert!(usage_of("vs hard X O").is_err_and(|e| e.starts_with("too many words")));
         // A command run into its number, or a column followed by words,
         // is still an unknown command.
         for typo in ["solve60", "h play"] {

@@ -3,7 +3,7 @@
 //! keeps it, and how its arguments are read. Parsing, `help`, completion
 //! and hints all read this one table.
 
-use super::entry::{Arg, CommandSpec, Log, Parse};
+use super::entry::{Arg, Ask, CommandSpec, Log, Parse, Place};
 use super::parsed::{Command, DrawAction};
 use super::words::{self, normal_move, side};
 
@@ -22,7 +22,7 @@ const fn cmd(
         summary,
         more: "",
         example: name,
-        arg: Arg::Nothing,
+        arg: Arg::NOTHING,
         log: Log::Always,
         plays: false,
         long: false,
@@ -42,6 +42,25 @@ const SIDES: &[&str] = &["X", "O"];
 const VS_THEN: &[(&str, &[&str])] = &[("easy", SIDES), ("medium", SIDES), ("hard", SIDES)];
 /// What follows `ai time`.
 const AI_THEN: &[(&str, &[&str])] = &[("time", &["default"])];
+/// A built-in rulebook's name or a rulebook file.
+const RULEBOOK: Place = Place::Rulebook(&[]);
+/// `arena`'s rulebook, its two players, and the number of games.
+const ARENA_PLACES: &[Place] = &[
+    RULEBOOK,
+    Place::WordOrFile(PLAYERS),
+    Place::WordOrFile(PLAYERS),
+    Place::Typed,
+];
+/// The players `arena` knows by name; any other is a program's path.
+const PLAYERS: &[&str] = &["random", "uct", "easy", "medium", "hard"];
+/// `arena`'s options and what follows each.
+const ARENA_OPTIONS: &[(&str, Place)] = &[
+    ("--seed", Place::Typed),
+    ("--playouts", Place::Typed),
+    ("--time", Place::Typed),
+    ("--openings", Place::File(Some("txt"))),
+    ("--threads", Place::Typed),
+];
 
 /// Every command, in the order `help` lists them.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -57,7 +76,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .aka(&["?"])
     .example("help vs")
-    .completing(Arg::Command)
+    .completing(Arg::Places(&[Place::Command], &[]))
     .unlogged(),
     cmd("variants", "", "list the built-in rulebooks", |a| {
         a.none().map(|()| Command::Variants)
@@ -74,7 +93,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("new ultimate")
-    .completing(Arg::Rulebook),
+    .completing(Arg::Places(&[RULEBOOK], &[])),
     cmd(
         "load",
         "<file.toml>",
@@ -119,7 +138,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     )
     .aka(&["move"])
     .example("play b2")
-    .completing(Arg::Move)
+    .completing(Arg::Places(&[Place::Known(Ask::Moves)], &[]))
     .plays()
     .more(
         "b2 places a mark, b2=O chooses the mark (where the rulebook lets \
@@ -180,7 +199,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Hint(words::level(a)?)),
     )
     .example("hint")
-    .completing(Arg::Word(HINT_LEVELS)),
+    .completing(Arg::Places(&[Place::Word(HINT_LEVELS)], &[])),
     cmd(
         "vs",
         "<easy|medium|hard|off> [X|O]",
@@ -212,7 +231,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("first 2")
-    .completing(Arg::Word(&["1", "2"]))
+    .completing(Arg::Places(&[Place::Known(Ask::Seats)], &[]))
     .more(
         "Two people choose who is X before the first game; `again` then \
          passes X to the other seat while `alternate` is on.",
@@ -229,7 +248,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             Ok(Command::Resign(by))
         },
     )
-    .completing(Arg::OwnSide),
+    .completing(Arg::Places(&[Place::Known(Ask::OwnSides)], &[])),
     cmd(
         "draw",
         "offer|accept|decline",
@@ -245,7 +264,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("draw offer")
-    .completing(Arg::Word(&["offer", "accept", "decline"])),
+    .completing(Arg::Places(&[Place::Known(Ask::DrawActions)], &[])),
     cmd(
         "again",
         "",
@@ -259,7 +278,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     cmd("name", "<1|2> <name>", "name a seat", words::name)
         .aka(&["seat"])
         .example("name 1 Alice")
-        .completing(Arg::Word(&["1", "2"])),
+        .completing(Arg::Places(&[Place::Word(&["1", "2"])], &[])),
     cmd(
         "clock",
         "<seconds>|off",
@@ -273,7 +292,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("clock 30")
-    .completing(Arg::Word(&["off"]))
+    .completing(Arg::Places(&[Place::Word(&["off"])], &[]))
     .more(
         "Set before any person has moved, or after the result for the next \
          game; it holds for later games. The clock starts at the first move \
@@ -306,7 +325,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Alternate(a.switch()?)),
     )
     .example("alternate off")
-    .completing(Arg::Word(ON_OFF)),
+    .completing(Arg::Places(&[Place::Word(ON_OFF)], &[])),
     cmd(
         "pie",
         "on|off",
@@ -314,7 +333,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Pie(a.switch()?)),
     )
     .example("pie on")
-    .completing(Arg::Word(ON_OFF)),
+    .completing(Arg::Places(&[Place::Word(ON_OFF)], &[])),
     cmd(
         "wait",
         "<seconds>",
@@ -441,7 +460,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         words::arena,
     )
     .example("arena classic hard random 10")
-    .completing(Arg::Rulebook)
+    .completing(Arg::Places(ARENA_PLACES, ARENA_OPTIONS))
     .long()
     .more(
         "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \
@@ -472,7 +491,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         words::bench,
     )
     .example("bench gomoku 2")
-    .completing(Arg::Rulebook)
+    .completing(Arg::Places(&[RULEBOOK, Place::Typed], &[]))
     .unlogged()
     .long()
     .more("Ctrl-C stops it and reports what it measured."),
@@ -492,7 +511,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("check ultimate")
-    .completing(Arg::RulebookOr(&["all"]))
+    .completing(Arg::Places(&[Place::Rulebook(&["all"])], &[]))
     .unlogged()
     .long(),
     cmd(
@@ -502,6 +521,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         words::new_variant,
     )
     .example("new-variant my-game --from classic")
+    .completing(Arg::Places(
+        &[Place::Typed],
+        &[("--from", RULEBOOK), ("--dir", Place::File(None))],
+    ))
     .unlogged()
     .more(
         "Writes <name>.toml, <name>.rhai and <name>.txt (a transcript) into \

@@ -97,7 +97,8 @@ pub(super) fn vs(a: &Args<'_>) -> Result<Command, ParseError> {
     let (level, mark) = match a.words()[..] {
         [l] => (l, None),
         [l, m] => (l, Some(side(a, m)?)),
-        _ => return Err(a.usage("which level?")),
+        [] => return Err(a.usage("vs needs a level (easy, medium or hard) or off")),
+        _ => return Err(a.usage("too many words: a level, then the mark you keep")),
     };
     match level {
         "off" if mark.is_some() => Err(a.usage("`vs off` takes no mark")),

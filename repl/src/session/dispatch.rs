@@ -174,4 +174,51 @@ mod tests {
             }
         }
     }
+
+    /// A session on classic that ran `lines` (each taken).
+    fn after(lines: &[&str]) -> Session {
+        let classic = Rulebook::builtin("classic").unwrap();
+        let mut session = Session::new(classic, "classic", Setting::Batch);
+        for line in lines {
+            let inv = parse(line).unwrap();
+            session
+                .execute(&inv)
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
+        }
+        session
+    }
+
+    /// Completion offers a `draw` or `first` word exactly where the
+    /// session would take it: `draw <Tab>` offered `accept` with no offer
+    /// standing, `first <Tab>` the seats mid-game.
+    #[test]
+    fn completion_offers_what_the_session_takes_now() {
+        let states: &[&[&str]] = &[
+            &[],
+            &["b2"],
+            &["draw offer"],
+            &["draw offer", "draw decline"],
+            &["draw offer", "draw accept"],
+            &["name 1 Ada", "name 2 Bo Li"],
+            &["vs hard O"],
+        ];
+        for state in states {
+            let offered = after(state).draw_words();
+            for word in ["offer", "accept", "decline"] {
+                let line = format!("draw {word}");
+                let taken = after(state).execute(&parse(&line).unwrap()).is_ok();
+                assert_eq!(offered.contains(&word), taken, "{state:?} then `{line}`");
+            }
+            let offered = after(state).first_words();
+            for word in ["1", "2", "Ada", "Bo"] {
+                let line = format!("first {word}");
+                let taken = after(state).execute(&parse(&line).unwrap()).is_ok();
+                assert_eq!(
+                    offered.contains(&word.to_string()),
+                    taken,
+                    "{state:?} then `{line}`"
+                );
+            }
+        }
+    }
 }

@@ -128,19 +128,38 @@ impl Session {
         }
     }
 
+    /// The `draw` words that apply now, for completion: `offer` where
+    /// one may be made, `accept` and `decline` while one stands.
+    pub fn draw_words(&self) -> &'static [&'static str] {
+        if self.game.is_over() {
+            &[]
+        } else if self.offer.is_some() {
+            &["accept", "decline"]
+        } else if self.last_offer == Some(self.offer_now()) {
+            &[]
+        } else {
+            &["offer"]
+        }
+    }
+
+    /// The offer `draw offer` would make now: by the person against the
+    /// computer, else by the side to move.
+    fn offer_now(&self) -> Offer {
+        Offer {
+            by: (self.seats.human_side()).unwrap_or(self.game.position().turn()),
+            ply: self.game.moves().len(),
+        }
+    }
+
     fn offer_draw(&mut self) -> Result<Reply, CommandError> {
-        let by = self
-            .seats
-            .human_side()
-            .unwrap_or(self.game.position().turn());
-        let ply = self.game.moves().len();
+        let offer = self.offer_now();
+        let by = offer.by;
         if self.offer.is_some() {
             return Err(DrawError::Waiting.into());
         }
-        if self.last_offer == Some(Offer { by, ply }) {
+        if self.last_offer == Some(offer) {
             return Err(DrawError::OfferedThisMove(by).into());
         }
-        let offer = Offer { by, ply };
         self.last_offer = Some(offer);
         let them = by.other();
         if self.seats.computer(them).is_some() {
@@ -191,7 +210,7 @@ impl Session {
     /// The pie rule at this table (PI1), for this game and the next on the
     /// same rulebook: chosen before the first move, like the clock.
     pub(super) fn set_pie(&mut self, on: bool) -> Result<Reply, CommandError> {
-        if !self.game.moves().is_empty() || self.game.is_over() {
+        if self.too_late_to_choose() {
             return Err(CommandError::TooLateToChoose(Choice::Pie));
         }
         let table = TableRules {
@@ -209,10 +228,32 @@ impl Session {
         }]))
     }
 
+    /// The words `first` takes now, for completion: the seats and their
+    /// one-word given names, and nothing once the game has begun.
+    pub fn first_words(&self) -> Vec<String> {
+        if self.too_late_to_choose() {
+            return Vec::new();
+        }
+        let names = (Side::ALL.into_iter())
+            .filter_map(|s| self.seats.given_name(s))
+            .filter(|n| !n.contains(char::is_whitespace) && crate::edge::plain(n));
+        ["1", "2"]
+            .into_iter()
+            .chain(names)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Whether the game has begun, after which the players, marks and
+    /// table rules stand.
+    fn too_late_to_choose(&self) -> bool {
+        !self.game.moves().is_empty() || self.game.is_over()
+    }
+
     /// Who plays X in this game, before its first move: seat 1 or 2, or a
     /// seat's name. The computer opens if its seat now has X.
     pub(super) fn first(&mut self, who: &str) -> Result<Reply, CommandError> {
-        if !self.game.moves().is_empty() || self.game.is_over() {
+        if self.too_late_to_choose() {
             return Err(CommandError::TooLateToChoose(Choice::First));
         }
         let seat = match who {
