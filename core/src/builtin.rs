@@ -19,3 +19,18 @@ pub fn script(name: &str) -> Option<&'static str> {
         .find(|(n, _)| *n == stem)
         .map(|(_, text)| *text)
 }
+
+/// The built-in scripts that built-in rulebooks name (`pentago.rhai`),
+/// sorted: not the modules those scripts call (`twists.rhai`).
+pub fn rulebook_scripts() -> Vec<String> {
+    let mut names: Vec<String> = RULEBOOKS
+        .iter()
+        .filter_map(|(_, text)| {
+            let table = text.parse::<toml::Table>().ok()?;
+            Some(table.get("script")?.as_str()?.to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}

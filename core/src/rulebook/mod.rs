@@ -483,20 +483,35 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
             dir: dir.map(Path::to_path_buf),
         });
     }
-    let builtins: Vec<String> = builtin::SCRIPTS
-        .iter()
-        .map(|(n, _)| format!("{n}.rhai"))
-        .collect();
+    // Offered: the scripts of the built-in rulebooks, not the modules
+    // they call (`twists.rhai` answers no hook of a rulebook's own).
+    let builtins = builtin::rulebook_scripts();
     let looked = dir.map_or(String::new(), |d| {
         format!("no file {} and ", d.join(name).display())
     });
+    // A slip is more likely in the name of a file beside the rulebook.
+    let beside = dir.map_or_else(Vec::new, scripts_in);
+    let message = format!(
+        "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
+        builtins.join(", ")
+    );
+    let near = beside.iter().chain(&builtins).map(String::as_str);
     Err((
         ProblemKind::MissingScript,
-        format!(
-            "script `{name}` not found: {looked}no built-in script of that name (built-ins: {})",
-            builtins.join(", ")
-        ),
+        crate::suggest::with_hint(message, name, near),
     ))
+}
+
+/// The names of the `.rhai` files in `dir`, sorted.
+fn scripts_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".rhai"))
+        .collect();
+    names.sort();
+    names
 }
 
 #[cfg(test)]

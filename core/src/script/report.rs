@@ -19,9 +19,19 @@ impl ScriptHost {
     pub(super) fn script_error(&self, hook: &str, mut err: EvalAltResult) -> ScriptError {
         let mut path = self.source.path.clone();
         let mut at = err.position();
+        // Where the author's own script called into a built-in module: the
+        // module's file is not theirs to read or mend, their call is.
+        let mut call: Option<(String, rhai::Position, String)> = None;
         loop {
             match err {
-                EvalAltResult::ErrorInFunctionCall(_, src, inner, pos) => {
+                EvalAltResult::ErrorInFunctionCall(name, src, inner, pos) => {
+                    if call.is_none()
+                        && self.is_builtin_module(&src)
+                        && !self.is_builtin_module(&path)
+                        && api::rhai_line_col(pos).is_some()
+                    {
+                        call = Some((path.clone(), pos, name));
+                    }
                     if !src.is_empty() {
                         path = src;
                     }
@@ -41,6 +51,15 @@ impl ScriptHost {
                 _ => break,
             }
         }
+        let inside = call.map(|(caller, pos, name)| {
+            let module = path.strip_prefix("scripts/").unwrap_or(&path);
+            let module = module.strip_suffix(".rhai").unwrap_or(module);
+            let within = api::rhai_line_col(at)
+                .map_or(String::new(), |(line, col)| format!(":{line}:{col}"));
+            let said = format!("inside the built-in `{module}::{name}`, at {path}{within}");
+            (path, at) = (caller, pos);
+            said
+        });
         let kind = match err {
             EvalAltResult::ErrorTerminated(..)
             | EvalAltResult::ErrorTooManyOperations(_)
@@ -100,6 +119,10 @@ impl ScriptHost {
                 });
                 (self.hook_location(hook), snippet)
             }
+        };
+        let message = match inside {
+            Some(inside) => format!("{message} ({inside})"),
+            None => message,
         };
         ScriptError {
             kind,
@@ -204,6 +227,16 @@ impl ScriptHost {
                 Some((name.trim().to_string(), params.to_string()))
             })
             .collect()
+    }
+
+    /// Whether `path` names a built-in module (not the script itself, as
+    /// a built-in rulebook's is).
+    fn is_builtin_module(&self, path: &str) -> bool {
+        path != self.text.path
+            && path
+                .strip_prefix("scripts/")
+                .and_then(|p| p.strip_suffix(".rhai"))
+                .is_some_and(|name| builtin::script(name).is_some())
     }
 
     /// The text of `path`: the script's own, or a built-in module's.
