@@ -80,7 +80,25 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
         if got == want {
             return Ok(());
         }
-        format!("legal: {}", got.into_iter().collect::<Vec<_>>().join(" "))
+        // The difference, not two lists of a wide board's moves.
+        let mut said = Vec::new();
+        if want.difference(&got).next().is_some() {
+            // A slip (`zz`) is told by why the notation refuses it.
+            let why = (want.difference(&got))
+                .find_map(|m| Some((m, game.parse_move(m).err()?)))
+                .map_or(String::new(), |(m, err)| format!(" (`{m}`: {err})"));
+            said.push(format!(
+                "listed but not legal: {}{why}",
+                joined(want.difference(&got))
+            ));
+        }
+        if got.difference(&want).next().is_some() {
+            said.push(format!(
+                "legal but not listed: {}",
+                joined(got.difference(&want))
+            ));
+        }
+        return Err(format!("the legal moves differ: {}", said.join("; ")));
     } else if e.expect.starts_with("position:") {
         format!("position: {}", rules.position_text(game.position()))
     } else {
@@ -91,5 +109,51 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("expected `{}`, got `{got}`", e.expect))
+    }
+}
+
+/// Moves as a line lists them.
+fn joined<'a>(moves: impl Iterator<Item = &'a String>) -> String {
+    moves.map(String::as_str).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Location;
+
+    fn failure(expect: &str) -> Option<String> {
+        let rules = Arc::new(Rulebook::builtin("classic").unwrap());
+        let example = Example {
+            rule: "C1".into(),
+            text: "t".into(),
+            setup: None,
+            moves: "b2 a1".into(),
+            expect: expect.into(),
+            location: Location {
+                path: "t.toml".into(),
+                line: 1,
+                col: 1,
+            },
+        };
+        run_one(&rules, &example).err()
+    }
+
+    /// A `legal:` that differs says how, and why a slip is no move; it
+    /// printed both whole lists.
+    #[test]
+    fn a_legal_list_that_differs_names_the_difference() {
+        assert_eq!(failure("legal: c1 a2 b1 c2 a3 b3 c3"), None);
+        assert_eq!(
+            failure("legal: c1 a2 b1 c2 a3 b3 b2 zz"),
+            Some(
+                "the legal moves differ: listed but not legal: b2 zz (`zz`: `zz` is not a move: write a cell like `b2`, or `b2-c2` to move a piece); legal but not listed: c3"
+                    .into()
+            )
+        );
+        assert_eq!(
+            failure("legal: c1 a2 b1 c2 a3 b3 c3 b2"),
+            Some("the legal moves differ: listed but not legal: b2".into())
+        );
     }
 }

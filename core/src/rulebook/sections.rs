@@ -109,6 +109,27 @@ pub(super) fn examples(
                 ),
             );
         }
+        // Every refusal text contains the empty text: such an example
+        // would pass whatever the refusal said.
+        if let Some(expect) = &r.expect
+            && expect
+                .get_ref()
+                .strip_prefix("refused:")
+                .is_some_and(|w| w.trim().is_empty())
+        {
+            problems.push(
+                Problem::spanned(
+                    ProblemKind::BadValue,
+                    source,
+                    expect.span(),
+                    "example expect `refused:` names no refusal, so any would pass".to_string(),
+                )
+                .with_help(Some(
+                    "write the refusal, or a part of it that tells it apart: `refused: b2 is taken`"
+                        .to_string(),
+                )),
+            );
+        }
         let (Some(rule), Some(text), Some(expect)) = (&r.rule, &r.text, &r.expect) else {
             continue;
         };
