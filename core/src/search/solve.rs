@@ -42,19 +42,28 @@ pub struct Won {
     pub plies: u32,
     /// Whether a search of every move, to its end, showed no quicker win.
     pub quickest: bool,
-    /// Where the side to move wins, the move that wins in `plies`; where
-    /// it loses, none: every move loses.
-    pub first_move: Option<Move>,
+}
+
+impl Won {
+    /// Where the side to move wins, a move that wins in `plies`; where it
+    /// loses, none: every move loses.
+    pub fn first_move(&self) -> Option<Move> {
+        match &self.shown {
+            Shown::AtOnce(moves) => moves.first().copied(),
+            Shown::Threats(first) => *first,
+        }
+    }
 }
 
 /// How a [`Won`] was shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shown {
-    /// Moves that end the game won, every one of them (the first is the
-    /// [`Won`]'s move), with every other move unvalued.
+    /// Moves that end the game won, every one of them (never none), with
+    /// every other move unvalued.
     AtOnce(Vec<Move>),
-    /// A sequence of threats.
-    Threats,
+    /// A sequence of threats: where the side to move wins, the move that
+    /// starts it; where it loses, none.
+    Threats(Option<Move>),
 }
 
 /// What [`solve`] found.
@@ -115,15 +124,15 @@ pub fn solve_watched<'a>(
     }
     // Whatever the size of the game, a move that wins at once is a win.
     let wins = wins_at_once(&at)?;
-    Ok(match wins.first() {
-        Some(&mv) => Solved::Won(Won {
+    Ok(if wins.is_empty() {
+        solved
+    } else {
+        Solved::Won(Won {
             shown: Shown::AtOnce(wins),
             side: at.pos.turn(),
             plies: 1,
             quickest: true,
-            first_move: Some(mv),
-        }),
-        None => solved,
+        })
     })
 }
 
@@ -279,11 +288,10 @@ fn by_threats(at: &At<'_>, list: &[Move], until: Until<'_>) -> Result<Option<Won
                 FirstWin::Unknown => (mv, plies, false),
             };
             return Ok(Some(Won {
-                shown: Shown::Threats,
+                shown: Shown::Threats(Some(mv)),
                 side: me,
                 plies,
                 quickest,
-                first_move: Some(mv),
             }));
         }
         // Not known: nor, then, is a loss after every move.
@@ -304,11 +312,10 @@ fn by_threats(at: &At<'_>, list: &[Move], until: Until<'_>) -> Result<Option<Won
         }
     }
     Ok((!list.is_empty()).then(|| Won {
-        shown: Shown::Threats,
+        shown: Shown::Threats(None),
         side: me.other(),
         plies: longest + 1,
         quickest: false,
-        first_move: None,
     }))
 }
 
@@ -471,7 +478,7 @@ mod tests {
             if w.quickest {
                 assert_eq!(plies, w.plies, "{text}");
             }
-            match w.first_move {
+            match w.first_move() {
                 Some(mv) => {
                     won += 1;
                     assert_eq!(side, pos.turn(), "{text}");

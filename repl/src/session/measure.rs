@@ -113,7 +113,7 @@ impl Session {
             Solved::Won(won) => {
                 let within = if won.quickest { "" } else { "at most " };
                 let value = format!("{} wins in {within}{}", won.side, won.plies);
-                match won.first_move {
+                match won.first_move() {
                     Some(m) => format!(
                         "solve: {value} — {} (shown by threats; whether other moves win too is not known)",
                         rules.move_text(m)
