@@ -2,7 +2,7 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Ask, Candidates, Known, complete, spec};
+use crate::command::{Ask, Candidates, Known, complete, parse, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
@@ -215,6 +215,20 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     text
 }
 
+/// The warning before `code` replaces a game no file keeps, unless it
+/// was given for this line just before (then the line runs).
+fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -> Option<String> {
+    let was_warned = warned.take().is_some_and(|w| w == code);
+    let replaces = parse(code).is_ok_and(|inv| inv.spec.replaces_game);
+    let n = session.unkept_moves().filter(|_| replaces && !was_warned)?;
+    *warned = Some(code.to_string());
+    Some(format!(
+        "a game is in progress ({n} move{}, not saved): `{}` again replaces it; `save <file>` keeps it\n",
+        if n == 1 { "" } else { "s" },
+        edge::finish_line(code)
+    ))
+}
+
 /// The prompt for the session as it stands.
 fn prompt(session: &Session) -> Prompt {
     let game = session.game();
@@ -387,6 +401,8 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
     });
     stop_commands_on_ctrl_c(&session);
     let mut warned_eof = false;
+    // The line `replace_warning` last warned about.
+    let mut warned_replace = None;
     let width = terminal_width(&mut editor);
     style.width = Some(width);
     print!(
@@ -431,6 +447,13 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                         text.push_str(&render::reply_failure_text(&failure, &session));
                     }
                     print!("{}", edge::finish(&text, style.color));
+                    continue;
+                }
+                // A game no file keeps is replaced only when asked twice,
+                // as Ctrl-D leaves: a mistyped `new` would lose it.
+                if let Some(warning) = replace_warning(&session, code, &mut warned_replace) {
+                    let width = terminal_width(&mut editor);
+                    print!("{}", crate::layout::fit(&warning, width));
                     continue;
                 }
                 let _ = editor.add_history_entry(code);
@@ -491,5 +514,69 @@ mod tests {
     #[test]
     fn a_second_tab_lists_the_candidates() {
         assert_eq!(config().completion_type(), CompletionType::List);
+    }
+
+    /// `new`, `load`, `open` and `setup` in the middle of a game no file
+    /// keeps warn once and run when given again (`open` replaced an unsaved
+    /// game without a word); a saved or recorded game is replaced at once.
+    #[test]
+    fn a_game_no_file_keeps_is_replaced_only_when_asked_twice() {
+        use gridrules_core::Rulebook;
+        let dir = tempfile::tempdir().unwrap();
+        let classic = Rulebook::builtin("classic").unwrap();
+        let mut session = Session::new(classic, "classic", crate::session::Setting::Batch);
+        let mut warned = None;
+        let run = |session: &mut Session, line: &str| {
+            step(session, line, Style::BATCH);
+        };
+        assert_eq!(
+            replace_warning(&session, "new", &mut warned),
+            None,
+            "no move yet"
+        );
+        run(&mut session, "b2");
+        let warning = replace_warning(&session, "new", &mut warned);
+        assert_eq!(
+            warning.as_deref(),
+            Some(
+                "a game is in progress (1 move, not saved): `new` again replaces it; `save <file>` keeps it\n"
+            )
+        );
+        assert_eq!(
+            replace_warning(&session, "new", &mut warned),
+            None,
+            "asked twice"
+        );
+        for line in ["open x.toml", "load x.toml", "setup 3/3/3 X", "new"] {
+            assert!(
+                replace_warning(&session, line, &mut warned).is_some(),
+                "{line}"
+            );
+        }
+        // Another line between: the warning comes again.
+        assert!(replace_warning(&session, "legal", &mut warned).is_none());
+        assert!(replace_warning(&session, "new", &mut warned).is_some());
+        let saved = dir.path().join("g.toml");
+        run(&mut session, &format!("save {}", saved.display()));
+        // Each state asked afresh, with no warning given before.
+        let warns = |session: &Session| replace_warning(session, "new", &mut None).is_some();
+        assert!(!warns(&session), "saved");
+        run(&mut session, "a1");
+        assert!(warns(&session), "a move since");
+        run(
+            &mut session,
+            &format!("record {}", dir.path().join("t.txt").display()),
+        );
+        assert!(!warns(&session), "recorded");
+        run(&mut session, "record off");
+        run(&mut session, &format!("open {}", saved.display()));
+        assert!(!warns(&session), "as opened");
+        for line in ["a1", "c1", "c3"] {
+            run(&mut session, line);
+        }
+        assert!(warns(&session));
+        run(&mut session, "a3");
+        assert!(session.game().is_over());
+        assert!(!warns(&session), "over");
     }
 }

@@ -26,6 +26,7 @@ const fn cmd(
         log: Log::Always,
         plays: false,
         long: false,
+        replaces_game: false,
         parse,
     }
 }
@@ -93,7 +94,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("new ultimate")
-    .completing(Arg::Places(&[RULEBOOK], &[])),
+    .completing(Arg::Places(&[RULEBOOK], &[]))
+    .replaces_game(),
     cmd(
         "load",
         "<file.toml>",
@@ -101,7 +103,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Load(a.path()?)),
     )
     .example("load my-variant.toml")
-    .completing(Arg::File(Some("toml"))),
+    .completing(Arg::File(Some("toml")))
+    .replaces_game(),
     cmd(
         "reload",
         "",
@@ -377,7 +380,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         Ok(Command::Open(a.path()?))
     })
     .example("open game.toml")
-    .completing(Arg::File(Some("toml"))),
+    .completing(Arg::File(Some("toml")))
+    .replaces_game(),
     cmd(
         "record",
         "[--force] <file>|off",
@@ -411,6 +415,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Setup(a.rest("which position?")?.to_string())),
     )
     .example("setup X2/1O1/3 X")
+    .replaces_game()
     .more(
         "The text is the rulebook's own (the example is classic's 3×3): \
          `position` prints the current one, to copy and edit.",

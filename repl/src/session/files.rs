@@ -39,6 +39,7 @@ impl Session {
         };
         let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
         record::write(path, &text, record::HEADER, force)?;
+        self.kept = Some(self.game.moves().to_vec());
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
@@ -61,10 +62,14 @@ impl Session {
         self.pie = opened.terms.pie;
         // The seats take the record's marks and names before the computer
         // may move; a finished game from a file is not scored here.
-        self.start_seated(opened.game, false, |seats| {
+        // The record's moves, not the computer's reply to them.
+        let kept = opened.game.moves().to_vec();
+        let reply = self.start_seated(opened.game, false, |seats| {
             seats.opened_with_swaps(swaps as u32);
             seats.set_names_by_side(opened.terms.x, opened.terms.o);
-        })
+        });
+        self.kept = Some(kept);
+        reply
     }
 
     /// Writes the transcript so far to `path`, and keeps it up to date

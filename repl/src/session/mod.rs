@@ -115,6 +115,8 @@ pub struct Session {
     interrupt: Interrupt,
     /// Where the session runs: a terminal shows progress for long commands.
     setting: Setting,
+    /// The moves of the game a record holds: the last `save` or `open`.
+    kept: Option<Vec<Move>>,
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -194,6 +196,7 @@ impl Session {
             replied: Vec::new(),
             interrupt: Interrupt::new(),
             setting,
+            kept: None,
         }
     }
 
@@ -210,6 +213,15 @@ impl Session {
     /// The seats, names and score.
     pub fn seats(&self) -> &Seats {
         &self.seats
+    }
+
+    /// The moves of a game under way that no file keeps (no `save`,
+    /// `open` or `record` holds them), if there are any: what `new`,
+    /// `load`, `open` and `setup` would lose.
+    pub fn unkept_moves(&self) -> Option<usize> {
+        let moves = self.game.moves();
+        let kept = self.transcript.is_recording() || self.kept.as_deref() == Some(moves);
+        (!moves.is_empty() && !self.game.is_over() && !kept).then_some(moves.len())
     }
 
     /// The pending draw offer, if any.

@@ -70,6 +70,11 @@ impl Transcript {
         Ok(self.recording.replace(path.to_path_buf()))
     }
 
+    /// Whether a file is kept up to date with the lines.
+    pub(super) fn is_recording(&self) -> bool {
+        self.recording.is_some()
+    }
+
     /// Stops recording; returns the file that was recorded, if any.
     pub(super) fn stop(&mut self) -> Option<PathBuf> {
         self.recording.take()
