@@ -682,7 +682,7 @@ fn the_guides_start_position_example_loads_and_plays() {
     let e = rules.parse_position("3/1O1/XX1 O").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "wrong counts: with O to move, X must have 2 marks more than O (X has 2, O has 1)"
+        "wrong counts: with O to move, X must have 2 marks more than O (X has 2, O has 1): turns alternate (G1)"
     );
 }
 

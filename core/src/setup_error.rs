@@ -394,7 +394,7 @@ impl fmt::Display for SetupErrorKind {
                 };
                 write!(
                     f,
-                    "wrong counts: with {turn} to move the board holds {want} number of marks (it holds {marks})"
+                    "wrong counts: with {turn} to move the board must hold {want} number of marks (it holds {marks}): turns alternate (G1)"
                 )
             }
             K::Placed { turn, x, o } => {
@@ -404,7 +404,7 @@ impl fmt::Display for SetupErrorKind {
                 };
                 write!(
                     f,
-                    "wrong pieces in hand: with {turn} to move, X must have placed {want} (X has placed {x}, O {o})"
+                    "wrong pieces in hand: with {turn} to move, X must have placed {want} (X has placed {x}, O {o}): turns alternate (G1)"
                 )
             }
             K::Counts { turn, more, x, o } => {
@@ -417,7 +417,7 @@ impl fmt::Display for SetupErrorKind {
                 };
                 write!(
                     f,
-                    "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o})"
+                    "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o}): turns alternate (G1)"
                 )
             }
             K::CaptureCounts { turn, found, made } => write!(
