@@ -84,6 +84,20 @@ fn a_game_to_the_end_with_the_board_after_each_move() {
     p.exp_eof().unwrap();
 }
 
+/// Lines pasted or typed ahead in one go all run, in order: the line
+/// editor dropped what it had read past the first line's end.
+#[test]
+fn lines_pasted_together_all_run() {
+    let (mut p, _dir) = repl(&[]);
+    ready(&mut p, r"classic X \d+s> ");
+    p.send("b2\nhistory\nlegal\n").unwrap();
+    p.exp_string("1. b2").unwrap();
+    p.exp_string("a1 b1 c1 a2 c2 a3 b3 c3").unwrap();
+    ready(&mut p, r"classic O \d+s> ");
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
 #[test]
 fn tab_completes_commands_and_moves() {
     let (mut p, _dir) = repl(&[]);
