@@ -86,8 +86,34 @@ impl Rulebook {
                 None => Err(self.refused_at(pos, Refusal::NoSlideNamed(text.to_string()))),
             };
         }
-        // A move and the piece it removes: `d7xa1`, `d6-d7xa1`.
-        if let Some((base, take)) = crate::notation::split_take(text) {
+        // A move and the piece it removes: `d7xa1`, `d6-d7xa1` (a twist's
+        // name may end in `x`: `c3/2x` is a twist not named).
+        if let Some((base, take)) = crate::notation::split_take(text)
+            && !(take.is_empty() && base.contains('/'))
+        {
+            if take.is_empty() {
+                // `d1x`, the piece left out: refused as the rules refuse
+                // the move written whole — a mill that names no piece, or a
+                // removal after a move that makes none.
+                let (from, to) = match self.parse_move(pos, history, base)? {
+                    Move::Place { to, .. } => (None, to),
+                    Move::Step { from, to } => (Some(from), to),
+                    _ => {
+                        return Err(PlayError::Notation(ParseMoveError::Syntax(
+                            text.to_string(),
+                        )));
+                    }
+                };
+                let base = from.map_or(Move::Place { to, mark: pos.turn }, |from| Move::Step {
+                    from,
+                    to,
+                });
+                let refusal = match self.mechanics.check_removal(pos, base) {
+                    Err(r @ Refusal::MustRemove(..)) => r,
+                    _ => Refusal::RemovesNothing(to),
+                };
+                return Err(self.refused_at(pos, refusal));
+            }
             let take = match g.parse_cell(take) {
                 Some(c) if self.mechanics.cells().contains(c) => c,
                 _ => return Err(self.refused_at(pos, Refusal::OffBoard(take.to_string()))),
