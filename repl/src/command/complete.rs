@@ -95,9 +95,15 @@ fn place(
     })
 }
 
-/// The words of `words` that start with `word`.
+/// The words of `words` that start with `word`, in either case: commands
+/// and moves are read so (`STATUS`, `C3/1+`).
 fn starting(word: &str, words: impl Iterator<Item = String>) -> Candidates {
-    Candidates::Words(words.filter(|w| w.starts_with(word)).collect())
+    let word = word.to_lowercase();
+    Candidates::Words(
+        words
+            .filter(|w| w.to_lowercase().starts_with(&word))
+            .collect(),
+    )
 }
 
 /// What may replace `word` where `place` is asked for.
@@ -155,6 +161,9 @@ mod tests {
     #[test]
     fn first_words_then_arguments() {
         assert_eq!(words("und"), (0, named(&["undo"])));
+        // Read in either case, completed in either case.
+        assert_eq!(words("UND"), (0, named(&["undo"])));
+        assert_eq!(words("play A"), (5, named(&["a1"])));
         assert_eq!(words("b"), (0, named(&["bench", "b2"])));
         assert_eq!(words("play a"), (5, named(&["a1"])));
         assert_eq!(words("vs h"), (3, named(&["hard"])));
