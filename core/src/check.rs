@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(
             failure("legal: c1 a2 b1 c2 a3 b3 b2 zz"),
             Some(
-                "the legal moves differ: listed but not legal: b2 zz (`zz`: `zz` is not a move: write a cell like `b2`, or `b2-c2` to move a piece); legal but not listed: c3"
+                "the legal moves differ: listed but not legal: b2 zz (`zz`: `zz` is not a move: moves here are written like `b1` (`legal` lists them)); legal but not listed: c3"
                     .into()
             )
         );

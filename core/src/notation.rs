@@ -16,6 +16,14 @@ pub enum ParseMoveError {
     OffBoard(String),
     /// `b2=` with nothing after the `=`. Holds the text before it.
     NoMark(String),
+    /// The text is in no notation of the rulebook; `like` holds legal moves
+    /// of the position, one of each way of writing them.
+    NotWritten {
+        /// The text.
+        text: String,
+        /// Legal moves as written, one of each kind (none when none is legal).
+        like: Vec<String>,
+    },
 }
 
 impl fmt::Display for ParseMoveError {
@@ -27,6 +35,15 @@ impl fmt::Display for ParseMoveError {
                     "`{t}` is not a move: write a cell like `b2`, or `b2-c2` to move a piece"
                 )
             }
+            ParseMoveError::NotWritten { text, like } if !like.is_empty() => {
+                let like: Vec<String> = like.iter().map(|m| format!("`{m}`")).collect();
+                write!(
+                    f,
+                    "`{text}` is not a move: moves here are written like {} (`legal` lists them)",
+                    like.join(" or ")
+                )
+            }
+            ParseMoveError::NotWritten { text, .. } => ParseMoveError::Syntax(text.clone()).fmt(f),
             ParseMoveError::OffBoard(t) => write!(f, "{t}: no such cell on this board"),
             ParseMoveError::NoMark(t) => {
                 write!(f, "`{t}=` names no mark: write {t}=X or {t}=O")

@@ -54,6 +54,44 @@ impl Rulebook {
         history: &[Move],
         text: &str,
     ) -> Result<Move, PlayError> {
+        self.parse_written(pos, history, text).map_err(|e| match e {
+            // Text in no notation: shown how this rulebook writes its moves.
+            PlayError::Notation(ParseMoveError::Syntax(text)) => {
+                PlayError::Notation(ParseMoveError::NotWritten {
+                    like: self.written_like(pos, history),
+                    text,
+                })
+            }
+            e => e,
+        })
+    }
+
+    /// A legal move here of each way of writing one (`a1`, `a1-a4`,
+    /// `d7xa1`), at most three, the first of each kind found.
+    fn written_like(&self, pos: &Position, history: &[Move]) -> Vec<String> {
+        let mut list = crate::position::MoveList::new();
+        if self.legal_moves(pos, history, &mut list).is_err() {
+            return Vec::new();
+        }
+        let mut kinds = Vec::new();
+        let mut like = Vec::new();
+        for &mv in list.iter() {
+            let kind = std::mem::discriminant(&mv);
+            if like.len() < 3 && !kinds.contains(&kind) {
+                kinds.push(kind);
+                like.push(self.move_text(mv));
+            }
+        }
+        like
+    }
+
+    /// [`Rulebook::parse_move`], text in no notation told as such.
+    fn parse_written(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        text: &str,
+    ) -> Result<Move, PlayError> {
         let g = self.grid();
         let marks = self.mechanics.marks;
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
@@ -95,7 +133,7 @@ impl Rulebook {
                 // `d1x`, the piece left out: refused as the rules refuse
                 // the move written whole — a mill that names no piece, or a
                 // removal after a move that makes none.
-                let (from, to) = match self.parse_move(pos, history, base)? {
+                let (from, to) = match self.parse_written(pos, history, base)? {
                     Move::Place { to, .. } => (None, to),
                     Move::Step { from, to } => (Some(from), to),
                     _ => {
@@ -118,7 +156,7 @@ impl Rulebook {
                 Some(c) if self.mechanics.cells().contains(c) => c,
                 _ => return Err(self.refused_at(pos, Refusal::OffBoard(take.to_string()))),
             };
-            return match self.parse_move(pos, history, base)? {
+            return match self.parse_written(pos, history, base)? {
                 Move::Place { to, .. } => Ok(Move::Take(Removal::new(None, to, take))),
                 Move::Step { from, to } => Ok(Move::Take(Removal::new(Some(from), to, take))),
                 _ => Err(PlayError::Notation(ParseMoveError::Syntax(
@@ -131,7 +169,7 @@ impl Rulebook {
             let Some(twist) = self.mechanics.twist_named(name) else {
                 return Err(self.refused_at(pos, Refusal::NoTwist(name.to_string())));
             };
-            return match self.parse_move(pos, history, place)? {
+            return match self.parse_written(pos, history, place)? {
                 Move::Place { to, .. } => Ok(Move::Twist { to, twist }),
                 _ => Err(PlayError::Notation(ParseMoveError::Syntax(
                     text.to_string(),
