@@ -259,8 +259,8 @@ impl Rulebook {
                 Side::X => placed.x == placed.o,
                 Side::O => placed.x == placed.o + 1,
             };
+            let span = fields.get(2).map_or(&board.span, |f| &f.span);
             if (placing(Side::X) || placing(Side::O)) && !fits {
-                let span = fields.get(2).map_or(&board.span, |f| &f.span);
                 return fail(
                     span,
                     K::Placed {
@@ -270,6 +270,8 @@ impl Rulebook {
                     },
                 );
             }
+            self.check_removed(placed, count, in_hand)
+                .map_err(|k| SetupError::new(k, span.clone()))?;
         } else if counted
             && (self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O))
         {
@@ -315,6 +317,24 @@ impl Rulebook {
             pos.ply = pos.ply.saturating_add(1);
         }
         self.check_support(&mut pos, board)?;
+        // Cells forbidden by move number (`forbidden()`): within the moves
+        // they restrict, some order of each side's marks must keep to them.
+        // Past those a set-up stands as a study position: renju's problems
+        // of forbidden moves (tests/renju) put no X on h8.
+        for side in Side::ALL {
+            let marks = pos.marks(side);
+            let restricted = (self.mechanics.restrictions().into_iter())
+                .filter(|&(s, _, _)| s == side)
+                .map(|(_, n, _)| n)
+                .max();
+            if restricted.is_none_or(|last| marks.count() > last) {
+                continue;
+            }
+            if let Err((n, cell)) = self.mechanics.placeable(side, marks) {
+                let rule = self.explain(&crate::Refusal::Forbidden(cell, side, n));
+                return fail(&board.span, K::NeverPlaced { side, rule });
+            }
+        }
         let held = match fields.get(4) {
             Some(f) if self.mechanics.held_in_text() => Some(
                 self.mechanics
@@ -357,6 +377,45 @@ impl Rulebook {
     /// The marks on the board must fit the side to move: each side places
     /// its own in turn, or (with a chosen or shared mark) one mark a move.
     /// `taken` bounds the marks of each side that captures took off.
+    /// Where lines remove pieces: a side lost pieces only to lines the
+    /// opponent completed (all placements while it still has pieces in
+    /// hand), and the game ended when the first side was down to
+    /// `lose_at()`, so both cannot be.
+    fn check_removed(
+        &self,
+        placed: BySide<u32>,
+        count: BySide<u32>,
+        in_hand: BySide<u16>,
+    ) -> Result<(), SetupErrorKind> {
+        let line = u32::try_from(self.mechanics.min_run).unwrap_or(u32::MAX);
+        for side in Side::ALL {
+            let removed = placed.get(side).saturating_sub(*count.get(side));
+            let other = side.other();
+            // Its first line completed by its `line`-th placement, each
+            // placement after at most one more.
+            let most = (placed.get(other) + 1).saturating_sub(line);
+            if *in_hand.get(other) > 0 && removed > most {
+                return Err(K::Unremoved {
+                    side,
+                    removed,
+                    by: other,
+                    placed: *placed.get(other),
+                });
+            }
+        }
+        if let Some(at) = self.mechanics.lose_at() {
+            let left = |s: Side| count.get(s) + u32::from(*in_hand.get(s));
+            if Side::ALL.into_iter().all(|s| left(s) <= u32::from(at)) {
+                return Err(K::BothReduced {
+                    at,
+                    x: left(Side::X),
+                    o: left(Side::O),
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn check_counts(
         &self,
         turn: Side,

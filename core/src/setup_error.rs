@@ -166,6 +166,37 @@ pub enum SetupErrorKind {
         /// The pieces O has placed.
         o: u32,
     },
+    /// Where lines remove pieces: `side` has lost `removed` pieces, more
+    /// lines than `by`, still placing, can have completed with `placed`.
+    Unremoved {
+        /// The side that lost pieces.
+        side: Side,
+        /// The pieces it lost (placed, less those on the board).
+        removed: u32,
+        /// The opponent.
+        by: Side,
+        /// The opponent's placements.
+        placed: u32,
+    },
+    /// `side`'s marks cannot have been placed in any order that keeps to
+    /// the cells its moves may not take (`forbidden()`): `rule` is the
+    /// refusal of the move that breaks it.
+    NeverPlaced {
+        /// The side.
+        side: Side,
+        /// The refusal's text, as the rulebook words it.
+        rule: String,
+    },
+    /// Both sides are down to `lose_at()` pieces or fewer: the game ended
+    /// when the first was.
+    BothReduced {
+        /// `lose_at()`.
+        at: u16,
+        /// X's pieces, on the board and in hand.
+        x: u32,
+        /// O's pieces, on the board and in hand.
+        o: u32,
+    },
     /// With captures: the marks on the board, `found`, with `turn` to move,
     /// are not explained by the captures `made`.
     CaptureCounts {
@@ -420,6 +451,25 @@ impl fmt::Display for SetupErrorKind {
                     "wrong counts: with {turn} to move, X must have {want} (X has {x}, O has {o}): turns alternate (G1)"
                 )
             }
+            K::Unremoved {
+                side,
+                removed,
+                by,
+                placed,
+            } => write!(
+                f,
+                "wrong counts: {side} has lost {removed} piece{} (placed, less those on the board), more than {by}'s {placed} placement{} can have removed: a piece goes only to a line completed",
+                if *removed == 1 { "" } else { "s" },
+                if *placed == 1 { "" } else { "s" }
+            ),
+            K::NeverPlaced { side, rule } => write!(
+                f,
+                "{side}'s marks cannot have been placed so, in any order: {rule}"
+            ),
+            K::BothReduced { at, x, o } => write!(
+                f,
+                "wrong counts: both sides are down to {at} pieces or fewer (X has {x}, O {o}): the game ended when the first was"
+            ),
             K::CaptureCounts { turn, found, made } => write!(
                 f,
                 "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",

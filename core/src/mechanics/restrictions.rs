@@ -7,7 +7,7 @@
 use super::load::Load;
 use super::{Mechanic, Mechanics, Primitive};
 use crate::error::RulebookError;
-use crate::geometry::CellSet;
+use crate::geometry::{Cell, CellSet};
 use crate::position::{Position, Side};
 use crate::script::hooks::HookId;
 
@@ -111,10 +111,57 @@ impl Mechanics {
             .collect()
     }
 
+    /// Whether `side` can have placed `marks` in some order, its n-th mark
+    /// on a cell its n-th move may take (a position `setup` is given);
+    /// else a restriction no order meets: which move, and a mark on a cell
+    /// it may not take.
+    pub(crate) fn placeable(&self, side: Side, marks: CellSet) -> Result<(), (u32, Cell)> {
+        let own: Vec<Cell> = marks.into_iter().collect();
+        let moves: Vec<(u32, CellSet)> = (self.restrictions().into_iter())
+            .filter(|&(s, n, _)| s == side && n as usize <= own.len())
+            .map(|(_, n, cells)| (n, cells))
+            .collect();
+        // A matching of each restricted move to a mark it may take, grown
+        // one move at a time by augmenting paths; the other marks go to
+        // the moves no rule restricts.
+        let mut taken_by: Vec<Option<usize>> = vec![None; own.len()];
+        for m in 0..moves.len() {
+            let mut seen = vec![false; own.len()];
+            if !augment(m, &moves, &own, &mut taken_by, &mut seen) {
+                let (n, cells) = moves[m];
+                let on = own.iter().copied().find(|&c| cells.contains(c));
+                return Err((n, on.unwrap_or(own[0])));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether any move is restricted by its number (`forbidden()`).
     pub fn has_restrictions(&self) -> bool {
         !self.forbidden.is_empty()
     }
+}
+
+/// Finds move `m` a mark, moving the moves that hold marks it may take
+/// on to others (one augmenting path of the matching).
+fn augment(
+    m: usize,
+    moves: &[(u32, CellSet)],
+    own: &[Cell],
+    taken_by: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for (i, &cell) in own.iter().enumerate() {
+        if seen[i] || moves[m].1.contains(cell) {
+            continue;
+        }
+        seen[i] = true;
+        if taken_by[i].is_none_or(|other| augment(other, moves, own, taken_by, seen)) {
+            taken_by[i] = Some(m);
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -153,6 +200,28 @@ mod tests {
         );
         assert_eq!(t.forbidden.len(), 18);
         assert!(t.forbidden[3].is_empty() && t.forbidden[4].is_empty());
+    }
+
+    /// A set-up's marks need some order that keeps to every restriction:
+    /// found by matching the restricted moves to marks, where the order
+    /// written (cell number) would fail.
+    #[test]
+    fn marks_are_placeable_in_some_order_or_the_move_that_fails_is_named() {
+        use crate::geometry::{Cell, CellSet};
+        let cells = |c: &[u16]| c.iter().map(|&c| Cell(c)).collect::<CellSet>();
+        let rules = rulebook(
+            "fn forbidden(side, n) { if side == \"X\" && n == 1 { [0] } else if side == \"X\" && n == 2 { [1] } }",
+        )
+        .unwrap();
+        let t = rules.mechanics();
+        assert_eq!(t.placeable(Side::X, cells(&[0, 1])), Ok(()), "1 then 0");
+        assert_eq!(t.placeable(Side::X, cells(&[0])), Err((1, Cell(0))));
+        assert_eq!(t.placeable(Side::O, cells(&[0, 1])), Ok(()));
+        let rules =
+            rulebook("fn forbidden(side, n) { if side == \"X\" && n <= 2 { [0, 1] } }").unwrap();
+        let t = rules.mechanics();
+        assert_eq!(t.placeable(Side::X, cells(&[0, 2, 3])), Ok(()));
+        assert_eq!(t.placeable(Side::X, cells(&[0, 1, 2])), Err((2, Cell(0))));
     }
 
     #[test]

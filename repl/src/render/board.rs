@@ -311,7 +311,14 @@ fn notes(out: &mut String, session: &Session) {
         } else {
             "each move:"
         };
-        // At most 80 columns with a short name (`a1-e1`, `^d`).
+        // At most 80 columns with a short name (`a1-e1`, `^d`); a name
+        // that does not say its cell gets it (`^a` takes a1).
+        let from = rulebook.grid().name(slide.from()).to_string();
+        let like = if like.contains(&from) {
+            like
+        } else {
+            format!("{like} takes {from}")
+        };
         outln!(out, "{lead} {}: {like}", slide_hint(slide));
     }
     if let (Some(first), false) = (t.twists().first(), game.is_over()) {
@@ -494,12 +501,14 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
 /// What a slide does, in words, by what it takes and what it leaves.
 fn slide_hint(slide: &Slide) -> &'static str {
     match (slide.take, slide.put) {
-        (Take::Own, Put::Empty) => "pop your mark out of a line's end, the rest shifting",
-        (Take::Own, Put::Own) => "take your mark at a line's end, push it in at the far end",
+        // Which cells a slide starts from and ends at is the rulebook's
+        // (Pop Out's bottom row, Quixo's edge): the example move names them.
+        (Take::Own, Put::Empty) => "pop your own mark out, its line shifting",
+        (Take::Own, Put::Own) => "take your mark off its line, push it in at a line's end",
         (Take::OwnOrEmpty, Put::Own) => {
-            "take a blank or own end cell, push your mark in at the far end"
+            "take a blank or own edge cell, push your mark in at an end"
         }
-        (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own end cell, the rest shifting",
+        (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own cell, its line shifting",
     }
 }
 
