@@ -571,6 +571,10 @@ impl Rulebook {
                             let found = next.unwrap_or('(');
                             return fail(&span, K::RowChar { row: i + 1, found });
                         }
+                        Err(StackError::Unclosed(k)) => {
+                            let span = at + k..at + k + 1;
+                            return fail(&span, K::StackUnclosed { row: i + 1 });
+                        }
                         Err(StackError::NoSize(k)) => {
                             let sizes = t.size_letters().into_iter().collect();
                             let span = at + k..at + k + 1;

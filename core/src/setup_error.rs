@@ -294,6 +294,12 @@ pub enum SetupErrorKind {
         /// The sizes' letters, smallest first.
         sizes: String,
     },
+    /// Sized pieces: a `(` in row `row` (from 1, top first) that the row
+    /// does not close.
+    StackUnclosed {
+        /// The row, from 1 at the top.
+        row: usize,
+    },
     /// Sized pieces: the stack on `cell` is not largest on top. Holds the
     /// stack as written.
     StackOrder {
@@ -565,6 +571,10 @@ impl fmt::Display for SetupErrorKind {
                 f,
                 "row {row} from the top: a piece is its mark and its size, such as X{} (sizes {sizes}, smallest first)",
                 sizes.chars().last().unwrap_or('L')
+            ),
+            K::StackUnclosed { row } => write!(
+                f,
+                "row {row} from the top: a `(` is not closed: the pieces a piece covers go between brackets, largest first, like XL(OMXS)"
             ),
             K::StackOrder { cell, text } => write!(
                 f,

@@ -86,7 +86,10 @@ pub fn fit(text: &str, width: usize) -> String {
             .unwrap_or(indent + 2);
         out.push_str(&body[..indent]);
         let mut len = indent;
-        for (i, word) in words.split(' ').enumerate() {
+        for (i, word) in unbroken(words, width.saturating_sub(hang))
+            .iter()
+            .enumerate()
+        {
             let w = word.chars().count();
             if i > 0 && w > 0 && len + 1 + w > width {
                 out.push('\n');
@@ -106,6 +109,31 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// The words of a line split at single spaces, those of a code span
+/// (`` `save <file>` ``) joined into one where it fits `width`: a span is
+/// copied whole, so it is never broken across lines.
+fn unbroken(words: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut group: Vec<&str> = Vec::new();
+    let mut in_code = false;
+    for word in words.split(' ') {
+        group.push(word);
+        in_code ^= word.matches('`').count() % 2 == 1;
+        if !in_code {
+            let joined = group.join(" ");
+            if group.len() == 1 || joined.chars().count() <= width {
+                out.push(joined);
+            } else {
+                out.extend(group.iter().map(|w| w.to_string()));
+            }
+            group.clear();
+        }
+    }
+    // An unclosed span: its words one by one.
+    out.extend(group.iter().map(|w| w.to_string()));
+    out
+}
+
 /// Where the second column of a two-column row starts: the column after the
 /// first run of two or more spaces past the line's indent (`new [rulebook]
 /// ␣␣ a new game…`: the first column may hold several words).
@@ -120,6 +148,22 @@ fn second_column(line: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A code span moves to the next line whole (the warning before a
+    /// game is replaced broke `save <file>` across two lines).
+    #[test]
+    fn a_code_span_is_never_broken_across_lines() {
+        let line = "a game is in progress (3 moves, not saved): `new quixo` again replaces it; `save <file>` keeps it\n";
+        assert_eq!(
+            fit(line, 80),
+            "a game is in progress (3 moves, not saved): `new quixo` again replaces it;\n  `save <file>` keeps it\n"
+        );
+        // One longer than the line is broken at its spaces as before.
+        assert_eq!(
+            fit("see `a b c d` here\n", 6),
+            "see `a\n  b c\n  d`\n  here\n"
+        );
+    }
 
     /// A two-column row wraps under its second column (issue 26, item 13:
     /// `variants` wrapped titles under the names); prose under its indent.

@@ -445,8 +445,15 @@ impl Mechanics {
         };
         piece(&mut i)?;
         if b.get(i) == Some(&b'(') {
+            let open = i;
             i += 1;
             while b.get(i) != Some(&b')') {
+                // The row goes on (`/`, a count, `.`) or ends inside it.
+                if b.get(i)
+                    .is_none_or(|c| c.is_ascii_digit() || b"/.".contains(c))
+                {
+                    return Err(StackError::Unclosed(open));
+                }
                 piece(&mut i)?;
             }
             i += 1;
@@ -518,4 +525,7 @@ pub(crate) enum StackError {
     At(usize),
     /// A mark without a size letter after it.
     NoSize(usize),
+    /// The `(` at this byte opens the pieces covered and nothing closes it
+    /// before the row does.
+    Unclosed(usize),
 }
