@@ -317,20 +317,8 @@ impl Rulebook {
             pos.ply = pos.ply.saturating_add(1);
         }
         self.check_support(&mut pos, board)?;
-        // Cells forbidden by move number (`forbidden()`): within the moves
-        // they restrict, some order of each side's marks must keep to them.
-        // Past those a set-up stands as a study position: renju's problems
-        // of forbidden moves (tests/renju) put no X on h8.
         for side in Side::ALL {
-            let marks = pos.marks(side);
-            let restricted = (self.mechanics.restrictions().into_iter())
-                .filter(|&(s, _, _)| s == side)
-                .map(|(_, n, _)| n)
-                .max();
-            if restricted.is_none_or(|last| marks.count() > last) {
-                continue;
-            }
-            if let Err((n, cell)) = self.mechanics.placeable(side, marks) {
+            if let Err((n, cell)) = self.mechanics.placeable(side, pos.marks(side)) {
                 let rule = self.explain(&crate::Refusal::Forbidden(cell, side, n));
                 return fail(&board.span, K::NeverPlaced { side, rule });
             }

@@ -114,12 +114,20 @@ impl Mechanics {
     /// Whether `side` can have placed `marks` in some order, its n-th mark
     /// on a cell its n-th move may take (a position `setup` is given);
     /// else a restriction no order meets: which move, and a mark on a cell
-    /// it may not take.
+    /// it may not take. Only within the moves restricted: past them a
+    /// set-up stands as a study position (renju's problems of forbidden
+    /// moves, tests/renju, put no X on h8).
     pub(crate) fn placeable(&self, side: Side, marks: CellSet) -> Result<(), (u32, Cell)> {
         let own: Vec<Cell> = marks.into_iter().collect();
         let moves: Vec<(u32, CellSet)> = (self.restrictions().into_iter())
-            .filter(|&(s, n, _)| s == side && n as usize <= own.len())
+            .filter(|&(s, _, _)| s == side)
             .map(|(_, n, cells)| (n, cells))
+            .collect();
+        if moves.iter().all(|&(n, _)| (n as usize) < own.len()) {
+            return Ok(());
+        }
+        let moves: Vec<(u32, CellSet)> = (moves.into_iter())
+            .filter(|&(n, _)| n as usize <= own.len())
             .collect();
         // A matching of each restricted move to a mark it may take, grown
         // one move at a time by augmenting paths; the other marks go to
@@ -216,12 +224,20 @@ mod tests {
         let t = rules.mechanics();
         assert_eq!(t.placeable(Side::X, cells(&[0, 1])), Ok(()), "1 then 0");
         assert_eq!(t.placeable(Side::X, cells(&[0])), Err((1, Cell(0))));
-        assert_eq!(t.placeable(Side::O, cells(&[0, 1])), Ok(()));
+        assert_eq!(t.placeable(Side::O, cells(&[0])), Ok(()));
+        // Past the moves restricted, a study position: any marks.
+        assert_eq!(t.placeable(Side::X, cells(&[0, 1, 2])), Ok(()));
+        // The first move's first choice (0) must give way to the second's.
+        let rules = rulebook(
+            "fn forbidden(side, n) { if side == \"X\" && n == 1 { [2] } else if side == \"X\" && n == 2 { [1] } }",
+        )
+        .unwrap();
+        assert_eq!(rules.mechanics().placeable(Side::X, cells(&[0, 1])), Ok(()));
         let rules =
             rulebook("fn forbidden(side, n) { if side == \"X\" && n <= 2 { [0, 1] } }").unwrap();
         let t = rules.mechanics();
-        assert_eq!(t.placeable(Side::X, cells(&[0, 2, 3])), Ok(()));
-        assert_eq!(t.placeable(Side::X, cells(&[0, 1, 2])), Err((2, Cell(0))));
+        assert_eq!(t.placeable(Side::X, cells(&[0, 2])), Err((2, Cell(0))));
+        assert_eq!(t.placeable(Side::X, cells(&[0, 1])), Err((1, Cell(0))));
     }
 
     #[test]

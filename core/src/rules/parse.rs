@@ -133,19 +133,12 @@ impl Rulebook {
                 // `d1x`, the piece left out: refused as the rules refuse
                 // the move written whole — a mill that names no piece, or a
                 // removal after a move that makes none.
-                let (from, to) = match self.parse_written(pos, history, base)? {
-                    Move::Place { to, .. } => (None, to),
-                    Move::Step { from, to } => (Some(from), to),
-                    _ => {
-                        return Err(PlayError::Notation(ParseMoveError::Syntax(
-                            text.to_string(),
-                        )));
-                    }
+                let base = self.parse_written(pos, history, base)?;
+                let (Move::Place { to, .. } | Move::Step { to, .. }) = base else {
+                    return Err(PlayError::Notation(ParseMoveError::Syntax(
+                        text.to_string(),
+                    )));
                 };
-                let base = from.map_or(Move::Place { to, mark: pos.turn }, |from| Move::Step {
-                    from,
-                    to,
-                });
                 let refusal = match self.mechanics.check_removal(pos, base) {
                     Err(r @ Refusal::MustRemove(..)) => r,
                     _ => Refusal::RemovesNothing(to),
