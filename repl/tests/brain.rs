@@ -103,11 +103,26 @@ fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
     assert!(b.handle("BOARD").lines.is_empty());
     assert!(b.handle("7,7,1").lines.is_empty());
     assert!(ask(&mut b, "7,7,9").starts_with("ERROR x,y,field or DONE expected"));
+    // One answer for the refused block: its other stones and its DONE
+    // are set aside (they came back as UNKNOWN commands).
+    for line in ["8,8,2", "DONE"] {
+        assert!(b.handle(line).lines.is_empty(), "{line}");
+    }
     assert_eq!(
         ask(&mut b, "ABOUT"),
         about(),
         "the board ended; commands again"
     );
+    // A block refused and cut short by a command: the command's answer.
+    b.handle("BOARD");
+    b.handle("x");
+    assert_eq!(ask(&mut b, "ABOUT"), about());
+    // A cell given twice is named (it was a count of stones).
+    b.handle("BOARD");
+    for line in ["7,7,1", "7,7,1", "8,8,2"] {
+        b.handle(line);
+    }
+    assert_eq!(ask(&mut b, "DONE"), "ERROR 7,7 is given twice in BOARD");
     // A stone on a taken cell is refused, and the game is as it was.
     b.handle("INFO timeout_turn 50");
     let reply = ask(&mut b, "TURN 7,7\r");
@@ -315,6 +330,30 @@ fn a_move_comes_with_a_message_saying_how_it_was_found() {
         lines[0].starts_with("MESSAGE no time to search"),
         "{lines:?}"
     );
+}
+
+/// `PLAY` is the brain's own move: on the opponent's turn it is refused
+/// (it was placed for the side to move, and the brain lost its colour).
+#[test]
+fn play_is_refused_on_the_opponents_turn() {
+    let mut b = brain();
+    assert_eq!(ask(&mut b, "START 15"), "OK");
+    b.handle("INFO timeout_turn 50");
+    assert_eq!(ask(&mut b, "PLAY 7,7"), "7,7", "the brain's first stone: X");
+    let before = b.position_text();
+    assert_eq!(
+        ask(&mut b, "PLAY 0,0"),
+        "ERROR PLAY 0,0: the brain plays X and O is to move; the opponent's stone comes with TURN"
+    );
+    assert_eq!(b.position_text(), before);
+    let reply = ask(&mut b, "TURN 8,8");
+    assert!(
+        ask(&mut b, "PLAY 0,0").starts_with("ERROR PLAY 0,0"),
+        "after {reply}"
+    );
+    // A new game forgets the colour.
+    assert_eq!(ask(&mut b, "RESTART"), "OK");
+    assert_eq!(ask(&mut b, "PLAY 7,7"), "7,7");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The board in the protocol's terms: `BOARD` blocks, and stones at
 //! coordinates counted from the top left.
 
-use super::{Answer, Brain, clip};
+use super::{Answer, Brain, Skip, clip};
 use gridrules_core::{Cell, Game, Move};
 use std::time::Instant;
 
@@ -27,8 +27,10 @@ impl Brain {
                 Answer::none()
             }
             _ => {
-                // As the protocol's own skeleton does: the board ends here.
+                // The board is refused here, with one answer: the rest of
+                // the block, to its `DONE`, is read and set aside.
                 self.board = None;
+                self.skipping = Some(Skip::RefusedBoard);
                 Answer::error(format!(
                     "x,y,field or DONE expected after BOARD, not `{}`",
                     clip(line)
@@ -46,6 +48,12 @@ impl Brain {
                 "field 3 (a winning line's stone) belongs to the continuous game, which is not supported"
                     .to_string(),
             );
+        }
+        if let Some((x, y, _)) = (stones.iter().enumerate())
+            .find(|&(i, a)| stones[..i].iter().any(|b| (a.0, a.1) == (b.0, b.1)))
+            .map(|(_, &s)| s)
+        {
+            return Err(format!("{x},{y} is given twice in BOARD"));
         }
         self.drop_game();
         let game = self.game()?;

@@ -51,7 +51,7 @@ pub use rulebook::make_rulebook;
 use board::{cell_at, parse_pair, play_stone, xy_of};
 use gridrules_core::playout::Rng;
 use gridrules_core::script::ScriptBudget;
-use gridrules_core::{Game, Move, PlayError, Rulebook};
+use gridrules_core::{Game, Move, PlayError, Rulebook, Side};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -151,9 +151,12 @@ pub struct Brain {
     made: HashMap<BrainKey, Arc<Rulebook>>,
     /// The stones of a `BOARD` being read: x, y, field.
     board: Option<Vec<(u32, u32, u8)>>,
-    /// Inside a block this brain does not play (`SWAP2BOARD` … `DONE`):
-    /// the command that opened it.
-    skipping: Option<&'static str>,
+    /// Inside a block read and set aside to its `DONE`: one this brain does
+    /// not play (`SWAP2BOARD`), or a `BOARD` already refused.
+    skipping: Option<Skip>,
+    /// The side the brain plays, once it has moved or been told its move
+    /// (`PLAY` is refused on the opponent's turn).
+    own: Option<Side>,
     /// The brain's last move, answered but not yet played on its board:
     /// the rulebook's hooks play it when the next command needs the game,
     /// so that they never delay the answer.
@@ -165,6 +168,15 @@ pub struct Brain {
     /// The deadlines of the command being answered.
     plan: Plan,
     rng: Rng,
+}
+
+/// A block whose lines are set aside to its `DONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// A block of a command not supported: answered `UNKNOWN` at its end.
+    Unsupported(&'static str),
+    /// A `BOARD` refused at a bad line, already answered.
+    RefusedBoard,
 }
 
 /// A rulebook for a size, with or without "exactly five".
@@ -186,6 +198,7 @@ impl Brain {
             made: HashMap::new(),
             board: None,
             skipping: None,
+            own: None,
             pending: None,
             out_of_step: None,
             plan: Plan::new(Instant::now(), DEFAULT_TURN),
@@ -196,6 +209,7 @@ impl Brain {
     /// Drops the game (and the brain's move not yet played on it).
     fn drop_game(&mut self) {
         self.game = None;
+        self.own = None;
         self.pending = None;
         self.out_of_step = None;
     }
@@ -232,20 +246,31 @@ impl Brain {
 
     fn command(&mut self, line: &str, started: Instant) -> Answer {
         let line = line.trim();
-        if let Some(command) = self.skipping {
+        if let Some(skip) = self.skipping {
             // One answer for the whole block, when the manager awaits it:
             // at its `DONE`, or at a line that is not a stone (`END`,
             // say), which is then read as a command.
-            if parse_pair(line).is_some() || line.is_empty() {
+            // A stone: `x,y` (swap2's), or `x,y,field` (a board's).
+            let stone = line.split(',').all(|f| f.trim().parse::<u32>().is_ok())
+                && (2..=3).contains(&line.split(',').count());
+            if stone || line.is_empty() {
                 return Answer::none();
             }
             self.skipping = None;
-            let refused = Line::unknown(&format!("{command} is not supported"));
+            let refused = match skip {
+                Skip::Unsupported(command) => {
+                    vec![Line::unknown(&format!("{command} is not supported"))]
+                }
+                Skip::RefusedBoard => Vec::new(),
+            };
             if line.eq_ignore_ascii_case("DONE") {
-                return Answer::one(refused);
+                return Answer {
+                    lines: refused,
+                    end: false,
+                };
             }
             let mut answer = self.command(line, started);
-            answer.lines.insert(0, refused);
+            answer.lines.splice(0..0, refused);
             return answer;
         }
         if self.board.is_some() {
@@ -274,7 +299,7 @@ impl Brain {
             "TAKEBACK" => self.takeback(rest),
             // Swap2's opening moves come as a block, like BOARD's.
             "SWAP2BOARD" => {
-                self.skipping = Some("SWAP2BOARD (swap2 openings)");
+                self.skipping = Some(Skip::Unsupported("SWAP2BOARD (swap2 openings)"));
                 Answer::none()
             }
             "ABOUT" => Answer::one(Line::about()),
@@ -451,8 +476,20 @@ impl Brain {
         let Some((x, y)) = parse_pair(text) else {
             return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
+        let turn = match self.game() {
+            Ok(game) => game.position().turn(),
+            Err(reason) => return Answer::error(reason),
+        };
+        if let Some(own) = self.own.filter(|&own| own != turn) {
+            return Answer::error(format!(
+                "PLAY {x},{y}: the brain plays {own} and {turn} is to move; the opponent's stone comes with TURN"
+            ));
+        }
         match self.place(x, y) {
-            Ok(()) => Answer::one(Line::stone(x, y)),
+            Ok(()) => {
+                self.own = Some(turn);
+                Answer::one(Line::stone(x, y))
+            }
             Err(reason) => Answer::error(reason),
         }
     }
@@ -493,6 +530,7 @@ impl Brain {
         if let Some(result) = game.result_text() {
             return Answer::error(format!("the game is over ({result})"));
         }
+        let turn = game.position().turn();
         let (mv, how) = match choose(game, plan, started, seed) {
             Ok(chosen) => chosen,
             Err(reason) => return Answer::error(reason),
@@ -502,6 +540,7 @@ impl Brain {
             None => return Answer::error("the search chose a move that places no stone"),
         };
         self.pending = Some(mv);
+        self.own = Some(turn);
         Answer {
             lines: vec![Line::message(&how), Line::stone(x, y)],
             end: false,
