@@ -144,6 +144,8 @@ pub enum DrawError {
     Waiting,
     /// A second offer in the same move (T3). Holds the side offering.
     OfferedThisMove(Side),
+    /// Any draw command after the result. Holds the result.
+    Over(gridrules_core::Outcome),
 }
 
 /// Why a clock command was refused.
@@ -327,6 +329,10 @@ impl fmt::Display for DrawError {
             DrawError::OfferedThisMove(by) => write!(
                 f,
                 "draw offer: {by} has offered a draw this move already (one offer per move)"
+            ),
+            DrawError::Over(outcome) => write!(
+                f,
+                "draw: the game is over ({outcome}): there is no game left to draw; `again` starts the next game"
             ),
         }
     }

@@ -71,6 +71,20 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
         out.contains("not scored: the draw was agreed before any move was played\nscore: player 1 (X) 0, player 2 (O) 0 (0 games)\n"),
         "{out}"
     );
+    // A move that answers an offer says it declines it, as `draw decline`
+    // does (it said nothing); the offerer's own move does not.
+    let (out, _, _) = run(&["--batch"], "b2\ndraw offer\na1\nc3\n");
+    assert!(
+        out.ends_with("(a move declines)\nX's move declines the draw O offered (T3)\n"),
+        "{out}"
+    );
+    // A draw command after the result is no move refused (it said "no
+    // move is accepted after the result").
+    let (out, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\ndraw offer\n");
+    assert!(
+        out.ends_with("error: draw: the game is over (X wins): there is no game left to draw; `again` starts the next game\n"),
+        "{out}"
+    );
     // `resign` after the result is not a move refused (issue 26, item 13:
     // it said "no move is accepted after the result").
     let (out, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\nresign\n");

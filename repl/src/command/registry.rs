@@ -300,7 +300,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         "Set before any person has moved, or after the result for the next \
          game; it holds for later games. The clock starts at the first move \
          (or at `ready`); `pause` and `resume` hold it. A side whose time \
-         runs out gets a random legal move (T2).",
+         runs out gets a legal move at random, on wide boards one next to the \
+         marks (T2).",
     ),
     cmd(
         "ready",
@@ -475,8 +476,8 @@ pub static COMMANDS: &[CommandSpec] = &[
          even ones; games run on every core (unless --threads), each with its own seed \
          (default 1), so a match repeats exactly. Prints wins, draws and \
          losses of the first player, X's share of the points, and the Elo \
-         difference with its 95 % interval. Ctrl-C stops it after the games \
-         under way. Budget: the rulebook's playouts (`ai_playouts`) unless \
+         difference with its 95 % interval. Ctrl-C stops it at once: the \
+         games under way are not counted. Budget: the rulebook's playouts (`ai_playouts`) unless \
          --playouts N or --time S (seconds a move, by the clock: the match \
          then no longer repeats exactly) says otherwise; a player's own \
          follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s. \

@@ -347,8 +347,13 @@ impl Session {
     /// After any move: an offer the mover did not make is declined (T3); a
     /// finished game is scored; the next side's time begins.
     fn after_move(&mut self, mover: Side) {
-        if self.offer.is_some_and(|o| o.by != mover) {
+        if let Some(offer) = self.offer.filter(|o| o.by != mover) {
             self.offer = None;
+            // Said as `draw decline` says it: a move answers the offer too.
+            self.notices.push(format!(
+                "{mover}'s move declines the draw {} offered (T3)",
+                offer.by
+            ));
         }
         self.clock.next_turn();
         self.settle();

@@ -98,7 +98,9 @@ impl Session {
     }
 
     pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
-        self.refuse_if_over("draw")?;
+        if let Some((outcome, _)) = self.game.ending() {
+            return Err(DrawError::Over(outcome).into());
+        }
         match action {
             DrawAction::Offer => self.offer_draw(),
             DrawAction::Accept => {
