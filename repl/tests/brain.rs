@@ -95,6 +95,11 @@ fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
     assert!(ask(&mut b, "TURN 7").starts_with("ERROR bad coordinates"));
     assert!(ask(&mut b, "TURN 15,0").starts_with("ERROR 15,0 is off the board"));
     assert!(ask(&mut b, "INFO timeout_turn soon").starts_with("ERROR bad value"));
+    // A negative limit is refused; a negative time left is the match's
+    // time run out, answered at once.
+    assert!(ask(&mut b, "INFO timeout_turn -1").starts_with("ERROR bad value"));
+    assert!(ask(&mut b, "INFO timeout_match -5").starts_with("ERROR bad value"));
+    assert!(b.handle("INFO time_left -5").lines.is_empty());
     assert!(
         b.handle("INFO frobnicate 3").lines.is_empty(),
         "unknown keys are ignored"

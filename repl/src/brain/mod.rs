@@ -361,11 +361,12 @@ impl Brain {
         };
         match value.parse::<i64>() {
             // A negative time left: the match time is up; answer at once.
-            Ok(ms) => {
+            Ok(ms) if ms >= 0 || key.eq_ignore_ascii_case("time_left") => {
                 *slot = Some(ms.max(0) as u64);
                 Answer::none()
             }
-            Err(_) => Answer::error(format!("bad value `{}` for {key}", clip(value))),
+            // A negative limit is no limit the manager meant.
+            _ => Answer::error(format!("bad value `{}` for {key}", clip(value))),
         }
     }
 
