@@ -449,17 +449,18 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                     print!("{}", edge::finish(&text, style.color));
                     continue;
                 }
-                // A game no file keeps is replaced only when asked twice,
-                // as Ctrl-D leaves: a mistyped `new` would lose it.
-                if let Some(warning) = replace_warning(&session, code, &mut warned_replace) {
-                    let width = terminal_width(&mut editor);
-                    print!("{}", crate::layout::fit(&warning, width));
-                    continue;
-                }
                 let _ = editor.add_history_entry(code);
                 // Written at once: the history survives a kill or a crash.
                 if let Some(h) = &history {
                     let _ = editor.append_history(h);
+                }
+                // A game no file keeps is replaced only when asked twice,
+                // as Ctrl-D leaves: a mistyped `new` would lose it. (The
+                // line is in the history: the Up key gives it again.)
+                if let Some(warning) = replace_warning(&session, code, &mut warned_replace) {
+                    let width = terminal_width(&mut editor);
+                    print!("{}", crate::layout::fit(&warning, width));
+                    continue;
                 }
                 session.interrupt().clear();
                 // Wrapped at the terminal's width as it is now (it may
