@@ -219,7 +219,9 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
 /// was given for this line just before (then the line runs).
 fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -> Option<String> {
     let was_warned = warned.take().is_some_and(|w| w == code);
-    let replaces = parse(code).is_ok_and(|inv| inv.spec.replaces_game);
+    let replaces = (parse(code).ok())
+        .and_then(|inv| inv.command().ok())
+        .is_some_and(|command| session.would_replace(&command));
     let n = session.unkept_moves().filter(|_| replaces && !was_warned)?;
     *warned = Some(code.to_string());
     Some(format!(
@@ -519,7 +521,8 @@ mod tests {
 
     /// `new`, `load`, `open` and `setup` in the middle of a game no file
     /// keeps warn once and run when given again (`open` replaced an unsaved
-    /// game without a word); a saved or recorded game is replaced at once.
+    /// game without a word); a saved or recorded game is replaced at once,
+    /// and one that would be refused is not warned about.
     #[test]
     fn a_game_no_file_keeps_is_replaced_only_when_asked_twice() {
         use gridrules_core::Rulebook;
@@ -548,9 +551,16 @@ mod tests {
             None,
             "asked twice"
         );
-        for line in ["open x.toml", "load x.toml", "setup 3/3/3 X", "new"] {
+        for line in ["new gomoku", "setup 3/3/3 X", "new"] {
             assert!(
                 replace_warning(&session, line, &mut warned).is_some(),
+                "{line}"
+            );
+        }
+        // Refused, so nothing would be replaced: no warning.
+        for line in ["open x.toml", "load x.toml", "setup 3/3/3 Q", "new nope"] {
+            assert!(
+                replace_warning(&session, line, &mut warned).is_none(),
                 "{line}"
             );
         }

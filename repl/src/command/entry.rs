@@ -103,9 +103,6 @@ pub struct CommandSpec {
     /// It may run long by design (Ctrl-C stops it), so the scripts it runs
     /// have no time budget for the whole command, only per hook call.
     pub long: bool,
-    /// It replaces the game under way (`new`, `open`): at the REPL, a game
-    /// no file keeps is replaced only when the line is given again.
-    pub replaces_game: bool,
     /// How its arguments are read.
     pub parse: Parse,
 }
@@ -147,11 +144,6 @@ impl CommandSpec {
 
     pub(super) const fn completing(mut self, arg: Arg) -> CommandSpec {
         self.arg = arg;
-        self
-    }
-
-    pub(super) const fn replaces_game(mut self) -> CommandSpec {
-        self.replaces_game = true;
         self
     }
 

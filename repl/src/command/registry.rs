@@ -26,7 +26,6 @@ const fn cmd(
         log: Log::Always,
         plays: false,
         long: false,
-        replaces_game: false,
         parse,
     }
 }
@@ -94,8 +93,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         },
     )
     .example("new ultimate")
-    .completing(Arg::Places(&[RULEBOOK], &[]))
-    .replaces_game(),
+    .completing(Arg::Places(&[RULEBOOK], &[])),
     cmd(
         "load",
         "<file.toml>",
@@ -103,8 +101,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Load(a.path()?)),
     )
     .example("load my-variant.toml")
-    .completing(Arg::File(Some("toml")))
-    .replaces_game(),
+    .completing(Arg::File(Some("toml"))),
     cmd(
         "reload",
         "",
@@ -381,8 +378,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         Ok(Command::Open(a.path()?))
     })
     .example("open game.toml")
-    .completing(Arg::File(Some("toml")))
-    .replaces_game(),
+    .completing(Arg::File(Some("toml"))),
     cmd(
         "record",
         "[--force] <file>|off",
@@ -416,7 +412,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Setup(a.rest("which position?")?.to_string())),
     )
     .example("setup X2/1O1/3 X")
-    .replaces_game()
     .more(
         "The text is the rulebook's own (the example is classic's 3×3): \
          `position` prints the current one, to copy and edit.",

@@ -2,6 +2,7 @@
 //! back, and show the moves, the legal ones and the position.
 
 use super::{Session, open_rulebook, rulebook_ref};
+use crate::command::Command;
 use crate::error::{CommandError, UndoError};
 use crate::reply::{By, Reply};
 use gridrules_core::playout::Rng;
@@ -24,6 +25,20 @@ impl Session {
             }
         };
         self.start(Game::new(rulebook), false)
+    }
+
+    /// Whether `command` would replace the game under way: `new`, `load`,
+    /// `open` and `setup`, where what they name can be read (one that is
+    /// refused leaves the game as it is).
+    pub fn would_replace(&self, command: &Command) -> bool {
+        match command {
+            Command::New(None) => true,
+            Command::New(Some(name)) => open_rulebook(name).is_ok(),
+            Command::Load(path) => Rulebook::from_file(path).is_ok(),
+            Command::Open(path) => gridrules_core::record::open(path).is_ok(),
+            Command::Setup(text) => self.rulebook().parse_position(text).is_ok(),
+            _ => false,
+        }
     }
 
     pub(super) fn load(&mut self, path: &Path) -> Result<Reply, CommandError> {
