@@ -81,22 +81,18 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
             return Ok(());
         }
         // The difference, not two lists of a wide board's moves.
+        let missing: Vec<&String> = want.difference(&got).collect();
+        let unexpected: Vec<&String> = got.difference(&want).collect();
         let mut said = Vec::new();
-        if want.difference(&got).next().is_some() {
+        if !missing.is_empty() {
             // A slip (`zz`) is told by why the notation refuses it.
-            let why = (want.difference(&got))
+            let why = (missing.iter())
                 .find_map(|m| Some((m, game.parse_move(m).err()?)))
                 .map_or(String::new(), |(m, err)| format!(" (`{m}`: {err})"));
-            said.push(format!(
-                "listed but not legal: {}{why}",
-                joined(want.difference(&got))
-            ));
+            said.push(format!("listed but not legal: {}{why}", joined(&missing)));
         }
-        if got.difference(&want).next().is_some() {
-            said.push(format!(
-                "legal but not listed: {}",
-                joined(got.difference(&want))
-            ));
+        if !unexpected.is_empty() {
+            said.push(format!("legal but not listed: {}", joined(&unexpected)));
         }
         return Err(format!("the legal moves differ: {}", said.join("; ")));
     } else if e.expect.starts_with("position:") {
@@ -113,8 +109,12 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
 }
 
 /// Moves as a line lists them.
-fn joined<'a>(moves: impl Iterator<Item = &'a String>) -> String {
-    moves.map(String::as_str).collect::<Vec<_>>().join(" ")
+fn joined(moves: &[&String]) -> String {
+    moves
+        .iter()
+        .map(|m| m.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]

@@ -218,11 +218,16 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
 /// The warning before `code` replaces a game no file keeps, unless it
 /// was given for this line just before (then the line runs).
 fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -> Option<String> {
-    let was_warned = warned.take().is_some_and(|w| w == code);
-    let replaces = (parse(code).ok())
-        .and_then(|inv| inv.command().ok())
-        .is_some_and(|command| session.would_replace(&command));
-    let n = session.unkept_moves().filter(|_| replaces && !was_warned)?;
+    if warned.take().is_some_and(|w| w == code) {
+        return None;
+    }
+    // Cheapest first: reading what the command names (a rulebook loaded,
+    // a record opened) only where a game would be lost.
+    let n = session.unkept_moves()?;
+    let command = parse(code).ok()?.command().ok()?;
+    if !session.would_replace(&command) {
+        return None;
+    }
     *warned = Some(code.to_string());
     Some(format!(
         "a game is in progress ({n} move{}, not saved): `{}` again replaces it; `save <file>` keeps it\n",

@@ -119,16 +119,14 @@ impl Mechanics {
     /// moves, tests/renju, put no X on h8).
     pub(crate) fn placeable(&self, side: Side, marks: CellSet) -> Result<(), (u32, Cell)> {
         let own: Vec<Cell> = marks.into_iter().collect();
-        let moves: Vec<(u32, CellSet)> = (self.restrictions().into_iter())
+        let mut moves: Vec<(u32, CellSet)> = (self.restrictions().into_iter())
             .filter(|&(s, _, _)| s == side)
             .map(|(_, n, cells)| (n, cells))
             .collect();
         if moves.iter().all(|&(n, _)| (n as usize) < own.len()) {
             return Ok(());
         }
-        let moves: Vec<(u32, CellSet)> = (moves.into_iter())
-            .filter(|&(n, _)| n as usize <= own.len())
-            .collect();
+        moves.retain(|&(n, _)| n as usize <= own.len());
         // A matching of each restricted move to a mark it may take, grown
         // one move at a time by augmenting paths; the other marks go to
         // the moves no rule restricts.

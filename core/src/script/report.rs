@@ -52,8 +52,7 @@ impl ScriptHost {
             }
         }
         let inside = call.map(|(caller, pos, name)| {
-            let module = path.strip_prefix("scripts/").unwrap_or(&path);
-            let module = module.strip_suffix(".rhai").unwrap_or(module);
+            let module = builtin_name(&path).unwrap_or(&path);
             let within = api::rhai_line_col(at)
                 .map_or(String::new(), |(line, col)| format!(":{line}:{col}"));
             let said = format!("inside the built-in `{module}::{name}`, at {path}{within}");
@@ -232,11 +231,7 @@ impl ScriptHost {
     /// Whether `path` names a built-in module (not the script itself, as
     /// a built-in rulebook's is).
     fn is_builtin_module(&self, path: &str) -> bool {
-        path != self.text.path
-            && path
-                .strip_prefix("scripts/")
-                .and_then(|p| p.strip_suffix(".rhai"))
-                .is_some_and(|name| builtin::script(name).is_some())
+        path != self.text.path && builtin_name(path).is_some_and(|n| builtin::script(n).is_some())
     }
 
     /// The text of `path`: the script's own, or a built-in module's.
@@ -249,8 +244,7 @@ impl ScriptHost {
             return Some(text.clone());
         }
         drop(imported);
-        let name = path.strip_prefix("scripts/")?.strip_suffix(".rhai")?;
-        builtin::script(name).map(|text| Source::new(path, text))
+        builtin::script(builtin_name(path)?).map(|text| Source::new(path, text))
     }
 
     /// An error about what hook `hook` answered: the engine cannot tell
@@ -287,4 +281,10 @@ impl ScriptHost {
         let name_at = fn_at + self.text.text[fn_at..].find(name)?;
         Some(name_at..name_at + name.len())
     }
+}
+
+/// The name a built-in script is shown under (`scripts/twists.rhai` is
+/// `twists`), if `path` is written so.
+fn builtin_name(path: &str) -> Option<&str> {
+    path.strip_prefix("scripts/")?.strip_suffix(".rhai")
 }
