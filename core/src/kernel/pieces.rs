@@ -22,8 +22,17 @@ struct Turn<const W: usize> {
     occupied: Bits<W>,
     /// Cells where a piece of the mover would complete a line that removes.
     near: Bits<W>,
-    /// A piece may go to any free cell.
-    flies: bool,
+}
+
+/// How the side to move moves this turn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// From hand, to a free cell.
+    Places,
+    /// Any piece to any free cell.
+    Flies,
+    /// Along the steps (and jumps) of the rulebook.
+    Steps,
 }
 
 impl<const W: usize> Turn<W> {
@@ -34,32 +43,45 @@ impl<const W: usize> Turn<W> {
             && t.completes(to, (self.own & !Bits::single(from)) | Bits::single(to))
     }
 
-    /// The cells the piece on `from` may step or fly to (not its jumps).
+    /// The cells the piece on `from` may step to (not its jumps).
     #[inline(always)]
-    fn targets(&self, t: &Mechanics, from: Cell) -> Bits<W> {
-        if self.flies {
-            self.free
-        } else {
-            t.steps[from.index()].prefix::<W>() & self.free
-        }
+    fn steps(&self, t: &Mechanics, from: Cell) -> Bits<W> {
+        t.steps[from.index()].prefix::<W>() & self.free
     }
 
-    /// The moves of the mover's pieces: how many, and how many of them
-    /// complete a line.
+    /// The moves of the mover's pieces (`JUMPS`: with their jumps): how
+    /// many, and how many of them complete a line.
     #[inline(always)]
-    fn count(&self, t: &Mechanics, jumps: bool) -> (u32, u32) {
+    fn count_steps<const JUMPS: bool>(&self, t: &Mechanics) -> (u32, u32) {
         let (mut n, mut c) = (0, 0);
         for from in self.own {
-            let to = self.targets(t, from);
-            n += to.count();
-            for to in to & self.near {
-                c += u32::from(self.completes(t, from, to));
-            }
-            if jumps && !self.flies {
+            n += self.steps(t, from).count();
+            if JUMPS {
                 for to in self.jumps(t, from) {
                     n += 1;
                     c += u32::from(self.completes(t, from, to));
                 }
+            }
+        }
+        // The steps that complete a line end on one of the few cells that
+        // do: counted from them, not tested piece by piece.
+        for to in self.near {
+            for from in t.steps_into[to.index()].prefix::<W>() & self.own {
+                c += u32::from(self.completes(t, from, to));
+            }
+        }
+        (n, c)
+    }
+
+    /// The flights of the mover's pieces: how many, and how many of them
+    /// complete a line.
+    #[inline(always)]
+    fn count_flights(&self, t: &Mechanics) -> (u32, u32) {
+        let n = self.own.count() * self.free.count();
+        let mut c = 0;
+        for to in self.near {
+            for from in self.own {
+                c += u32::from(self.completes(t, from, to));
             }
         }
         (n, c)
@@ -74,30 +96,55 @@ impl<const W: usize> Turn<W> {
             .map(|j| j.to)
     }
 
-    /// The `k`-th move of the mover's pieces among those that complete a
-    /// line (`completing`) or among those that do not.
+    /// The `k`-th of the cells `to` the piece on `from` may go to, counting
+    /// only those that complete a line (`completing`) or only those that
+    /// do not; otherwise how many there were.
     #[inline(always)]
-    fn nth(&self, t: &Mechanics, jumps: bool, completing: bool, mut k: u32) -> (Cell, Cell) {
-        for from in self.own {
-            let to = self.targets(t, from);
-            if !completing && !to.intersects(self.near) {
-                // None of these completes a line: skip them by their count.
-                let m = to.count();
-                if k < m {
-                    return (from, to.nth(k).expect("k < the count"));
-                }
-                k -= m;
+    fn nth_of(
+        &self,
+        t: &Mechanics,
+        from: Cell,
+        to: Bits<W>,
+        completing: bool,
+        k: u32,
+    ) -> Result<Cell, u32> {
+        if !completing && !to.intersects(self.near) {
+            // None of these completes a line: skip them by their count.
+            let m = to.count();
+            return if k < m {
+                Ok(to.nth(k).expect("k < the count"))
             } else {
-                for to in to {
-                    if self.completes(t, from, to) == completing {
-                        if k == 0 {
-                            return (from, to);
-                        }
-                        k -= 1;
-                    }
+                Err(m)
+            };
+        }
+        let mut seen = 0;
+        for to in to {
+            if self.completes(t, from, to) == completing {
+                if seen == k {
+                    return Ok(to);
                 }
+                seen += 1;
             }
-            if jumps && !self.flies {
+        }
+        Err(seen)
+    }
+
+    /// The `k`-th move of the mover's pieces among those that complete a
+    /// line (`completing`) or among those that do not; `JUMPS` as in
+    /// [`Turn::count_steps`].
+    #[inline(always)]
+    fn nth_step<const JUMPS: bool>(
+        &self,
+        t: &Mechanics,
+        completing: bool,
+        mut k: u32,
+    ) -> (Cell, Cell) {
+        for from in self.own {
+            match self.nth_of(t, from, self.steps(t, from), completing, k) {
+                Ok(to) => return (from, to),
+                Err(m) => k -= m,
+            }
+            if JUMPS {
                 for to in self.jumps(t, from) {
                     if self.completes(t, from, to) == completing {
                         if k == 0 {
@@ -110,11 +157,46 @@ impl<const W: usize> Turn<W> {
         }
         unreachable!("k is below the number of moves counted")
     }
+
+    /// The `k`-th flight, as [`Turn::nth_step`].
+    #[inline(always)]
+    fn nth_flight(&self, t: &Mechanics, completing: bool, mut k: u32) -> (Cell, Cell) {
+        if self.near.is_empty() {
+            // Every flight is plain: the piece and the cell by division.
+            let f = self.free.count();
+            let from = self.own.nth(k / f).expect("k < the count");
+            return (from, self.free.nth(k % f).expect("k < the count"));
+        }
+        for from in self.own {
+            match self.nth_of(t, from, self.free, completing, k) {
+                Ok(to) => return (from, to),
+                Err(m) => k -= m,
+            }
+        }
+        unreachable!("k is below the number of moves counted")
+    }
 }
 
-/// The loop of [`super::Loop::Pieces`]. Never inlined, as the twists' loop.
-#[inline(never)]
+/// The loop of [`super::Loop::Pieces`], compiled apart for rulebooks with
+/// jumps and without.
+#[inline(always)]
 pub(super) fn run<const W: usize>(
+    t: &Mechanics,
+    start: &Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    seen: &mut Seen,
+) -> Finished {
+    if t.jumps.iter().any(|j| !j.is_empty()) {
+        run_in::<W, true>(t, start, rng, max_plies, seen)
+    } else {
+        run_in::<W, false>(t, start, rng, max_plies, seen)
+    }
+}
+
+/// [`run`]'s loop. Never inlined, as the twists' loop.
+#[inline(never)]
+fn run_in<const W: usize, const JUMPS: bool>(
     t: &Mechanics,
     start: &Position,
     rng: &mut Rng,
@@ -127,9 +209,11 @@ pub(super) fn run<const W: usize>(
     let mut turn = start.turn;
     let min_run = t.min_run as u32;
     let removes = t.removes();
-    let jumps = t.jumps.iter().any(|j| !j.is_empty());
     let fly_at = u32::from(t.fly_at);
     let repetition = t.repetition;
+    // Each side's windows counted, where the counts fit a word.
+    let tally = t.tally().filter(|_| removes);
+    let mut counts = tally.map_or([0, 0], |y| [y.of(marks[0]), y.of(marks[1])]);
     if repetition.is_some() {
         seen.clear();
         seen.count(&marks, turn);
@@ -151,21 +235,33 @@ pub(super) fn run<const W: usize>(
             // With no opponent piece on the board a line removes nothing:
             // the general path lists its moves as any other.
             near: if removes && !theirs.is_empty() {
-                t.completing_cells(own, free)
+                match tally {
+                    Some(y) => {
+                        let short = y.short_lanes(counts[s], counts[1 - s]);
+                        t.windows_of_lanes(y, short) & free
+                    }
+                    None => t.completing_cells(own, free),
+                }
             } else {
                 Bits::EMPTY
             },
-            flies: !placing && fly_at != 0 && own.count() <= fly_at,
         };
-        let (n, c) = if placing {
-            (free.count(), here.near.count())
+        let way = if placing {
+            Way::Places
+        } else if fly_at != 0 && own.count() <= fly_at {
+            Way::Flies
         } else {
-            here.count(t, jumps)
+            Way::Steps
         };
-        let removable = if c == 0 {
-            Bits::EMPTY
-        } else {
-            t.removable_of(theirs)
+        let (n, c) = match way {
+            Way::Places => (free.count(), here.near.count()),
+            Way::Flies => here.count_flights(t),
+            Way::Steps => here.count_steps::<JUMPS>(t),
+        };
+        let removable = match tally {
+            _ if c == 0 => Bits::EMPTY,
+            Some(y) => t.removable_by_tally(y, theirs, counts[1 - s]),
+            None => t.removable_of(theirs),
         };
         let plain = n - c;
         let r = removable.count();
@@ -176,16 +272,23 @@ pub(super) fn run<const W: usize>(
         let i = rng.below(total as usize) as u32;
         let completing = i >= plain;
         let k = if completing { (i - plain) / r } else { i };
-        let (from, to) = if placing {
-            let cells = if completing {
-                here.near
-            } else {
-                free & !here.near
-            };
-            (None, cells.nth(k).expect("k < the count"))
-        } else {
-            let (from, to) = here.nth(t, jumps, completing, k);
-            (Some(from), to)
+        let (from, to) = match way {
+            Way::Places => {
+                let cells = if completing {
+                    here.near
+                } else {
+                    free & !here.near
+                };
+                (None, cells.nth(k).expect("k < the count"))
+            }
+            Way::Flies => {
+                let (from, to) = here.nth_flight(t, completing, k);
+                (Some(from), to)
+            }
+            Way::Steps => {
+                let (from, to) = here.nth_step::<JUMPS>(t, completing, k);
+                (Some(from), to)
+            }
         };
         let mut own = own | Bits::single(to);
         if let Some(from) = from {
@@ -194,9 +297,18 @@ pub(super) fn run<const W: usize>(
             hand[s] -= 1;
         }
         marks[s] = own;
+        if let Some(y) = tally {
+            if let Some(from) = from {
+                counts[s] -= y.one[from.index()];
+            }
+            counts[s] += y.one[to.index()];
+        }
         if completing {
             let take = removable.nth((i - plain) % r).expect("i - plain < c * r");
             marks[1 - s] = theirs & !Bits::single(take);
+            if let Some(y) = tally {
+                counts[1 - s] -= y.one[take.index()];
+            }
             if let Some(at) = t.lose_at {
                 let left = marks[1 - s].count() + u32::from(hand[1 - s]);
                 if left <= u32::from(at) {

@@ -19,6 +19,10 @@ pub(crate) struct Seen {
     /// table costs one increment.
     slots: Vec<(u32, u32)>,
     generation: u32,
+    /// While positions are found by a filtered scan, one bit per position
+    /// met, at its hash: a position whose bit is clear is new without a scan (most
+    /// are, in a random game).
+    met: u64,
 }
 
 impl Seen {
@@ -27,6 +31,7 @@ impl Seen {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
+        self.met = 0;
     }
 
     /// Counts one more occurrence of the position (`marks`, `turn`) and
@@ -39,12 +44,31 @@ impl Seen {
         let number = self.entries.len() / stride;
         let (x, o, turn) = (marks[0].words(), marks[1].words(), turn as u64);
         let same = |e: &[u64]| e[0] == x[0] && e[..W] == x && e[W..2 * W] == o && e[2 * W] == turn;
-        if number <= SCANNED {
-            // Few positions: a scan is cheaper than hashing.
+        if number < FILTERED {
+            // Very few positions: a scan is cheapest.
             if let Some(e) = self.entries.chunks_exact_mut(stride).find(|e| same(e)) {
                 e[2 * W + 1] += 1;
                 return e[2 * W + 1] as u32;
             }
+            self.push(&x, &o, turn);
+            if number + 1 == FILTERED {
+                self.met = self.entries.chunks_exact(stride).fold(0, |met, e| {
+                    met | 1 << (mark(&e[..W], &e[W..2 * W], e[2 * W]) >> 58)
+                });
+            }
+            return 1;
+        }
+        if number <= SCANNED {
+            // Few positions: a scan is cheaper than a table, and the scan
+            // is skipped when the position's bit says it is new.
+            let bit = 1 << (mark(&x, &o, turn) >> 58);
+            if self.met & bit != 0
+                && let Some(e) = self.entries.chunks_exact_mut(stride).find(|e| same(e))
+            {
+                e[2 * W + 1] += 1;
+                return e[2 * W + 1] as u32;
+            }
+            self.met |= bit;
             self.push(&x, &o, turn);
             if number == SCANNED {
                 self.index::<W>();
@@ -109,8 +133,22 @@ impl Seen {
     }
 }
 
+/// Below this many positions a scan finds them with no filter.
+const FILTERED: usize = 4;
+
 /// Up to this many positions are found by a scan; beyond, by the table.
 const SCANNED: usize = 24;
+
+/// A quick hash for the scan's filter: the words folded by xor, one
+/// multiply.
+#[inline(always)]
+fn mark(x: &[u64], o: &[u64], turn: u64) -> u64 {
+    let folded = x
+        .iter()
+        .zip(o)
+        .fold(turn, |h, (&x, &o)| h ^ x ^ o.rotate_left(29));
+    folded.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
 
 /// A position's hash: every word mixed in turn.
 #[inline(always)]

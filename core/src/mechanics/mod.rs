@@ -114,6 +114,8 @@ pub struct Mechanics {
     pub(crate) wins: [Vec<bool>; 2],
     pub(crate) pieces: u16,
     pub(crate) steps: Vec<CellSet>,
+    /// Per cell, the cells whose steps lead to it (`steps` turned round).
+    pub(crate) steps_into: Vec<CellSet>,
     pub(crate) jumps: Vec<Vec<Jump>>,
     pub(crate) regions: Vec<CellSet>,
     pub(crate) region_of: Vec<u8>,
@@ -179,6 +181,7 @@ impl Mechanics {
             wins: [Vec::new(), Vec::new()],
             pieces: UNLIMITED,
             steps: Vec::new(),
+            steps_into: Vec::new(),
             jumps: Vec::new(),
             regions: Vec::new(),
             region_of: Vec::new(),

@@ -100,7 +100,14 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             }
         }
     }
+    let mut into = vec![CellSet::EMPTY; n];
+    for (from, to) in steps.iter().enumerate() {
+        for to in *to {
+            into[to.index()].insert(Cell(from as u16));
+        }
+    }
     t.steps = steps;
+    t.steps_into = into;
     t.jumps = jumps;
     Ok(())
 }

@@ -45,6 +45,89 @@ pub(crate) struct Removals {
     through: Vec<u64>,
     start: Vec<u32>,
     words: usize,
+    /// The windows' counts packed into one word, where they fit.
+    pub(crate) tally: Option<Tally>,
+}
+
+/// Each window's count of one side's marks, packed `bits` bits a window
+/// into one word: a move changes it by one add a cell it changes, and the
+/// windows one mark short of a line, or complete, are read off it at once
+/// rather than by testing every window every move (nine men's morris's
+/// 16 mills cost a sixth of its playout that way).
+#[derive(Debug, Clone)]
+pub(crate) struct Tally {
+    /// Per cell, a 1 in the lane of each window through it.
+    pub(crate) one: Vec<u64>,
+    bits: u32,
+    /// The lowest bit of every lane in use.
+    low: u64,
+    /// A line's length less one, in every lane.
+    short: u64,
+    /// A line's length, in every lane.
+    full: u64,
+}
+
+impl Tally {
+    /// The packing of `windows` windows of `k` cells, if their counts fit
+    /// one word.
+    fn new(windows: &[CellSet], k: usize, cells: usize) -> Option<Tally> {
+        let bits = usize::BITS - k.leading_zeros();
+        if k < 2 || windows.len() * bits as usize > 64 {
+            return None;
+        }
+        let lanes = |v: u64| (0..windows.len()).fold(0u64, |a, i| a | v << (i as u32 * bits));
+        let one = (0..cells)
+            .map(|c| {
+                let c = Cell(c as u16);
+                windows
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.contains(c))
+                    .fold(0, |a, (i, _)| a | 1 << (i as u32 * bits))
+            })
+            .collect();
+        Some(Tally {
+            one,
+            bits,
+            low: lanes(1),
+            short: lanes(k as u64 - 1),
+            full: lanes(k as u64),
+        })
+    }
+
+    /// The packed counts of `marks` (the first `W` words).
+    pub(crate) fn of<const W: usize>(&self, marks: Bits<W>) -> u64 {
+        marks.into_iter().map(|c| self.one[c.index()]).sum()
+    }
+
+    /// The low bit of each lane that holds zero.
+    #[inline(always)]
+    fn zero_lanes(&self, z: u64) -> u64 {
+        let mut any = z;
+        for i in 1..self.bits {
+            any |= z >> i;
+        }
+        !any & self.low
+    }
+
+    /// The lanes of the windows a side (`own` counts) lacks one mark of,
+    /// with no opponent mark (`theirs` counts) in them.
+    #[inline(always)]
+    pub(crate) fn short_lanes(&self, own: u64, theirs: u64) -> u64 {
+        self.zero_lanes((own ^ self.short) | theirs)
+    }
+
+    /// The lanes of the windows a side (`own` counts) fills.
+    #[inline(always)]
+    pub(crate) fn full_lanes(&self, own: u64) -> u64 {
+        self.zero_lanes(own ^ self.full)
+    }
+
+    /// The window a lane's low bit stands for.
+    #[inline(always)]
+    pub(crate) fn window(&self, bit: u32) -> usize {
+        (bit / self.bits) as usize
+    }
 }
 
 /// Reads `removes()`. Its lines are the `lines()` windows of the shortest
@@ -116,6 +199,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         through,
         start,
         words,
+        tally: Tally::new(&windows, k, load.grid.len()),
     };
     t.win = super::lines::WinCheck::never(load.grid.len(), t.words);
     t.window_list = None;
@@ -180,6 +264,47 @@ impl Mechanics {
             out |= Bits::<W>::from_words(&lacks.words().map(|l| l & one));
         }
         out & free
+    }
+
+    /// The packed window counts, where they fit one word.
+    #[inline(always)]
+    pub(crate) fn tally(&self) -> Option<&Tally> {
+        self.removals.tally.as_ref()
+    }
+
+    /// The cells of the windows whose lanes `lanes` holds (low bits, as
+    /// [`Tally`] gives them).
+    #[inline(always)]
+    pub(crate) fn windows_of_lanes<const W: usize>(&self, tally: &Tally, lanes: u64) -> Bits<W> {
+        debug_assert_eq!(W, self.removals.words);
+        let (windows, _) = self.removals.windows.as_chunks::<W>();
+        let mut out = Bits::<W>::EMPTY;
+        let mut lanes = lanes;
+        while lanes != 0 {
+            out |= Bits::from_words(&windows[tally.window(lanes.trailing_zeros())]);
+            lanes &= lanes - 1;
+        }
+        out
+    }
+
+    /// Which of the opponent's pieces `theirs` (their packed counts
+    /// `counts`) a completed line may remove: [`Mechanics::removable_of`]
+    /// read off the tally.
+    #[inline(always)]
+    pub(crate) fn removable_by_tally<const W: usize>(
+        &self,
+        tally: &Tally,
+        theirs: Bits<W>,
+        counts: u64,
+    ) -> Bits<W> {
+        match self.removals.rule {
+            Some(RemoveRule::NotInLine) => {
+                let free = theirs & !self.windows_of_lanes(tally, tally.full_lanes(counts));
+                if free.is_empty() { theirs } else { free }
+            }
+            Some(RemoveRule::Any) => theirs,
+            None => Bits::EMPTY,
+        }
     }
 
     /// The cells of `marks` that stand in a completed line of them.
