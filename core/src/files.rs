@@ -71,7 +71,7 @@ pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
         )));
     }
     // `metadata` does not open the file, so a FIFO cannot block it.
-    let meta = fs::metadata(path)?;
+    let meta = fs::metadata(path).map_err(plain)?;
     if !meta.is_file() {
         return Err(refused("not a regular file".to_string()));
     }
@@ -80,13 +80,27 @@ pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
     }
     let mut bytes = Vec::new();
     // Bounded again while reading: the file may grow, or report no size.
-    fs::File::open(path)?
+    fs::File::open(path)
+        .map_err(plain)?
         .take(kind.max_bytes + 1)
-        .read_to_end(&mut bytes)?;
+        .read_to_end(&mut bytes)
+        .map_err(plain)?;
     if bytes.len() as u64 > kind.max_bytes {
         return Err(too_large(kind));
     }
     String::from_utf8(bytes).map_err(|_| refused("not UTF-8 text".to_string()))
+}
+
+/// The system's error said in the words of the rest of the messages: the
+/// two everybody meets without the OS's "(os error 2)"; the kind is kept,
+/// for callers that tell a missing file from an unreadable one.
+fn plain(e: io::Error) -> io::Error {
+    let said = match e.kind() {
+        io::ErrorKind::NotFound => "no such file",
+        io::ErrorKind::PermissionDenied => "permission denied",
+        _ => return e,
+    };
+    io::Error::new(e.kind(), said)
 }
 
 fn too_large(kind: Kind) -> io::Error {

@@ -494,7 +494,8 @@ fn a_record_and_a_rulebook_are_told_apart() {
 
 /// From a walkthrough: a slip in a record gets the nearest name, as a
 /// rulebook's does, and a file in a folder that does not exist is said to
-/// be so (it was the system's `No such file or directory (os error 2)`).
+/// be so (it was the system's `No such file or directory (os error 2)`),
+/// as is a record that is not there.
 #[test]
 fn slips_in_records_and_missing_folders_are_named() {
     let dir = tempfile::tempdir().unwrap();
@@ -510,7 +511,8 @@ fn slips_in_records_and_missing_folders_are_named() {
     .unwrap();
     let out = batch(
         dir.path(),
-        "b2\nopen r1.toml\nopen r2.toml\nsave nodir/x.toml\nrecord nodir/s.txt\nposition\n",
+        "b2\nopen r1.toml\nopen r2.toml\nsave nodir/x.toml\nrecord nodir/s.txt\n\
+         open nofile.toml\nposition\n",
     );
     let lines: Vec<&str> = out.lines().collect();
     for help in ["did you mean `classic`?", "did you mean `clock`?"] {
@@ -523,5 +525,10 @@ fn slips_in_records_and_missing_folders_are_named() {
         let said = format!("error: {file}: cannot write: there is no folder nodir");
         assert!(lines.contains(&said.as_str()), "{out}");
     }
+    // A record that is not there: said as a rulebook's is.
+    assert!(
+        lines.contains(&"error: nofile.toml: cannot read: no such file"),
+        "{out}"
+    );
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
 }

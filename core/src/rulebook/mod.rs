@@ -109,7 +109,7 @@ impl Rulebook {
         let text = crate::files::read(path, crate::files::RULEBOOK).map_err(|e| {
             Problem::bare(
                 ProblemKind::Io,
-                format!("{shown}: cannot read the rulebook: {}", io_reason(&e)),
+                format!("{shown}: cannot read the rulebook: {}", e),
             )
         })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -406,14 +406,6 @@ fn unstated_rules(raw: &schema::RawRulebook, source: &Source) -> Vec<Problem> {
     out
 }
 
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
-}
-
 /// What a rulebook that loads is warned of: its script's warnings, params
 /// the script never reads, rules left unstated; in file order, the
 /// rulebook's before its script's.
@@ -465,11 +457,7 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err((
                     ProblemKind::Io,
-                    format!(
-                        "script `{}`: cannot read it: {}",
-                        path.display(),
-                        io_reason(&e)
-                    ),
+                    format!("script `{}`: cannot read it: {}", path.display(), e),
                 ));
             }
             Err(_) => {}
