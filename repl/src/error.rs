@@ -214,7 +214,18 @@ impl fmt::Display for CommandError {
         match self {
             CommandError::Parse(e) => e.fmt(f),
             CommandError::Move(e) => e.fmt(f),
-            CommandError::Play(mv, e) => write!(f, "{mv}: {e}"),
+            CommandError::Play(mv, e) => {
+                let said = e.to_string();
+                // A refusal that opens with the move as typed says it once.
+                if said
+                    .strip_prefix(mv.as_str())
+                    .is_some_and(|rest| rest.starts_with(' '))
+                {
+                    f.write_str(&said)
+                } else {
+                    write!(f, "{mv}: {said}")
+                }
+            }
             CommandError::Rulebook(e) => e.fmt(f),
             CommandError::Setup(e) => write!(f, "setup: {e}"),
             CommandError::Script(e) => e.fmt(f),

@@ -45,9 +45,9 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     assert_eq!(lines[0], "3/1X1/3 O - -");
     assert_eq!(
         lines[1],
-        "error: b2: b2 is taken: a mark goes on an empty cell (C2)"
+        "error: b2 is taken: a mark goes on an empty cell (C2)"
     );
-    assert_eq!(lines[2], "error: d4: d4 is off the board: it is 3×3 (C1)");
+    assert_eq!(lines[2], "error: d4 is off the board: it is 3×3 (C1)");
     assert!(lines[3].starts_with("error: unknown command `frobnicate`"));
     assert!(lines[4].starts_with("error: depth `x`"));
     assert!(lines[5].starts_with("error: setup: wrong counts"));
@@ -655,7 +655,7 @@ fn a_move_as_the_one_command_says_where_to_play() {
     );
     assert_eq!(code, 0);
     let (_, err, code) = run(&["d4"], "");
-    assert_eq!(err, "error: d4: d4 is off the board: it is 3×3 (C1)\n");
+    assert_eq!(err, "error: d4 is off the board: it is 3×3 (C1)\n");
     assert_eq!(code, 1);
     let (out, _, code) = run(&["--help"], "");
     assert!(out.contains("--version"), "{out}");
@@ -664,7 +664,7 @@ fn a_move_as_the_one_command_says_where_to_play() {
     let (_, err, code) = run(&["--keep-going", "d4"], "");
     assert_eq!(
         (err.as_str(), code),
-        ("error: d4: d4 is off the board: it is 3×3 (C1)\n", 0)
+        ("error: d4 is off the board: it is 3×3 (C1)\n", 0)
     );
     // `--batch b2` ran `b2` alone, ignoring both --batch and stdin.
     let (out, err, code) = run(&["--batch", "b2"], "");

@@ -306,3 +306,27 @@ fn the_last_move_is_shown_where_its_mark_ends() {
 fn cell(session: &Session, name: &str) -> gridrules_core::Cell {
     session.rulebook().grid().parse_cell(name).unwrap()
 }
+
+/// The removal note's example takes the phase's form, and is a move the
+/// rules take where one removes now (a walkthrough found `g7xa1`, a
+/// placement, offered in the moving phase, where it is refused).
+#[test]
+fn the_removal_example_is_written_as_the_phase_moves() {
+    let note = |setup: &str| {
+        let shown = board(&after("nine-mens-morris", &[setup]), PLAIN);
+        let line = shown
+            .lines()
+            .find(|l| l.starts_with("a line (mill) removes"))
+            .unwrap_or_else(|| panic!("{shown}"))
+            .to_string();
+        line.rsplit(' ').next().unwrap().to_string()
+    };
+    // A step makes a mill here: the example is that move, and it plays.
+    let setup = "setup X1X/1X1/3/1XX3/3/O1O/OOO X 0,0 -";
+    let example = note(setup);
+    assert_eq!(example, "d6-d7xb2");
+    after("nine-mens-morris", &[setup, &example]);
+    // No mill in reach: a step, written with a removal, still a step.
+    let example = note("setup XXO/XXO/3/X4O/2O/3/2O X 0,0 -");
+    assert!(example.contains('-') && example.contains('x'), "{example}");
+}

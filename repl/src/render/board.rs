@@ -357,16 +357,10 @@ fn notes(out: &mut String, session: &Session) {
         }
     }
     if t.removes() && !game.is_over() {
-        // Two cells of the board for the example: its first and its last.
-        let g = rulebook.grid();
-        let cells = t.cells();
-        let first = cells.first().unwrap_or(Cell(0));
-        let last = cells.into_iter().last().unwrap_or(first);
         outln!(
             out,
-            "a line (mill) removes an opponent piece, named after an x: {}x{}",
-            g.name(last),
-            g.name(first)
+            "a line (mill) removes an opponent piece, named after an x: {}",
+            removal_example(rulebook, pos)
         );
     }
     let closed: Vec<String> = (0..t.regions().len())
@@ -400,6 +394,32 @@ fn notes(out: &mut String, session: &Session) {
 
 /// The text of the side to move's first legal move, as an example
 /// (`b2-c2` where there is none to show).
+/// A move that removes, as written: one that is legal now if there is
+/// one, else the first legal move written as if it removed (a step in the
+/// moving phase, a placement before), so that the form shown is the one
+/// the phase takes.
+fn removal_example(rulebook: &Rulebook, pos: &Position) -> String {
+    let mut list = gridrules_core::MoveList::new();
+    if rulebook.legal_moves(pos, &[], &mut list).is_err() {
+        list.clear();
+    }
+    if let Some(&mv) = list.iter().find(|m| matches!(m, Move::Take(_))) {
+        return rulebook.move_text(mv);
+    }
+    let g = rulebook.grid();
+    let cells = rulebook.mechanics().cells();
+    let first = cells.first().unwrap_or(Cell(0));
+    let last = cells.into_iter().last().unwrap_or(first);
+    let Some(taken) = pos.marks(pos.turn().other()).first() else {
+        // Nothing to remove yet: two cells of the board, its last and first.
+        return format!("{}x{}", g.name(last), g.name(first));
+    };
+    let moved = list
+        .first()
+        .map_or_else(|| g.name(last).to_string(), |&mv| rulebook.move_text(mv));
+    format!("{moved}x{}", g.name(taken))
+}
+
 fn first_move(rulebook: &Rulebook, pos: &Position) -> String {
     let mut list = gridrules_core::MoveList::new();
     match rulebook.legal_moves(pos, &[], &mut list) {
