@@ -44,9 +44,12 @@ pub fn choose<'a>(
     request: Request<'_>,
     rng: &mut Rng,
 ) -> Result<Option<Move>, ScriptError> {
-    request.run(from.into(), |s, level, budget| {
-        let mut list = MoveList::new();
-        s.at.rules.legal_moves(s.at.pos, s.at.history, &mut list)?;
+    let at = from.into();
+    // The moves to choose from are listed within the caller's scripts'
+    // budget: the search's, which ends at its deadline, is for choosing.
+    let mut list = MoveList::new();
+    at.rules.legal_moves(at.pos, at.history, &mut list)?;
+    request.run(at, |s, level, budget| {
         choose_among(s, list.to_vec(), level, rng, budget)
     })
 }
@@ -139,7 +142,12 @@ fn choose_among(
         s.noted("only move");
         return Ok(moves.first().copied());
     }
-    if let Some(mv) = tactics::winning_move(at.rules, at.pos, at.history, &moves)? {
+    let Some(found) =
+        s.unless_stopped(tactics::winning_move(at.rules, at.pos, at.history, &moves))?
+    else {
+        return Ok(Some(s.stopped(&moves)));
+    };
+    if let Some(mv) = found {
         s.note(Report {
             method: "win in one",
             value: Some(Worth::Wins(1)),
@@ -154,7 +162,10 @@ fn choose_among(
     if moves.contains(&Move::Swap) {
         return choose_swap(s, moves, level, rng, budget);
     }
-    let safe = tactics::safe_moves(at.rules, at.pos, at.history, &moves)?;
+    let Some(safe) = s.unless_stopped(tactics::safe_moves(at.rules, at.pos, at.history, &moves))?
+    else {
+        return Ok(Some(s.stopped(&moves)));
+    };
     let candidates = if safe.is_empty() { moves } else { safe };
     if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
         s.noted("random");
@@ -178,10 +189,11 @@ fn choose_among(
             Budget::Time(d) => Budget::Time(d.saturating_sub(started.elapsed())),
             playouts => playouts,
         };
-        match method.best(s, &candidates, rng, budget)? {
-            Answer::Play(mv) => return Ok(Some(mv)),
-            Answer::Among(fewer) if !fewer.is_empty() => candidates = fewer,
-            Answer::Among(_) | Answer::Pass => {}
+        match s.unless_stopped(method.best(s, &candidates, rng, budget))? {
+            Some(Answer::Play(mv)) => return Ok(Some(mv)),
+            Some(Answer::Among(fewer)) if !fewer.is_empty() => candidates = fewer,
+            Some(Answer::Among(_) | Answer::Pass) => {}
+            None => return Ok(Some(s.stopped(&candidates))),
         }
     }
     s.noted("first candidate");
@@ -387,6 +399,38 @@ mod tests {
             took < crate::search::SEARCH_CAP / 3,
             "by the clock: {took:?}"
         );
+    }
+
+    /// A per-move hook slower than the search's time left stops at the
+    /// search's deadline, and the search still answers a move (a
+    /// walkthrough: hard ran past its 6 s cap into the command's 10 s for
+    /// scripts, and failed with no move).
+    #[test]
+    fn a_hook_slower_than_the_time_left_stops_at_the_deadline_with_a_move() {
+        let text = "name = \"slow\"\ntitle = \"slow\"\nscript = \"k_in_a_row.rhai\"\n\
+                    [board]\nwidth = 4\nheight = 4\n[params]\nk = 3\noverline = true\n";
+        let slow = "fn lines() { lines::straight(K) }\n\
+                    fn wins(run) { run >= K }\n\
+                    fn refuse(state, mv) { let s = 0; for i in 0..5000 { s += i; } }\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("slow.rhai"), slow).unwrap();
+        let text = text
+            .replace("k_in_a_row.rhai", "slow.rhai")
+            .replace("overline = true\n", "");
+        std::fs::write(dir.path().join("slow.toml"), &text).unwrap();
+        let rules = Rulebook::from_file(&dir.path().join("slow.toml")).unwrap();
+        let pos = rules.initial();
+        let started = Instant::now();
+        // The command's scripts may run longer than the search, not forever.
+        let command = ScriptBudget::until(started + std::time::Duration::from_secs(2), "command");
+        let mut report = Report::default();
+        let request = Request::new(Level::Hard, Budget::Playouts(1000))
+            .deadline(started + std::time::Duration::from_millis(100))
+            .report(&mut report);
+        let mv =
+            command.replacing(|| choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)));
+        let mv = mv.unwrap_or_else(|e| panic!("{e}"));
+        assert!(mv.is_some(), "no move ({report})");
     }
 
     /// A raised stop ends every method as a deadline does (issue 26, item

@@ -217,10 +217,12 @@ pub(super) struct Bounds<'a> {
 
 impl Bounds<'_> {
     /// Whether a tree that started growing at `started` is done after
-    /// `iterations`: its budget spent, or its `until` passed.
-    fn spent(&self, iterations: u32, started: Instant) -> bool {
-        // Reading the clock costs about a 3×3 playout: look every 64 iterations.
-        let look = iterations.is_multiple_of(64);
+    /// `iterations`: its budget spent, or its `until` passed. `hooks`: the
+    /// rulebook has per-move hooks, and an iteration may take long.
+    fn spent(&self, iterations: u32, started: Instant, hooks: bool) -> bool {
+        // Reading the clock costs about a 3×3 playout: look every 64
+        // iterations, or every one where a hook's calls cost far more.
+        let look = hooks || iterations.is_multiple_of(64);
         match self.budget {
             Budget::Time(d) => {
                 iterations > 0 && look && (started.elapsed() >= d || self.until.passed())
@@ -349,7 +351,7 @@ fn grow(
         hooks: rules.has_per_move_hooks(),
     };
     let mut iterations = 0u32;
-    while !bounds.spent(iterations, started) && nodes[0].proven.is_none() {
+    while !bounds.spent(iterations, started, walk.hooks) && nodes[0].proven.is_none() {
         iterations += 1;
         path.clear();
         path.push(0);

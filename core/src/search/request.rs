@@ -89,6 +89,10 @@ pub(super) const NODES_PER_PLAYOUT: u64 = 20;
 /// time, so that a slow hook rulebook still gets its move.
 pub const SEARCH_CAP: Duration = Duration::from_secs(6);
 
+/// Why a script is stopped at a search's deadline (the search then
+/// chooses with what it found before).
+pub(crate) const SEARCH_STOPPED: &str = "the search stops at its deadline";
+
 /// Where a search starts: a position, the moves that reached it (per-move
 /// hooks read them), and the keys of the game's positions up to it (its
 /// repetition rule counts them). A [`Game`] gives all three.
@@ -249,6 +253,10 @@ impl<'a> Request<'a> {
             stop,
             cut: matches!(budget, Budget::Playouts(_)).then_some(&cut),
         };
+        // A per-move hook slow enough that one playout outlasts the
+        // deadline would hold the search past it: the scripts stop there
+        // too, and the choice is made with what was found before.
+        let scripts = scripts.min(ScriptBudget::until(deadline, SEARCH_STOPPED));
         let mut memory = memory;
         let trees = memory
             .as_deref_mut()
@@ -311,6 +319,28 @@ impl<'a> Search<'a> {
         if let Some(cell) = self.report {
             *cell.borrow_mut() = report;
         }
+    }
+
+    /// `result`, or `None` where a script failed because the search's
+    /// deadline passed while it ran (a per-move hook slower than the
+    /// time left): the caller then chooses with what it has.
+    pub(super) fn unless_stopped<T>(
+        &self,
+        result: Result<T, crate::error::ScriptError>,
+    ) -> Result<Option<T>, crate::error::ScriptError> {
+        match result {
+            Ok(found) => Ok(Some(found)),
+            Err(_) if self.until.passed() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The move chosen when the deadline stopped a script: the first of
+    /// `moves`, the best known then (the search's order, or the legal
+    /// order before any method ran).
+    pub(super) fn stopped(&self, moves: &[Move]) -> Move {
+        self.noted("stopped at its deadline");
+        moves[0]
     }
 
     /// Says that `method` chose, and nothing more.
