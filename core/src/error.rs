@@ -368,6 +368,9 @@ impl std::error::Error for RulebookError {}
 pub enum ScriptErrorKind {
     /// The script does not parse.
     Syntax,
+    /// The script names something that is neither a param, a board
+    /// constant, nor defined by the script (found at compile time).
+    Undefined,
     /// The script raised an error while running (a type error, `throw`, …).
     Runtime,
     /// The script hit a sandbox limit (operations, call depth, data size).
@@ -398,6 +401,8 @@ impl ScriptError {
     pub fn describe(&self) -> String {
         let what = match self.kind {
             ScriptErrorKind::Syntax => "syntax error",
+            // The message names what is not defined: no kind to add.
+            ScriptErrorKind::Undefined => "",
             ScriptErrorKind::Runtime => "script error",
             ScriptErrorKind::Limit => "script stopped",
             // The message says what the hook answered and what was expected.
@@ -417,7 +422,7 @@ impl ScriptError {
     pub fn to_problem(&self) -> Problem {
         Problem {
             kind: match self.kind {
-                ScriptErrorKind::Syntax => ProblemKind::ScriptSyntax,
+                ScriptErrorKind::Syntax | ScriptErrorKind::Undefined => ProblemKind::ScriptSyntax,
                 ScriptErrorKind::Runtime => ProblemKind::Script,
                 ScriptErrorKind::Limit => ProblemKind::Limit,
                 ScriptErrorKind::BadValue => ProblemKind::HookValue,

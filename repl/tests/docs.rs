@@ -267,6 +267,48 @@ fn the_readme_lists_every_built_in_rulebook() {
     );
 }
 
+/// The reference's table of the params each built-in script reads is
+/// the one the built-in rulebooks set (a rulebook of one's own naming the
+/// script must set them too).
+#[test]
+fn the_reference_lists_the_params_of_every_built_in_script() {
+    let text = reference();
+    let mut want: Vec<(String, Vec<String>)> = Vec::new();
+    for name in gridrules_core::Rulebook::builtin_names() {
+        let table: toml::Table = gridrules_core::builtin::rulebook(name)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let script = table["script"].as_str().unwrap().to_string();
+        let mut params: Vec<String> = table
+            .get("params")
+            .and_then(toml::Value::as_table)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        params.sort();
+        want.push((script, params));
+    }
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "| script | params |")
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    for (script, params) in want {
+        let row = rows
+            .iter()
+            .find(|l| l.contains(&format!("`{script}`")))
+            .unwrap_or_else(|| panic!("{script}: no row in the reference's table of params"));
+        let cells: Vec<&str> = row.split('|').collect();
+        let mut listed: Vec<String> = cells[2]
+            .split(',')
+            .map(|p| p.trim().trim_matches('`').to_string())
+            .filter(|p| !p.is_empty() && p != "none")
+            .collect();
+        listed.sort();
+        assert_eq!(listed, params, "{script}: {row}");
+    }
+}
+
 /// The README opens with the two commands that do everything on a fresh
 /// clone, and its test command is the one CI runs.
 #[test]

@@ -535,7 +535,8 @@ mod tests {
         );
         assert_eq!(at, Some((2, 14)));
         assert!(
-            message.contains("undefined variable: LINSE")
+            message
+                .contains("`LINSE` is not a param, a board constant or a name the script defines")
                 && message.ends_with("did you mean `LINES`?"),
             "{message}"
         );

@@ -44,8 +44,17 @@ pub(super) fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) 
     let location = at.map(|at| text.location(at));
     let mut message = e.0.to_string().to_lowercase_first();
     let mut help = None;
+    let mut kind = ScriptErrorKind::Syntax;
     if let rhai::ParseErrorType::VariableUndefined(name) = &*e.0 {
-        help = variable_hint(name, &names(scope));
+        kind = ScriptErrorKind::Undefined;
+        message = format!("`{name}` is not a param, a board constant or a name the script defines");
+        let constants = names(scope);
+        if let Some((said, fix)) = builtin_param_missing(name, &constants, source) {
+            message = said;
+            help = Some(fix);
+        } else {
+            help = variable_hint(name, &constants);
+        }
     }
     if disabled_at(&source.text, location.as_ref()) {
         message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
@@ -88,13 +97,58 @@ pub(super) fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) 
         Box::new(snippet)
     });
     ScriptError {
-        kind: ScriptErrorKind::Syntax,
+        kind,
         hook: None,
         location,
         message,
         snippet,
         help: help.or(unclosed_help),
     }
+}
+
+/// A built-in script (shown as `scripts/<file>`) that reads a param the
+/// rulebook does not set: the author wrote the rulebook, not the script,
+/// so what to add under `[params]` is the message, not the script's
+/// undefined name. A param set but never read by the script is the
+/// likely slip (`kay` for `k`).
+fn builtin_param_missing(
+    name: &str,
+    constants: &[String],
+    source: &ScriptSource,
+) -> Option<(String, String)> {
+    let is_param = name
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    let file = source.path.strip_prefix("scripts/")?;
+    if !is_param || crate::builtin::script(file) != Some(&*source.text) {
+        return None;
+    }
+    let param = name.to_lowercase();
+    let said = format!(
+        "the built-in script `{file}` reads the param `{param}`, which the rulebook's [params] do not set"
+    );
+    let words: std::collections::HashSet<&str> = source
+        .text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect();
+    let unread: Vec<String> = constants
+        .iter()
+        .filter(|c| !matches!(c.as_str(), "WIDTH" | "HEIGHT") && !words.contains(c.as_str()))
+        .map(|c| c.to_lowercase())
+        .collect();
+    let near = crate::suggest::nearest(&param, unread.iter().map(String::as_str));
+    let fix = match (near, unread.as_slice()) {
+        (Some(near), _) => format!(
+            "the rulebook sets `{near}`, which the script never reads: did you mean `{param}`?"
+        ),
+        (None, [only]) => format!(
+            "the rulebook sets `{only}`, which the script never reads: did you mean `{param}`?"
+        ),
+        _ => {
+            format!("add `{param} = …` under [params]; the line shown is where the script reads it")
+        }
+    };
+    Some((said, fix))
 }
 
 /// For a variable not found, the nearest of `constants` (`WIDTH`,

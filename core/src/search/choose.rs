@@ -73,7 +73,11 @@ pub fn accepts_draw<'a>(
     if !at.pos.is_over() && lines::suits(at.rules, at.pos) {
         return Ok(lines::accepts_draw(at.rules, at.pos, side));
     }
-    let expected = request.run(at, |s, _, budget| expected(s, rng, budget))?;
+    // Stopped at the deadline before it knew, the game counts as even.
+    let expected = request.run(at, |s, _, budget| {
+        s.unless_stopped(expected(s, rng, budget))
+            .map(|v| v.unwrap_or(0.5))
+    })?;
     // `expected` is for the side to move; `side` may be the other one.
     let mine = if at.pos.turn() == side {
         expected
@@ -145,7 +149,7 @@ fn choose_among(
     let Some(found) =
         s.unless_stopped(tactics::winning_move(at.rules, at.pos, at.history, &moves))?
     else {
-        return Ok(Some(s.stopped(&moves)));
+        return Ok(Some(s.stopped(&moves, rng)));
     };
     if let Some(mv) = found {
         s.note(Report {
@@ -164,7 +168,7 @@ fn choose_among(
     }
     let Some(safe) = s.unless_stopped(tactics::safe_moves(at.rules, at.pos, at.history, &moves))?
     else {
-        return Ok(Some(s.stopped(&moves)));
+        return Ok(Some(s.stopped(&moves, rng)));
     };
     let candidates = if safe.is_empty() { moves } else { safe };
     if level == Level::Medium && rng.below(MEDIUM_SLIP) == 0 {
@@ -193,7 +197,7 @@ fn choose_among(
             Some(Answer::Play(mv)) => return Ok(Some(mv)),
             Some(Answer::Among(fewer)) if !fewer.is_empty() => candidates = fewer,
             Some(Answer::Among(_) | Answer::Pass) => {}
-            None => return Ok(Some(s.stopped(&candidates))),
+            None => return Ok(Some(s.stopped(&candidates, rng))),
         }
     }
     s.noted("first candidate");
@@ -211,7 +215,12 @@ fn choose_swap(
     budget: Budget,
 ) -> Result<Option<Move>, ScriptError> {
     let at = &s.at;
-    let swapped = at.rules.play_unchecked(at.pos, at.history, Move::Swap)?;
+    let others: Vec<Move> = moves.iter().copied().filter(|&m| m != Move::Swap).collect();
+    let Some(swapped) =
+        s.unless_stopped(at.rules.play_unchecked(at.pos, at.history, Move::Swap))?
+    else {
+        return Ok(Some(s.stopped(&others, rng)));
+    };
     let mut line = at.history.to_vec();
     line.push(Move::Swap);
     // The same board with the same side to move, and no swap left: what
@@ -223,12 +232,15 @@ fn choose_swap(
         lines::first_mark_value(at.rules, at.pos)
     } else {
         let after = s.weighing(At::new(at.rules, &swapped, &line));
-        expected(&after, rng, half)?
+        match s.unless_stopped(expected(&after, rng, half))? {
+            Some(stay) => stay,
+            // Stopped before it knew: play on, as when the first move is even.
+            None => return Ok(Some(s.stopped(&others, rng))),
+        }
     };
     if stay < 0.5 {
         return Ok(Some(Move::Swap));
     }
-    let others = moves.into_iter().filter(|&m| m != Move::Swap).collect();
     choose_among(s, others, level, rng, half)
 }
 

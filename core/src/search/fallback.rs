@@ -5,7 +5,8 @@ use super::{lines, tactics};
 use crate::error::ScriptError;
 use crate::game::Game;
 use crate::playout::Rng;
-use crate::position::{Move, MoveList};
+use crate::position::{Move, MoveList, Position};
+use crate::rulebook::Rulebook;
 
 /// A move for `game`'s side to move found with no search: a win in one;
 /// else, on a wide board played by lines, a cell where the opponent would
@@ -69,7 +70,16 @@ pub fn at_once_among(
 ///
 /// [`Rulebook::legal_moves`]: crate::Rulebook::legal_moves
 pub fn by_tables(game: &Game, among: Option<&[Move]>, rng: &mut Rng) -> Option<Move> {
-    let (rules, pos) = (game.rulebook(), game.position());
+    by_tables_at(game.rulebook(), game.position(), among, rng)
+}
+
+/// [`by_tables`] at a position of `rules`.
+pub(super) fn by_tables_at(
+    rules: &Rulebook,
+    pos: &Position,
+    among: Option<&[Move]>,
+    rng: &mut Rng,
+) -> Option<Move> {
     let t = rules.mechanics();
     let by_lines = t.marks() == crate::rulebook::Marks::Own
         && t.line_result() == crate::rulebook::LineResult::OwnerWins

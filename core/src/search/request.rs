@@ -335,12 +335,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The move chosen when the deadline stopped a script: the first of
-    /// `moves`, the best known then (the search's order, or the legal
+    /// The move chosen among `moves` when the deadline stopped a script:
+    /// by the rulebook's tables, which run none, where they judge the
+    /// game (a line to make or to block, else the best-placed cell); else
+    /// the first, the best known then (the search's order, or the legal
     /// order before any method ran).
-    pub(super) fn stopped(&self, moves: &[Move]) -> Move {
+    pub(super) fn stopped(&self, moves: &[Move], rng: &mut crate::playout::Rng) -> Move {
         self.noted("stopped at its deadline");
-        moves[0]
+        super::fallback::by_tables_at(self.at.rules, self.at.pos, Some(moves), rng)
+            .unwrap_or(moves[0])
     }
 
     /// Says that `method` chose, and nothing more.
