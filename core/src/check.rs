@@ -88,7 +88,17 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
             // A slip (`zz`) is told by why the notation refuses it.
             let why = (missing.iter())
                 .find_map(|m| Some((m, game.parse_move(m).err()?)))
-                .map_or(String::new(), |(m, err)| format!(" (`{m}`: {err})"));
+                .map(|(m, err)| format!(" (`{m}`: {err})"))
+                .or_else(|| {
+                    // A legal move written otherwise than lists write it
+                    // (a column `d` for its landing cell `d1`).
+                    missing.iter().find_map(|m| {
+                        let written = rules.move_text(game.parse_move(m).ok()?);
+                        got.contains(&written)
+                            .then(|| format!(" (`{m}` is legal, listed as `{written}`)"))
+                    })
+                })
+                .unwrap_or_default();
             said.push(format!("listed but not legal: {}{why}", joined(&missing)));
         }
         if !unexpected.is_empty() {
@@ -123,12 +133,16 @@ mod tests {
     use crate::error::Location;
 
     fn failure(expect: &str) -> Option<String> {
-        let rules = Arc::new(Rulebook::builtin("classic").unwrap());
+        failure_in("classic", "b2 a1", expect)
+    }
+
+    fn failure_in(rulebook: &str, moves: &str, expect: &str) -> Option<String> {
+        let rules = Arc::new(Rulebook::builtin(rulebook).unwrap());
         let example = Example {
             rule: "C1".into(),
             text: "t".into(),
             setup: None,
-            moves: "b2 a1".into(),
+            moves: moves.into(),
             expect: expect.into(),
             location: Location {
                 path: "t.toml".into(),
@@ -155,5 +169,8 @@ mod tests {
             failure("legal: c1 a2 b1 c2 a3 b3 c3 b2"),
             Some("the legal moves differ: listed but not legal: b2".into())
         );
+        // Columns where marks drop: legal, but lists write landing cells.
+        let said = failure_in("connect-four", "d", "legal: a b c d e f g").unwrap();
+        assert!(said.contains("(`a` is legal, listed as `a1`)"), "{said}");
     }
 }

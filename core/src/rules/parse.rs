@@ -80,6 +80,12 @@ impl Rulebook {
             if like.len() < 3 && !kinds.contains(&kind) {
                 kinds.push(kind);
                 like.push(self.move_text(mv));
+                // Where marks drop, a column alone names the cell too.
+                if let (true, Move::Place { to, .. }) = (self.mechanics.gravity, mv)
+                    && let [_] = self.column_cells(pos, self.grid().col(to))[..]
+                {
+                    like.push(column_name(self.grid().col(to)));
+                }
             }
         }
         like
