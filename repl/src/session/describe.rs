@@ -55,7 +55,7 @@ impl Session {
         } else {
             line_result_text(t.line_result())
         };
-        lines.push(format!(
+        let text = format!(
             "a completed line: {line}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
@@ -63,7 +63,8 @@ impl Session {
                 Marks::Either => "; a move places X or O (b2=O)".to_string(),
                 Marks::Shared => "; both sides place X".to_string(),
             }
-        ));
+        );
+        lines.extend(indented(&text, self.columns()));
         let hooks: Vec<String> = r
             .script()
             .hooks()
@@ -95,7 +96,7 @@ impl Session {
                 "pieces: each side holds {}, smallest first; a larger piece covers a smaller one",
                 each.join(", ")
             );
-            lines.extend(wrap(&text, self.columns()));
+            lines.extend(indented(&text, self.columns()));
         }
         if let Some(both) = t.both_lines() {
             use gridrules_core::mechanics::whole_board::BothLines;
@@ -138,7 +139,7 @@ impl Session {
             };
             let names: Vec<String> = named.into_iter().map(|c| g.name(c).to_string()).collect();
             let text = format!("{side}'s move {n} {verb} {}", names.join(" "));
-            lines.extend(wrap(&text, self.columns()));
+            lines.extend(indented(&text, self.columns()));
         }
         for side in Side::ALL {
             let patterns: Vec<String> = (t.forbidden_patterns(side).into_iter())
@@ -151,10 +152,10 @@ impl Session {
                     format!("{} or {last}", rest.join(", "))
                 };
                 let text = format!("{side} may not make {list}, unless the move wins");
-                lines.extend(wrap(&text, self.columns()));
+                lines.extend(indented(&text, self.columns()));
             }
         }
-        lines.extend(wrap(
+        lines.extend(indented(
             &format!("hooks: {}", hooks.join(", ")),
             self.columns(),
         ));
@@ -219,4 +220,23 @@ pub(super) fn variants() -> Reply {
         })
         .collect();
     Reply::Lines(lines)
+}
+
+/// `text` wrapped at `width`, its continuation lines indented as every
+/// wrapped line of output is (piped, or fitted to a terminal, alike).
+fn indented(text: &str, width: usize) -> Vec<String> {
+    let mut parts = wrap(text, width).into_iter();
+    let Some(first) = parts.next() else {
+        return Vec::new();
+    };
+    let rest: Vec<String> = parts.collect();
+    let mut out = vec![first];
+    if !rest.is_empty() {
+        out.extend(
+            wrap(&rest.join(" "), width - CONTINUATION.len())
+                .into_iter()
+                .map(|l| format!("{CONTINUATION}{l}")),
+        );
+    }
+    out
 }
