@@ -330,3 +330,43 @@ fn the_removal_example_is_written_as_the_phase_moves() {
     let example = note("setup XXO/XXO/3/X4O/2O/3/2O X 0,0 -");
     assert!(example.contains('-') && example.contains('x'), "{example}");
 }
+
+/// A shaped board whose steps join cells side by side draws no links: a
+/// row between two rows has no room for one down, and links along the
+/// rows alone said pieces moved only there (a walkthrough's 5×5 without
+/// corners). The cells it leaves out stay blank.
+#[test]
+fn a_shaped_board_of_side_by_side_steps_draws_no_links() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("clipped.rhai"),
+        "const HOLES = [cell(0, 0), cell(4, 0), cell(0, 4), cell(4, 4)];\n\
+         fn shape() { let out = []; for c in cells() { if !(c in HOLES) { out.push(c); } } out }\n\
+         fn open(cs) { let out = []; for c in cs { if !(c in HOLES) { out.push(c); } } out }\n\
+         fn lines() { let out = []; for y in 1..4 { out.push(open(cells().filter(|c| row(c) == y))); } out }\n\
+         fn wins(run) { run >= 3 }\n\
+         fn pieces() { 5 }\n\
+         fn steps(c) { open(movement::orthogonal(c)) }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("clipped.toml"),
+        "name = \"clipped\"\ntitle = \"c\"\nscript = \"clipped.rhai\"\n[board]\nwidth = 5\nheight = 5\n",
+    )
+    .unwrap();
+    let rules = Rulebook::from_file(&dir.path().join("clipped.toml")).unwrap();
+    let session = Session::new(rules, "clipped", Setting::Batch);
+    let shown = board(&session, PLAIN);
+    let rows: Vec<&str> = shown.lines().take(5).collect();
+    assert_eq!(
+        rows,
+        [
+            "5   . . .",
+            "4 . . . . .",
+            "3 . . . . .",
+            "2 . . . . .",
+            "1   . . ."
+        ],
+        "{shown}"
+    );
+}

@@ -60,7 +60,12 @@ struct Links {
 }
 
 impl Links {
-    fn new(rulebook: &Rulebook) -> Links {
+    /// The links of a shaped board's steps, where some of them cross cells
+    /// the board leaves out (morris's lines). Where every step joins cells
+    /// side by side there is no row between two rows to draw one down, and
+    /// links drawn along the rows alone would say pieces move only there:
+    /// none is drawn, as on any grid.
+    fn new(rulebook: &Rulebook) -> Option<Links> {
         let g = rulebook.grid();
         let t = rulebook.mechanics();
         let n = g.len();
@@ -87,7 +92,8 @@ impl Links {
                 }
             }
         }
-        links
+        let crosses = links.across.iter().chain(&links.down).any(|&x| x);
+        crosses.then_some(links)
     }
 }
 
@@ -122,7 +128,7 @@ impl Frame {
             col_break,
             row_break,
             label: if g.height() >= 10 { 2 } else { 1 },
-            links: t.is_shaped(g).then(|| Links::new(rulebook)),
+            links: t.is_shaped(g).then(|| Links::new(rulebook)).flatten(),
         }
     }
 
@@ -184,18 +190,17 @@ impl Frame {
             let mut line = format!("{:>label$} ", r + 1);
             for c in 0..self.width {
                 let cell = g.cell(c.into(), r.into()).expect("on the board");
-                if let Some(links) = &self.links
-                    && !rulebook.mechanics().cells().contains(cell)
-                {
+                if !rulebook.mechanics().cells().contains(cell) {
                     // A cell the board leaves out: blank, or a line crossing it.
                     let i = cell.index();
-                    let ch = match (links.across[i], links.down[i]) {
-                        (true, _) => "-",
-                        (false, true) => "|",
-                        _ => " ",
+                    let (ch, gap) = match &self.links {
+                        Some(l) if l.across[i] => ("-", l.gap[i]),
+                        Some(l) if l.down[i] => ("|", l.gap[i]),
+                        Some(l) => (" ", l.gap[i]),
+                        None => (" ", false),
                     };
                     line.push_str(ch);
-                    line.push_str(if links.gap[i] { "-" } else { " " });
+                    line.push_str(if gap { "-" } else { " " });
                     continue;
                 }
                 let mark = if winning.contains(&cell) {
