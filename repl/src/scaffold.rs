@@ -47,6 +47,25 @@ impl fmt::Display for ScaffoldError {
                     f,
                     "new-variant: name `{name}`: a rulebook's name is lower-case letters, digits and `-`, not starting with `-`"
                 )?;
+                // A name written otherwise (`My_Game`): the one meant.
+                let meant: String = name
+                    .trim_end_matches(".toml")
+                    .chars()
+                    .map(|c| match c {
+                        '_' | ' ' => '-',
+                        c => c.to_ascii_lowercase(),
+                    })
+                    .collect::<String>()
+                    .trim_start_matches('-')
+                    .to_string();
+                if !meant.is_empty()
+                    && meant != *name
+                    && meant
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                {
+                    return write!(f, ": did you mean `{meant}`?");
+                }
                 // A path where the name goes: say how to write both.
                 let path = std::path::Path::new(name);
                 match (path.parent(), path.file_name().and_then(|n| n.to_str())) {

@@ -152,10 +152,13 @@ fn refusals_write_nothing() {
             .err()
             .unwrap_or_else(|| panic!("{name} {from:?} was accepted"))
     };
-    assert!(matches!(
-        refused("My_Game", None),
-        ScaffoldError::BadName(_)
-    ));
+    let mixed = refused("My_Game", None);
+    assert!(matches!(mixed, ScaffoldError::BadName(_)));
+    // Written otherwise, the name meant is suggested.
+    assert!(
+        mixed.to_string().ends_with(": did you mean `my-game`?"),
+        "{mixed}"
+    );
     assert!(matches!(refused("", None), ScaffoldError::BadName(_)));
     // A command-line word: `gridrules check -bad.toml` would read as an option.
     assert!(matches!(refused("-bad", None), ScaffoldError::BadName(_)));

@@ -78,7 +78,11 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
                 if let Some(key) = map.keys().find(|k| !["to", "over"].contains(&k.as_str())) {
                     return Err(load.bad(
                         HookId::Jumps,
-                        format!("{what}: unknown key `{key}`, expected `to` or `over`"),
+                        crate::suggest::with_hint(
+                            format!("{what}: unknown key `{key}`, expected `to` or `over`"),
+                            key,
+                            ["to", "over"],
+                        ),
                     ));
                 }
                 let to = load.cell(

@@ -72,6 +72,9 @@ pub(super) fn examples(
         if let Some(rule) = &r.rule
             && !is_rule_id(rule.get_ref())
         {
+            // Lower case for upper (`e1`): the ID meant.
+            let upper = rule.get_ref().to_ascii_uppercase();
+            let help = is_rule_id(&upper).then(|| format!("did you mean `{upper}`?"));
             problems.push(
                 Problem::spanned(
                     ProblemKind::BadValue,
@@ -82,7 +85,8 @@ pub(super) fn examples(
                         rule.get_ref()
                     ),
                 )
-                .with_label("one to three capital letters, then a number"),
+                .with_label("one to three capital letters, then a number")
+                .with_help(help),
             );
         }
         if let Some(expect) = &r.expect

@@ -215,13 +215,23 @@ impl Rulebook {
             Some("X") => Ok(Some(Outcome::Win(Side::X))),
             Some("O") => Ok(Some(Outcome::Win(Side::O))),
             Some("draw") => Ok(Some(Outcome::Draw)),
-            _ => Err(self.bad_hook_value(
-                HookId::Outcome,
-                format!(
-                    "expected (), \"X\", \"O\" or \"draw\", found {}",
-                    crate::script::describe(&v)
-                ),
-            )),
+            said => {
+                let mut e = self.bad_hook_value(
+                    HookId::Outcome,
+                    format!(
+                        "expected (), \"X\", \"O\" or \"draw\", found {}",
+                        crate::script::describe(&v)
+                    ),
+                );
+                // The words are case-sensitive: `"x"` for `"X"` is a slip.
+                e.help = said.and_then(|said| {
+                    ["X", "O", "draw"]
+                        .into_iter()
+                        .find(|w| w.eq_ignore_ascii_case(said))
+                        .map(|w| format!("did you mean \"{w}\"? (the words are case-sensitive)"))
+                });
+                Err(e)
+            }
         }
     }
 
