@@ -89,6 +89,8 @@ pub(super) struct Search<'s, 'u> {
     /// What the threat sequences have settled.
     proofs: Proofs,
     pub(super) nodes: u64,
+    /// Of `nodes`, those the helper threads visited.
+    helper_nodes: u64,
     node_limit: u64,
     until: Until<'u>,
     /// Raised when a search beside this one has found the move: this
@@ -126,6 +128,7 @@ impl<'s, 'u> Search<'s, 'u> {
             helpers: 0,
             proofs: Proofs::new(PROOF_BITS),
             nodes: 0,
+            helper_nodes: 0,
             node_limit: nodes,
             until,
             quit,
@@ -368,7 +371,10 @@ impl<'s, 'u> Search<'s, 'u> {
             helpers_quit.store(true, Ordering::Relaxed);
             for helper in helpers {
                 match helper.join() {
-                    Ok(nodes) => self.nodes += nodes,
+                    Ok(nodes) => {
+                        self.nodes += nodes;
+                        self.helper_nodes += nodes;
+                    }
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
@@ -1348,12 +1354,11 @@ mod tests {
         let mut three = Search::new(b, 200_000, Until::never()).on_threads(3);
         let found = three.best(&cells);
         assert_stops_the_open_three(&rules, &found);
-        assert!(
-            three.nodes > one.nodes,
-            "{} against {}",
-            three.nodes,
-            one.nodes
-        );
+        // Counted apart: on a loaded machine the helpers may visit few
+        // nodes, and the table they fill may spare this thread some, so
+        // the total need not pass one thread's alone.
+        assert!(three.helper_nodes > 0, "no helper node counted");
+        assert!(three.nodes > three.helper_nodes, "{}", three.nodes);
         assert_eq!(found.how, alone.how);
     }
 
