@@ -58,12 +58,7 @@ impl fmt::Display for ScaffoldError {
                     .collect::<String>()
                     .trim_start_matches('-')
                     .to_string();
-                if !meant.is_empty()
-                    && meant != *name
-                    && meant
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                {
+                if meant != *name && Rulebook::is_valid_name(&meant) {
                     return write!(f, ": did you mean `{meant}`?");
                 }
                 // A path where the name goes: say how to write both.

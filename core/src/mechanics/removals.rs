@@ -297,14 +297,9 @@ impl Mechanics {
         theirs: Bits<W>,
         counts: u64,
     ) -> Bits<W> {
-        match self.removals.rule {
-            Some(RemoveRule::NotInLine) => {
-                let free = theirs & !self.windows_of_lanes(tally, tally.full_lanes(counts));
-                if free.is_empty() { theirs } else { free }
-            }
-            Some(RemoveRule::Any) => theirs,
-            None => Bits::EMPTY,
-        }
+        self.removable_outside(theirs, || {
+            self.windows_of_lanes(tally, tally.full_lanes(counts))
+        })
     }
 
     /// The cells of `marks` that stand in a completed line of them.
@@ -337,9 +332,21 @@ impl Mechanics {
     /// completed line may remove.
     #[inline(always)]
     pub(crate) fn removable_of<const W: usize>(&self, theirs: Bits<W>) -> Bits<W> {
+        self.removable_outside(theirs, || self.in_lines_in(theirs))
+    }
+
+    /// Which of `theirs` the rule lets a line remove, `in_lines` giving
+    /// those of them that stand in a completed line (asked only where the
+    /// rule cares).
+    #[inline(always)]
+    fn removable_outside<const W: usize>(
+        &self,
+        theirs: Bits<W>,
+        in_lines: impl FnOnce() -> Bits<W>,
+    ) -> Bits<W> {
         match self.removals.rule {
             Some(RemoveRule::NotInLine) => {
-                let free = theirs & !self.in_lines_in(theirs);
+                let free = theirs & !in_lines();
                 if free.is_empty() { theirs } else { free }
             }
             Some(RemoveRule::Any) => theirs,

@@ -25,7 +25,7 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, NativeCallContext, Scope, Shared
 use scope::{KEEP_IMPORTS, KeptImports, TopLevelError, base_scope, names};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use syntax::{code_only, compile, syntax_error};
+use syntax::{compile, syntax_error};
 
 /// A rulebook's script, compiled, with the engine that runs it.
 pub struct ScriptHost {
@@ -285,13 +285,7 @@ impl ScriptHost {
     /// Whether the script's code (not its comments or strings) names `word`.
     pub fn mentions(&self, word: &str) -> bool {
         self.words
-            .get_or_init(|| {
-                code_only(&self.source.text)
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            })
+            .get_or_init(|| syntax::code_words(&self.source.text))
             .contains(word)
     }
 

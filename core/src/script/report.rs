@@ -285,6 +285,6 @@ impl ScriptHost {
 
 /// The name a built-in script is shown under (`scripts/twists.rhai` is
 /// `twists`), if `path` is written so.
-fn builtin_name(path: &str) -> Option<&str> {
+pub(super) fn builtin_name(path: &str) -> Option<&str> {
     path.strip_prefix("scripts/")?.strip_suffix(".rhai")
 }

@@ -119,18 +119,16 @@ fn builtin_param_missing(
     let is_param = name
         .bytes()
         .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    let file = source.path.strip_prefix("scripts/")?;
-    if !is_param || crate::builtin::script(file) != Some(&*source.text) {
+    let name_of = super::report::builtin_name(&source.path)?;
+    if !is_param || crate::builtin::script(name_of) != Some(&*source.text) {
         return None;
     }
+    let file = format!("{name_of}.rhai");
     let param = name.to_lowercase();
     let said = format!(
         "the built-in script `{file}` reads the param `{param}`, which the rulebook's [params] do not set"
     );
-    let words: std::collections::HashSet<&str> = source
-        .text
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .collect();
+    let words = code_words(&source.text);
     let unread: Vec<String> = constants
         .iter()
         .filter(|c| !matches!(c.as_str(), "WIDTH" | "HEIGHT") && !words.contains(c.as_str()))
@@ -161,6 +159,15 @@ pub(super) fn variable_hint(name: &str, constants: &[String]) -> Option<String> 
         ));
     }
     crate::suggest::did_you_mean(name, constants.iter().map(String::as_str))
+}
+
+/// The names the code of `text` holds (not its comments or strings).
+pub(super) fn code_words(text: &str) -> std::collections::HashSet<String> {
+    code_only(text)
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `text` with its comments and string contents blanked, for looking up

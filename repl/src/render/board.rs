@@ -335,6 +335,9 @@ fn notes(out: &mut String, session: &Session) {
             "a move places X or O: b2=X or b2=O (b2 alone: your own)"
         );
     }
+    // Listed once, where a note's example asks.
+    let listed = std::cell::OnceCell::new();
+    let legal = || listed.get_or_init(|| legal_moves(rulebook, pos)).as_slice();
     if t.has_stacks() {
         super::stacks::notes(out, rulebook, game);
     } else if let (Some(x), Some(o), false, true) = (
@@ -351,13 +354,13 @@ fn notes(out: &mut String, session: &Session) {
                 "moving: {} is down to {} pieces and flies: one to any empty point, like {}",
                 pos.turn(),
                 pos.marks(pos.turn()).count(),
-                first_move(rulebook, pos)
+                first_move(rulebook, legal())
             );
         } else {
             outln!(
                 out,
                 "moving: all pieces placed; move one, like {}",
-                first_move(rulebook, pos)
+                first_move(rulebook, legal())
             );
         }
     }
@@ -365,7 +368,7 @@ fn notes(out: &mut String, session: &Session) {
         outln!(
             out,
             "a line (mill) removes an opponent piece, named after an x: {}",
-            removal_example(rulebook, pos)
+            removal_example(rulebook, pos, legal())
         );
     }
     let closed: Vec<String> = (0..t.regions().len())
@@ -397,18 +400,22 @@ fn notes(out: &mut String, session: &Session) {
     outln!(out, "{}", game.status_line());
 }
 
-/// The text of the side to move's first legal move, as an example
-/// (`b2-c2` where there is none to show).
-/// A move that removes, as written: one that is legal now if there is
-/// one, else the first legal move written as if it removed (a step in the
-/// moving phase, a placement before), so that the form shown is the one
-/// the phase takes.
-fn removal_example(rulebook: &Rulebook, pos: &Position) -> String {
+/// The side to move's legal moves, for the notes' examples (none where a
+/// hook fails: the examples then fall back).
+fn legal_moves(rulebook: &Rulebook, pos: &Position) -> Vec<Move> {
     let mut list = gridrules_core::MoveList::new();
-    if rulebook.legal_moves(pos, &[], &mut list).is_err() {
-        list.clear();
+    match rulebook.legal_moves(pos, &[], &mut list) {
+        Ok(()) => list.to_vec(),
+        Err(_) => Vec::new(),
     }
-    if let Some(&mv) = list.iter().find(|m| matches!(m, Move::Take(_))) {
+}
+
+/// A move that removes, as written: one of `legal` if there is one, else
+/// the first legal move written as if it removed (a step in the moving
+/// phase, a placement before), so that the form shown is the one the
+/// phase takes.
+fn removal_example(rulebook: &Rulebook, pos: &Position, legal: &[Move]) -> String {
+    if let Some(&mv) = legal.iter().find(|m| matches!(m, Move::Take(_))) {
         return rulebook.move_text(mv);
     }
     let g = rulebook.grid();
@@ -419,18 +426,18 @@ fn removal_example(rulebook: &Rulebook, pos: &Position) -> String {
         // Nothing to remove yet: two cells of the board, its last and first.
         return format!("{}x{}", g.name(last), g.name(first));
     };
-    let moved = list
+    let moved = legal
         .first()
         .map_or_else(|| g.name(last).to_string(), |&mv| rulebook.move_text(mv));
     format!("{moved}x{}", g.name(taken))
 }
 
-fn first_move(rulebook: &Rulebook, pos: &Position) -> String {
-    let mut list = gridrules_core::MoveList::new();
-    match rulebook.legal_moves(pos, &[], &mut list) {
-        Ok(()) if !list.is_empty() => rulebook.move_text(list[0]),
-        _ => "b2-c2".to_string(),
-    }
+/// The text of the first of `legal`, as an example (`b2-c2` where there
+/// is none to show).
+fn first_move(rulebook: &Rulebook, legal: &[Move]) -> String {
+    legal
+        .first()
+        .map_or_else(|| "b2-c2".to_string(), |&mv| rulebook.move_text(mv))
 }
 
 /// What a cell shows.
