@@ -6,7 +6,7 @@
 use crate::error::ScriptError;
 use crate::geometry::{Cell, Grid};
 use crate::notation::ParseMoveError;
-use crate::position::{Outcome, Side};
+use crate::position::{Move, Outcome, Side};
 use std::fmt;
 
 /// Why a move is refused. The game is unchanged.
@@ -28,10 +28,12 @@ pub enum Refusal {
     /// The move must go to another region. Holds the cell and the region
     /// the move is sent to (from 0).
     WrongRegion(Cell, usize),
-    /// A movement while pieces are still to be placed.
-    MustPlace,
-    /// A placement when no pieces are left in hand.
-    MustMove,
+    /// A movement while pieces are still to be placed. Holds a placement
+    /// of the position to show, if there is one.
+    MustPlace(Option<Move>),
+    /// A placement when no pieces are left in hand. Holds a movement of the
+    /// position to show, if there is one.
+    MustMove(Option<Move>),
     /// The piece to move is not the mover's. Holds the cell it moves from.
     NotOwnPiece(Cell),
     /// The piece cannot reach that cell. Holds the cells it moves from and to.
@@ -134,10 +136,18 @@ impl Refusal {
             Refusal::Occupied(_) => "the cell is taken".to_string(),
             Refusal::ClosedRegion(_) => "that board is closed (won or full)".to_string(),
             Refusal::WrongRegion(_, r) => format!("the move must be played on board {}", r + 1),
-            Refusal::MustPlace => {
-                "a move here places a mark: name an empty cell, like b2".to_string()
+            Refusal::MustPlace(example) => {
+                must_place(example.and_then(Move::to).map(|c| name(&c)).as_ref())
             }
-            Refusal::MustMove => "all pieces are placed: move one, like `b2-c2`".to_string(),
+            Refusal::MustMove(example) => must_move(
+                example
+                    .and_then(|m| match m {
+                        Move::Slide { from, to } => Some((from, to)),
+                        _ => Some((m.from()?, m.to()?)),
+                    })
+                    .map(|(a, b)| format!("{}-{}", name(&a), name(&b)))
+                    .as_ref(),
+            ),
             Refusal::NotOwnPiece(c) => {
                 format!("no piece of the side to move stands on {}", name(c))
             }
@@ -289,6 +299,23 @@ pub(crate) fn lines_text(grid: Grid, lines: &[Vec<Cell>]) -> String {
     each.join(" and ")
 }
 
+/// [`Refusal::MustPlace`]'s words, with a placement of the position as
+/// written, if there is one.
+pub(crate) fn must_place(example: Option<&impl fmt::Display>) -> String {
+    match example {
+        Some(e) => format!("a move here places a mark: name an empty cell, like {e}"),
+        None => "a move here places a mark, and none can be placed".to_string(),
+    }
+}
+
+/// [`Refusal::MustMove`]'s words, as [`must_place`].
+pub(crate) fn must_move(example: Option<&impl fmt::Display>) -> String {
+    match example {
+        Some(e) => format!("all pieces are placed: move one, like {e}"),
+        None => "all pieces are placed: a move here moves one, and none can move".to_string(),
+    }
+}
+
 /// [`Refusal::FixedMark`]'s words, for a cell or the text written.
 fn fixed_mark(at: &dyn fmt::Display, mark: Side) -> String {
     format!("a move here places {mark}, not a mark of its choice: write {at}")
@@ -335,8 +362,18 @@ pub const REFUSAL_KEYS: &[&str] = &[
 
 /// The placeholders a `[refusals]` text may use.
 pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
-    "{cell}", "{from}", "{to}", "{board}", "{result}", "{mark}", "{text}", "{lines}", "{size}",
-    "{top}", "{grid}",
+    "{cell}",
+    "{from}",
+    "{to}",
+    "{board}",
+    "{result}",
+    "{mark}",
+    "{text}",
+    "{lines}",
+    "{size}",
+    "{top}",
+    "{example}",
+    "{grid}",
 ];
 
 /// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
@@ -374,6 +411,7 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "none_in_hand" => &["{cell}", "{to}", "{mark}", "{size}"],
         "cannot_cover" => &["{cell}", "{to}", "{size}", "{top}"],
         "game_over" => &["{result}"],
+        "must_place" | "must_move" => &["{example}"],
         _ => &[],
     }
 }
@@ -386,8 +424,8 @@ impl Refusal {
             Refusal::Occupied(_) => "occupied",
             Refusal::ClosedRegion(_) => "closed_board",
             Refusal::WrongRegion(..) => "wrong_board",
-            Refusal::MustPlace => "must_place",
-            Refusal::MustMove => "must_move",
+            Refusal::MustPlace(_) => "must_place",
+            Refusal::MustMove(_) => "must_move",
             Refusal::NotOwnPiece(_) => "not_own_piece",
             Refusal::Unreachable(..) => "unreachable",
             Refusal::JumpBlocked(..) => "jump_blocked",

@@ -32,8 +32,17 @@ impl Rulebook {
     /// ([`Refusal::describe`]).
     pub fn explain(&self, refusal: &Refusal) -> String {
         let g = self.grid();
+        // A move to show, as the notation writes it in full.
+        let example = match refusal {
+            Refusal::MustPlace(m) | Refusal::MustMove(m) => m.map(|m| self.move_text(m)),
+            _ => None,
+        };
         let Some(template) = self.refusal_texts.get(refusal.key()) else {
-            return refusal.describe(g);
+            return match refusal {
+                Refusal::MustPlace(_) => crate::refusal::must_place(example.as_ref()),
+                Refusal::MustMove(_) => crate::refusal::must_move(example.as_ref()),
+                _ => refusal.describe(g),
+            };
         };
         let name = |c: &Cell| g.name(*c).to_string();
         let mut mark = String::new();
@@ -133,8 +142,8 @@ impl Rulebook {
                 top = format!("{side}{shown}");
                 (name(c), String::new(), name(c), None, None)
             }
-            Refusal::MustPlace
-            | Refusal::MustMove
+            Refusal::MustPlace(_)
+            | Refusal::MustMove(_)
             | Refusal::NoPieRule
             | Refusal::SwapLate
             | Refusal::Script(_) => (String::new(), String::new(), String::new(), None, None),
@@ -161,6 +170,7 @@ impl Rulebook {
             .replace("{lines}", &lines)
             .replace("{size}", &size)
             .replace("{top}", &top)
+            .replace("{example}", example.as_deref().unwrap_or_default())
             .replace("{grid}", &format!("{}×{}", g.width(), g.height()))
     }
 
@@ -344,8 +354,11 @@ mod tests {
             Refusal::Occupied(b2),
             Refusal::ClosedRegion(b2),
             Refusal::WrongRegion(b2, 0),
-            Refusal::MustPlace,
-            Refusal::MustMove,
+            Refusal::MustPlace(Some(Move::Place {
+                to: b2,
+                mark: Side::X,
+            })),
+            Refusal::MustMove(Some(Move::Step { from: a1, to: b2 })),
             Refusal::NotOwnPiece(b2),
             Refusal::Unreachable(a1, b2),
             Refusal::JumpBlocked(a1, b2),

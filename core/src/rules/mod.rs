@@ -288,6 +288,15 @@ impl Rulebook {
         board || (!self.mechanics.slides.all.is_empty() && self.mechanics.has_slide(pos))
     }
 
+    /// The first of the position's moves `shown` accepts, to show as an
+    /// example in a refusal (its `refuse` hook not asked: a refused move
+    /// runs no script but for the move itself).
+    fn example(&self, pos: &Position, shown: impl Fn(&Move) -> bool) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.board_moves(pos, &mut list);
+        list.iter().copied().find(|m| *m != Move::Swap && shown(m))
+    }
+
     fn script_refusal(
         &self,
         pos: &Position,
@@ -356,14 +365,16 @@ impl Rulebook {
             Move::Place { .. } | Move::Twist { .. } | Move::Take(_)
                 if mv.from().is_none() && !Self::placing(pos) =>
             {
-                return refuse(Refusal::MustMove);
+                return refuse(Refusal::MustMove(self.example(pos, |m| m.from().is_some())));
             }
             Move::Place { mark, .. } if !self.mechanics.marks.allows(pos.turn, mark) => {
                 let own = self.mechanics.marks.default_mark(pos.turn);
                 return refuse(Refusal::FixedMark(to, own));
             }
             Move::Step { .. } | Move::Take(_) if mv.from().is_some() && Self::placing(pos) => {
-                return refuse(Refusal::MustPlace);
+                return refuse(Refusal::MustPlace(
+                    self.example(pos, |m| m.from().is_none()),
+                ));
             }
             Move::Step { .. } | Move::Take(_) => {
                 if let Some(from) = mv.from().filter(|&f| !pos.marks(pos.turn).contains(f)) {
