@@ -7,6 +7,7 @@ use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
 use crate::table::ClockRun;
+use gridrules_core::script::ScriptBudget;
 use gridrules_core::{MoveList, Side};
 use rustyline::ExternalPrinter;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -225,7 +226,10 @@ fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -
     // a record opened) only where a game would be lost.
     let n = session.unkept_moves()?;
     let command = parse(code).ok()?.command().ok()?;
-    if !session.would_replace(&command) {
+    // Between commands: reading what the command names (a rulebook's
+    // scripts loaded) has a command's budget of its own.
+    let replaces = ScriptBudget::command().replacing(|| session.would_replace(&command));
+    if !replaces {
         return None;
     }
     *warned = Some(code.to_string());
@@ -594,5 +598,33 @@ mod tests {
         run(&mut session, "a3");
         assert!(session.game().is_over());
         assert!(!warns(&session), "over");
+    }
+
+    /// A command's script budget ends with it: `new ultimate` typed more
+    /// than the budget's 10 s after the last command was not warned about,
+    /// as loading ultimate's script there ran out of the old command's
+    /// time (and so looked refused), and the clock's move on Enter ran on
+    /// that time too.
+    #[test]
+    fn what_runs_between_commands_has_its_own_script_budget() {
+        use gridrules_core::Rulebook;
+        use std::time::{Duration, Instant};
+        let classic = Rulebook::builtin("classic").unwrap();
+        let mut session = Session::new(classic, "classic", crate::session::Setting::Batch);
+        step(&mut session, "b2", Style::BATCH);
+        assert_eq!(
+            ScriptBudget::current().end(),
+            None,
+            "the command's budget ended with it"
+        );
+        // As if a command's budget had been left behind and run out.
+        let past = Instant::now() - Duration::from_secs(1);
+        ScriptBudget::until(past, "an old command's").set();
+        let warned = replace_warning(&session, "new ultimate", &mut None);
+        ScriptBudget::UNLIMITED.set();
+        assert!(
+            warned.is_some(),
+            "ultimate's script loads on a budget of its own"
+        );
     }
 }

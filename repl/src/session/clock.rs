@@ -14,7 +14,8 @@ impl Session {
     /// # Errors
     /// A failing per-move hook.
     pub fn tick(&mut self) -> bool {
-        self.clock_moves()
+        // Between commands: the move has a command's budget of its own.
+        gridrules_core::script::ScriptBudget::command().replacing(|| self.clock_moves())
     }
 
     /// Lets the clock move for a player whose time ran out. A script that

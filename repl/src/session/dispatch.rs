@@ -27,13 +27,21 @@ impl Session {
 
     /// [`Session::execute`], with the computer held or not as set.
     fn execute_held(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
-        // However a script misbehaves, a command spends a bounded time in it.
+        // However a script misbehaves, a command spends a bounded time in
+        // it; the budget ends with the command, so that what runs between
+        // commands (the clock's move on Enter, the check before a game is
+        // replaced) is not charged to the one before.
         use gridrules_core::script::ScriptBudget;
-        if inv.spec.long {
-            ScriptBudget::UNLIMITED.set();
+        let budget = if inv.spec.long {
+            ScriptBudget::UNLIMITED
         } else {
-            ScriptBudget::command().set();
-        }
+            ScriptBudget::command()
+        };
+        budget.replacing(|| self.execute_within(inv))
+    }
+
+    /// [`Session::execute_held`] within the command's budget.
+    fn execute_within(&mut self, inv: &Invocation) -> Result<Reply, CommandError> {
         let ran_out = self.clock_moves();
         if ran_out && inv.spec.plays {
             // In a replay the `wait` before it already made the clock's move,
