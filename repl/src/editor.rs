@@ -2,7 +2,7 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Ask, Candidates, Known, complete, parse, spec};
+use crate::command::{Ask, Candidates, Command, Known, complete, parse, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
@@ -216,8 +216,9 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     text
 }
 
-/// The warning before `code` replaces a game no file keeps, unless it
-/// was given for this line just before (then the line runs).
+/// The warning before `code` replaces a game no file keeps, or leaves
+/// gridrules without it (`quit`, as Ctrl-D), unless it was given for this
+/// line just before (then the line runs).
 fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -> Option<String> {
     if warned.take().is_some_and(|w| w == code) {
         return None;
@@ -226,18 +227,30 @@ fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -
     // a record opened) only where a game would be lost.
     let n = session.unkept_moves()?;
     let command = parse(code).ok()?.command().ok()?;
-    // Between commands: reading what the command names (a rulebook's
-    // scripts loaded) has a command's budget of its own.
-    let replaces = ScriptBudget::command().replacing(|| session.would_replace(&command));
-    if !replaces {
+    let loses = if command == Command::Quit {
+        "leaves without it"
+    } else if ScriptBudget::command().replacing(|| session.would_replace(&command)) {
+        // Between commands: reading what the command names (a rulebook's
+        // scripts loaded) has a command's budget of its own.
+        "replaces it"
+    } else {
         return None;
-    }
+    };
     *warned = Some(code.to_string());
-    Some(format!(
-        "a game is in progress ({n} move{}, not saved): `{}` again replaces it; `save <file>` keeps it\n",
-        if n == 1 { "" } else { "s" },
-        edge::finish_line(code)
+    Some(unkept_warning(
+        n,
+        &format!("`{}`", edge::finish_line(code)),
+        loses,
     ))
+}
+
+/// The warning that a game of `n` moves no file keeps would be lost by
+/// `what` (a command, Ctrl-D) given again.
+fn unkept_warning(n: usize, what: &str, loses: &str) -> String {
+    format!(
+        "a game is in progress ({n} move{}, not saved): {what} again {loses}; `save <file>` keeps it\n",
+        if n == 1 { "" } else { "s" },
+    )
 }
 
 /// The prompt for the session as it stands.
@@ -487,15 +500,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
             Err(ReadlineError::Interrupted) => continue,
             // Ctrl-D in mid-game warns once: the game would go unsaved.
             Err(ReadlineError::Eof) => {
-                let game = session.game();
-                let underway = !game.moves().is_empty() && !game.is_over();
-                if underway && !warned_eof {
+                if let Some(n) = session.unkept_moves().filter(|_| !warned_eof) {
                     warned_eof = true;
-                    let n = game.moves().len();
-                    let warning = format!(
-                        "a game is in progress ({n} move{}): Ctrl-D again leaves without it; `save <file>` keeps it\n",
-                        if n == 1 { "" } else { "s" }
-                    );
+                    let warning = unkept_warning(n, "Ctrl-D", "leaves without it");
                     // The terminal may have been resized since the start.
                     let width = terminal_width(&mut editor);
                     print!("{}", crate::layout::fit(&warning, width));
@@ -560,7 +567,14 @@ mod tests {
             None,
             "asked twice"
         );
-        for line in ["new gomoku", "setup 3/3/3 X", "new"] {
+        // `q` typed by mistake would lose the game as Ctrl-D would.
+        assert_eq!(
+            replace_warning(&session, "q", &mut warned).as_deref(),
+            Some(
+                "a game is in progress (1 move, not saved): `q` again leaves without it; `save <file>` keeps it\n"
+            )
+        );
+        for line in ["new gomoku", "setup 3/3/3 X", "new", "quit"] {
             assert!(
                 replace_warning(&session, line, &mut warned).is_some(),
                 "{line}"
@@ -579,7 +593,11 @@ mod tests {
         let saved = dir.path().join("g.toml");
         run(&mut session, &format!("save {}", saved.display()));
         // Each state asked afresh, with no warning given before.
-        let warns = |session: &Session| replace_warning(session, "new", &mut None).is_some();
+        let warns = |session: &Session| {
+            let new = replace_warning(session, "new", &mut None).is_some();
+            assert_eq!(replace_warning(session, "quit", &mut None).is_some(), new);
+            new
+        };
         assert!(!warns(&session), "saved");
         run(&mut session, "a1");
         assert!(warns(&session), "a move since");

@@ -45,6 +45,15 @@ fn ready(p: &mut PtySession, prompt: &str) {
     std::thread::sleep(std::time::Duration::from_millis(100));
 }
 
+/// `quit` in the middle of a game no file keeps: the first says the game
+/// would be lost, the second leaves.
+fn leave_mid_game(p: &mut PtySession) {
+    p.send_line("quit").unwrap();
+    p.exp_string("`quit` again leaves without it").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
 #[test]
 fn a_game_to_the_end_with_the_board_after_each_move() {
     let (mut p, _dir) = repl(&["--rules", "moving"]);
@@ -94,8 +103,7 @@ fn lines_pasted_together_all_run() {
     p.exp_string("1. b2").unwrap();
     p.exp_string("a1 b1 c1 a2 c2 a3 b3 c3").unwrap();
     ready(&mut p, r"classic O \d+s> ");
-    p.send_line("quit").unwrap();
-    p.exp_eof().unwrap();
+    leave_mid_game(&mut p);
 }
 
 #[test]
@@ -111,8 +119,7 @@ fn tab_completes_commands_and_moves() {
     p.send("play c3\t").unwrap();
     p.send_line("").unwrap();
     p.exp_string("last move: X c3").unwrap();
-    p.send_line("quit").unwrap();
-    p.exp_eof().unwrap();
+    leave_mid_game(&mut p);
 }
 
 #[test]
@@ -146,7 +153,7 @@ fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
     ready(&mut p, r"classic O \d+s> ");
     p.send_control('d').unwrap();
     p.exp_string(
-        "a game is in progress (1 move): Ctrl-D again leaves without it; `save <file>`\r\n  keeps it\r\n",
+        "a game is in progress (1 move, not saved): Ctrl-D again leaves without it;\r\n  `save <file>` keeps it\r\n",
     )
     .unwrap();
     ready(&mut p, r"classic O \d+s> ");
@@ -164,8 +171,7 @@ fn against_the_computer_it_answers_at_once() {
     p.send_line("e5").unwrap();
     p.exp_regex(r"O plays [d-f][4-6]").unwrap();
     ready(&mut p, r"ultimate X> ");
-    p.send_line("quit").unwrap();
-    p.exp_eof().unwrap();
+    leave_mid_game(&mut p);
 }
 
 #[test]
@@ -232,8 +238,7 @@ fn the_clock_counts_down_warns_each_time_and_plays_on_enter() {
     p.send_line("clock off").unwrap();
     p.exp_string("error: clock: the clock is set before the first move")
         .unwrap();
-    p.send_line("quit").unwrap();
-    p.exp_eof().unwrap();
+    leave_mid_game(&mut p);
 }
 
 /// Ctrl-C stops a long command and the prompt comes

@@ -537,7 +537,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     cmd("quit", "", "leave", |a| a.none().map(|()| Command::Quit))
         .aka(&["exit", "q"])
-        .unlogged(),
+        .unlogged()
+        .more(
+            "Ctrl-D too. At the prompt, in the middle of a game no `save`, \
+             `open` or `record` keeps, the first says the game would be lost \
+             and the same line again leaves.",
+        ),
 ];
 
 /// The command called `word` (or one of its aliases).
