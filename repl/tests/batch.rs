@@ -398,6 +398,20 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
         "{out}"
     );
     assert!(out.contains("the score starts afresh"), "{out}");
+    // Against the computer, a new level and mark before the first move
+    // leave the person in its seat with its points: it was moved to seat 1,
+    // the computer to the person's seat, and the score started afresh.
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs easy O\nvs easy X\nb1\nc1\nnew\nvs medium X\nscore\n",
+    );
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
+    assert_eq!(
+        scores.last(),
+        Some(&"score: computer (O, medium) 0, player 2 (X) 1 (1 game)"),
+        "{out}"
+    );
+    assert!(!out.contains("the score starts afresh"), "{out}");
 }
 
 /// One rule for positions that are already decided: a

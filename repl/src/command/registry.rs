@@ -210,9 +210,10 @@ pub static COMMANDS: &[CommandSpec] = &[
     .example("vs hard O")
     .completing(Arg::Then(LEVELS, VS_THEN))
     .more(
-        "Before the first move you are seat 1: X or O is your mark, else \
-         the one seat 1 has in this game; the computer opens at once if it \
-         has X. In mid-game between two people, say which mark you keep: \
+        "Before the first move you keep your seat against the computer \
+         (between two people you are seat 1): X or O is your mark, else \
+         the one your seat has in this game; the computer opens at once if \
+         it has X. In mid-game between two people, say which mark you keep: \
          `vs hard X`; the computer takes the other seat and moves at once \
          if it is to move. Against the computer, `vs medium` changes its \
          level and you keep your side. The score stays with the seats: the \

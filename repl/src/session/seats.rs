@@ -58,10 +58,14 @@ impl Session {
                 Reply::Played(vec![line], played)
             });
         }
+        // The seat the person plays against the computer, if one does.
+        let person = self.seats.human_side().map(|h| self.seats.seat_of(h));
         self.seats.clear_computers();
         if mark.is_some() && self.game.moves().is_empty() {
-            // Marks are chosen before the game (G6): the person keeps seat 1.
-            self.seats.give_mark(0, human);
+            // Marks are chosen before the game (G6): the person keeps the
+            // seat it has against the computer, and its points; between
+            // two people it is seat 1.
+            self.seats.give_mark(person.unwrap_or(0), human);
         }
         self.seats.set_computer(human.other(), Some(level));
         let mut lines = vec![format!(
