@@ -160,9 +160,17 @@ pub fn write_replacing(
         }
         Ok(meta) => {
             if !force && !starts_with(path, header)? {
-                return Err(WriteError::NotOurs(
-                    "the file exists and gridrules did not write it: choose another name, or add `--force` to replace it".to_string(),
-                ));
+                // Another kind of file gridrules writes is named as such:
+                // "gridrules did not write it" would be untrue.
+                let what = match (kind_of(header), kind_of(&first_line(path)?)) {
+                    (Some(this), Some(that)) if this != that => {
+                        format!("the file holds a gridrules {that}, not a {this}")
+                    }
+                    _ => "the file exists and gridrules did not write it".to_string(),
+                };
+                return Err(WriteError::NotOurs(format!(
+                    "{what}: choose another name, or add `--force` to replace it"
+                )));
             }
             Some((fs::canonicalize(path)?, meta.permissions()))
         }
@@ -194,6 +202,24 @@ pub fn write_replacing(
         return Err(e.into());
     }
     Ok(())
+}
+
+/// The kind of file a gridrules header names (`game record` for
+/// `# gridrules game record: …`).
+fn kind_of(header: &str) -> Option<&str> {
+    let rest = header.strip_prefix("# gridrules ")?;
+    let kind = rest.split(':').next()?.trim();
+    // Read from the file: only plain words are shown.
+    let plain = kind.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ');
+    (plain && !kind.is_empty() && kind.len() <= 40).then_some(kind)
+}
+
+/// The first line of the file at `path`, as far as its first 128 bytes go.
+fn first_line(path: &Path) -> io::Result<String> {
+    let mut start = Vec::new();
+    fs::File::open(path)?.take(128).read_to_end(&mut start)?;
+    let text = String::from_utf8_lossy(&start);
+    Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
 /// Whether the file at `path` begins with `header`.

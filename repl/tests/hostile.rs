@@ -180,7 +180,8 @@ fn saving_never_destroys_what_is_not_a_record() {
         "notes.toml: cannot write: the file exists and gridrules did not write it",
         "save: /dev/null: a record is a .toml file",
         "notes.toml: cannot write: the file exists and gridrules did not write it",
-        "game.toml: cannot write: the file exists and gridrules did not write it",
+        // A kind of file gridrules writes, named as such.
+        "game.toml: cannot write: the file holds a gridrules game record, not a session transcript",
     ];
     assert_eq!(errors.len(), expected.len(), "{}", r.out);
     for (error, part) in errors.iter().zip(expected) {

@@ -174,6 +174,34 @@ fn a_recorded_session_replays_exactly() {
     assert_eq!(from_vs(&replayed), from_vs(&first));
 }
 
+/// `record` rewrites a transcript of its own session (every line it held
+/// is among the session's), never one of another session without
+/// `--force`: the second session's `record` replaced the first's 82 lines
+/// with its own 3.
+#[test]
+fn record_keeps_the_transcript_of_another_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.txt");
+    batch(
+        dir.path(),
+        "b2\nrecord t.txt\na1\nrecord off\nc3\nrecord t.txt\n",
+    );
+    let first = std::fs::read_to_string(&path).unwrap();
+    assert!(first.ends_with("b2\na1\nc3\n"), "{first}");
+    let out = batch(dir.path(), "c1\nrecord t.txt\n");
+    assert!(
+        out.contains("t.txt: cannot write: the file holds the transcript of another session: choose another name, or add `--force` to replace it"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), first);
+    batch(dir.path(), "c1\nrecord --force t.txt\n");
+    let forced = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        forced.ends_with("\nc1\n") && !forced.contains("b2"),
+        "{forced}"
+    );
+}
+
 #[test]
 fn a_record_finds_its_rulebook_file_from_anywhere() {
     let dir = tempfile::tempdir().unwrap();

@@ -397,7 +397,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     .unlogged()
     .more(
         "Writes the session so far, and keeps the file up to date after \
-         every command until `record off`.",
+         every command until `record off`. Replaces a transcript this \
+         session recorded, but not one of another session (or any other \
+         file) without --force.",
     ),
     cmd(
         "position",

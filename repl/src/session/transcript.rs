@@ -3,6 +3,7 @@
 //! date with them.
 
 use gridrules_core::record::{self, RecordError};
+use gridrules_core::{Problem, ProblemKind};
 use std::path::{Path, PathBuf};
 
 /// The first line of every transcript `record` writes.
@@ -14,6 +15,10 @@ pub(super) struct Transcript {
     lines: Vec<String>,
     /// The file kept up to date, until `record off`.
     recording: Option<PathBuf>,
+    /// The files recorded in this session, as the system names them: the
+    /// lines they hold are all among `lines`, so they are rewritten
+    /// without loss; a transcript of another session is not.
+    recorded: Vec<PathBuf>,
 }
 
 impl Transcript {
@@ -22,6 +27,7 @@ impl Transcript {
         Transcript {
             lines,
             recording: None,
+            recorded: Vec::new(),
         }
     }
 
@@ -66,7 +72,25 @@ impl Transcript {
         path: &Path,
         force: bool,
     ) -> Result<Option<PathBuf>, RecordError> {
+        let real = std::fs::canonicalize(path).ok();
+        if let Some(real) = &real
+            && !force
+            && !self.recorded.contains(real)
+            && is_transcript(real)
+        {
+            return Err(Problem::bare(
+                ProblemKind::Io,
+                format!(
+                    "{}: cannot write: the file holds the transcript of another session: choose another name, or add `--force` to replace it",
+                    path.display()
+                ),
+            )
+            .into());
+        }
         write(path, &self.lines, force)?;
+        if let Some(real) = real.or_else(|| std::fs::canonicalize(path).ok()) {
+            self.recorded.push(real);
+        }
         Ok(self.recording.replace(path.to_path_buf()))
     }
 
@@ -79,6 +103,15 @@ impl Transcript {
     pub(super) fn stop(&mut self) -> Option<PathBuf> {
         self.recording.take()
     }
+}
+
+/// Whether the file at `path` holds a session transcript (one not empty).
+fn is_transcript(path: &Path) -> bool {
+    use std::io::Read;
+    let mut start = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(HEADER.len() as u64).read_to_end(&mut start))
+        .is_ok_and(|_| start == HEADER.as_bytes())
 }
 
 /// Writes a session transcript, with the header that says how to replay it.
