@@ -64,9 +64,10 @@ fn problem(level: Level<'_>, p: &Problem) -> String {
 
 /// [`problem`], its first line after `context` (the move a hook refused).
 fn problem_after(level: Level<'_>, context: &str, p: &Problem) -> String {
+    let message = crate::edge::short_quotes(&p.message);
     let title = match &p.location {
-        Some(loc) => format!("{context}{loc}: {}", p.message),
-        None => format!("{context}{}", p.message),
+        Some(loc) => format!("{context}{loc}: {message}"),
+        None => format!("{context}{message}"),
     };
     diagnostic(level, &title, p.snippet.as_deref(), p.help.as_deref())
 }

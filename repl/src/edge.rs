@@ -312,9 +312,54 @@ pub fn plain(text: &str) -> bool {
     finish_line(text) == text
 }
 
+/// Quoted text (between backquotes) longer than [`QUOTE_LIMIT`]
+/// characters shortened to its start and its length: an error that quotes
+/// a pasted line of 6 000 characters would fill the screen with it.
+pub(crate) fn short_quotes(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    let last = parts.len() - 1;
+    let mut out = String::with_capacity(text.len().min(4 * QUOTE_LIMIT));
+    let mut note = None;
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if let Some(n) = note.take() {
+            out.push_str(&format!(" ({n} characters)"));
+        }
+        let n = part.chars().count();
+        // Odd parts are quoted, where a quote closes them.
+        if i % 2 == 1 && i < last && n > QUOTE_LIMIT {
+            out.extend(part.chars().take(QUOTE_LIMIT / 2));
+            out.push('…');
+            note = Some(n);
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+/// The longest quote [`short_quotes`] leaves whole.
+const QUOTE_LIMIT: usize = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a closed quote over the limit is shortened, by characters (a
+    /// CJK name is not cut inside a character); the rest is untouched.
+    #[test]
+    fn long_quotes_are_shortened_to_their_start_and_length() {
+        assert_eq!(short_quotes("`b2` is taken"), "`b2` is taken");
+        let long = "山".repeat(65);
+        assert_eq!(
+            short_quotes(&format!("no `{long}` here, `a1` is")),
+            format!("no `{}…` (65 characters) here, `a1` is", "山".repeat(32))
+        );
+        let open = format!("an `{long}");
+        assert_eq!(short_quotes(&open), open, "no closing quote: not a quote");
+    }
 
     #[test]
     fn marks_become_line_ends_and_colours_only_at_the_edge() {

@@ -1,13 +1,19 @@
 //! Plain-text layout: prose wrapped into lines of a width, and finished
 //! output fitted to the terminal's.
 
+/// The columns `text` takes at a terminal: two for a CJK character or an
+/// emoji, none for a combining mark.
+pub(crate) fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
 /// Wraps prose at `width` columns, never inside a code span (`` `help
 /// play` ``) or a bracketed group (`[--time S]`) that fits a line.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in atoms(text, width) {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+        if !line.is_empty() && columns(&line) + 1 + columns(&word) > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
@@ -29,7 +35,7 @@ pub(crate) fn atoms(text: &str, width: usize) -> Vec<String> {
     let (mut in_code, mut depth) = (false, 0isize);
     let flush = |group: &mut Vec<&str>, atoms: &mut Vec<String>| {
         let joined = group.join(" ");
-        if joined.chars().count() <= width {
+        if columns(&joined) <= width {
             atoms.push(joined);
         } else {
             atoms.extend(group.iter().map(|w| w.to_string()));
@@ -72,7 +78,7 @@ pub fn fit(text: &str, width: usize) -> String {
             .trim_start()
             .split_once(" | ")
             .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
-        if body.chars().count() <= width || body.contains('\x1b') || quoted {
+        if columns(body) <= width || body.contains('\x1b') || quoted {
             out.push_str(line);
             continue;
         }
@@ -90,7 +96,7 @@ pub fn fit(text: &str, width: usize) -> String {
             .iter()
             .enumerate()
         {
-            let w = word.chars().count();
+            let w = columns(word);
             if i > 0 && w > 0 && len + 1 + w > width {
                 out.push('\n');
                 out.extend(std::iter::repeat_n(' ', hang));
@@ -121,7 +127,7 @@ fn unbroken(words: &str, width: usize) -> Vec<String> {
         in_code ^= word.matches('`').count() % 2 == 1;
         if !in_code {
             let joined = group.join(" ");
-            if group.len() == 1 || joined.chars().count() <= width {
+            if group.len() == 1 || columns(&joined) <= width {
                 out.push(joined);
             } else {
                 out.extend(group.iter().map(|w| w.to_string()));
@@ -142,7 +148,7 @@ fn second_column(line: &str) -> Option<usize> {
     let gap = line[start..].find("  ")? + start;
     let rest = &line[gap..];
     let text = rest.trim_start_matches(' ');
-    (!text.is_empty()).then(|| line[..line.len() - text.len()].chars().count())
+    (!text.is_empty()).then(|| columns(&line[..line.len() - text.len()]))
 }
 
 #[cfg(test)]
@@ -163,6 +169,24 @@ mod tests {
             fit("see `a b c d` here\n", 6),
             "see `a\n  b c\n  d`\n  here\n"
         );
+    }
+
+    /// Wide characters take two columns each: a score line with a name of
+    /// twenty CJK characters, 80 characters and 100 columns long, was left
+    /// for the terminal to break, without the continuation's indent.
+    #[test]
+    fn lines_are_measured_in_the_columns_their_characters_take() {
+        let name = "山田太郎".repeat(5);
+        let line = format!("score: {name} (X) 1, computer (O, hard) 0 (1 game) — after 9 moves\n");
+        assert_eq!(line.trim_end().chars().count(), 80);
+        assert_eq!(columns(line.trim_end()), 100);
+        let fitted = fit(&line, 80);
+        assert!(fitted.lines().all(|l| columns(l) <= 80), "{fitted}");
+        assert!(
+            fitted.lines().nth(1).is_some_and(|l| l.starts_with("  ")),
+            "{fitted}"
+        );
+        assert_eq!(columns("🎲Ana"), 5);
     }
 
     /// A two-column row wraps under its second column (issue 26, item 13:

@@ -887,3 +887,32 @@ fn arena_threads_sets_the_games_at_once_and_the_clock_match_says_so() {
         assert!(out.starts_with(&format!("error: {error}")), "{line}: {out}");
     }
 }
+
+/// A long line refused is quoted by its start and its length: a pasted
+/// line of 6 000 characters was echoed whole in its error, 150 lines of a
+/// terminal.
+#[test]
+fn a_long_line_refused_is_quoted_short() {
+    let long = "b2".repeat(3000);
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        &format!("{long}\nnew {long}\n"),
+    );
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(
+        errors[0].starts_with(
+            "error: `b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2…` (6000 characters) is not a move"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "error: no built-in rulebook `b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2…` (6000 characters)"
+        ),
+        "{}",
+        &errors[1][..200.min(errors[1].len())]
+    );
+    assert!(out.len() < 2000, "{}", out.len());
+}

@@ -261,7 +261,7 @@ pub(crate) fn error_text(err: &CommandError) -> String {
         CommandError::Script(e) => diagnostic::error_text(&e.to_problem()),
         _ => {
             let mut out = String::new();
-            outln!(out, "error: {err}");
+            outln!(out, "error: {}", edge::short_quotes(&err.to_string()));
             out
         }
     }
