@@ -172,7 +172,7 @@ impl Refusal {
                 let cell = name(cell);
                 format!("`{text}` is not a mark: write {cell}=X or {cell}=O")
             }
-            Refusal::OffBoard(_) => "no such cell on this board".to_string(),
+            Refusal::OffBoard(t) => format!("{t} is not a cell of this board"),
             Refusal::NoPieRule => {
                 "there is no pie rule at this table: `swap` is not a move here (PI1)".to_string()
             }

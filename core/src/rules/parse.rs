@@ -135,6 +135,13 @@ impl Rulebook {
         if let Some((base, take)) = crate::notation::split_take(text)
             && !(take.is_empty() && base.contains('/'))
         {
+            if !self.mechanics.removes() {
+                // No move removes a piece here: the text is in no notation
+                // of this rulebook, and is shown the ones it has.
+                return Err(PlayError::Notation(ParseMoveError::Syntax(
+                    text.to_string(),
+                )));
+            }
             if take.is_empty() {
                 // `d1x`, the piece left out: refused as the rules refuse
                 // the move written whole — a mill that names no piece, or a
