@@ -916,3 +916,33 @@ fn a_long_line_refused_is_quoted_short() {
     );
     assert!(out.len() < 2000, "{}", out.len());
 }
+
+/// `hint` draws nothing from the seed: asked again it names the same move,
+/// and `ai` at its level plays it (medium's hints on moving named three
+/// moves, and `ai medium` a fourth).
+#[test]
+fn a_hint_names_the_move_ai_then_plays() {
+    for (rulebook, level) in [
+        ("moving", "medium"),
+        ("ultimate", "medium"),
+        ("teeko", "hard"),
+    ] {
+        let (out, _, _) = run(
+            &["--batch"],
+            &format!(
+                "new {rulebook}\nseed 3\nhint {level}\nhint {level}\nhint {level}\nai {level}\n"
+            ),
+        );
+        let named: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("hint: X could play "))
+            .map(|l| l.trim_end_matches(&format!(" ({level})")))
+            .collect();
+        let played = out.lines().find_map(|l| l.strip_prefix("X plays "));
+        assert_eq!(named.len(), 3, "{out}");
+        assert!(
+            named.iter().all(|m| Some(*m) == played),
+            "{rulebook}: {out}"
+        );
+    }
+}

@@ -199,7 +199,12 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Hint(words::level(a)?)),
     )
     .example("hint")
-    .completing(Arg::Places(&[Place::Word(HINT_LEVELS)], &[])),
+    .completing(Arg::Places(&[Place::Word(HINT_LEVELS)], &[]))
+    .more(
+        "It draws nothing from the seed: asked again it names the same \
+         move, and `ai` at that level plays it (where the computer thinks \
+         by the clock, `ai time`, a run may differ).",
+    ),
     cmd(
         "vs",
         "<easy|medium|hard|off> [X|O]",

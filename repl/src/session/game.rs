@@ -93,7 +93,18 @@ impl Session {
 
     /// The move the computer would make for the side to move, not played.
     pub(super) fn hint(&mut self, level: Level) -> Result<Reply, CommandError> {
-        let thought = self.computer_move(level, "hint", false)?;
+        // A hint thinks as `ai` would, on the trees `ai` would grow, and
+        // leaves no trace: asked again it names the same move, and `ai` at
+        // its level then plays what it named (three hints named three
+        // moves, and `ai` a fourth).
+        let kept = (
+            self.rng.clone(),
+            self.memory.clone(),
+            self.memory_of.clone(),
+        );
+        let thought = self.computer_move(level, "hint", true);
+        (self.rng, self.memory, self.memory_of) = kept;
+        let thought = thought?;
         let side = self.game.position().turn();
         Ok(Reply::Lines(vec![format!(
             "hint: {side} could play {} ({level})",
