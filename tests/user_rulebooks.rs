@@ -718,3 +718,30 @@ fn the_guides_stacks_example_loads_and_plays() {
         "O's large piece steps to each neighbour, over X's small one on a1 too"
     );
 }
+
+/// TM3 of twelve men's morris, without a per-move hook: a board filled
+/// while placing is a draw (`full_board()`), where pieces that cannot move
+/// lose (`no_moves()`). It took an `outcome` hook before, 2 000 times
+/// slower, whose result said only "decided by the rulebook's script".
+#[test]
+fn a_full_board_is_judged_apart_from_blocked_pieces() {
+    let rules = user("twelve_mens.toml");
+    assert!(!rules.has_per_move_hooks());
+    let mut game = Game::new(rules.clone());
+    play_all(
+        &mut game,
+        "d1 a1 g1 b2 f2 d2 c3 d3 a4 e3 b4 c4 e4 f4 e5 g4 d6 c5 f6 d5 a7 b6 d7 g7",
+    );
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    assert_eq!(
+        game.status_line(),
+        "result: draw — no cell left to play",
+        "{}",
+        game.status_line()
+    );
+    // The blocked side loses: `no_moves()`'s word stands.
+    assert_eq!(
+        rules.mechanics().no_moves(),
+        gridrules_core::rulebook::NoMoves::Loss
+    );
+}

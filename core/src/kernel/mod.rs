@@ -52,6 +52,11 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
     {
         return None;
     }
+    // A full board judged apart from blocked pieces: the pieces' loop
+    // tells them apart; the others leave it to the general path.
+    if t.full_board.is_some() && !(t.pieces != UNLIMITED && t.places() && !t.has_stacks()) {
+        return None;
+    }
     if !t.regions.is_empty() {
         // Regions with marks placed one by one, nothing else.
         let plain = t.pieces == UNLIMITED
@@ -426,6 +431,19 @@ mod tests {
         scripted(script, 5, 5)
     }
 
+    /// Pieces that may fill a 4×4 board while placing (eight each):
+    /// a full board draws (`full_board()`), pieces blocked later lose.
+    fn full_board_draws() -> Rulebook {
+        let script = "fn lines() { lines::straight(4) }\n\
+            fn wins(run) { run >= 4 }\n\
+            fn pieces() { 8 }\n\
+            fn steps(c) { movement::orthogonal(c) }\n\
+            fn no_moves() { \"loss\" }\n\
+            fn full_board() { \"draw\" }\n\
+            fn repetition() { 3 }\n";
+        scripted(script, 4, 4)
+    }
+
     /// Pieces on 9×9 (two words): mills of four outside which a piece is
     /// removed, a side without a move drawing.
     fn wide_mills() -> Rulebook {
@@ -516,6 +534,7 @@ mod tests {
             ("5×5 king removals", king_removals()),
             ("9×9 mills of four", wide_mills()),
             ("4×4 losing lines", losing_lines()),
+            ("4×4 full board draws", full_board_draws()),
         ];
         let rulebooks = Rulebook::builtin_names()
             .map(|name| (name, Rulebook::builtin(name).unwrap()))

@@ -267,7 +267,7 @@ fn run_in<const W: usize, const JUMPS: bool>(
         let r = removable.count();
         let total = plain + c * r;
         if total == 0 {
-            return end(t.no_moves.outcome(turn), ply, marks);
+            return end(t.stuck(turn, || free.is_empty()), ply, marks);
         }
         let i = rng.below(total as usize) as u32;
         let completing = i >= plain;

@@ -161,10 +161,17 @@ impl<'a> Load<'a> {
 
     /// A one-word primitive: the hook's answer, or the default without it.
     pub(super) fn word<T: Word>(&self, hook: HookId) -> Result<T, RulebookError> {
+        Ok(self.word_if_any(hook)?.unwrap_or_else(T::default_word))
+    }
+
+    /// [`Load::word`], `None` where the hook is not defined.
+    pub(super) fn word_if_any<T: Word>(&self, hook: HookId) -> Result<Option<T>, RulebookError> {
         let Some(v) = self.call(hook, ())? else {
-            return Ok(T::default_word());
+            return Ok(None);
         };
-        read_word(&v, &format!("{}()", hook.name())).map_err(|why| self.bad(hook, why))
+        read_word(&v, &format!("{}()", hook.name()))
+            .map(Some)
+            .map_err(|why| self.bad(hook, why))
     }
 }
 

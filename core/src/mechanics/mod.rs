@@ -34,7 +34,7 @@ pub use pieces::Jump;
 
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Grid, WORDS};
-use crate::position::{Ending, Move, NO_REGION, Position, Side, UNLIMITED};
+use crate::position::{Ending, Move, NO_REGION, Outcome, Position, Side, UNLIMITED};
 use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
@@ -125,6 +125,9 @@ pub struct Mechanics {
     /// Names from the `region_name` hook; empty when it is not defined.
     pub(crate) region_names: Vec<String>,
     pub(crate) no_moves: NoMoves,
+    /// The result where no cell is left to play, where it is not
+    /// `no_moves`' (`full_board()`).
+    pub(crate) full_board: Option<NoMoves>,
     pub(crate) repetition: Option<u32>,
     pub(crate) turns: Turns,
     /// What placements capture (`captures()`, `capture_wins()`).
@@ -189,6 +192,7 @@ impl Mechanics {
             redirect: Vec::new(),
             region_names: Vec::new(),
             no_moves: NoMoves::default_word(),
+            full_board: None,
             repetition: None,
             keep: None,
             slides: slides::Slides::default(),
@@ -393,6 +397,17 @@ impl Mechanics {
     /// What having no legal move means.
     pub fn no_moves(&self) -> NoMoves {
         self.no_moves
+    }
+
+    /// The result for `turn`, the side to move, having no legal move:
+    /// `full_board()`'s where no cell is left to play (`full`, asked only
+    /// where that differs), else `no_moves()`'s.
+    #[inline]
+    pub(crate) fn stuck(&self, turn: Side, full: impl FnOnce() -> bool) -> Outcome {
+        match self.full_board {
+            Some(w) if full() => w.outcome(turn),
+            _ => self.no_moves.outcome(turn),
+        }
     }
 
     /// The shortest run of marks that wins (`k` of k-in-a-row).

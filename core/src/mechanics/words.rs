@@ -14,6 +14,7 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
     name: "words",
     hooks: &[
         HookId::NoMoves,
+        HookId::FullBoard,
         HookId::LineResult,
         HookId::Marks,
         HookId::FullRegion,
@@ -24,6 +25,9 @@ pub(super) const MECHANIC: Mechanic = Mechanic {
 /// Reads the one-word primitives.
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     t.no_moves = load.word::<NoMoves>(HookId::NoMoves)?;
+    t.full_board = load
+        .word_if_any::<NoMoves>(HookId::FullBoard)?
+        .filter(|&w| w != t.no_moves);
     t.line_result = load.word::<LineResult>(HookId::LineResult)?;
     t.marks = load.word::<Marks>(HookId::Marks)?;
     t.full_region = load.word::<FullRegion>(HookId::FullRegion)?;

@@ -186,8 +186,9 @@ impl Rulebook {
     /// rulebook's `no_moves()` decides, and the ending says whether no cell is
     /// left to play (every cell taken or closed) or its pieces are blocked.
     pub(crate) fn stalemate(&self, pos: &Position) -> (Outcome, Ending) {
-        let outcome = self.mechanics.no_moves.outcome(pos.turn);
-        let ending = if self.fillable(pos).is_empty() {
+        let full = self.fillable(pos).is_empty();
+        let outcome = self.mechanics.stuck(pos.turn, || full);
+        let ending = if full {
             Ending::Full
         } else {
             Ending::NoMoves(pos.turn)

@@ -57,6 +57,7 @@ pub enum HookId {
     RegionName,
     FullRegion,
     NoMoves,
+    FullBoard,
     Repetition,
     Refuse,
     Outcome,
@@ -304,6 +305,12 @@ pub const HOOKS: &[Hook] = &[
         "no_moves",
         &[],
         "result when the side to move has no legal move: \"loss\", \"draw\" (the default), \"win\", \"X wins\" or \"O wins\"",
+    ),
+    load(
+        HookId::FullBoard,
+        "full_board",
+        &[],
+        "result when no cell is left to play, if not `no_moves()`'s: the same words (twelve men's morris: a board filled while placing is a draw, pieces blocked later lose)",
     ),
     load(
         HookId::Repetition,
