@@ -229,6 +229,24 @@ impl ProblemKind {
     /// The kind of a serde error from reading TOML into a type, by the
     /// opening serde gives each kind of message (its errors carry no
     /// kind); anything else is the TOML's own.
+    /// A serde message in a file's terms rather than Rust's: `expected
+    /// i64` is an integer, and a number past any integer is too large (not
+    /// "integer `N` as i128").
+    pub(crate) fn serde_words(message: &str) -> String {
+        let message = message.trim_end();
+        if let Some(rest) = message.strip_prefix("invalid type: integer `")
+            && let Some((n, tail)) = rest.split_once('`')
+            && tail.starts_with(" as i128")
+        {
+            return format!("the number `{n}` is too large: expected an integer");
+        }
+        ["i64", "u64", "i32", "u32", "u16", "u8", "usize"]
+            .iter()
+            .fold(message.to_string(), |m, t| {
+                m.replace(&format!("expected {t}"), "expected an integer")
+            })
+    }
+
     pub(crate) fn of_serde(message: &str) -> ProblemKind {
         const KINDS: &[(&str, ProblemKind)] = &[
             ("unknown field `", ProblemKind::UnknownKey),

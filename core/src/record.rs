@@ -213,8 +213,10 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
     let raw: RawRecord = toml::from_str(text).map_err(|e| {
         let kind = ProblemKind::of_serde(e.message());
         let problem = match e.span() {
-            Some(span) => Problem::spanned(kind, &source, span, e.message().trim_end()),
-            None => Problem::bare(kind, e.message().trim_end()),
+            Some(span) => {
+                Problem::spanned(kind, &source, span, ProblemKind::serde_words(e.message()))
+            }
+            None => Problem::bare(kind, ProblemKind::serde_words(e.message())),
         };
         problem.with_help(unknown_key_hint(e.message()))
     })?;

@@ -946,3 +946,17 @@ fn a_hint_names_the_move_ai_then_plays() {
         );
     }
 }
+
+/// `clock 0` is `off`, as a record's `clock = 0` says (it was refused at
+/// the prompt); a number past any clock says the limit.
+#[test]
+fn clock_0_is_off_and_too_many_seconds_say_the_limit() {
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        "clock 20\nclock 0\nclock 99999999999\n",
+    );
+    assert_eq!(
+        out,
+        "clock: 20 s per move\nclock: off\nerror: `99999999999`: at most 86400 seconds per move (a day), or off: usage: clock <seconds>|off\n"
+    );
+}

@@ -114,12 +114,9 @@ fn toml_problem(
     e: &toml::de::Error,
     path: &[String],
 ) -> (Problem, Option<String>) {
-    let message = e
-        .message()
-        .trim_end()
-        .replace("expected i64", "expected an integer");
+    let message = ProblemKind::serde_words(e.message());
     let range = e.span().unwrap_or(0..0);
-    let kind = ProblemKind::of_serde(&message);
+    let kind = ProblemKind::of_serde(e.message());
     let quoted = |text: &str| -> Vec<String> {
         text.split('`')
             .skip(1)

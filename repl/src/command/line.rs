@@ -257,7 +257,7 @@ mod tests {
             "vs hard Z",
             "vs off X",
             "draw maybe",
-            "clock 0",
+            "clock -1",
             "name 3 Zed",
             "name 1 Abcdefghijklmnopqrstuvwxyz",
             "resign Q",
@@ -269,7 +269,13 @@ mod tests {
         ] {
             assert!(usage_of(bad).is_err(), "{bad}");
         }
-        for good in ["vs off", "name 2 Ada Lovelace", "bench classic 0.01", "ai"] {
+        for good in [
+            "vs off",
+            "name 2 Ada Lovelace",
+            "bench classic 0.01",
+            "ai",
+            "clock 0",
+        ] {
             assert_eq!(usage_of(good), Ok(()), "{good}");
         }
     }

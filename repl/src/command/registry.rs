@@ -290,10 +290,21 @@ pub static COMMANDS: &[CommandSpec] = &[
         "<seconds>|off",
         "the time per move (see `help clock`)",
         |a| match a.one("how many seconds?", "one number, or off")? {
-            "off" => Ok(Command::Clock(None)),
-            n => match n.parse::<u32>() {
-                Ok(n) if n > 0 => Ok(Command::Clock(Some(n))),
-                _ => Err(a.usage(format!("`{n}`: expected seconds per move, or off"))),
+            // 0 is off, as a record's `clock = 0` says.
+            "off" | "0" => Ok(Command::Clock(None)),
+            n => match n.parse::<u64>() {
+                Ok(s) => match u32::try_from(s) {
+                    Ok(s) => Ok(Command::Clock(Some(s))),
+                    // Too many for a clock: the limit says so.
+                    Err(_) => Err(a.usage(format!(
+                        "`{n}`: at most {} seconds per move (a day), or off",
+                        gridrules_core::table::MAX_CLOCK
+                    ))),
+                },
+                _ => Err(a.usage(format!(
+                    "`{n}`: expected seconds per move (1 to {}), or off",
+                    gridrules_core::table::MAX_CLOCK
+                ))),
             },
         },
     )
