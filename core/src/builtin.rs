@@ -20,6 +20,12 @@ pub fn script(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// The name a built-in script is shown under (`scripts/twists.rhai` is
+/// `twists`), if `path` is written so.
+pub(crate) fn script_name(path: &str) -> Option<&str> {
+    path.strip_prefix("scripts/")?.strip_suffix(".rhai")
+}
+
 /// The built-in scripts that built-in rulebooks name (`pentago.rhai`),
 /// sorted: not the modules those scripts call (`twists.rhai`).
 pub fn rulebook_scripts() -> Vec<String> {

@@ -9,6 +9,7 @@ use super::syntax::LowercaseFirst;
 use super::syntax::variable_hint;
 use super::{ScriptHost, api};
 use crate::builtin;
+use crate::builtin::script_name as builtin_name;
 use crate::error::{Location, ScriptError, ScriptErrorKind, Snippet, Source};
 use rhai::EvalAltResult;
 use std::ops::Range;
@@ -281,10 +282,4 @@ impl ScriptHost {
         let name_at = fn_at + self.text.text[fn_at..].find(name)?;
         Some(name_at..name_at + name.len())
     }
-}
-
-/// The name a built-in script is shown under (`scripts/twists.rhai` is
-/// `twists`), if `path` is written so.
-pub(super) fn builtin_name(path: &str) -> Option<&str> {
-    path.strip_prefix("scripts/")?.strip_suffix(".rhai")
 }

@@ -119,7 +119,7 @@ fn builtin_param_missing(
     let is_param = name
         .bytes()
         .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    let name_of = super::report::builtin_name(&source.path)?;
+    let name_of = crate::builtin::script_name(&source.path)?;
     if !is_param || crate::builtin::script(name_of) != Some(&*source.text) {
         return None;
     }
