@@ -603,4 +603,15 @@ fn did_you_mean_names_only_what_a_script_can_write() {
     let out = d.run("b2");
     assert!(out.contains("it is called as `cell(i64, i64)`"), "{out}");
     assert!(!out.contains("did you mean"), "{out}");
+    // A method of the state is shown as the hooks call it, not with
+    // Rust's `&mut State`.
+    d.write(
+        "state method",
+        3,
+        "fn refuse(state, mv) { if state.mark(1, 2, 3) == \"X\" { () } }",
+    );
+    d.run("reload");
+    let out = d.run("b2");
+    assert!(out.contains("it is called as `mark(state, i64)`"), "{out}");
+    assert!(!out.contains("&mut"), "{out}");
 }

@@ -193,8 +193,13 @@ impl ScriptHost {
             self.registered()
                 .into_iter()
                 .filter(|(n, _)| n == name)
-                // Registered closures have no parameter names: `_: i64`.
-                .map(|(_, args)| format!("{name}({})", args.replace("_: ", ""))),
+                // Registered closures have no parameter names (`_: i64`),
+                // and the state is the hooks' `state`, not Rust's
+                // `&mut State`.
+                .map(|(_, args)| {
+                    let args = args.replace("_: ", "").replace("&mut State", "state");
+                    format!("{name}({args})")
+                }),
         );
         forms.sort();
         forms.dedup();
