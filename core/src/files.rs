@@ -214,8 +214,12 @@ fn kind_of(header: &str) -> Option<&str> {
     (plain && !kind.is_empty() && kind.len() <= 40).then_some(kind)
 }
 
-/// The first line of the file at `path`, as far as its first 128 bytes go.
-fn first_line(path: &Path) -> io::Result<String> {
+/// The first line of the file at `path`, as far as its first 128 bytes go
+/// (a gridrules file's header).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn first_line(path: &Path) -> io::Result<String> {
     let mut start = Vec::new();
     fs::File::open(path)?.take(128).read_to_end(&mut start)?;
     let text = String::from_utf8_lossy(&start);

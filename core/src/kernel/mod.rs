@@ -40,6 +40,14 @@ use crate::rng::Rng;
 /// (the rulebook keeps the answer): asked per game, it cost the smallest
 /// boards' random games a twentieth of their speed.
 pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
+    let chosen = loop_for(t, pie, per_move_hooks)?;
+    // A full board judged apart from blocked pieces: the pieces' loop
+    // tells them apart; the others leave it to the general path.
+    (t.full_board.is_none() || chosen == Loop::Pieces).then_some(chosen)
+}
+
+/// [`eligible`]'s loop, the result of a full board aside.
+fn loop_for(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
     // Restrictions by move number change the free cells by the move:
     // they are few, and over after the opening.
     if pie
@@ -50,11 +58,6 @@ pub(crate) fn eligible(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option
         || t.sided_wins()
         || t.has_any_patterns()
     {
-        return None;
-    }
-    // A full board judged apart from blocked pieces: the pieces' loop
-    // tells them apart; the others leave it to the general path.
-    if t.full_board.is_some() && !(t.pieces != UNLIMITED && t.places() && !t.has_stacks()) {
         return None;
     }
     if !t.regions.is_empty() {

@@ -105,13 +105,9 @@ impl Transcript {
     }
 }
 
-/// Whether the file at `path` holds a session transcript (one not empty).
+/// Whether the file at `path` holds a session transcript.
 fn is_transcript(path: &Path) -> bool {
-    use std::io::Read;
-    let mut start = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(HEADER.len() as u64).read_to_end(&mut start))
-        .is_ok_and(|_| start == HEADER.as_bytes())
+    gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(HEADER))
 }
 
 /// Writes a session transcript, with the header that says how to replay it.
