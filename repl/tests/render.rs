@@ -370,3 +370,29 @@ fn a_shaped_board_of_side_by_side_steps_draws_no_links() {
         "{shown}"
     );
 }
+
+/// Twelve men's morris's corner diagonals are drawn beside the squares'
+/// lines, in the gap between the two columns that no row's line takes (a
+/// walkthrough found them missing: the board showed nine men's morris).
+#[test]
+fn a_shaped_board_draws_its_diagonal_steps() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/user/twelve_mens.toml");
+    let rules = Rulebook::from_file(&path).unwrap();
+    let session = Session::new(rules, "twelve-mens", Setting::Batch);
+    let shown = board(&session, PLAIN);
+    let rows: Vec<&str> = shown.lines().take(7).collect();
+    assert_eq!(
+        rows,
+        [
+            "7 .-----.-----.",
+            "6 |\\.---.---./|",
+            "5 | |\\.-.-./| |",
+            "4 .-.-.   .-.-.",
+            "3 | |/.-.-.\\| |",
+            "2 |/.---.---.\\|",
+            "1 .-----.-----.",
+        ],
+        "{shown}"
+    );
+}

@@ -57,6 +57,10 @@ struct Links {
     down: Vec<bool>,
     /// By cell: whether a line along the row runs on to the next column.
     gap: Vec<bool>,
+    /// By cell: a diagonal step drawn in the gap after it, `/` or `\\`,
+    /// where no line along the row takes that gap (twelve men's morris's
+    /// corner diagonals).
+    slant: Vec<Option<char>>,
 }
 
 impl Links {
@@ -73,6 +77,7 @@ impl Links {
             across: vec![false; n],
             down: vec![false; n],
             gap: vec![false; n],
+            slant: vec![None; n],
         };
         let at = |col: u32, row: u32| g.cell(col.into(), row.into()).expect("on the grid");
         for a in t.cells() {
@@ -89,6 +94,24 @@ impl Links {
                     for r in ra + 1..rb {
                         links.down[at(ca, r).index()] = true;
                     }
+                }
+            }
+        }
+        // Diagonal steps between neighbouring rows and columns, once the
+        // rows' lines are known: in the gap between the two columns, on
+        // the left cell's row, or else on the right cell's, where free.
+        for a in t.cells() {
+            for b in t.steps(a) {
+                let (ca, ra, cb, rb) = (g.col(a), g.row(a), g.col(b), g.row(b));
+                if cb != ca + 1 || ra.abs_diff(rb) != 1 {
+                    continue;
+                }
+                let ch = if rb > ra { '/' } else { '\\' };
+                let free = [at(ca, ra), at(ca, rb)]
+                    .into_iter()
+                    .find(|c| !links.gap[c.index()] && links.slant[c.index()].is_none());
+                if let Some(c) = free {
+                    links.slant[c.index()] = Some(ch);
                 }
             }
         }
@@ -129,6 +152,16 @@ impl Frame {
             row_break,
             label: if g.height() >= 10 { 2 } else { 1 },
             links: t.is_shaped(g).then(|| Links::new(rulebook)).flatten(),
+        }
+    }
+
+    /// What is drawn in the gap after `cell`: a line along the row, a
+    /// diagonal, or nothing.
+    fn gap_after(&self, cell: Cell) -> char {
+        match &self.links {
+            Some(l) if l.gap[cell.index()] => '-',
+            Some(l) => l.slant[cell.index()].unwrap_or(' '),
+            None => ' ',
         }
     }
 
@@ -193,14 +226,13 @@ impl Frame {
                 if !rulebook.mechanics().cells().contains(cell) {
                     // A cell the board leaves out: blank, or a line crossing it.
                     let i = cell.index();
-                    let (ch, gap) = match &self.links {
-                        Some(l) if l.across[i] => ("-", l.gap[i]),
-                        Some(l) if l.down[i] => ("|", l.gap[i]),
-                        Some(l) => (" ", l.gap[i]),
-                        None => (" ", false),
+                    let ch = match &self.links {
+                        Some(l) if l.across[i] => '-',
+                        Some(l) if l.down[i] => '|',
+                        _ => ' ',
                     };
-                    line.push_str(ch);
-                    line.push_str(if gap { "-" } else { " " });
+                    line.push(ch);
+                    line.push(self.gap_after(cell));
                     continue;
                 }
                 let mark = if winning.contains(&cell) {
@@ -211,8 +243,7 @@ impl Frame {
                     &[][..]
                 };
                 line.push_str(&cell_text(shown(rulebook, pos, cell), mark));
-                let joined = self.links.as_ref().is_some_and(|l| l.gap[cell.index()]);
-                line.push(if joined { '-' } else { ' ' });
+                line.push(self.gap_after(cell));
                 if self.col_break[c as usize] {
                     line.push_str("| ");
                 }
