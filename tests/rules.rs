@@ -138,6 +138,7 @@ fn ending_text(pos: &Position) -> &'static str {
         Some((_, Ending::Repetition(_))) => "repetition",
         Some((_, Ending::Script)) => "script",
         Some((_, Ending::Captures(_))) => "captures",
+        Some((_, Ending::Stones(_))) => "stones",
         Some((_, Ending::Reduced(..))) => "reduced",
         Some((_, Ending::Resigned(_) | Ending::Agreed)) => {
             unreachable!("the board never resigns or agrees")

@@ -2,6 +2,8 @@
 //! module of its own, and its per-move hooks take part in play.
 
 use gridrules_conformance::LINES_3X3;
+use gridrules_core::playout::Rng;
+use gridrules_core::search::{At, Budget, Level, Request, choose};
 use gridrules_core::{
     Ending, Game, MoveList, Outcome, PlayError, ProblemKind, Refusal, Rulebook, Side,
 };
@@ -744,4 +746,43 @@ fn a_full_board_is_judged_apart_from_blocked_pieces() {
         rules.mechanics().no_moves(),
         gridrules_core::rulebook::NoMoves::Loss
     );
+}
+
+/// KP2–KP3 of Keryo-Pente, without a per-move hook: `capture_wins()`
+/// counts stones (`#{ stones: 15 }`), so a capture of three counts three.
+/// It took an `outcome` hook before, wrong after `setup`.
+#[test]
+fn captures_count_the_stones_they_take() {
+    let rules = user("keryo_pente.toml");
+    assert!(!rules.has_per_move_hooks());
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "j10 k10 a1 l10 a2 m10 n10");
+    assert_eq!(game.position().captures(Side::X), 3, "a three taken");
+    assert_eq!(
+        rules
+            .mechanics()
+            .captures()
+            .status(game.position())
+            .as_deref(),
+        Some("stones captured: X 3, O 0")
+    );
+    // Twelve stones taken; X's n10 takes three more and wins, though
+    // O's four on row 19 would win next.
+    let text = "OOOO15/19/19/19/19/19/19/19/19/9XOOO6/19/19/19/19/19/19/\
+                X1X1X1X1X1X1X1X4/19/X1X1X1X1X1X1X1X1X1X X - - 12/0";
+    let pos = rules.parse_position(text).unwrap();
+    let mut won = Game::from_position(rules.clone(), pos);
+    play_all(&mut won, "n10");
+    assert_eq!(won.status_line(), "result: X wins — 15 stones captured");
+    // The computer counts them too: it takes the win, not the block.
+    for level in [Level::Medium, Level::Hard] {
+        let mv = choose(
+            At::new(&rules, &pos, &[]),
+            Request::new(level, Budget::Playouts(2_000)),
+            &mut Rng::new(1),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(rules.move_text(mv), "n10", "{level}");
+    }
 }

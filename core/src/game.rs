@@ -164,6 +164,7 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
         Ending::Repetition(n) => Some(format!("the same position for the {} time", ordinal(n))),
         Ending::Script => Some("decided by the rulebook's script".to_string()),
         Ending::Captures(n) => Some(format!("{n} captures")),
+        Ending::Stones(n) => Some(format!("{n} stones captured")),
         Ending::Reduced(side, n) => Some(format!(
             "{side} is down to {n} piece{}",
             if n == 1 { "" } else { "s" }

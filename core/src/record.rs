@@ -10,7 +10,7 @@
 //! start = "3/3/3 X - -"     # optional: the position the game began from
 //! moves = "b2 a1 c3"        # the moves, in order
 //! result = "X wins"         # optional; required for a resignation or an agreed draw
-//! ending = "line"           # optional: line, full, no-moves, repetition, script, captures, reduced, resigned, agreed
+//! ending = "line"           # optional: line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed
 //! ```
 
 use crate::error::{Problem, ProblemKind, RulebookError, Source};
@@ -104,6 +104,7 @@ const ENDINGS: &[&str] = &[
     "repetition",
     "script",
     "captures",
+    "stones",
     "reduced",
     "resigned",
     "agreed",
@@ -117,6 +118,7 @@ fn ending_name(e: Ending) -> &'static str {
         Ending::Repetition(_) => "repetition",
         Ending::Script => "script",
         Ending::Captures(_) => "captures",
+        Ending::Stones(_) => "stones",
         Ending::Reduced(..) => "reduced",
         Ending::Resigned(_) => "resigned",
         Ending::Agreed => "agreed",

@@ -9,7 +9,7 @@
 
 use crate::error::ScriptError;
 use crate::geometry::CellName;
-use crate::position::{BySide, Side};
+use crate::position::{BySide, CaptureUnit as Unit, Side};
 use std::fmt;
 use std::ops::Range;
 
@@ -206,6 +206,8 @@ pub enum SetupErrorKind {
         found: BySide<u32>,
         /// The captures each side has made.
         made: BySide<u16>,
+        /// What the counts count.
+        unit: Unit,
     },
     /// The captures field is not two counts up to 1000, `X/O`. Holds the field.
     CapturesSyntax(String),
@@ -217,6 +219,8 @@ pub enum SetupErrorKind {
         made: u16,
         /// The captures that win.
         wins: u16,
+        /// What the counts count.
+        unit: Unit,
     },
     /// The field of marks that age is not two lists of cells, `X/O`
     /// (`a1,b2/c3`, `-` for none), each cell once. Holds the field.
@@ -476,18 +480,33 @@ impl fmt::Display for SetupErrorKind {
                 f,
                 "wrong counts: both sides are down to {at} pieces or fewer (X has {x}, O {o}): the game ended when the first was"
             ),
-            K::CaptureCounts { turn, found, made } => write!(
+            K::CaptureCounts {
+                turn,
+                found,
+                made,
+                unit,
+            } => write!(
                 f,
-                "wrong counts: with {turn} to move, X has {} marks and O {}, which the captures (X {}, O {}) do not explain",
-                found.x, found.o, made.x, made.o
+                "wrong counts: with {turn} to move, X has {} marks and O {}, which the {} (X {}, O {}) do not explain",
+                found.x,
+                found.o,
+                unit.words(),
+                made.x,
+                made.o
             ),
             K::CapturesSyntax(text) => write!(
                 f,
                 "captures `{text}`: expected the captures X and O have made, such as 2/1"
             ),
-            K::CapturesButToMove { side, made, wins } => write!(
+            K::CapturesButToMove {
+                side,
+                made,
+                wins,
+                unit,
+            } => write!(
                 f,
-                "{side} has {made} captures but is to move: {wins} win, so the game ended on {side}'s last move"
+                "{side} has {made} {} but is to move: {wins} win, so the game ended on {side}'s last move",
+                unit.words()
             ),
             K::AgesSyntax(text) => write!(
                 f,

@@ -150,6 +150,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
         Ending::Repetition(3),
         Ending::Script,
         Ending::Captures(5),
+        Ending::Stones(15),
         Ending::Reduced(Side::O, 2),
         Ending::Resigned(Side::X),
         Ending::Agreed,
@@ -163,6 +164,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
             | Ending::Repetition(_)
             | Ending::Script
             | Ending::Captures(_)
+            | Ending::Stones(_)
             | Ending::Reduced(..)
             | Ending::Resigned(_)
             | Ending::Agreed => {}

@@ -109,7 +109,7 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         (
             "slip.toml",
             "rulebook = \"classic\"\nmoves = \"b2 a1 c3\"\nresult = \"O wins\"\nending = \"resignd\"\n",
-            "slip.toml:4:10: ending `resignd`: expected one of line, full, no-moves, repetition, script, captures, reduced, resigned, agreed",
+            "slip.toml:4:10: ending `resignd`: expected one of line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed",
         ),
         (
             "ending.toml",

@@ -1,6 +1,8 @@
 //! Captures (`captures(cell)`, `capture_wins()`): a placed mark takes the
-//! opponent's marks in a pattern around it, and enough captures win. Custodial
-//! pairs (two marks taken between two of the mover's) are one script of this.
+//! opponent's marks in a pattern around it, and enough captures win, counted
+//! as captures made (pente's five pairs) or as marks taken (Keryo-Pente's
+//! fifteen stones, taken two or three at a time). Custodial pairs (two marks
+//! taken between two of the mover's) are one script of this.
 //!
 //! Everything the mechanic does lives here: reading its hooks, taking the
 //! marks when a move is made, its field of the position text and what that
@@ -11,7 +13,7 @@ use super::words::Marks;
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet};
-use crate::position::{BySide, Ending, Outcome, Position, Side, UNLIMITED};
+use crate::position::{BySide, CaptureUnit as Unit, Ending, Outcome, Position, Side, UNLIMITED};
 use crate::script::hooks::HookId;
 use crate::setup_error::SetupErrorKind;
 use rhai::Dynamic;
@@ -30,6 +32,9 @@ pub struct Capture {
     pub take: CellSet,
     /// The cell that must hold an own mark.
     pub by: Cell,
+    /// What making it adds to the mover's count: 1 where captures are
+    /// counted, the marks it takes where stones are.
+    pub worth: u16,
 }
 
 /// What placements capture in a rulebook.
@@ -38,15 +43,22 @@ pub struct Captures {
     /// Per cell: the captures a mark placed there may make; empty when the
     /// rulebook has none, and play then never looks.
     pub(crate) per_cell: Vec<Vec<Capture>>,
-    /// Captures that win the game (`capture_wins()`).
+    /// The count that wins the game (`capture_wins()`).
     pub(crate) wins: Option<u16>,
+    /// What the count counts.
+    pub(crate) unit: Unit,
 }
 
 /// Reads `captures(cell)` and `capture_wins()`, and refuses captures beside
 /// a mechanic they cannot go with.
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
-    let per_cell = per_cell(load)?;
-    let wins = wins(load, &per_cell)?;
+    let mut per_cell = per_cell(load)?;
+    let (wins, unit) = wins(load, &per_cell)?;
+    if unit == Unit::Stones {
+        for c in per_cell.iter_mut().flatten() {
+            c.worth = c.take.count() as u16;
+        }
+    }
     if !per_cell.is_empty() {
         let clash = [
             (t.pieces != UNLIMITED, "pieces()"),
@@ -62,7 +74,11 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             ));
         }
     }
-    t.captures = Captures { per_cell, wins };
+    t.captures = Captures {
+        per_cell,
+        wins,
+        unit,
+    };
     Ok(())
 }
 
@@ -118,6 +134,7 @@ fn per_cell(load: &Load<'_>) -> Result<Vec<Vec<Capture>>, RulebookError> {
             all[c.index()].push(Capture {
                 take: take.into_iter().collect(),
                 by,
+                worth: 1,
             });
         }
     }
@@ -128,11 +145,12 @@ fn per_cell(load: &Load<'_>) -> Result<Vec<Vec<Capture>>, RulebookError> {
     Ok(all)
 }
 
-/// `capture_wins()`: the captures that win, if any.
-fn wins(load: &Load<'_>, captures: &[Vec<Capture>]) -> Result<Option<u16>, RulebookError> {
+/// `capture_wins()`: the count that wins, if any, and what it counts — a
+/// number of captures, or `#{ stones: n }` marks taken.
+fn wins(load: &Load<'_>, captures: &[Vec<Capture>]) -> Result<(Option<u16>, Unit), RulebookError> {
     let hook = HookId::CaptureWins;
     let Some(v) = load.call(hook, ())? else {
-        return Ok(None);
+        return Ok((None, Unit::Captures));
     };
     if captures.is_empty() {
         return Err(load.bad(
@@ -140,15 +158,41 @@ fn wins(load: &Load<'_>, captures: &[Vec<Capture>]) -> Result<Option<u16>, Ruleb
             "`capture_wins` needs captures: define `captures(cell)` too".into(),
         ));
     }
-    match load.int(hook, "capture_wins()", &v)? {
-        None | Some(0) => Ok(None),
-        Some(n) if (1..=1000).contains(&n) => Ok(Some(n as u16)),
+    let (unit, n) = match v.clone().try_cast::<rhai::Map>() {
+        Some(map) => {
+            let mut keys = map.keys().map(|k| k.as_str());
+            let (Some(key), None) = (keys.next(), keys.next()) else {
+                return Err(load.bad(hook, format!("capture_wins(): {WINS_SHAPE}")));
+            };
+            let unit = match key {
+                "captures" => Unit::Captures,
+                "stones" => Unit::Stones,
+                _ => {
+                    return Err(load.bad(
+                        hook,
+                        format!("capture_wins(): unknown key `{key}`; {WINS_SHAPE}"),
+                    ));
+                }
+            };
+            (
+                unit,
+                load.int(hook, &format!("capture_wins(), `{key}`"), &map[key])?,
+            )
+        }
+        None => (Unit::Captures, load.int(hook, "capture_wins()", &v)?),
+    };
+    match n {
+        None | Some(0) => Ok((None, unit)),
+        Some(n) if (1..=1000).contains(&n) => Ok((Some(n as u16), unit)),
         Some(n) => Err(load.bad(
             hook,
             format!("capture_wins() is {n}: expected 1 to 1000, or () / 0 for never"),
         )),
     }
 }
+
+/// What `capture_wins()` may return, for its refusals.
+const WINS_SHAPE: &str = "expected a number of captures, `#{ stones: n }` for a number of marks taken, or () / 0 for never";
 
 impl Captures {
     /// Whether the rulebook has captures.
@@ -174,7 +218,7 @@ impl Captures {
             let take = c.take.prefix::<W>();
             if take.is_subset(left) && own.contains(c.by) {
                 left = left & !take;
-                made += 1;
+                made += c.worth;
             }
         }
         if made > 0 {
@@ -187,10 +231,28 @@ impl Captures {
     #[inline]
     pub(crate) fn decided(&self, p: &Position, mover: Side) -> Option<(Outcome, Ending)> {
         let n = self.wins?;
-        (*p.captures.get(mover) >= n).then_some((Outcome::Win(mover), Ending::Captures(n)))
+        let ending = match self.unit {
+            Unit::Captures => Ending::Captures(n),
+            Unit::Stones => Ending::Stones(n),
+        };
+        (*p.captures.get(mover) >= n).then_some((Outcome::Win(mover), ending))
     }
 
-    /// The position text's field: captures made by X, then by O (`2/1`).
+    /// What a side's count counts.
+    pub fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    /// The fewest a capture adds to the count: 1, or where stones are
+    /// counted the fewest marks a pattern takes — so `count / per_capture()`
+    /// is about the captures made, whatever the unit.
+    pub fn per_capture(&self) -> u16 {
+        let least = self.per_cell.iter().flatten().map(|c| c.worth).min();
+        least.unwrap_or(1).max(1)
+    }
+
+    /// The position text's field: the counts of X, then of O (`2/1`), in
+    /// the rulebook's unit.
     pub(crate) fn field(pos: &Position) -> String {
         format!("{}/{}", pos.captures(Side::X), pos.captures(Side::O))
     }
@@ -208,7 +270,13 @@ impl Captures {
     /// The fewest and the most marks of each side that `made` (by the
     /// other side) can have taken off the board.
     pub(crate) fn marks_taken(&self, made: BySide<u16>) -> BySide<(u32, u32)> {
-        let sizes = self.per_cell.iter().flatten().map(|c| c.take.count());
+        // A count of stones is the marks taken; one of captures, so many
+        // times the fewest to the most a pattern takes.
+        let sizes = self
+            .per_cell
+            .iter()
+            .flatten()
+            .map(|c| c.take.count() / u32::from(c.worth));
         let (least, most) = sizes.fold((u32::MAX, 0), |(l, m), n| (l.min(n), m.max(n)));
         let least = if least == u32::MAX { 0 } else { least };
         BySide::new_with(|s| {
@@ -237,6 +305,7 @@ impl Captures {
             turn,
             found: count,
             made,
+            unit: self.unit,
         })
     }
 
@@ -251,6 +320,7 @@ impl Captures {
                 side: pos.turn,
                 made: pos.captures(pos.turn),
                 wins: n,
+                unit: self.unit,
             });
         }
         if pos.result.is_none() {
@@ -259,11 +329,13 @@ impl Captures {
         Ok(())
     }
 
-    /// The board's status line for captures: `captures: X 2, O 1`.
+    /// The board's status line for captures: `captures: X 2, O 1`, or
+    /// where stones are counted `stones captured: X 6, O 3`.
     pub fn status(&self, pos: &Position) -> Option<String> {
         self.any().then(|| {
             format!(
-                "captures: X {}, O {}",
+                "{}: X {}, O {}",
+                self.unit.words(),
                 pos.captures(Side::X),
                 pos.captures(Side::O)
             )

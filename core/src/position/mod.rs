@@ -274,6 +274,9 @@ pub enum Ending {
     /// The winner made the rulebook's `capture_wins()` number of captures;
     /// holds that number.
     Captures(u16),
+    /// The winner took the rulebook's `capture_wins()` number of stones
+    /// (`#{ stones: n }`); holds that number.
+    Stones(u16),
     /// The loser was left with the rulebook's `lose_at()` number of pieces
     /// or fewer; holds the loser and the pieces it has left.
     Reduced(Side, u16),
@@ -281,6 +284,26 @@ pub enum Ending {
     Resigned(Side),
     /// The players agreed to a draw (T3). Set by [`crate::Game`], not the board.
     Agreed,
+}
+
+/// What a side's capture count counts (`capture_wins()`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CaptureUnit {
+    /// Captures made, whatever each takes (`capture_wins() { 5 }`).
+    #[default]
+    Captures,
+    /// Opponent marks taken (`capture_wins() { #{ stones: 15 } }`).
+    Stones,
+}
+
+impl CaptureUnit {
+    /// What the counts are called: `captures`, `stones captured`.
+    pub fn words(self) -> &'static str {
+        match self {
+            CaptureUnit::Captures => "captures",
+            CaptureUnit::Stones => "stones captured",
+        }
+    }
 }
 
 /// Sentinel for "no region" in [`Position`]'s `target` field.

@@ -61,6 +61,9 @@ pub(super) struct Threats<'a> {
     /// Whether a four must be blocked on its cell and two fours cannot
     /// both be: not where a capture can take marks out of a line.
     sound: bool,
+    /// What one capture adds to a side's count, at the fewest: the
+    /// evaluation weighs captures, not stones.
+    per_capture: u16,
     /// What the last [`Threats::best`] found, for its report.
     pub(super) found: Found,
 }
@@ -149,6 +152,7 @@ impl<'a> Threats<'a> {
             vcf_top: 0,
             vcf_plies: 0,
             sound: Threats::reads_fours(rules),
+            per_capture: rules.mechanics().captures().per_capture(),
             found: Found::default(),
         }
     }
@@ -257,9 +261,10 @@ impl<'a> Threats<'a> {
         // Captures that count towards a win (a rulebook without them has
         // none): each pair taken weighs more the nearer the count is to it.
         let me = pos.turn();
+        let per = i64::from(self.per_capture);
         let (cm, ct) = (
-            i64::from(pos.captures(me)),
-            i64::from(pos.captures(me.other())),
+            i64::from(pos.captures(me)) / per,
+            i64::from(pos.captures(me.other())) / per,
         );
         let mut total = CAPTURE * (cm * cm - ct * ct);
         for w in 0..self.windows.len() {

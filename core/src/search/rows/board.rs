@@ -32,6 +32,8 @@ const CAUGHT_KEYS: usize = 64;
 struct Pattern {
     take: Vec<u16>,
     by: u16,
+    /// What it adds to the mover's count (1, or the stones it takes).
+    worth: u16,
 }
 
 /// The tables a rulebook's board gives, built once for a search.
@@ -56,6 +58,9 @@ pub(super) struct Shape<'r> {
     taken_first: Vec<Vec<(u16, u16)>>,
     /// The captures that win, if any.
     capture_wins: Option<u16>,
+    /// The fewest and the most one capture adds to a side's count.
+    per_capture: u16,
+    most_worth: u16,
     /// Marks per turn (connect6: one, then two).
     turns: &'r Turns,
     /// One mark a turn, the sides alternating.
@@ -143,10 +148,12 @@ impl<'r> Shape<'r> {
                     .map(|p| Pattern {
                         take: p.take.into_iter().map(|c| c.0).collect(),
                         by: p.by.0,
+                        worth: p.worth,
                     })
                     .collect()
             })
             .collect::<Vec<Vec<Pattern>>>();
+        let most_worth = (captures.iter().flatten().map(|p| p.worth).max()).unwrap_or(1);
         let mut taken_first = vec![Vec::new(); if captures.is_empty() { 0 } else { n }];
         for (c, patterns) in captures.iter().enumerate() {
             for (i, p) in patterns.iter().enumerate() {
@@ -163,6 +170,8 @@ impl<'r> Shape<'r> {
             captures,
             taken_first,
             capture_wins: mechanics.capture_wins(),
+            per_capture: mechanics.captures().per_capture(),
+            most_worth,
             turns: mechanics.turns(),
             alternating: mechanics.turns().is_alternating(),
             windows,
@@ -793,7 +802,7 @@ impl<'s> Board<'s> {
     pub(super) fn eval(&self) -> i64 {
         let me = self.turn as usize;
         let caught = |s: usize| {
-            let n = i64::from(self.caught[s]);
+            let n = i64::from(self.caught[s] / self.shape.per_capture);
             // 1 000, 3 000, 6 000, 10 000, …: a window of three marks apiece
             // for five in a row, more as the captures that win come near.
             n * (n + 1) / 2 * i64::from(WEIGHT[(self.shape.k - 2).min(7)])
@@ -1091,6 +1100,28 @@ pub(super) mod tests {
         assert!(b.has_win(Side::O));
         assert!(!b.has_win(Side::X));
         assert_eq!(b.capture_cells(Side::O), [e5]);
+    }
+
+    #[test]
+    fn stones_counted_make_a_capture_of_three_worth_three() {
+        // Keryo-Pente: fifteen stones win. O has taken twelve; its e5
+        // flanks X's b5 c5 d5 with a5 and takes the last three.
+        let script = "fn lines() { lines::straight(5) }\n\
+            fn wins(run) { run >= 5 }\n\
+            fn captures(c) { captures::flank(c, 2) + captures::flank(c, 3) }\n\
+            fn capture_wins() { #{ stones: 15 } }";
+        let rules = Rulebook::scripted(script, 19, 19).unwrap();
+        let shape = Shape::new(&rules);
+        let xs = ["b5", "c5", "d5"];
+        let os = [
+            "a5", "a19", "c19", "e19", "g19", "i19", "k19", "m19", "o19", "q19", "s19", "a17",
+            "c17", "e17",
+        ];
+        let pos = placed_with(&rules, &xs, &os, Side::O, " 0/12");
+        let b = Board::new(&shape, &pos, &vec![true; shape.n]);
+        let e5 = rules.grid().parse_cell("e5").unwrap().index();
+        assert_eq!(b.wins(Side::O, 9), [e5]);
+        assert!(b.near_capture_win(Side::O));
     }
 
     fn board_after(rules: &Rulebook, cells: &[&str]) -> (Position, Vec<usize>) {

@@ -22,7 +22,7 @@ impl Board<'_> {
                     self.lift::<WEIGHTS>(t as usize, side.other());
                     self.taken.push(t);
                 }
-                made += 1;
+                made += p.worth;
             }
         }
         if made > 0 {
@@ -100,14 +100,15 @@ impl Board<'_> {
     }
 
     /// Whether `side` is close enough to the captures that win to look for
-    /// a move that makes them: two short or nearer. A move that makes three
-    /// captures at once is rare enough not to look for on every node (the
-    /// look reads each of the opponent's marks' patterns).
+    /// a move that makes them: two captures short or nearer. A move that
+    /// makes three captures at once is rare enough not to look for on every
+    /// node (the look reads each of the opponent's marks' patterns).
     #[inline]
     pub(in crate::search::rows) fn near_capture_win(&self, side: Side) -> bool {
+        let two = 2 * self.shape.most_worth;
         self.shape
             .capture_wins
-            .is_some_and(|n| self.caught[side as usize] + 2 >= n)
+            .is_some_and(|n| self.caught[side as usize] + two >= n)
     }
 
     /// Whether `side`'s mark on the open cell `c` makes the captures that win.
@@ -118,8 +119,8 @@ impl Board<'_> {
         })
     }
 
-    /// The captures `side`'s mark on the open cell `c` would make, the
-    /// patterns taken in order as the rules take them (a mark taken by one
+    /// What the captures `side`'s mark on the open cell `c` would make
+    /// add to its count, the patterns taken in order as the rules take them (a mark taken by one
     /// is not there for the next; past a cell's 64th pattern that is not
     /// checked — no built-in cell has more than eight).
     pub(in crate::search::rows) fn captures_at(&self, side: Side, c: usize) -> u16 {
@@ -150,7 +151,7 @@ impl Board<'_> {
                 .iter()
                 .all(|t| self.stone[*t as usize] == theirs && !gone(t))
             {
-                made += 1;
+                made += p.worth;
                 if i < 64 {
                     taken |= 1 << i;
                 }
