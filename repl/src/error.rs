@@ -80,6 +80,8 @@ pub enum CommandError {
     },
     /// `undo` refused.
     Undo(UndoError),
+    /// `redo` with nothing taken back on the game's line.
+    NothingToRedo,
     /// `draw` refused (with the game still on).
     Draw(DrawError),
     /// `clock`, `ready`, `pause`, `resume` or `wait` refused.
@@ -262,6 +264,9 @@ impl fmt::Display for CommandError {
                 write!(f, "{mv}: {side} is the computer's ({level}) to play")
             }
             CommandError::Undo(e) => e.fmt(f),
+            CommandError::NothingToRedo => f.write_str(
+                "redo: no move to play again: `redo` follows an `undo`, until another move or game leaves its line",
+            ),
             CommandError::Draw(e) => e.fmt(f),
             CommandError::Clock(e) => e.fmt(f),
             CommandError::Seat(e) => e.fmt(f),

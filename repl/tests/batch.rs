@@ -351,6 +351,65 @@ fn undo_never_strands_the_computer() {
     );
 }
 
+/// `redo` plays again what `undo` took back, the computer's reply from
+/// the line (not thought anew), and one mark at a time between people;
+/// once another move leaves the line, or another game starts, it is
+/// refused and changes nothing.
+#[test]
+fn redo_plays_the_undone_line_until_it_is_left() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs medium O\nb2\nundo\nhistory\nredo\nhistory\nredo\nundo\nc3\nredo\nhistory\nnew\nredo\n",
+    );
+    let kept: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            ["X plays", "undone:", "error:", "1. "]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
+        .collect();
+    let nothing = "error: redo: no move to play again: `redo` follows an `undo`, until another move or game leaves its line";
+    assert_eq!(
+        kept,
+        [
+            "X plays c1",
+            "X plays a2",
+            "undone: a2, b2",
+            "1. c1",
+            "X plays a2",
+            "1. c1 b2 2. a2",
+            nothing,
+            "undone: a2, b2",
+            "X plays a2",
+            nothing,
+            "1. c1 c3 2. a2",
+            "X plays a1",
+            nothing,
+        ],
+        "{out}"
+    );
+}
+
+/// A win `undo` takes back leaves the score; `redo` plays it again, and
+/// it counts again.
+#[test]
+fn a_redone_win_is_scored_again() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "a1\nb1\na2\nb2\na3\nundo\nscore\nredo\nscore\n",
+    );
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
+    assert_eq!(
+        scores,
+        [
+            "score: player 1 (X) 0, player 2 (O) 0 (0 games)",
+            "score: player 1 (X) 1, player 2 (O) 0 (1 game)",
+        ],
+        "{out}"
+    );
+}
+
 /// When the computer takes over a named seat mid-game,
 /// the seat keeps its name and its points; a seat never named shows the
 /// computer.

@@ -55,6 +55,8 @@ pub enum Command {
     Legal,
     /// `undo`.
     Undo,
+    /// `redo`.
+    Redo,
     /// `status`.
     Status,
     /// `history`.

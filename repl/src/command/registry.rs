@@ -170,6 +170,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| a.none().map(|()| Command::Undo),
     )
     .aka(&["takeback"]),
+    cmd(
+        "redo",
+        "",
+        "play again what `undo` took back (against the computer, its reply too)",
+        |a| a.none().map(|()| Command::Redo),
+    )
+    .plays()
+    .more("Only while the game is on the line the moves were taken back from: another move, or another game, ends it."),
     cmd("status", "", "who is to move, or the result", |a| {
         a.none().map(|()| Command::Status)
     }),

@@ -116,6 +116,7 @@ impl Session {
             Command::Play(mv) => self.play(&mv),
             Command::Legal => self.legal(),
             Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
             Command::Status => Ok(self.status()),
             Command::History => Ok(self.history()),
             Command::Ai(level) => self.ai(level),

@@ -1,7 +1,7 @@
 //! The game's own commands: start one, play, ask the computer, take
 //! back, and show the moves, the legal ones and the position.
 
-use super::{Session, open_rulebook, rulebook_ref};
+use super::{Session, Undone, open_rulebook, rulebook_ref};
 use crate::command::Command;
 use crate::error::{CommandError, UndoError};
 use crate::reply::{By, Reply};
@@ -163,6 +163,10 @@ impl Session {
         if seats.computer(game.position().turn()).is_some() {
             return Err(UndoError::ComputerOpening.into());
         }
+        // Undone again, the line `redo` follows stays the longest.
+        if !self.undone.as_ref().is_some_and(|u| u.holds(&self.game)) {
+            self.undone = Some(Undone::of(&self.game));
+        }
         self.game = game;
         self.seats = seats;
         if let Some(o) = was_over {
@@ -171,6 +175,43 @@ impl Session {
         self.offer = None;
         self.clock.restart_turn();
         Ok(Reply::Undone(undone))
+    }
+
+    /// Plays again what `undo` took back: the next move of the line, and
+    /// against the computer its reply too, as `undo` took both. Refused
+    /// once another move (or game) has left that line.
+    pub(super) fn redo(&mut self) -> Result<Reply, CommandError> {
+        let Some(undone) = self.undone.clone().filter(|u| u.holds(&self.game)) else {
+            return Err(CommandError::NothingToRedo);
+        };
+        let next = &undone.line[self.game.moves().len()..];
+        // The moves to play: the person's, then while the computer's seat
+        // is to move its replies on the line. Tried on a copy first, so a
+        // refused one changes nothing.
+        let mut trial = self.game.clone();
+        let mut count = 0;
+        for &mv in next {
+            if count > 0 && self.seats.computer(trial.position().turn()).is_none() {
+                break;
+            }
+            trial
+                .play(mv)
+                .map_err(|e| CommandError::Play(self.rulebook().move_text(mv), e))?;
+            count += 1;
+        }
+        if count == 0 {
+            return Err(CommandError::NothingToRedo);
+        }
+        let mut played = Vec::new();
+        for &mv in &next[..count] {
+            let by = match self.seats.computer(self.game.position().turn()) {
+                Some(_) => By::Computer,
+                None => By::Person,
+            };
+            played.push(self.make_move(mv, by)?);
+        }
+        self.computer_replies(&mut played);
+        Ok(Reply::Played(Vec::new(), played))
     }
 
     pub(super) fn history(&self) -> Reply {

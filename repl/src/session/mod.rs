@@ -25,7 +25,7 @@ use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
-use gridrules_core::{Ending, Game, Move, Refusal, Rulebook, RulebookError, Side};
+use gridrules_core::{Ending, Game, Move, Position, Refusal, Rulebook, RulebookError, Side};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -117,6 +117,35 @@ pub struct Session {
     setting: Setting,
     /// The moves of the game a record holds: the last `save` or `open`.
     kept: Option<Vec<Move>>,
+    /// The game's moves before the last `undo`, for `redo`.
+    undone: Option<Undone>,
+}
+
+/// The line of moves `undo` took back from: `redo` plays them again while
+/// the game is still on that line (the same rulebook, start and moves).
+#[derive(Debug, Clone)]
+struct Undone {
+    rules: Arc<Rulebook>,
+    start: Position,
+    line: Vec<Move>,
+}
+
+impl Undone {
+    /// The line `game` is on now, as it stands.
+    fn of(game: &Game) -> Undone {
+        Undone {
+            rules: game.rulebook().clone(),
+            start: *game.start(),
+            line: game.moves().to_vec(),
+        }
+    }
+
+    /// Whether `game` is on this line: its moves lead along it.
+    fn holds(&self, game: &Game) -> bool {
+        Arc::ptr_eq(&self.rules, game.rulebook())
+            && *game.start() == self.start
+            && self.line.starts_with(game.moves())
+    }
 }
 
 /// Loads a built-in rulebook by name, or a rulebook file by path.
@@ -197,6 +226,7 @@ impl Session {
             interrupt: Interrupt::new(),
             setting,
             kept: None,
+            undone: None,
         }
     }
 
@@ -319,6 +349,7 @@ impl Session {
     ) -> Result<Reply, CommandError> {
         let decided = game.ending();
         self.game = game;
+        self.undone = None;
         self.seats.next_game(swap);
         seat(&mut self.seats);
         self.offer = None;
