@@ -786,3 +786,34 @@ fn captures_count_the_stones_they_take() {
         assert_eq!(rules.move_text(mv), "n10", "{level}");
     }
 }
+
+/// CA1–CA2 of Caro, without a per-move hook (`line_ends()`): a five with
+/// the opponent's marks beyond both ends does not win — in play, in a
+/// set-up position, and for the computer, which blocks a real threat
+/// rather than fill that five.
+#[test]
+fn a_run_blocked_at_both_ends_does_not_win() {
+    let rules = user("caro.toml");
+    assert!(!rules.has_per_move_hooks());
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "c3 b3 d3 h3 e3 a15 f3 c15 g3");
+    assert_eq!(game.outcome(), None, "c3–g3 is blocked by b3 and h3");
+    // The same five, set up, is a game going on.
+    let blocked = "O1O12/15/15/15/15/15/15/15/15/15/15/15/1OXXXXXO7/15/15 O";
+    let pos = rules.parse_position(blocked).unwrap();
+    assert_eq!(pos.outcome(), None);
+    // X's g3 would make that blocked five; O's four on row 15 wins at e15
+    // unless X blocks it.
+    let text = "OOOO11/15/15/15/15/15/11X3/15/9X5/15/15/15/1OXXXX1O7/15/15 X";
+    let pos = rules.parse_position(text).unwrap();
+    for level in [Level::Medium, Level::Hard] {
+        let mv = choose(
+            At::new(&rules, &pos, &[]),
+            Request::new(level, Budget::Playouts(2_000)),
+            &mut Rng::new(1),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(rules.move_text(mv), "e15", "{level}");
+    }
+}

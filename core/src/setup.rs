@@ -715,7 +715,7 @@ impl Rulebook {
         let holders = if t.regions.is_empty() {
             let lines: Vec<Side> = Side::ALL
                 .into_iter()
-                .filter(|&mark| t.has_line(mark, pos.marks(mark), t.all))
+                .filter(|&mark| t.has_line(mark, pos.marks(mark), pos.marks(mark.other()), t.all))
                 .collect();
             match lines[..] {
                 // Own marks: a line is made on its owner's move, whatever it means.

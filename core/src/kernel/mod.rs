@@ -26,9 +26,9 @@ pub(crate) use seen::Seen;
 
 use crate::bits::with_width;
 use crate::geometry::{Bits, CellSet};
-use crate::mechanics::Mechanics;
 use crate::mechanics::slides::Legal;
 use crate::mechanics::words::Marks;
+use crate::mechanics::{LineEnds, Mechanics};
 use crate::position::Side;
 use crate::position::{BySide, Outcome, Position, UNLIMITED};
 use crate::rng::Rng;
@@ -57,6 +57,8 @@ fn loop_for(t: &Mechanics, pie: bool, per_move_hooks: bool) -> Option<Loop> {
         || t.has_restrictions()
         || t.sided_wins()
         || t.has_any_patterns()
+        // Windows of `k` marks do not see what lies beyond a run.
+        || t.line_ends() != LineEnds::Any
     {
         return None;
     }
@@ -352,7 +354,7 @@ fn run<const W: usize, const SLIDES: bool>(
                 }
             }
             // Fewer marks than the shortest winning run cannot hold a line.
-            if own.count() >= min_run && t.wins_through(to, own) {
+            if own.count() >= min_run && t.wins_through(to, own, marks[1 - mark as usize]) {
                 let holder = t.line_result.holder(mark, turn);
                 return end(t.line_result.outcome(holder), ply + 1, marks);
             }

@@ -315,7 +315,7 @@ fn run_in<const W: usize, const JUMPS: bool>(
                     return end(Outcome::Win(turn), ply + 1, marks);
                 }
             }
-        } else if !removes && own.count() >= min_run && t.wins_through(to, own) {
+        } else if !removes && own.count() >= min_run && t.wins_through(to, own, marks[1 - s]) {
             let holder = t.line_result.holder(turn, turn);
             return end(t.line_result.outcome(holder), ply + 1, marks);
         }

@@ -37,7 +37,7 @@ pub(super) fn run<const W: usize>(t: &Mechanics, start: &Position, rng: &mut Rng
         let to = free.nth(i).expect("i < n cells");
         let own = marks[mark as usize] | Bits::single(to);
         marks[mark as usize] = own;
-        let line = t.wins_through(to, own);
+        let line = t.wins_through(to, own, marks[1 - mark as usize]);
         let occupied = marks[0] | marks[1];
         if let Some(c) = t.closing::<W>(closed, occupied, to, mark, turn, line) {
             closed |= 1 << c.region;

@@ -1,7 +1,7 @@
 //! Lines and the runs that win them (`lines()`, `wins(run)`): the tables a
 //! move's line is judged by, through the cell it filled.
 
-use super::load::Load;
+use super::load::{Load, Word};
 use super::{Mechanic, Mechanics};
 use crate::error::RulebookError;
 use crate::geometry::{Bits, Cell, CellSet, Span, WORDS};
@@ -38,9 +38,86 @@ pub(crate) enum WinCheck {
         through: Vec<Vec<(u32, u32)>>,
         wins: Vec<bool>,
     },
+    /// A `line_ends()` other than `"any"`: measure the run as [`WinCheck::Runs`]
+    /// does, then read the cells beyond its ends.
+    Ends {
+        lines: Vec<Vec<Cell>>,
+        through: Vec<Vec<(u32, u32)>>,
+        wins: Vec<bool>,
+        ends: LineEnds,
+    },
+}
+
+/// What the cells just beyond a winning run's two ends, along its line,
+/// may hold (`line_ends()`). An end is *blocked* by an opponent mark there
+/// and *open* where the cell is empty; the end of the line is neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnds {
+    /// Anything: the run alone wins (the default).
+    Any,
+    /// Not an opponent mark beyond both ends (Caro).
+    NotBothBlocked,
+    /// An empty cell beyond each end.
+    BothOpen,
+}
+
+impl Word for LineEnds {
+    const WORDS: &'static [(&'static str, LineEnds)] = &[
+        ("any", LineEnds::Any),
+        ("not both blocked", LineEnds::NotBothBlocked),
+        ("both open", LineEnds::BothOpen),
+    ];
+}
+
+impl LineEnds {
+    /// Whether the run `run` of `line` may win with `theirs` beyond it
+    /// (the run's own marks are `own`).
+    #[inline]
+    pub(crate) fn allow<const W: usize>(
+        self,
+        line: &[Cell],
+        run: std::ops::Range<usize>,
+        own: Bits<W>,
+        theirs: Bits<W>,
+    ) -> bool {
+        let beyond = [
+            run.start.checked_sub(1).map(|j| line[j]),
+            line.get(run.end).copied(),
+        ];
+        let blocked = |c: Option<Cell>| c.is_some_and(|c| theirs.contains(c));
+        let open = |c: Option<Cell>| c.is_some_and(|c| !theirs.contains(c) && !own.contains(c));
+        match self {
+            LineEnds::Any => true,
+            LineEnds::NotBothBlocked => !(blocked(beyond[0]) && blocked(beyond[1])),
+            LineEnds::BothOpen => open(beyond[0]) && open(beyond[1]),
+        }
+    }
 }
 
 impl WinCheck {
+    /// The table of `wins` (a side's answers by run length) that reads the
+    /// cells beyond each run as `ends` says (`line_ends()`).
+    pub(crate) fn with_ends(lines: &[Vec<Cell>], wins: Vec<bool>, ends: LineEnds) -> WinCheck {
+        let n = lines
+            .iter()
+            .flatten()
+            .map(|c| c.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut through = vec![Vec::new(); n];
+        for (l, line) in lines.iter().enumerate() {
+            for (i, c) in line.iter().enumerate() {
+                through[c.index()].push((l as u32, i as u32));
+            }
+        }
+        WinCheck::Ends {
+            lines: lines.to_vec(),
+            through,
+            wins,
+            ends,
+        }
+    }
+
     /// No window through any of `n` cells: no line decides the game (lines
     /// remove pieces instead, `removes()`). A table, not a variant of its
     /// own, so the test every move makes is the same code for every rulebook.
@@ -176,10 +253,16 @@ impl Mechanics {
 
     /// Whether `side`'s marks `own` within `within` hold a winning line (a
     /// set-up check: every cell is tried, not only the last move's).
-    pub(crate) fn has_line(&self, side: Side, own: CellSet, within: CellSet) -> bool {
+    pub(crate) fn has_line(
+        &self,
+        side: Side,
+        own: CellSet,
+        theirs: CellSet,
+        within: CellSet,
+    ) -> bool {
         let own = own & within;
         let win = self.win_for(side);
-        own.into_iter().any(|c: Cell| win.through(c, own))
+        own.into_iter().any(|c: Cell| win.through(c, own, theirs))
     }
 
     /// Whether an unbroken run of `n` of `side`'s marks completes a line
@@ -199,16 +282,47 @@ impl Mechanics {
     /// sides share, or X's where they differ (see [`Self::wins_by`]).
     /// `own` may be a prefix of the marks (see [`crate::bits`]) when the
     /// board's cells fit it.
+    /// `theirs`, the opponent's marks, count only where `line_ends()`
+    /// says what lies beyond a run.
     #[inline(always)]
-    pub(crate) fn wins_through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
-        self.win.through(cell, own)
+    pub(crate) fn wins_through<const W: usize>(
+        &self,
+        cell: Cell,
+        own: Bits<W>,
+        theirs: Bits<W>,
+    ) -> bool {
+        self.win.through(cell, own, theirs)
     }
 
     /// Whether `side`'s marks `own` hold a run through `cell` that wins
     /// for `side` (`wins(run, side)`).
     #[inline(always)]
-    pub(crate) fn wins_by<const W: usize>(&self, side: Side, cell: Cell, own: Bits<W>) -> bool {
-        self.win_for(side).through(cell, own)
+    pub(crate) fn wins_by<const W: usize>(
+        &self,
+        side: Side,
+        cell: Cell,
+        own: Bits<W>,
+        theirs: Bits<W>,
+    ) -> bool {
+        self.win_for(side).through(cell, own, theirs)
+    }
+
+    /// What may lie beyond a winning run's ends (`line_ends()`).
+    pub fn line_ends(&self) -> LineEnds {
+        self.line_ends
+    }
+
+    /// Whether the run `run` of `line` (`side`'s marks `own`, the
+    /// opponent's `theirs`) wins: its length, and what lies beyond it.
+    pub(crate) fn run_wins(
+        &self,
+        side: Side,
+        line: &[Cell],
+        run: std::ops::Range<usize>,
+        own: CellSet,
+        theirs: CellSet,
+    ) -> bool {
+        self.wins_run(side, run.len()) && self.line_ends.allow(line, run, own, theirs)
     }
 
     /// The table `side`'s lines are judged by.
@@ -226,7 +340,7 @@ impl Mechanics {
 impl WinCheck {
     /// Whether `own` holds a winning run through `cell` by this table.
     #[inline(always)]
-    fn through<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+    fn through<const W: usize>(&self, cell: Cell, own: Bits<W>, theirs: Bits<W>) -> bool {
         match self {
             WinCheck::Windows {
                 start,
@@ -240,7 +354,28 @@ impl WinCheck {
                 .iter()
                 .any(|s| s.is_subset(&own)),
             WinCheck::Runs { .. } => self.run_through(cell, own),
+            WinCheck::Ends { .. } => self.ends_through(cell, own, theirs),
         }
+    }
+
+    /// The `wins(run)` table and `line_ends()` applied to the run through
+    /// `cell` along each line.
+    #[inline(never)]
+    fn ends_through<const W: usize>(&self, cell: Cell, own: Bits<W>, theirs: Bits<W>) -> bool {
+        let WinCheck::Ends {
+            lines,
+            through,
+            wins,
+            ends,
+        } = self
+        else {
+            unreachable!("only called for tables with ends")
+        };
+        through[cell.index()].iter().any(|&(l, i)| {
+            let line = &lines[l as usize];
+            let run = run_at(line, i as usize, own);
+            wins[run.len()] && ends.allow(line, run, own, theirs)
+        })
     }
 
     /// The `wins(run)` table applied to the run through `cell` along each line.

@@ -11,6 +11,7 @@ pub mod ageing;
 pub mod captures;
 mod combinations;
 mod counts;
+mod ends;
 mod lines;
 mod load;
 pub mod patterns;
@@ -38,6 +39,7 @@ use crate::position::{Ending, Move, NO_REGION, Outcome, Position, Side, UNLIMITE
 use crate::script::ScriptHost;
 use crate::script::hooks::HookId;
 use crate::turns::Turns;
+pub use lines::LineEnds;
 use lines::WinCheck;
 pub(crate) use lines::WindowList;
 use load::Load;
@@ -77,6 +79,7 @@ pub const MECHANICS: &[Mechanic] = &[
     patterns::MECHANIC,
     stacks::MECHANIC,
     whole_board::MECHANIC,
+    ends::MECHANIC,
     repetition::MECHANIC,
 ];
 
@@ -156,6 +159,8 @@ pub struct Mechanics {
     /// The shortest run that wins.
     pub(crate) min_run: usize,
     pub(crate) line_result: LineResult,
+    /// What may lie beyond a winning run's ends (`line_ends()`).
+    pub(crate) line_ends: LineEnds,
     pub(crate) marks: Marks,
     pub(crate) full_region: FullRegion,
     /// Whether some cell needs others occupied first (`support()`).
@@ -208,6 +213,7 @@ impl Mechanics {
             captures: Captures::default(),
             min_run: 0,
             line_result: LineResult::default_word(),
+            line_ends: LineEnds::Any,
             marks: Marks::default_word(),
             full_region: FullRegion::default_word(),
             gravity: false,
@@ -239,7 +245,7 @@ impl Mechanics {
         if self.gravity {
             self.settle_support::<W>(p, to);
         }
-        let line = self.wins_by(mark, to, own);
+        let line = self.wins_by(mark, to, own, p.marks(mark.other()).prefix::<W>());
         if self.regions.is_empty() {
             if line {
                 let holder = self.line_result.holder(mark, mover);

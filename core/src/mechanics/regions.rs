@@ -351,7 +351,7 @@ impl Mechanics {
         for (r, &cells) in self.regions.iter().enumerate() {
             let lines: Vec<Side> = Side::ALL
                 .into_iter()
-                .filter(|&s| self.has_line(s, pos.marks(s), cells))
+                .filter(|&s| self.has_line(s, pos.marks(s), pos.marks(s.other()), cells))
                 .collect();
             let bit = 1u32 << r;
             let full = cells.is_subset(pos.occupied());

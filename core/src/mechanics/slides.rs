@@ -692,14 +692,13 @@ impl Mechanics {
         // line the slide made runs through a cell whose mark it changed: the
         // path's cells are the only ones to try.
         let line = |s: Side| {
-            let own = marks[s as usize];
+            let (own, theirs) = (marks[s as usize], marks[1 - s as usize]);
             // Fewer marks than the shortest winning run cannot hold a line.
             own.count() as usize >= self.min_run
                 && match &slide.windows {
                     Some(windows) => self.fills_window(windows, own),
-                    None => {
-                        (slide.path.iter()).any(|&c| own.contains(c) && self.wins_through(c, own))
-                    }
+                    None => (slide.path.iter())
+                        .any(|&c| own.contains(c) && self.wins_through(c, own, theirs)),
                 }
         };
         let lines = BySide {

@@ -240,17 +240,17 @@ impl Mechanics {
     /// width kept the compiler from inlining them in everyone's moves (a
     /// board of sub-boards: 9 % more instructions). The playout kernel
     /// plays twists on a word of its own.
-    fn placement_wins(&self, to: Cell, own: CellSet) -> bool {
+    fn placement_wins(&self, to: Cell, own: CellSet, theirs: CellSet) -> bool {
         let own = own | CellSet::single(to);
-        own.count() as usize >= self.min_run && self.wins_through(to, own)
+        own.count() as usize >= self.min_run && self.wins_through(to, own, theirs)
     }
 
     /// Pushes the moves of the side to move onto the `free` cells: each
     /// placement with every twist, or alone where it makes a line.
     pub(crate) fn push_twists(&self, pos: &Position, free: CellSet, out: &mut MoveList) {
-        let own = pos.marks(pos.turn);
+        let (own, theirs) = (pos.marks(pos.turn), pos.marks(pos.turn.other()));
         for to in free {
-            if self.placement_wins(to, own) {
+            if self.placement_wins(to, own, theirs) {
                 out.push(Move::Place { to, mark: pos.turn });
             } else {
                 for twist in 0..self.twists.all.len() {
@@ -276,10 +276,12 @@ impl Mechanics {
         if !self.has_twists() {
             return Ok(());
         }
-        let own = pos.marks(pos.turn);
+        let (own, theirs) = (pos.marks(pos.turn), pos.marks(pos.turn.other()));
         match mv {
-            Move::Place { to, .. } if !self.placement_wins(to, own) => Err(Refusal::MustTwist(to)),
-            Move::Twist { to, .. } if self.placement_wins(to, own) => {
+            Move::Place { to, .. } if !self.placement_wins(to, own, theirs) => {
+                Err(Refusal::MustTwist(to))
+            }
+            Move::Twist { to, .. } if self.placement_wins(to, own, theirs) => {
                 Err(Refusal::LineBeforeTwist(to))
             }
             _ => Ok(()),
@@ -308,7 +310,7 @@ impl Mechanics {
     #[cold]
     #[inline(never)]
     pub(crate) fn make_twist(&self, p: &mut Position, side: Side, to: Cell, twist: u8) {
-        if self.placement_wins(to, p.marks(side)) {
+        if self.placement_wins(to, p.marks(side), p.marks(side.other())) {
             p.marks.get_mut(side).insert(to);
             let holder = self.line_result.holder(side, side);
             p.result = Some((self.line_result.outcome(holder), Ending::Line));
@@ -359,13 +361,12 @@ impl Mechanics {
         // The placement made no line (else no twist followed it), so a line
         // now runs through a cell the twist changed.
         let line = |s: Side| {
-            let own = marks[s as usize];
+            let (own, theirs) = (marks[s as usize], marks[1 - s as usize]);
             own.count() as usize >= self.min_run
                 && match &tw.windows {
                     Some(windows) => self.fills_window(windows, own),
-                    None => {
-                        (tw.cells.into_iter()).any(|c| own.contains(c) && self.wins_through(c, own))
-                    }
+                    None => (tw.cells.into_iter())
+                        .any(|c| own.contains(c) && self.wins_through(c, own, theirs)),
                 }
         };
         let lines = BySide {
@@ -419,13 +420,13 @@ impl Mechanics {
         // Boards of more than a word: at full width (see `placement_wins`).
         let [x, o] = marks.map(CellSet::from_prefix);
         let lines = BySide {
-            x: self.has_line(Side::X, x, self.all),
-            o: self.has_line(Side::O, o, self.all),
+            x: self.has_line(Side::X, x, o, self.all),
+            o: self.has_line(Side::O, o, x, self.all),
         };
-        let own = if next == Side::X { x } else { o };
+        let (own, theirs) = if next == Side::X { (x, o) } else { (o, x) };
         let mut wins = Bits::EMPTY;
         for c in open {
-            if self.placement_wins(c, own) {
+            if self.placement_wins(c, own, theirs) {
                 wins.insert(c);
             }
         }

@@ -66,8 +66,8 @@ impl Mechanics {
     /// set-up position's).
     pub(crate) fn judge_whole_board(&self, p: &mut Position, mover: Side) {
         let lines = BySide {
-            x: self.has_line(Side::X, p.marks(Side::X), self.all),
-            o: self.has_line(Side::O, p.marks(Side::O), self.all),
+            x: self.has_line(Side::X, p.marks(Side::X), p.marks(Side::O), self.all),
+            o: self.has_line(Side::O, p.marks(Side::O), p.marks(Side::X), self.all),
         };
         p.result = self.judge_lines(lines, mover).map(|o| (o, Ending::Line));
     }

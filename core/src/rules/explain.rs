@@ -231,8 +231,9 @@ impl Rulebook {
             return Vec::new();
         }
         let run_of = |side: Side, own: CellSet, line: &[Cell], i: usize| {
-            let run = &line[crate::mechanics::run_at(line, i, own)];
-            t.wins_run(side, run.len()).then(|| run.to_vec())
+            let run = crate::mechanics::run_at(line, i, own);
+            let theirs = pos.marks(side.other());
+            (t.run_wins(side, line, run.clone(), own, theirs)).then(|| line[run].to_vec())
         };
         // After a move that rewrote the board (a slide, a twist, a piece
         // lifted off a stack), or in a set-up position, where no last move

@@ -32,6 +32,7 @@ pub enum HookId {
     Shape,
     Lines,
     Wins,
+    LineEnds,
     LineResult,
     Marks,
     TurnMarks,
@@ -156,6 +157,12 @@ pub const HOOKS: &[Hook] = &[
             "true when an unbroken run of `run` like marks along a line completes it; written `wins(run, side)`, it answers for each side (\"X\" or \"O\") apart: X exactly five, O five or more",
         )
     },
+    load(
+        HookId::LineEnds,
+        "line_ends",
+        &[],
+        "what the cells just beyond a winning run's ends may hold: \"any\" (the default), \"not both blocked\" (Caro: a run with an opponent mark beyond each end does not win) or \"both open\" (both empty cells)",
+    ),
     load(
         HookId::LineResult,
         "line_result",

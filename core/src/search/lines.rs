@@ -96,12 +96,12 @@ pub(super) fn winning_cells_of<'a>(
     pos: &'a Position,
     side: Side,
 ) -> impl Iterator<Item = Cell> + 'a {
-    let own = pos.marks(side);
+    let (own, theirs) = (pos.marks(side), pos.marks(side.other()));
     let t = rules.mechanics();
     rules
         .fillable(pos)
         .into_iter()
-        .filter(move |&c| t.wins_through(c, own.with(c)))
+        .filter(move |&c| t.wins_through(c, own.with(c), theirs))
 }
 
 /// Whether some window of a line's length holds no mark of `side`'s

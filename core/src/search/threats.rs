@@ -13,6 +13,7 @@
 use super::Until;
 use crate::error::ScriptError;
 use crate::geometry::Cell;
+use crate::mechanics::LineEnds;
 use crate::position::{Move, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
 
@@ -194,14 +195,15 @@ impl<'a> Threats<'a> {
     /// The open cells that complete a window, without repeats: for the
     /// board's side when `sign` is 1, the other's when it is -1. Where the
     /// sides' lines are won apart (`wins(run, side)`), only those that make
-    /// a winning line.
+    /// a winning line; where what lies beyond a run counts (`line_ends()`),
+    /// only those whose run may win.
     fn winning_cells(&self, b: &Board, sign: i8) -> Vec<u16> {
         let mut out = self.window_cells(b, sign);
         let t = self.rules.mechanics();
-        if t.sided_wins() {
+        if t.sided_wins() || t.line_ends() != LineEnds::Any {
             let side = if sign == 1 { b.side } else { b.side.other() };
-            let own = b.marks[side as usize];
-            out.retain(|&c| t.wins_by(side, Cell(c), own.with(Cell(c))));
+            let (own, theirs) = (b.marks[side as usize], b.marks[1 - side as usize]);
+            out.retain(|&c| t.wins_by(side, Cell(c), own.with(Cell(c)), theirs));
         }
         out
     }
@@ -605,6 +607,39 @@ mod tests {
         let t = Threats::new(game.rulebook());
         let pos = game.position();
         t.eval(pos, &t.board(pos, pos.turn()))
+    }
+
+    #[test]
+    fn a_run_blocked_at_both_ends_is_no_winning_cell() {
+        // Caro: X's c3–f3 lies between O's b3 and h3, so g3 would make a
+        // five blocked at both ends; X's l5–o5 is open, and k5 or p5 wins.
+        let script = "fn lines() { lines::straight(5) }\n\
+            fn wins(run) { run >= 5 }\n\
+            fn line_ends() { \"not both blocked\" }";
+        let rules = Arc::new(Rulebook::scripted(script, 16, 16).unwrap());
+        let mut game = Game::new(rules.clone());
+        for name in [
+            "c3", "b3", "d3", "h3", "e3", "a16", "f3", "c16", "l5", "e16",
+        ] {
+            game.play(game.parse_move(name).unwrap()).unwrap();
+        }
+        for name in ["m5", "g16", "n5", "i16", "o5", "k16"] {
+            game.play(game.parse_move(name).unwrap()).unwrap();
+        }
+        let pos = game.position();
+        let names = |cells: Vec<u16>| -> Vec<String> {
+            let mut v: Vec<String> = cells
+                .into_iter()
+                .map(|c| rules.grid().name(Cell(c)).to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        let t = Threats::new(&rules);
+        let b = t.board(pos, Side::X);
+        assert_eq!(names(t.winning_cells(&b, 1)), ["k5", "p5"]);
+        let immediate = crate::search::lines::winning_cells_of(&rules, pos, Side::X);
+        assert_eq!(names(immediate.map(|c| c.0).collect()), ["k5", "p5"]);
     }
 
     #[test]

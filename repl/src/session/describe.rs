@@ -5,6 +5,7 @@ use super::{Session, clock_line};
 use crate::edge::CONTINUATION;
 use crate::layout::wrap;
 use crate::reply::Reply;
+use gridrules_core::mechanics::LineEnds;
 use gridrules_core::rulebook::{FullRegion, LineResult, Marks, NoMoves};
 use gridrules_core::{Rulebook, Side};
 
@@ -55,8 +56,13 @@ impl Session {
         } else {
             line_result_text(t.line_result())
         };
+        let ends = match t.line_ends() {
+            LineEnds::Any => "",
+            LineEnds::NotBothBlocked => " (unless an opponent mark stands beyond each end)",
+            LineEnds::BothOpen => " (only with an empty cell beyond each end)",
+        };
         let text = format!(
-            "a completed line: {line}; no legal move: {}{}",
+            "a completed line: {line}{ends}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
                 Marks::Own => String::new(),

@@ -32,6 +32,7 @@ mod search;
 mod tt;
 
 use crate::geometry::Cell;
+use crate::mechanics::LineEnds;
 use crate::position::{Move, Position, Side};
 use crate::rulebook::Rulebook;
 use board::{Board, Shape};
@@ -58,6 +59,8 @@ pub(crate) fn applies(rules: &Rulebook) -> bool {
     });
     k >= 3
         && from_k
+        // The kept board judges a line by its windows of `k` marks alone.
+        && t.line_ends() == LineEnds::Any
         && t.turns().counts().iter().all(|&n| n <= 2)
         // The forbidden patterns are judged for one mark a turn only.
         && (t.turns().is_alternating() || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))

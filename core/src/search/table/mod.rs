@@ -338,7 +338,9 @@ impl Work<'_> {
         // The board is one word (`retractable`): its sets, not the widest.
         Side::ALL.into_iter().any(|s| {
             let own = pos.marks(s).prefix::<1>();
-            own.into_iter().any(|c| self.mechanics.wins_by(s, c, own))
+            let theirs = pos.marks(s.other()).prefix::<1>();
+            own.into_iter()
+                .any(|c| self.mechanics.wins_by(s, c, own, theirs))
         })
     }
 
@@ -459,10 +461,12 @@ impl Work<'_> {
             before.marks.get_mut(back).insert(to);
             // No line stands here, so there the only one can be the moved
             // piece's: a position no game reaches without ending.
-            if self
-                .mechanics
-                .wins_by(back, to, before.marks(back).prefix::<1>())
-            {
+            if self.mechanics.wins_by(
+                back,
+                to,
+                before.marks(back).prefix::<1>(),
+                before.marks(back.other()).prefix::<1>(),
+            ) {
                 continue;
             }
             let Some(prev) = self.number(&before, full) else {
