@@ -104,12 +104,39 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
         batch,
         keep_going,
         rules,
-        command: (!command.is_empty()).then(|| command.join(" ")),
+        command: (!command.is_empty()).then(|| command_line(&command)),
     })
+}
+
+/// The command line the shell's words make, each word that holds a space
+/// or a quote quoted, so that the command reads it back as one word
+/// (`gridrules check "my games/five.toml"`).
+fn command_line(words: &[String]) -> String {
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if w.is_empty() || w.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+                format!("\"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""))
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    quoted.join(" ")
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::command::split_words;
+
+    #[test]
+    fn a_word_with_a_space_stays_one_word() {
+        let words: Vec<String> = ["check", "my games/five.toml", r#"say "hi""#, r"C:\g"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(split_words(&super::command_line(&words)), words);
+    }
+
     use super::*;
 
     fn args(line: &str) -> Result<Cli, String> {

@@ -560,3 +560,29 @@ fn slips_in_records_and_missing_folders_are_named() {
     );
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
 }
+
+/// A folder with a space in its name: a path quoted, escaped as Tab
+/// completes it (`my\ games/`), or left bare, names the same file, at the
+/// prompt and on the command line.
+#[test]
+fn a_path_with_a_space_is_read_quoted_escaped_or_bare() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("my games");
+    std::fs::create_dir(&games).unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--batch"],
+        "b2\nsave \"my games/a.toml\"\nopen my\\ games/a.toml\nposition\nsave --force 'my games/a.toml'\nopen my games/a.toml\nposition\n",
+    );
+    assert_eq!(r.err, "", "{}", r.out);
+    let positions: Vec<&str> = r.out.lines().filter(|l| l.starts_with("3/")).collect();
+    assert_eq!(positions, ["3/1X1/3 O - -", "3/1X1/3 O - -"], "{}", r.out);
+    for file in ["caro.toml", "caro.rhai"] {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/user")
+            .join(file);
+        std::fs::copy(from, games.join(file)).unwrap();
+    }
+    let r = common::run_in(dir.path(), &["check", "my games/caro.toml"], "");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}

@@ -197,14 +197,56 @@ impl fmt::Display for ParseError {
 pub struct Args<'a> {
     spec: &'static CommandSpec,
     rest: &'a str,
+    /// The words, quotes and escapes read (see [`split_words`]).
+    words: Vec<String>,
+}
+
+/// Splits `text` into words at white space, as a shell would where a word
+/// holds a space: inside `"…"` or `'…'`, or after a backslash (`my\ games`,
+/// as Tab completes a file's name). A backslash before anything but a
+/// space, a quote or a backslash is kept (a Windows path's `C:\games`).
+pub fn split_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (_, '\\') if matches!(chars.peek(), Some(' ' | '"' | '\'' | '\\')) => {
+                let next = chars.next().expect("peeked");
+                word.get_or_insert_with(String::new).push(next);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (_, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// A path written as one word, quoted or escaped (`"my games/a.toml"`,
+/// `my\ games/a.toml`), or as it stands where spaces are left bare
+/// (`my games/a.toml`).
+fn one_path(text: &str) -> String {
+    match &split_words(text)[..] {
+        [one] => one.clone(),
+        _ => text.to_string(),
+    }
 }
 
 impl<'a> Args<'a> {
     /// The words after `spec`'s name.
     pub fn new(spec: &'static CommandSpec, rest: &'a str) -> Args<'a> {
+        let rest = rest.trim();
         Args {
             spec,
-            rest: rest.trim(),
+            rest,
+            words: split_words(rest),
         }
     }
 
@@ -213,9 +255,9 @@ impl<'a> Args<'a> {
         ParseError::Usage(self.spec, why.into())
     }
 
-    /// The words, split at white space.
-    pub fn words(&self) -> Vec<&'a str> {
-        self.rest.split_whitespace().collect()
+    /// The words, split at white space (a quoted or escaped space kept).
+    pub fn words(&self) -> Vec<&str> {
+        self.words.iter().map(String::as_str).collect()
     }
 
     /// No argument.
@@ -228,7 +270,7 @@ impl<'a> Args<'a> {
     }
 
     /// At most one word; `many` says why more are refused.
-    pub fn optional(&self, many: &str) -> Result<Option<&'a str>, ParseError> {
+    pub fn optional(&self, many: &str) -> Result<Option<&str>, ParseError> {
         match self.words()[..] {
             [] => Ok(None),
             [w] => Ok(Some(w)),
@@ -237,7 +279,7 @@ impl<'a> Args<'a> {
     }
 
     /// Exactly one word; `missing` and `many` say what is wrong otherwise.
-    pub fn one(&self, missing: &str, many: &str) -> Result<&'a str, ParseError> {
+    pub fn one(&self, missing: &str, many: &str) -> Result<&str, ParseError> {
         match self.words()[..] {
             [] => Err(self.usage(missing)),
             [w] => Ok(w),
@@ -256,7 +298,13 @@ impl<'a> Args<'a> {
 
     /// A file path: everything after the name.
     pub fn path(&self) -> Result<PathBuf, ParseError> {
-        self.rest("which file?").map(PathBuf::from)
+        self.rest("which file?").map(|p| PathBuf::from(one_path(p)))
+    }
+
+    /// A rulebook's name or file, if one is given: everything after the
+    /// name, as [`Args::path`] reads it.
+    pub fn rulebook(&self) -> Option<String> {
+        (!self.rest.is_empty()).then(|| one_path(self.rest))
     }
 
     /// A file to write, after an optional `--force` (to replace a file
@@ -265,10 +313,10 @@ impl<'a> Args<'a> {
         let rest = self.rest("which file?")?;
         match rest.strip_prefix("--force") {
             Some(path) if path.starts_with(char::is_whitespace) => {
-                Ok((PathBuf::from(path.trim()), true))
+                Ok((PathBuf::from(one_path(path.trim())), true))
             }
             Some("") => Err(self.usage("which file?")),
-            _ => Ok((PathBuf::from(rest), false)),
+            _ => Ok((PathBuf::from(one_path(rest)), false)),
         }
     }
 
@@ -278,6 +326,27 @@ impl<'a> Args<'a> {
             ["on"] => Ok(true),
             ["off"] => Ok(false),
             _ => Err(self.usage("on or off?")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_words;
+
+    #[test]
+    fn words_keep_quoted_and_escaped_spaces() {
+        let cases: &[(&str, &[&str])] = &[
+            ("a b  c", &["a", "b", "c"]),
+            (r#""my games/a.toml""#, &["my games/a.toml"]),
+            ("'my games/a.toml' 3", &["my games/a.toml", "3"]),
+            (r"my\ games/a.toml", &["my games/a.toml"]),
+            (r#"say\"s ''"#, &[r#"say"s"#, ""]),
+            (r"C:\games\a.toml", &[r"C:\games\a.toml"]),
+            (r#""C:\\games" x"#, &[r"C:\games", "x"]),
+        ];
+        for (text, words) in cases {
+            assert_eq!(split_words(text), *words, "{text}");
         }
     }
 }

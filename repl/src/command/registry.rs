@@ -87,9 +87,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         "[rulebook]",
         "a new game: on a built-in rulebook or a .toml file, or the same one",
         |a| {
-            Ok(Command::New(
-                a.optional("one rulebook at a time")?.map(str::to_string),
-            ))
+            Ok(Command::New(a.rulebook()))
         },
     )
     .example("new ultimate")
@@ -533,9 +531,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                     "--watch runs from the command line: gridrules check --watch <file.toml>",
                 ));
             }
-            Ok(Command::Check(
-                a.optional("one rulebook at a time")?.map(str::to_string),
-            ))
+            Ok(Command::Check(a.rulebook()))
         },
     )
     .example("check ultimate")
