@@ -59,6 +59,16 @@ fn looks_like_cell(text: &str) -> bool {
     b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit)
 }
 
+/// A move as notation writes it: cells in lower case, a chosen mark or a
+/// piece's size in upper case (`B2=o` is `b2=O`). The prompt and records
+/// read moves in any case.
+pub fn normal_case(text: &str) -> String {
+    match text.split_once('=') {
+        Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
+        None => text.to_lowercase(),
+    }
+}
+
 /// Whether `text` has the shape of a move on some board: a cell (`b2`), a
 /// column (`d`), either with a chosen mark (`b2=O`), a movement (`b2-c2`),
 /// a slide (`^d`) or a placement and a twist (`c3/2+`). The REPL uses it

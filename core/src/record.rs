@@ -8,7 +8,7 @@
 //! o = "Bob"                 # who played O
 //! clock = 15                # seconds per move; 0 for none
 //! start = "3/3/3 X - -"     # optional: the position the game began from
-//! moves = "b2 a1 c3"        # the moves, in order
+//! moves = "b2 a1 c3"        # the moves, in order (in any case; a turn's marks may be joined: k10,k11)
 //! result = "X wins"         # optional; required for a resignation or an agreed draw
 //! ending = "line"           # optional: line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed
 //! ```
@@ -335,7 +335,10 @@ fn replay(game: &mut Game, moves: &Spanned<String>, source: &Source) -> Result<(
     let start = moves.span().start;
     let plain = source.text.get(start + 1..start + 1 + list.len()) == Some(list.as_str());
     let mut offset = 0;
-    for (i, word) in list.split_whitespace().enumerate() {
+    // The marks of a turn may be joined by commas, as `history` writes
+    // them (`k10,k11`); each is a move.
+    let words = list.split(|c: char| c.is_whitespace() || c == ',');
+    for (i, word) in words.filter(|w| !w.is_empty()).enumerate() {
         let pos_in = list[offset..].find(word).map_or(offset, |p| p + offset);
         offset = pos_in + word.len();
         // Located only on error: finding a line and column reads the
@@ -353,7 +356,7 @@ fn replay(game: &mut Game, moves: &Spanned<String>, source: &Source) -> Result<(
                 format!("move {} `{word}`: {e}", i + 1),
             )
         };
-        let mv = game.parse_move(word).map_err(|e| refused(&e))?;
+        let mv = (game.parse_move(&crate::notation::normal_case(word))).map_err(|e| refused(&e))?;
         game.play(mv).map_err(|e| refused(&e))?;
     }
     Ok(())

@@ -82,6 +82,13 @@ pub enum CommandError {
     Undo(UndoError),
     /// `redo` with nothing taken back on the game's line.
     NothingToRedo,
+    /// Marks joined by commas that run past the mover's turn.
+    TurnOver {
+        /// The marks as typed.
+        text: String,
+        /// The marks the turn had.
+        marks: usize,
+    },
     /// `draw` refused (with the game still on).
     Draw(DrawError),
     /// `clock`, `ready`, `pause`, `resume` or `wait` refused.
@@ -264,6 +271,11 @@ impl fmt::Display for CommandError {
                 write!(f, "{mv}: {side} is the computer's ({level}) to play")
             }
             CommandError::Undo(e) => e.fmt(f),
+            CommandError::TurnOver { text, marks } => write!(
+                f,
+                "`{text}`: the turn ends after {marks} mark{}; the marks joined by commas are one turn's",
+                if *marks == 1 { "" } else { "s" }
+            ),
             CommandError::NothingToRedo => f.write_str(
                 "redo: no move to play again: `redo` follows an `undo`, until another move or game leaves its line",
             ),

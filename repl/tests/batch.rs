@@ -1019,3 +1019,37 @@ fn clock_0_is_off_and_too_many_seconds_say_the_limit() {
         "clock: 20 s per move\nclock: off\nerror: `99999999999`: at most 86400 seconds per move (a day), or off: usage: clock <seconds>|off\n"
     );
 }
+
+/// A turn's marks typed as `history` writes them, `k10,k11`: played
+/// together, or refused together; a record's moves read the same way, in
+/// any case, as the prompt does.
+#[test]
+fn a_turn_of_marks_joined_by_commas_is_played_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c6.toml"),
+        "rulebook = \"connect6\"\nmoves = \"J10 K10,K11\"\n",
+    )
+    .unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--batch"],
+        "new connect6\nj10\nk10,k11\nl10,l11,l12\nl10,k10\nhistory\nopen c6.toml\nhistory\n",
+    );
+    let kept: Vec<&str> = r
+        .out
+        .lines()
+        .filter(|l| l.starts_with("1. ") || l.starts_with("error:"))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            "error: `l10,l11,l12`: the turn ends after 2 marks; the marks joined by commas are one turn's",
+            "error: k10 is taken: a mark goes on an empty cell (SX1)",
+            "1. j10 k10,k11",
+            "1. j10 k10,k11",
+        ],
+        "{}",
+        r.out
+    );
+}

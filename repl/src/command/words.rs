@@ -58,14 +58,7 @@ pub(super) fn side(a: &Args<'_>, word: &str) -> Result<Side, ParseError> {
     }
 }
 
-/// A move as notation writes it: cells in lower case, a chosen mark in
-/// upper case (`B2=o` is `b2=O`).
-pub(super) fn normal_move(text: &str) -> String {
-    match text.split_once('=') {
-        Some((cell, mark)) => format!("{}={}", cell.to_lowercase(), mark.to_uppercase()),
-        None => text.to_lowercase(),
-    }
-}
+pub(super) use gridrules_core::notation::normal_case as normal_move;
 
 /// A level, or hard unless told (`ai`, `hint`).
 pub(super) fn level(a: &Args<'_>) -> Result<Level, ParseError> {

@@ -66,11 +66,9 @@ impl Session {
         self.start(game, false)
     }
 
+    /// Plays a move, or the marks of one turn joined by commas, as
+    /// `history` writes them (`k10,k11`): all of them, or none.
     pub(super) fn play(&mut self, text: &str) -> Result<Reply, CommandError> {
-        let mv = self.game.parse_move(text).map_err(|e| match e {
-            PlayError::Notation(e) => CommandError::Move(e),
-            e => CommandError::Play(text.to_string(), e),
-        })?;
         let side = self.game.position().turn();
         if let Some(level) = self.seats.computer(side).filter(|_| !self.game.is_over()) {
             return Err(CommandError::ComputersTurn {
@@ -79,7 +77,31 @@ impl Session {
                 level,
             });
         }
-        let mut played = vec![self.make_move(mv, By::Person)?];
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        // Tried on a copy: each mark must be legal after the ones before,
+        // and all of them the mover's.
+        let mut trial = self.game.clone();
+        let mut moves = Vec::new();
+        for part in &parts {
+            let mv = trial.parse_move(part).map_err(|e| match e {
+                PlayError::Notation(e) => CommandError::Move(e),
+                e => CommandError::Play(part.to_string(), e),
+            })?;
+            if trial.position().turn() != side {
+                return Err(CommandError::TurnOver {
+                    text: text.to_string(),
+                    marks: moves.len(),
+                });
+            }
+            trial
+                .play(mv)
+                .map_err(|e| CommandError::Play(part.to_string(), e))?;
+            moves.push(mv);
+        }
+        let mut played = Vec::new();
+        for mv in moves {
+            played.push(self.make_move(mv, By::Person)?);
+        }
         self.computer_replies(&mut played);
         Ok(Reply::Played(Vec::new(), played))
     }
