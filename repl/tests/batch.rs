@@ -1053,3 +1053,14 @@ fn a_turn_of_marks_joined_by_commas_is_played_whole() {
         r.out
     );
 }
+
+/// A built-in rulebook's name is read in any case, as commands are.
+#[test]
+fn a_built_in_name_is_read_in_any_case() {
+    let (out, err, _) = run(&["--batch"], "new Classic\nnew GOMOKU\n");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("new game:")).collect();
+    assert_eq!(games.len(), 2, "{out}{err}");
+    assert!(
+        games[0].starts_with("new game: classic —") && games[1].starts_with("new game: gomoku —")
+    );
+}

@@ -12,11 +12,23 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A built-in rulebook's name typed in any case (`new Classic`), where no
+/// file of that name is; else the name as typed.
+fn builtin_in_any_case(name: &str) -> String {
+    let lower = name.to_lowercase();
+    if !Path::new(name).exists() && Rulebook::is_builtin(&lower) {
+        lower
+    } else {
+        name.to_string()
+    }
+}
+
 impl Session {
     pub(super) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebook = match name {
             None => self.rulebook().clone(),
             Some(n) => {
+                let n = &builtin_in_any_case(n);
                 let r = Arc::new(open_rulebook(n)?);
                 self.rulebook_name = rulebook_ref(Path::new(n));
                 self.clock.limit = self.clock_for(&r);
@@ -33,7 +45,7 @@ impl Session {
     pub fn would_replace(&self, command: &Command) -> bool {
         match command {
             Command::New(None) => true,
-            Command::New(Some(name)) => open_rulebook(name).is_ok(),
+            Command::New(Some(name)) => open_rulebook(&builtin_in_any_case(name)).is_ok(),
             Command::Load(path) => Rulebook::from_file(path).is_ok(),
             Command::Open(path) => gridrules_core::record::open(path).is_ok(),
             Command::Setup(text) => self.rulebook().parse_position(text).is_ok(),
