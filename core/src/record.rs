@@ -440,7 +440,11 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
             ProblemKind::ResultMismatch,
             source,
             result.span(),
-            format!("result `{outcome}`, but after these moves the game goes on (for a resignation write ending = \"resigned\")"),
+            match outcome {
+                // A draw off the board is agreed; a win, resigned.
+                Outcome::Draw => format!("result `{outcome}`, but after these moves the game goes on (for a draw agreed write ending = \"agreed\")"),
+                Outcome::Win(_) => format!("result `{outcome}`, but after these moves the game goes on (for a resignation write ending = \"resigned\")"),
+            },
         )
         .into()),
         (Some((actual, _)), _) if actual != outcome => Err(Problem::spanned(

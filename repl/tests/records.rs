@@ -104,6 +104,11 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
             "rulebook = \"classic\"\nmoves = \"b2\"\nresult = \"X wins\"\n",
             "result.toml:3:10: result `X wins`, but after these moves the game goes on",
         ),
+        (
+            "draw.toml",
+            "rulebook = \"classic\"\nmoves = \"b2\"\nresult = \"draw\"\n",
+            "draw.toml:3:10: result `draw`, but after these moves the game goes on (for a draw agreed write ending = \"agreed\")",
+        ),
         // An ending was never read: a slip was refused as if none were
         // written, one the moves contradict passed.
         (
