@@ -32,10 +32,6 @@ impl Session {
             u64::from(games),
             "arena [{bar:30}] {pos}/{len} games, {elapsed} (Ctrl-C stops it)",
         );
-        if let Some(bar) = &bar {
-            // Games take seconds: keep the clock moving between them.
-            bar.enable_steady_tick(std::time::Duration::from_millis(500));
-        }
         let budget = budget.unwrap_or(Budget::Playouts(rules.table().ai_playouts));
         let m = Match {
             games,

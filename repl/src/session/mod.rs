@@ -603,6 +603,9 @@ impl Session {
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
                     .progress_chars("=> "),
             );
+            // Between updates (a perft branch can take a minute) the
+            // clock still moves: a bar that stands still reads as a hang.
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
             bar
         })
     }
