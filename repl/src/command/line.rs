@@ -109,14 +109,16 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
 }
 
 /// Whether `word` begins as a cell does (a column's one or two letters,
-/// then a digit: `c3/2*`, `d3-d2xa1xa4`) or as a slide (`^`): no command
-/// is written so, and a command run into its number (`solve60`) is not.
+/// then a digit: `c3/2*`, `d3-d2xa1xa4`), as a column moved from (`d-d1`)
+/// or as a slide (`^`): no command is written so, and a command run into
+/// its number (`solve60`) is not.
 fn starts_like_move(word: &str) -> bool {
     if word.starts_with('^') {
         return true;
     }
     let letters = word.bytes().take_while(u8::is_ascii_lowercase).count();
-    (1..=2).contains(&letters) && word.as_bytes().get(letters).is_some_and(u8::is_ascii_digit)
+    (1..=2).contains(&letters)
+        && (word.as_bytes().get(letters)).is_some_and(|&b| b.is_ascii_digit() || b == b'-')
 }
 
 #[cfg(test)]
@@ -138,6 +140,8 @@ mod tests {
         // Part of a word is not the suffix; alone it is no command.
         assert!(parse("name 1 x--no-reply").is_ok_and(|i| !i.hold));
         assert!(parse("--no-reply").is_err());
+        // A column written as a step is `play`'s to refuse.
+        assert_eq!(parse("d-d1").unwrap().spec.name, "play");
     }
 
     /// Reads `line` and its arguments; `Err` for a line that is not a
