@@ -396,3 +396,34 @@ fn a_shaped_board_draws_its_diagonal_steps() {
         "{shown}"
     );
 }
+
+/// Where a cell rests on another layer's (Score Four drawn in layers), a
+/// column names no cell: its letter is refused as not a drop, not as a
+/// full column, and the board offers no column to drop into.
+#[test]
+fn support_across_layers_offers_no_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("layers.rhai"),
+        "fn lines() { cube::lines(4) }\nfn wins(run) { run >= 4 }\n\
+         fn support(c) { if col(c) >= 4 { [cell(col(c) - 4, row(c))] } else { [] } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("layers.toml"),
+        "name = \"layers\"\ntitle = \"l\"\nscript = \"layers.rhai\"\n[board]\nwidth = 16\nheight = 4\nlayers = 4\n",
+    )
+    .unwrap();
+    let rules = Rulebook::from_file(&dir.path().join("layers.toml")).unwrap();
+    let mut session = Session::new(rules, "layers", Setting::Batch);
+    let s = step(&mut session, "e", Style::BATCH);
+    assert!(s.failed);
+    assert!(
+        s.text.contains("marks do not drop into columns here"),
+        "{}",
+        s.text
+    );
+    let shown = board(&session, PLAIN);
+    assert!(!shown.contains("column marked v"), "{shown}");
+    assert!(shown.lines().all(|l| !l.trim().is_empty()), "{shown:?}");
+}

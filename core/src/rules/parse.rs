@@ -254,7 +254,18 @@ impl Rulebook {
                             !occupied.contains(c) && self.mechanics.support(c).is_subset(occupied)
                         });
                         let Some(to) = resting else {
-                            return Err(self.refused_at(pos, Refusal::ColumnFull(letter)));
+                            // Full, or its empty cells rest on other
+                            // columns' (support across layers): a column
+                            // names no cell there.
+                            let full = self.column(col).all(|c| occupied.contains(c));
+                            return Err(self.refused_at(
+                                pos,
+                                if full {
+                                    Refusal::ColumnFull(letter)
+                                } else {
+                                    Refusal::NoColumns(text.to_string())
+                                },
+                            ));
                         };
                         let mv = Move::Place {
                             to,

@@ -204,7 +204,10 @@ impl Frame {
                     " ".to_string()
                 }
             });
-            outln!(out, "{:>label$} {drops}", "");
+            // No column a mark drops into (support across layers): no row.
+            if !drops.trim().is_empty() {
+                outln!(out, "{:>label$} {drops}", "");
+            }
         }
     }
 
@@ -331,7 +334,8 @@ fn notes(out: &mut String, session: &Session) {
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
         outln!(out, "roles: X is {x}, O is {o}");
     }
-    if t.has_gravity() && !game.is_over() {
+    let drops = (0..rulebook.grid().width()).any(|c| rulebook.landing(pos, c).is_some());
+    if t.has_gravity() && drops && !game.is_over() {
         outln!(
             out,
             "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
