@@ -745,8 +745,9 @@ impl Texts {
         );
         let record = format!(
             "rulebook = \"outside.toml\"\nx = \"{}\"\no = \"{}\"\nmoves = \"b2\"\n",
-            toml(&self.names[0]),
-            toml(&self.names[1]),
+            // A record's names are held to the `name` command's length.
+            toml(&clip(&self.names[0])),
+            toml(&clip(&self.names[1])),
         );
         std::fs::write(dir.join("outside.toml"), rulebook).unwrap();
         std::fs::write(dir.join("outside.rhai"), script).unwrap();
@@ -782,6 +783,13 @@ impl Texts {
         ]
         .into()
     }
+}
+
+/// `text` cut to the longest name a record may hold.
+fn clip(text: &str) -> String {
+    text.chars()
+        .take(gridrules_core::record::MAX_NAME)
+        .collect()
 }
 
 /// Characters no output may hold raw (`edge::hidden`, spelt out here).

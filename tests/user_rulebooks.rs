@@ -817,3 +817,40 @@ fn a_run_blocked_at_both_ends_does_not_win() {
         assert_eq!(rules.move_text(mv), "e15", "{level}");
     }
 }
+
+/// A refusal names the fault a move's text can be mended at: a wrong mark
+/// on a taken cell is refused for the cell (it used to say "write b2", a
+/// move refused as well). A step onto its own cell stays refused as onto
+/// an occupied one, as M5's transcript pins.
+#[test]
+fn refusals_name_the_fault_that_can_be_mended() {
+    let classic = Arc::new(Rulebook::builtin("classic").unwrap());
+    let mut game = Game::new(classic);
+    play_all(&mut game, "b2");
+    let err = game.parse_move("b2=X").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PlayError::Refused {
+                refusal: Refusal::Occupied(_),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let moving = Arc::new(Rulebook::builtin("moving").unwrap());
+    let mut game = Game::new(moving);
+    play_all(&mut game, "a1 b1 c1 a2 c2 b2");
+    let mv = game.parse_move("a1-a1").unwrap();
+    let err = game.play(mv).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PlayError::Refused {
+                refusal: Refusal::Occupied(..),
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}

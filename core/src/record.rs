@@ -73,14 +73,24 @@ pub struct Opened {
     pub rulebook: String,
 }
 
+/// The longest seat name: it must fit the score line on a terminal.
+pub const MAX_NAME: usize = 24;
+
+/// What is wrong with `name` as a player's name, if anything: the `name`
+/// command and a record's `x` and `o` hold names to the same rule. (Any
+/// character may be in one: every output escapes what is not plain text.)
+pub fn name_problem(name: &str) -> Option<String> {
+    (name.chars().count() > MAX_NAME).then(|| format!("a name has at most {MAX_NAME} characters"))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRecord {
     rulebook: Spanned<String>,
     #[serde(default)]
-    x: Option<String>,
+    x: Option<Spanned<String>>,
     #[serde(default)]
-    o: Option<String>,
+    o: Option<Spanned<String>>,
     #[serde(default)]
     clock: Option<Spanned<i64>>,
     /// The pie rule, when the table chose it (PI1).
@@ -238,9 +248,22 @@ pub fn parse(text: &str, path: &str, dir: &Path) -> Result<Opened, RecordError> 
         replay(&mut game, moves, source)?;
     }
     settle_result(&mut game, &raw, source)?;
+    for (key, name) in [("x", &raw.x), ("o", &raw.o)] {
+        if let Some(name) = name
+            && let Some(why) = name_problem(name.get_ref())
+        {
+            return Err(Problem::spanned(
+                ProblemKind::BadValue,
+                source,
+                name.span(),
+                format!("{key}: {why}"),
+            )
+            .into());
+        }
+    }
     let terms = Terms {
-        x: raw.x,
-        o: raw.o,
+        x: raw.x.map(Spanned::into_inner),
+        o: raw.o.map(Spanned::into_inner),
         pie: raw.pie,
         clock,
     };

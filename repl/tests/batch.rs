@@ -1064,3 +1064,16 @@ fn a_built_in_name_is_read_in_any_case() {
         games[0].starts_with("new game: classic —") && games[1].starts_with("new game: gomoku —")
     );
 }
+
+/// A draw agreed before any move was no game: `again` keeps the marks
+/// (it used to pass X to the computer).
+#[test]
+fn again_after_a_draw_agreed_before_any_move_keeps_the_marks() {
+    let (out, _, _) = run(&["--batch"], "vs hard X\ndraw offer\nagain\n");
+    let seats: Vec<&str> = out.lines().filter(|l| l.starts_with("X: ")).collect();
+    assert_eq!(
+        seats.last(),
+        Some(&"X: player 1, O: computer (hard); clock: 15 s per move"),
+        "{out}"
+    );
+}

@@ -105,6 +105,11 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
             "result.toml:3:10: result `X wins`, but after these moves the game goes on",
         ),
         (
+            "name.toml",
+            "rulebook = \"classic\"\no = \"Bartholomew the Unhurried Third\"\n",
+            "name.toml:2:5: o: a name has at most 24 characters",
+        ),
+        (
             "draw.toml",
             "rulebook = \"classic\"\nmoves = \"b2\"\nresult = \"draw\"\n",
             "draw.toml:3:10: result `draw`, but after these moves the game goes on (for a draw agreed write ending = \"agreed\")",

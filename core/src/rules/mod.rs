@@ -367,7 +367,9 @@ impl Rulebook {
             {
                 return refuse(Refusal::MustMove(self.example(pos, |m| m.from().is_some())));
             }
-            Move::Place { mark, .. } if !self.mechanics.marks.allows(pos.turn, mark) => {
+            Move::Place { mark, .. }
+                if !self.mechanics.marks.allows(pos.turn, mark) && !pos.occupied().contains(to) =>
+            {
                 let own = self.mechanics.marks.default_mark(pos.turn);
                 return refuse(Refusal::FixedMark(to, own));
             }

@@ -112,9 +112,14 @@ impl Rulebook {
                 }
             };
             if !marks.allows(pos.turn, side) {
-                return Err(
-                    self.refused_at(pos, Refusal::FixedMark(cell, marks.default_mark(pos.turn)))
-                );
+                // On a taken cell, the reason is the cell: "write b2"
+                // would name a move refused as well.
+                let refusal = if pos.occupied().contains(cell) {
+                    Refusal::Occupied(cell)
+                } else {
+                    Refusal::FixedMark(cell, marks.default_mark(pos.turn))
+                };
+                return Err(self.refused_at(pos, refusal));
             }
             Ok(side)
         };

@@ -46,9 +46,6 @@ const ARENA_SEED: u64 = 1;
 /// Seconds `solve` may take unless told.
 const SOLVE_SECONDS: f64 = 10.0;
 
-/// The longest seat name: it must fit the score line on a terminal.
-const MAX_NAME: usize = 24;
-
 /// `X` or `O`, either case.
 pub(super) fn side(a: &Args<'_>, word: &str) -> Result<Side, ParseError> {
     match word {
@@ -114,8 +111,8 @@ pub(super) fn name(a: &Args<'_>) -> Result<Command, ParseError> {
         _ => return Err(a.usage("which seat (1 or 2), and what name?")),
     };
     let name = name.trim();
-    if name.chars().count() > MAX_NAME {
-        return Err(a.usage(format!("a name has at most {MAX_NAME} characters")));
+    if let Some(why) = gridrules_core::record::name_problem(name) {
+        return Err(a.usage(why));
     }
     if name == "1" || name == "2" {
         return Err(a.usage("`1` and `2` name the seats already"));

@@ -105,9 +105,10 @@ impl Session {
                     marks: moves.len(),
                 });
             }
+            // Named as the rules write it (`b4` for the column `b`).
             trial
                 .play(mv)
-                .map_err(|e| CommandError::Play(part.to_string(), e))?;
+                .map_err(|e| CommandError::Play(self.rulebook().move_text(mv), e))?;
             moves.push(mv);
         }
         let mut played = Vec::new();

@@ -208,7 +208,9 @@ impl Session {
         if !self.game.is_over() {
             return Err(CommandError::GameOn);
         }
-        let swap = self.alternate.unwrap_or(self.rulebook().table().alternate);
+        // A draw agreed before any move was no game: the marks stay.
+        let swap = self.alternate.unwrap_or(self.rulebook().table().alternate)
+            && !self.agreed_before_any_move();
         let rulebook = self.rulebook().clone();
         self.start(Game::new(rulebook), swap)
     }
