@@ -25,6 +25,9 @@ pub struct Seats {
     games: u32,
     /// Whether the current game's result is already in the score.
     scored: bool,
+    /// The mark a seat chose for the next game after a result (`vs hard
+    /// X`), which the next game gives it whatever a rematch would swap.
+    next_mark: Option<(usize, Side)>,
 }
 
 impl Default for Seats {
@@ -37,6 +40,7 @@ impl Default for Seats {
             half_points: [0, 0],
             games: 0,
             scored: false,
+            next_mark: None,
         }
     }
 }
@@ -246,6 +250,20 @@ impl Seats {
         if swap {
             self.x_seat = 1 - self.x_seat;
         }
+        if let Some((seat, side)) = self.next_mark.take() {
+            self.give_mark(seat, side);
+        }
+    }
+
+    /// Seat `seat` plays `side` in the next game (chosen after a result,
+    /// when this game's marks are history).
+    pub fn give_mark_next_game(&mut self, seat: usize, side: Side) {
+        self.next_mark = Some((seat, side));
+    }
+
+    /// Sets the computer's level at seat `seat` (`None`: a person).
+    pub fn set_computer_at(&mut self, seat: usize, level: Option<Level>) {
+        self.computer[seat] = level;
     }
 
     /// `score: player 1 1.5, player 2 0.5 (2 games)`.

@@ -1077,3 +1077,34 @@ fn again_after_a_draw_agreed_before_any_move_keeps_the_marks() {
         "{out}"
     );
 }
+
+/// After a result, `vs hard X` is the next game's choice: the person keeps
+/// its seat and its points, and the next game gives it X whatever the
+/// rematch would swap (it used to move the person to the other seat and
+/// start the score afresh).
+#[test]
+fn a_mark_chosen_after_a_result_is_the_next_games() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "vs hard X\nresign\nagain\nresign\nvs hard X\nscore\nagain\nvs hard X\nresign\nvs hard X\nagain\n",
+    );
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("score:") || l.starts_with("X: ") || l.starts_with("next game:"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "score: player 1 (X) 0, computer (O, hard) 0 (0 games)",
+            "X: computer (hard), O: player 1; clock: 15 s per move",
+            "next game: you play X; the computer (hard) plays O",
+            "score: player 1 (O) 0, computer (X, hard) 2 (2 games)",
+            "score: player 1 (O) 0, computer (X, hard) 2 (2 games)",
+            "X: player 1, O: computer (hard); clock: 15 s per move",
+            "next game: you play X; the computer (hard) plays O",
+            "score: player 1 (X) 0, computer (O, hard) 3 (3 games)",
+            "X: player 1, O: computer (hard); clock: 15 s per move",
+        ],
+        "{out}"
+    );
+}

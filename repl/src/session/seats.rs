@@ -43,7 +43,11 @@ impl Session {
             // holds in this game (X at first; `again` may have passed it).
             (None, None) => self.seats.side_of(0),
         };
-        if self.seats.computer(human.other()) == Some(level) && self.seats.computer(human).is_none()
+        // After a result a mark named is the next game's: not "already".
+        let next_game = mark.is_some() && self.game.is_over();
+        if self.seats.computer(human.other()) == Some(level)
+            && self.seats.computer(human).is_none()
+            && !next_game
         {
             // Nothing changes; a reply Ctrl-C stopped is made all the same.
             let line = format!(
@@ -61,17 +65,31 @@ impl Session {
         // The seat the person plays against the computer, if one does.
         let person = self.seats.human_side().map(|h| self.seats.seat_of(h));
         self.seats.clear_computers();
-        if mark.is_some() && self.game.moves().is_empty() {
-            // Marks are chosen before the game (G6): the person keeps the
-            // seat it has against the computer, and its points; between
-            // two people it is seat 1.
-            self.seats.give_mark(person.unwrap_or(0), human);
+        let mut lines = Vec::new();
+        if next_game {
+            // After a result the marks are history: the choice is the next
+            // game's, whatever `again` would swap, and the person keeps its
+            // seat and its points.
+            let seat = person.unwrap_or(0);
+            self.seats.give_mark_next_game(seat, human);
+            self.seats.set_computer_at(1 - seat, Some(level));
+            lines.push(format!(
+                "next game: you play {human}; the computer ({level}) plays {}",
+                human.other()
+            ));
+        } else {
+            if mark.is_some() && self.game.moves().is_empty() {
+                // Marks are chosen before the game (G6): the person keeps
+                // the seat it has against the computer, and its points;
+                // between two people it is seat 1.
+                self.seats.give_mark(person.unwrap_or(0), human);
+            }
+            self.seats.set_computer(human.other(), Some(level));
+            lines.push(format!(
+                "you play {human}; the computer ({level}) plays {}",
+                human.other()
+            ));
         }
-        self.seats.set_computer(human.other(), Some(level));
-        let mut lines = vec![format!(
-            "you play {human}; the computer ({level}) plays {}",
-            human.other()
-        )];
         if self.seats.restart_score_for_new_players(&before) {
             lines.push(NEW_PLAYERS.to_string());
         }
