@@ -1108,3 +1108,13 @@ fn a_mark_chosen_after_a_result_is_the_next_games() {
         "{out}"
     );
 }
+
+/// `solve` after the result is refused as `legal` and `ai` are (it said
+/// "X wins in 0").
+#[test]
+fn solve_after_the_result_is_refused() {
+    let (out, err, _) = run(&["--batch", "--keep-going"], "a1\nb1\na2\nb2\na3\nsolve\n");
+    let all = format!("{out}{err}");
+    assert!(!all.contains("solve: X wins"), "{all}");
+    assert!(all.contains("error: solve: the game is over"), "{all}");
+}

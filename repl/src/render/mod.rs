@@ -162,7 +162,11 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             let (games, plies, secs) = rounds.iter().fold((0, 0, 0.0), |(g, p, s), r| {
                 (g + r.playouts, p + r.plies, s + r.elapsed.as_secs_f64())
             });
-            let median = &rounds[rounds.len() / 2];
+            // The middle round's speed, or the mean of the middle two.
+            let n = rounds.len();
+            let median = (rounds[(n - 1) / 2].playouts_per_second()
+                + rounds[n / 2].playouts_per_second())
+                / 2.0;
             outln!(
                 out,
                 "bench {rulebook}: {games} random games in {secs:.2} s, {:.1} moves each, single thread{}",
@@ -175,7 +179,7 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             );
             outln!(
                 out,
-                "median of {} round{}{}; slowest {}, fastest {}",
+                "median of {} round{}{}; slowest {}, fastest {} playouts/s",
                 rounds.len(),
                 if rounds.len() == 1 { "" } else { "s" },
                 if *stopped {
@@ -191,10 +195,10 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                     out,
                     "on all {cores} cores at once: {} playouts/s, {:.2}× the single thread's median",
                     speed(all),
-                    all.playouts_per_second() / median.playouts_per_second().max(1e-9)
+                    all.playouts_per_second() / median.max(1e-9)
                 );
             }
-            outln!(out, "playouts/s: {}", speed(median));
+            outln!(out, "playouts/s: {}", median.round() as u64);
         }
     }
     out

@@ -54,6 +54,9 @@ impl Session {
     /// The exact value of the position, within `within`.
     pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
         use gridrules_core::search::{self, Shown, Solved, Stage, Value, Won};
+        // As `legal`, `hint` and `ai`: after the result there is nothing
+        // to value (it said "X wins in 0").
+        self.refuse_if_over("solve")?;
         let rules = self.game.rulebook();
         // At a terminal, a bar while a table of every position is solved
         // (minutes for Teeko); the other methods answer in seconds.
@@ -161,6 +164,12 @@ impl Session {
         // Ctrl-C ends the round it interrupts, which still counts: it
         // measured the time it ran.
         let mut rounds = Vec::new();
+        // At a terminal, the rounds as they pass: seconds of silence read
+        // as a hang.
+        let bar = self.progress_bar(
+            u64::from(parts),
+            "bench [{bar:20}] round {pos}/{len}, {elapsed} (Ctrl-C stops it)",
+        );
         for i in 0..BENCH_ROUNDS {
             rounds.push(bench(
                 &rulebook,
@@ -168,6 +177,9 @@ impl Session {
                 0x5eed + u64::from(i),
                 &self.interrupt,
             )?);
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
             if self.interrupt.is_raised() {
                 break;
             }
@@ -187,6 +199,9 @@ impl Session {
         } else {
             None
         };
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
         Ok(Reply::Bench {
             rulebook: rulebook.name().to_string(),
             per_move_hooks: rulebook.has_per_move_hooks(),
