@@ -775,16 +775,19 @@ fn captures_count_the_stones_they_take() {
     play_all(&mut won, "n10");
     assert_eq!(won.status_line(), "result: X wins — 15 stones captured");
     // The computer counts them too: it takes the win, not the block.
-    for level in [Level::Medium, Level::Hard] {
-        let mv = choose(
-            At::new(&rules, &pos, &[]),
-            Request::new(level, Budget::Playouts(2_000)),
-            &mut Rng::new(1),
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(rules.move_text(mv), "n10", "{level}");
-    }
+    assert_eq!(computer_moves(&rules, &pos), ["n10", "n10"]);
+}
+
+/// The moves medium and hard choose in `pos` (seed 1).
+fn computer_moves(rules: &Rulebook, pos: &gridrules_core::Position) -> Vec<String> {
+    [Level::Medium, Level::Hard]
+        .into_iter()
+        .map(|level| {
+            let request = Request::new(level, Budget::Playouts(2_000));
+            let mv = choose(At::new(rules, pos, &[]), request, &mut Rng::new(1));
+            rules.move_text(mv.unwrap().unwrap())
+        })
+        .collect()
 }
 
 /// CA1–CA2 of Caro, without a per-move hook (`line_ends()`): a five with
@@ -806,16 +809,7 @@ fn a_run_blocked_at_both_ends_does_not_win() {
     // unless X blocks it.
     let text = "OOOO11/15/15/15/15/15/11X3/15/9X5/15/15/15/1OXXXX1O7/15/15 X";
     let pos = rules.parse_position(text).unwrap();
-    for level in [Level::Medium, Level::Hard] {
-        let mv = choose(
-            At::new(&rules, &pos, &[]),
-            Request::new(level, Budget::Playouts(2_000)),
-            &mut Rng::new(1),
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(rules.move_text(mv), "e15", "{level}");
-    }
+    assert_eq!(computer_moves(&rules, &pos), ["e15", "e15"]);
 }
 
 /// A refusal names the fault a move's text can be mended at: a wrong mark

@@ -41,9 +41,10 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             format!("line_ends() cannot go with {what}: the ends of a run are read where each side places its own marks and a line ends the game through the cell a move fills"),
         ));
     }
-    t.win = WinCheck::with_ends(&t.lines, t.wins[0].clone(), ends);
+    let n = load.grid.len();
+    t.win = WinCheck::with_ends(n, &t.lines, t.wins[0].clone(), ends);
     t.win_o = if t.sided {
-        WinCheck::with_ends(&t.lines, t.wins[1].clone(), ends)
+        WinCheck::with_ends(n, &t.lines, t.wins[1].clone(), ends)
     } else {
         t.win.clone()
     };
@@ -84,6 +85,17 @@ mod tests {
             "not both blocked",
             "b1 g1 c1 a1 d1 c9 e1 d9 f1"
         ));
+    }
+
+    #[test]
+    fn a_cell_on_no_line_is_judged_without_a_panic() {
+        // The table covers every cell of the board, not only the lines':
+        // c3 lies on none (it was out of the table's range).
+        let script = "fn lines() { [[cell(0, 0), cell(1, 0), cell(2, 0)]] }\n\
+            fn wins(run) { run >= 3 }\nfn line_ends() { \"not both blocked\" }";
+        let mut game = Game::new(Arc::new(Rulebook::scripted(script, 3, 3).unwrap()));
+        game.play(game.parse_move("c3").unwrap()).unwrap();
+        assert!(!game.is_over());
     }
 
     #[test]

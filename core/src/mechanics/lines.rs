@@ -95,24 +95,18 @@ impl LineEnds {
 }
 
 impl WinCheck {
-    /// The table of `wins` (a side's answers by run length) that reads the
-    /// cells beyond each run as `ends` says (`line_ends()`).
-    pub(crate) fn with_ends(lines: &[Vec<Cell>], wins: Vec<bool>, ends: LineEnds) -> WinCheck {
-        let n = lines
-            .iter()
-            .flatten()
-            .map(|c| c.index() + 1)
-            .max()
-            .unwrap_or(0);
-        let mut through = vec![Vec::new(); n];
-        for (l, line) in lines.iter().enumerate() {
-            for (i, c) in line.iter().enumerate() {
-                through[c.index()].push((l as u32, i as u32));
-            }
-        }
+    /// The table of `wins` (a side's answers by run length) on a board of
+    /// `n` cells that reads the cells beyond each run as `ends` says
+    /// (`line_ends()`).
+    pub(crate) fn with_ends(
+        n: usize,
+        lines: &[Vec<Cell>],
+        wins: Vec<bool>,
+        ends: LineEnds,
+    ) -> WinCheck {
         WinCheck::Ends {
             lines: lines.to_vec(),
-            through,
+            through: places_of(n, lines),
             wins,
             ends,
         }
@@ -505,18 +499,23 @@ fn win_check(
     if monotone {
         return windows(n, lines, k, words);
     }
+    let check = WinCheck::Runs {
+        lines: lines.to_vec(),
+        through: places_of(n, lines),
+        wins,
+    };
+    (check, None)
+}
+
+/// For each of `n` cells, the lines through it and its place in each.
+fn places_of(n: usize, lines: &[Vec<Cell>]) -> Vec<Vec<(u32, u32)>> {
     let mut through = vec![Vec::new(); n];
     for (l, line) in lines.iter().enumerate() {
         for (i, c) in line.iter().enumerate() {
             through[c.index()].push((l as u32, i as u32));
         }
     }
-    let check = WinCheck::Runs {
-        lines: lines.to_vec(),
-        through,
-        wins,
-    };
-    (check, None)
+    through
 }
 
 /// The size of window masks up to which a move reads them faster than the
