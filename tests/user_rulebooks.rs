@@ -848,3 +848,30 @@ fn refusals_name_the_fault_that_can_be_mended() {
         "{err:?}"
     );
 }
+
+/// A `forbidden` refusal may say which move of the side's it is (`{n}`):
+/// one text for a rule that closes other cells on each move.
+#[test]
+fn a_forbidden_refusal_names_the_move_number() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pro.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn forbidden(side, n) { if side == \"X\" && n == 2 { [cell(1, 1), cell(0, 0)] } else { [] } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("pro.toml"),
+        "name = \"pro\"\ntitle = \"p\"\nscript = \"pro.rhai\"\n[board]\nwidth = 3\nheight = 3\n\
+         [refusals]\nforbidden = \"{cell} is closed to {mark}'s move {n} (P2)\"\n",
+    )
+    .unwrap();
+    let rules = Arc::new(Rulebook::from_file(&dir.path().join("pro.toml")).unwrap());
+    let mut game = Game::new(rules);
+    play_all(&mut game, "c3 c2");
+    let err = game
+        .parse_move("b2")
+        .and_then(|mv| game.play(mv))
+        .unwrap_err();
+    assert_eq!(err.to_string(), "b2 is closed to X's move 2 (P2)");
+}

@@ -373,6 +373,7 @@ pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{size}",
     "{top}",
     "{example}",
+    "{n}",
     "{grid}",
 ];
 
@@ -404,7 +405,7 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "must_remove" => &["{cell}", "{to}", "{text}"],
         "removes_nothing" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
-        "forbidden" => &["{cell}", "{to}", "{mark}"],
+        "forbidden" => &["{cell}", "{to}", "{mark}", "{n}"],
         "overline" | "double_four" | "double_three" => &["{cell}", "{to}", "{mark}", "{lines}"],
         "no_size" => &["{cell}", "{to}", "{text}"],
         "unknown_size" => &["{cell}", "{to}", "{text}"],

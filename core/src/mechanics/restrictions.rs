@@ -134,9 +134,15 @@ impl Mechanics {
         for m in 0..moves.len() {
             let mut seen = vec![false; own.len()];
             if !augment(m, &moves, &own, &mut taken_by, &mut seen) {
+                // Named: a mark the rule closes that no other move needs
+                // (not the required first stone the others are matched to).
                 let (n, cells) = moves[m];
-                let on = own.iter().copied().find(|&c| cells.contains(c));
-                return Err((n, on.unwrap_or(own[0])));
+                let closed = |&(_, c): &(usize, &Cell)| cells.contains(*c);
+                let on = (own.iter().enumerate())
+                    .filter(closed)
+                    .find(|&(i, _)| taken_by[i].is_none())
+                    .or_else(|| own.iter().enumerate().find(closed));
+                return Err((n, on.map_or(own[0], |(_, &c)| c)));
             }
         }
         Ok(())
@@ -180,6 +186,30 @@ mod tests {
         let script =
             format!("fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\n{extra}");
         Rulebook::scripted(&script, 3, 3)
+    }
+
+    /// A set-up position no order of moves reaches names the mark that
+    /// breaks the rule, not the one another move needs: X's first mark
+    /// must be the centre and its second outside the centre's 5×5 (the
+    /// pro opening), so with X on h8 and i9 it is i9 (it named h8).
+    #[test]
+    fn setup_names_the_mark_that_breaks_a_rule_by_move_number() {
+        let script = "fn lines() { lines::straight(5) }\nfn wins(run) { run >= 5 }\n\
+            fn forbidden(side, n) {\n\
+                if side != \"X\" { return []; }\n\
+                let out = [];\n\
+                for c in cells() {\n\
+                    let near = (col(c) - 7).abs() <= 2 && (row(c) - 7).abs() <= 2;\n\
+                    if (n == 1 && c != cell(7, 7)) || (n == 2 && near) { out.push(c); }\n\
+                }\n\
+                out\n\
+            }";
+        let rules = Rulebook::scripted(script, 15, 15).unwrap();
+        let err = rules
+            .parse_position("15/15/15/15/15/15/8X6/7X7/15/15/15/15/15/15/O14 O")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("i9") && !err.contains("h8"), "{err}");
     }
 
     /// Each side's moves are counted through the turn structure: with

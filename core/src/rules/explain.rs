@@ -49,6 +49,11 @@ impl Rulebook {
         let mut text = String::new();
         let mut lines = String::new();
         let (mut size, mut top) = (String::new(), String::new());
+        // `forbidden`'s move number: the side's first move is 1.
+        let number = match refusal {
+            Refusal::Forbidden(_, _, n) => n.to_string(),
+            _ => String::new(),
+        };
         // The cells by their names: `{cell}` is the cell the move is
         // refused at, `{from}` and `{to}` the ends of the move.
         let (cell, from, to, board, result) = match refusal {
@@ -171,6 +176,7 @@ impl Rulebook {
             .replace("{size}", &size)
             .replace("{top}", &top)
             .replace("{example}", example.as_deref().unwrap_or_default())
+            .replace("{n}", &number)
             .replace("{grid}", &format!("{}×{}", g.width(), g.height()))
     }
 
