@@ -296,15 +296,20 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// A file path: everything after the name.
+    /// A file path: everything after the name, as [`Args::rulebook`]
+    /// reads it.
     pub fn path(&self) -> Result<PathBuf, ParseError> {
-        self.rest("which file?").map(|p| PathBuf::from(one_path(p)))
+        (self.rulebook().map(PathBuf::from)).ok_or_else(|| self.usage("which file?"))
     }
 
     /// A rulebook's name or file, if one is given: everything after the
-    /// name, as [`Args::path`] reads it.
+    /// name, one word (quoted or escaped) or, with bare spaces, as it stands.
     pub fn rulebook(&self) -> Option<String> {
-        (!self.rest.is_empty()).then(|| one_path(self.rest))
+        match &self.words[..] {
+            [] => None,
+            [one] => Some(one.clone()),
+            _ => Some(self.rest.to_string()),
+        }
     }
 
     /// A file to write, after an optional `--force` (to replace a file

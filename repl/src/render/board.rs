@@ -196,7 +196,7 @@ impl Frame {
             }
             outln!(out, "{:>label$} {}", "", names.trim_end());
         }
-        if rulebook.mechanics().has_gravity() && !game.is_over() {
+        if drops_now(rulebook, game) {
             let drops = self.columns(&|c| {
                 if rulebook.landing(game.position(), c).is_some() {
                     "v".to_string()
@@ -204,10 +204,7 @@ impl Frame {
                     " ".to_string()
                 }
             });
-            // No column a mark drops into (support across layers): no row.
-            if !drops.trim().is_empty() {
-                outln!(out, "{:>label$} {drops}", "");
-            }
+            outln!(out, "{:>label$} {drops}", "");
         }
     }
 
@@ -291,6 +288,16 @@ fn cell_text(shown: Shown, mark: &[Paint]) -> String {
     text
 }
 
+/// Whether a mark may drop into some column now: with gravity, in a game
+/// going on, where a column names one cell (not where cells rest on
+/// another layer's): the board then marks those columns and says how.
+fn drops_now(rulebook: &Rulebook, game: &Game) -> bool {
+    let pos = game.position();
+    rulebook.mechanics().has_gravity()
+        && !game.is_over()
+        && (0..rulebook.grid().width()).any(|c| rulebook.landing(pos, c).is_some())
+}
+
 /// Under the board: the last move, captures, roles, how to move now,
 /// closed sub-boards and where the next move goes, a draw offer, and the
 /// status line.
@@ -334,8 +341,7 @@ fn notes(out: &mut String, session: &Session) {
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
         outln!(out, "roles: X is {x}, O is {o}");
     }
-    let drops = (0..rulebook.grid().width()).any(|c| rulebook.landing(pos, c).is_some());
-    if t.has_gravity() && drops && !game.is_over() {
+    if drops_now(rulebook, game) {
         outln!(
             out,
             "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
