@@ -12,6 +12,9 @@ use crate::rulebook::Rulebook;
 use crate::turns::Turns;
 
 mod captures;
+mod shapes;
+
+use shapes::Shapes;
 
 /// A cell no mark can take: off the board's land, or not open at the root.
 const BLOCKED: u8 = 3;
@@ -80,6 +83,9 @@ pub(super) struct Shape<'r> {
     /// per count of captures and side.
     keys: [Vec<u64>; 2],
     caught_keys: [Vec<u64>; 2],
+    /// The move order by shapes, where the rulebook has one (one mark a
+    /// turn, no captures, lines of four to six).
+    shapes: Option<Shapes>,
     /// How near the centre a cell is: what breaks a tie of weights.
     pub(super) centre: Vec<i64>,
     /// One more than any `centre`: a unit of weight counts this much.
@@ -161,6 +167,11 @@ impl<'r> Shape<'r> {
             }
         }
         let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
+        let alternating = mechanics.turns().is_alternating();
+        // Two marks a turn and captures change what a shape is worth; the
+        // fit knew neither.
+        let by_shapes = alternating && captures.is_empty();
+        let shapes = by_shapes.then(|| Shapes::new(mechanics, k, n)).flatten();
         Shape {
             k,
             n,
@@ -173,7 +184,7 @@ impl<'r> Shape<'r> {
             per_capture: mechanics.captures().per_capture(),
             most_worth,
             turns: mechanics.turns(),
-            alternating: mechanics.turns().is_alternating(),
+            alternating,
             windows,
             beyond,
             through,
@@ -182,6 +193,7 @@ impl<'r> Shape<'r> {
             near_at,
             keys,
             caught_keys,
+            shapes,
             centre,
             centre_scale,
         }
@@ -216,6 +228,15 @@ impl<'r> Shape<'r> {
     /// Whether a mark may take the opponent's off the board.
     pub(super) fn captures(&self) -> bool {
         !self.captures.is_empty()
+    }
+}
+
+/// A mark of `side` as a digit of the codes in X's view and in O's: its
+/// own (1) in one, blocked (2) in the other.
+fn side_digits(side: Side) -> [u32; 2] {
+    match side {
+        Side::X => [1, 2],
+        Side::O => [2, 1],
     }
 }
 
@@ -299,6 +320,9 @@ pub(super) struct Board<'s> {
     short: [[WindowSet; 3]; 2],
     /// Marks within two steps of each cell: the cells worth a move.
     near: Vec<u16>,
+    /// Per slot of the move order by shapes, its neighbours in X's view
+    /// and in O's (see [`Shapes`]); empty without.
+    codes: Vec<[u32; 2]>,
     /// Per side, the captures made (pente's pairs).
     caught: [u16; 2],
     /// Where marks capture: each side's marks, and each marked cell's
@@ -333,6 +357,8 @@ impl<'s> Board<'s> {
             total: [0, 0],
             short: std::array::from_fn(|_| std::array::from_fn(|_| WindowSet::new(windows))),
             near: vec![0; shape.n],
+            codes: (shape.shapes.as_ref())
+                .map_or(Vec::new(), |s| s.start.iter().map(|&c| [c, c]).collect()),
             caught: [pos.captures(Side::X), pos.captures(Side::O)],
             stones: [Vec::new(), Vec::new()],
             slot: vec![0; shape.n],
@@ -387,6 +413,7 @@ impl<'s> Board<'s> {
         for s in [Side::X, Side::O] {
             self.add::<true>(c, s, 1);
         }
+        self.see(c, [2, 2], 1);
         self.stone[c] = BLOCKED;
     }
 
@@ -450,6 +477,21 @@ impl<'s> Board<'s> {
         if WEIGHTS {
             for &d in self.shape.near(c) {
                 self.near[d as usize] += 1;
+            }
+            self.see(c, side_digits(side), 1);
+        }
+    }
+
+    /// Adds (`delta` 1) or takes away (−1) `digits` (in X's view and in
+    /// O's) at `c`'s place in the codes of the cells that see it.
+    #[inline]
+    fn see(&mut self, c: usize, digits: [u32; 2], delta: i32) {
+        if let Some(shapes) = &self.shape.shapes {
+            for &(slot, power) in shapes.seen(c) {
+                let code = &mut self.codes[slot as usize];
+                for (v, d) in code.iter_mut().zip(digits) {
+                    *v = v.wrapping_add_signed(delta * (d * power) as i32);
+                }
             }
         }
     }
@@ -566,6 +608,7 @@ impl<'s> Board<'s> {
             for &d in self.shape.near(c) {
                 self.near[d as usize] -= 1;
             }
+            self.see(c, side_digits(side), -1);
         }
         self.empty += 1;
     }
@@ -789,8 +832,21 @@ impl<'s> Board<'s> {
     /// attack a little above defence.
     /// Its lines only: [`Board::capture_order`] adds what captures do, for
     /// a whole list of cells at once.
+    /// Where the rulebook has the move order by shapes, that order first
+    /// and the weights second.
     #[inline]
     pub(super) fn order(&self, c: usize) -> i64 {
+        let weights = self.weights_order(c);
+        match &self.shape.shapes {
+            Some(shapes) => (shapes.order(&self.codes, c, self.turn) << 32) + weights.min(1 << 31),
+            None => weights,
+        }
+    }
+
+    /// The order by the weights alone: the windows a mark builds and
+    /// blocks, attack a little above defence.
+    #[inline]
+    pub(super) fn weights_order(&self, c: usize) -> i64 {
         let me = self.turn as usize;
         11 * i64::from(self.weight[c][me]) + 10 * i64::from(self.weight[c][1 - me])
     }
@@ -1194,5 +1250,63 @@ pub(super) mod tests {
         assert_eq!(kept.weight, empty.weight);
         assert_eq!((kept.total, kept.hash), (empty.total, empty.hash));
         assert_eq!(kept.short, empty.short);
+    }
+
+    /// Five or more in a row on 15×15, one mark a turn.
+    fn five() -> Rulebook {
+        let text = "name = \"five\"\ntitle = \"five\"\nscript = \"k_in_a_row.rhai\"\n\
+                    [board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = true\n";
+        Rulebook::from_str_at(text, "five.toml", None).unwrap()
+    }
+
+    #[test]
+    fn the_codes_of_the_order_by_shapes_are_kept_as_built_afresh() {
+        // Five in a row on 15×15, one mark a turn: the order by shapes is
+        // kept; a blocked cell (not open at the root) is an end of its lines.
+        let rules = five();
+        let shape = Shape::new(&rules);
+        assert!(shape.shapes.is_some());
+        let start = rules.initial();
+        let mut open = vec![true; shape.n];
+        open[rules.grid().parse_cell("g7").unwrap().index()] = false;
+        let cells = ["h8", "h9", "i8", "a1", "j9", "o15", "k10", "g9"];
+        let (pos, played) = board_after(&rules, &cells);
+        let mut kept = Board::new(&shape, &start, &open);
+        for &c in &played {
+            kept.play(c);
+        }
+        let fresh = Board::new(&shape, &pos, &open);
+        assert_eq!(kept.codes, fresh.codes);
+        for &c in played.iter().rev() {
+            kept.undo(c);
+        }
+        assert_eq!(kept.codes, Board::new(&shape, &start, &open).codes);
+    }
+
+    #[test]
+    fn the_order_by_shapes_puts_a_four_before_a_three_and_an_open_one_before_a_closed() {
+        // X (to move): h8 i9 j10 on a diagonal, open at both ends, and
+        // c2 d2 e2 with O's b2 beside.
+        let rules = five();
+        let shape = Shape::new(&rules);
+        let open = vec![true; shape.n];
+        let pos = placed(
+            &rules,
+            &["h8", "i9", "j10", "c2", "d2", "e2"],
+            &["b2", "o1", "o2", "o3", "n15", "m15"],
+            Side::X,
+        );
+        let b = Board::new(&shape, &pos, &open);
+        let at = |name: &str| b.order(rules.grid().parse_cell(name).unwrap().index());
+        // k11 makes an open four; f2 a closed four (b2 holds O's mark);
+        // h2, past a gap, a closed three at most.
+        assert!(at("k11") > at("f2"), "open four before closed");
+        assert!(at("f2") > at("h2"), "four before three");
+        assert!(at("f2") > at("j8"), "four before twos");
+        // The shapes decide; the weights only break their ties.
+        let shapes = shape.shapes.as_ref().unwrap();
+        for c in b.candidates() {
+            assert_eq!(b.order(c) >> 32, shapes.order(&b.codes, c, Side::X));
+        }
     }
 }

@@ -159,8 +159,11 @@ impl<'s, 'u> Search<'s, 'u> {
         }
         if self.board.is_bare() {
             // No mark yet: every cell is as good to the search, so the
-            // centre, where the most lines cross.
-            found.cell = candidates.iter().copied().max_by_key(|&c| self.rank(c));
+            // centre, where the most lines cross (the shapes there say
+            // nothing: a lone mark by the edge is a closed one).
+            let b = &self.board;
+            let rank = |c: usize| b.weights_order(c) * b.shape.centre_scale + b.shape.centre[c];
+            found.cell = candidates.iter().copied().max_by_key(|&c| rank(c));
             found.how = How::Centre;
             return found;
         }
