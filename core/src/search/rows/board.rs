@@ -828,12 +828,11 @@ impl<'s> Board<'s> {
         (0..self.shape.n).filter(|&c| self.stone[c] == 0)
     }
 
-    /// How much a mark of the side to move on `c` builds and blocks:
-    /// attack a little above defence.
+    /// How much a mark of the side to move on `c` builds and blocks: by
+    /// shapes first where the rulebook has that order, the weights
+    /// breaking ties; else by the weights alone.
     /// Its lines only: [`Board::capture_order`] adds what captures do, for
     /// a whole list of cells at once.
-    /// Where the rulebook has the move order by shapes, that order first
-    /// and the weights second.
     #[inline]
     pub(super) fn order(&self, c: usize) -> i64 {
         let weights = self.weights_order(c);
@@ -1284,7 +1283,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn the_order_by_shapes_puts_a_four_before_a_three_and_an_open_one_before_a_closed() {
+    fn the_order_by_shapes_puts_a_four_before_a_three_and_an_open_four_before_a_closed() {
         // X (to move): h8 i9 j10 on a diagonal, open at both ends, and
         // c2 d2 e2 with O's b2 beside.
         let rules = five();

@@ -32,7 +32,8 @@ const STEP: u8 = 2;
 /// worth no fit (those positions are left out): it only has to come first.
 /// A closed and an open one share a worth: fitted apart, a closed one came
 /// out worth more (it stands by the opponent's marks, where play is), and
-/// the search then opened with a mark by the edge, closed by the board.
+/// the search answered a first mark in the corner by the edge, where the
+/// board closes every line (the pie rule's transcript PI1 pins the answer).
 const MOVER: [i32; KINDS] = [0, 26, 26, 45, 139, 161, 339, 468, 1161, 5000];
 const OPPONENT: [i32; KINDS] = [0, -14, -14, -10, 18, 50, 166, 295, 633, 4000];
 
@@ -201,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn a_mark_makes_the_kinds_a_fit_was_given() {
+    fn a_mark_makes_the_kind_its_line_allows() {
         let five = kinds(4, |run| run >= 5);
         for (line, kind) in [
             ("....*xxx.", LINE - 1),
