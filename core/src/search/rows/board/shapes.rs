@@ -37,6 +37,9 @@ const STEP: u8 = 2;
 const MOVER: [i32; KINDS] = [0, 26, 26, 45, 139, 161, 339, 468, 1161, 5000];
 const OPPONENT: [i32; KINDS] = [0, -14, -14, -10, 18, 50, 166, 295, 633, 4000];
 
+/// The longest reach the tables are built for (lines of six): 3^10 codes.
+const MOST_REACH: usize = 5;
+
 /// The tables of one rulebook's board.
 pub(in crate::search::rows) struct Shapes {
     /// Per side, per code of a cell's neighbours along a line in that
@@ -58,7 +61,7 @@ impl Shapes {
     /// or more, where one fits (`k` from 4 to 6; for shorter lines the
     /// kinds say little, for longer the tables outgrow a cache).
     pub(super) fn new(mechanics: &Mechanics, k: usize, n: usize) -> Option<Shapes> {
-        if !(4..=6).contains(&k) {
+        if !(4..=MOST_REACH + 1).contains(&k) {
             return None;
         }
         let reach = k - 1;
@@ -141,12 +144,14 @@ fn offsets(reach: usize) -> impl Iterator<Item = isize> {
 fn kinds(reach: usize, wins: impl Fn(usize) -> bool) -> Vec<u8> {
     let places = 2 * reach;
     let codes = 3usize.pow(places as u32);
+    let power: Vec<usize> = (0..places).map(|p| 3usize.pow(p as u32)).collect();
+    // The table is built for every search (each move): each code is
+    // decoded once, into an array, and its own marks counted from the
+    // code a digit shorter.
     let digits = |code: usize| {
-        let mut d = vec![0u8; places];
-        let mut v = code;
-        for x in d.iter_mut() {
-            *x = (v % 3) as u8;
-            v /= 3;
+        let mut d = [0u8; 2 * MOST_REACH];
+        for (p, x) in d.iter_mut().take(places).enumerate() {
+            *x = (code / power[p] % 3) as u8;
         }
         d
     };
@@ -157,10 +162,13 @@ fn kinds(reach: usize, wins: impl Fn(usize) -> bool) -> Vec<u8> {
         let after = (reach..places).take_while(|&p| own(p)).count();
         before + 1 + after
     };
+    let mut owns = vec![0u8; codes];
+    for code in 1..codes {
+        owns[code] = owns[code / 3] + u8::from(code % 3 == 1);
+    }
     // Children (one own mark more) are judged before their parents.
     let mut order: Vec<usize> = (0..codes).collect();
-    let owns = |code: usize| digits(code).iter().filter(|&&x| x == 1).count();
-    order.sort_by_key(|&code| std::cmp::Reverse(owns(code)));
+    order.sort_by_key(|&code| std::cmp::Reverse(owns[code]));
     let mut kind = vec![0u8; codes];
     for code in order {
         let d = digits(code);
@@ -168,12 +176,11 @@ fn kinds(reach: usize, wins: impl Fn(usize) -> bool) -> Vec<u8> {
             kind[code] = LINE;
             continue;
         }
-        let empty: Vec<usize> = (0..places).filter(|&p| d[p] == 0).collect();
-        let lines = empty.iter().filter(|&&p| wins(run(&d, Some(p)))).count();
+        let empty = (0..places).filter(|&p| d[p] == 0);
+        let lines = empty.clone().filter(|&p| wins(run(&d, Some(p)))).count();
         kind[code] = match lines {
             0 => empty
-                .iter()
-                .map(|&p| kind[code + 3usize.pow(p as u32)])
+                .map(|p| kind[code + power[p]])
                 .filter(|&k| k > STEP)
                 .map(|k| k - STEP)
                 .max()
