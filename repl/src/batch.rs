@@ -70,11 +70,7 @@ pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     }
     // A move the clock made shows on the board even when the command that
     // noticed it drew none (it was refused as too late, or only printed).
-    let redraw = !pending.is_empty()
-        && !matches!(
-            result,
-            Ok(Reply::Played(..) | Reply::Board | Reply::NewGame(_))
-        );
+    let redraw = !pending.is_empty() && !result.as_ref().is_ok_and(Reply::draws_board);
     let board = |session: &Session| {
         if redraw && style.boards {
             render::board_text(session)
@@ -238,4 +234,35 @@ pub fn replay(transcript: &str) -> String {
     )
     .expect("writing to memory cannot fail");
     String::from_utf8(out).expect("replies are UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridrules_core::Rulebook;
+    use std::time::Duration;
+
+    /// A move the clock made just before a command is drawn on one board,
+    /// whether the command draws the board itself (`undo` drew it twice)
+    /// or not (`status`).
+    #[test]
+    fn a_move_the_clock_made_before_a_command_is_drawn_on_one_board() {
+        let style = Style {
+            boards: true,
+            color: false,
+            width: None,
+        };
+        for command in ["undo", "show", "status", "b1"] {
+            let rules = Rulebook::builtin("classic").unwrap();
+            let mut session = Session::new(rules, "classic", Setting::Batch);
+            for line in ["clock 15", "b2"] {
+                assert!(!step(&mut session, line, style).failed, "{line}");
+            }
+            session.let_time_pass(Duration::from_secs(16));
+            let text = step(&mut session, command, style).text;
+            assert!(text.contains("time ran out: O plays"), "{command}: {text}");
+            // The board's column letters, once.
+            assert_eq!(text.matches("  a b c").count(), 1, "{command}: {text}");
+        }
+    }
 }

@@ -67,3 +67,14 @@ pub enum Reply {
     /// Leave the REPL.
     Quit,
 }
+
+impl Reply {
+    /// Whether its text ends with the board, where the style draws boards:
+    /// a move the clock made before it then needs no board of its own.
+    pub fn draws_board(&self) -> bool {
+        matches!(
+            self,
+            Reply::Board | Reply::Played(..) | Reply::NewGame(_) | Reply::Undone(_)
+        )
+    }
+}

@@ -84,6 +84,15 @@ impl Session {
         Ok(Reply::Nothing)
     }
 
+    /// Lets `time` pass on batch mode's clock with no command, as it passes
+    /// at the REPL between two lines: the clock moves at the next command.
+    #[cfg(test)]
+    pub(crate) fn let_time_pass(&mut self, time: Duration) {
+        if let TimeSource::Virtual(now) = &mut self.clock.source {
+            *now += time;
+        }
+    }
+
     /// Makes the move of a player whose time ran out (T2), a random legal
     /// one, and the computer's reply. The next side's time begins now, when
     /// the move is shown (at the REPL, when Enter is pressed): never while
