@@ -290,6 +290,9 @@ pub enum SetupErrorKind {
     TargetFull(usize),
     /// A target region `.0` on an empty board: no move has sent the game there (U2).
     TargetEmpty(usize),
+    /// A target region `.0` that no mark on the board sends the game to:
+    /// no last move explains it (U3).
+    TargetUnexplained(usize),
     /// Sized pieces: a piece in row `row` (from 1, top first) without its
     /// size after its mark. Holds the row and the sizes' letters.
     PieceSize {
@@ -584,6 +587,11 @@ impl fmt::Display for SetupErrorKind {
             K::TargetEmpty(r) => write!(
                 f,
                 "target board {} on an empty board: no move has sent the game there yet (U2): write `-`",
+                r + 1
+            ),
+            K::TargetUnexplained(r) => write!(
+                f,
+                "target board {}: no mark sits on a cell that sends the game there, so no last move explains it (U3): write `-` or the board the last move sent to",
                 r + 1
             ),
             K::PieceSize { row, sizes } => write!(

@@ -432,6 +432,12 @@ impl Mechanics {
                 } else if pos.occupied().is_empty() {
                     // Only a move sends the game to a board, and none was made.
                     Err(SetupErrorKind::TargetEmpty(r))
+                } else if !(pos.occupied().into_iter())
+                    .any(|c| usize::from(self.redirect[c.index()]) == r)
+                {
+                    // The last move sent the game here: its mark is on a
+                    // cell that sends to `r` (either mark, as wild plays).
+                    Err(SetupErrorKind::TargetUnexplained(r))
                 } else {
                     Ok(r as u8)
                 }
