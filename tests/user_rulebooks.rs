@@ -620,6 +620,34 @@ fn the_guides_move_number_example_loads_and_plays() {
     }
 }
 
+/// Picaria, the guide's move-number rule with pieces: its examples pass
+/// with no per-move hook; X's first placement leaves out the centre, its
+/// later ones and every step may take it, and a random game from every
+/// position of the placements keeps to the rule.
+#[test]
+fn picarias_first_piece_is_kept_off_the_centre_and_its_steps_are_free() {
+    let rules = guide_example("picaria.toml", 4);
+    let centre = rules.grid().parse_cell("b2").unwrap();
+    let mut list = MoveList::new();
+    let mut rng = gridrules_core::Rng::new(7);
+    for _ in 0..200 {
+        let (mut pos, mut history) = (rules.initial(), Vec::new());
+        while !pos.is_over() && history.len() < 40 {
+            rules.legal_moves(&pos, &history, &mut list).unwrap();
+            let x_first = pos.turn() == Side::X && pos.marks(Side::X).count() == 0;
+            assert_eq!(
+                list.iter().any(|m| m.to() == Some(centre)),
+                !x_first && !pos.occupied().contains(centre),
+                "{}",
+                rules.position_text(&pos)
+            );
+            let mv = list[rng.below(list.len())];
+            pos = rules.play(&pos, &history, mv).unwrap();
+            history.push(mv);
+        }
+    }
+}
+
 /// The authoring guide's patterns example: its examples pass with no
 /// per-move hook; the double three at f6 is left out of `legal` for X and,
 /// with the colours swapped, for O; X's six in a row is no win, O's is.

@@ -317,7 +317,10 @@ impl Rulebook {
             pos.ply = pos.ply.saturating_add(1);
         }
         self.check_support(&mut pos, board)?;
-        for side in Side::ALL {
+        // Once every piece is placed, pieces may have moved anywhere: the
+        // restrictions on placements no longer say where marks stand.
+        let moving = self.mechanics.pieces != UNLIMITED && pos.in_hand.x == 0 && pos.in_hand.o == 0;
+        for side in Side::ALL.into_iter().filter(|_| !moving) {
             if let Err((n, cell)) = self.mechanics.placeable(side, pos.marks(side)) {
                 let rule = self.explain(&crate::Refusal::Forbidden(cell, side, n));
                 return fail(&board.span, K::NeverPlaced { side, rule });

@@ -1,6 +1,7 @@
 //! Cells forbidden by move number (`forbidden(side, n)`): the cells a side
 //! may not take on its n-th move — 3×3×3's "X's first mark not in the
-//! centre", or a first move that must go to the centre. Read at load into
+//! centre", Picaria's "no first piece on the centre" (its n-th placement,
+//! with `pieces()`), or a first move that must go to the centre. Read at load into
 //! one set per move of the game; play leaves those cells out of the moves
 //! it lists (`Rulebook::board_moves`) and refuses a move to one.
 
@@ -25,10 +26,12 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     if !load.host.defines(hook) {
         return Ok(());
     }
-    // A move number must follow from the position: where marks move,
-    // vanish or are taken, the same marks come back at other numbers.
+    // A move number must follow from the position: where marks vanish,
+    // are taken or slide, the same marks come back at other numbers.
+    // Pieces that move do not clash: each side places all its pieces
+    // before any moves, so the placements are the game's first moves.
     use Primitive as P;
-    let clash = [P::Pieces, P::Captures, P::KeepMarks, P::Slides];
+    let clash = [P::Captures, P::KeepMarks, P::Slides];
     if let Some(what) = t.first_in_use(&clash) {
         return Err(load.bad(
             hook,
@@ -37,7 +40,8 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             ),
         ));
     }
-    let n = load.grid.len();
+    // A side places at most its pieces (the rest of its moves move them).
+    let n = load.grid.len().min(usize::from(t.pieces));
     let mut by_side = [Vec::new(), Vec::new()];
     for side in [Side::X, Side::O] {
         let sets = &mut by_side[side as usize];
@@ -268,10 +272,52 @@ mod tests {
         assert_eq!(t.placeable(Side::X, cells(&[0, 1])), Err((1, Cell(0))));
     }
 
+    /// With `pieces()`, a side's n-th placement is restricted (Picaria's
+    /// first piece): every piece is placed before any moves, so the
+    /// placements are the game's first moves. Steps are not placements,
+    /// and a set-up where pieces may have moved is not held to the rule.
+    #[test]
+    fn with_pieces_the_placements_are_restricted_and_the_steps_are_not() {
+        let rules = rulebook(
+            "fn pieces() { 3 }\nfn steps(c) { movement::king(c) }\n\
+             fn forbidden(side, n) { if side == \"X\" && n == 1 { [0, 1, 2, 3, 5, 6, 7, 8] } \
+             else if n == 4 { [4] } }",
+        )
+        .unwrap();
+        let t = rules.mechanics();
+        // X's first piece must go on the centre; n = 4 is past the pieces.
+        assert_eq!(t.restrictions().len(), 1);
+        let start = rules.initial();
+        let names = |pos: &crate::position::Position| {
+            let mut list = crate::position::MoveList::new();
+            rules.legal_moves(pos, &[], &mut list).unwrap();
+            list.iter().map(|&m| rules.move_text(m)).collect::<Vec<_>>()
+        };
+        assert_eq!(names(&start), ["b2"]);
+        let mut pos = start;
+        for m in ["b2", "a1", "c3", "a3", "c1", "b3"] {
+            let mv = rules.parse_move(&pos, &[], m).unwrap();
+            pos = rules.play(&pos, &[], mv).unwrap();
+        }
+        // The movement phase: the centre piece may leave, to any neighbour.
+        assert!(
+            names(&pos).contains(&"b2-a2".to_string()),
+            "{:?}",
+            names(&pos)
+        );
+        // Placing, X must hold the centre; once all are placed, it need not.
+        let err = rules.parse_position("3/3/X2 O 2,3").unwrap_err();
+        assert!(err.to_string().contains("cannot have been placed"), "{err}");
+        assert!(rules.parse_position("OXO/3/XOX X 0,0").is_ok());
+    }
+
     #[test]
     fn forbidden_refuses_what_it_cannot_go_with_and_bad_cells() {
-        let err = rulebook("fn pieces() { 3 }\nfn forbidden(side, n) { [] }").unwrap_err();
-        assert!(err.contains("forbidden() cannot go with pieces()"), "{err}");
+        let err = rulebook("fn keep_marks() { 3 }\nfn forbidden(side, n) { [] }").unwrap_err();
+        assert!(
+            err.contains("forbidden() cannot go with keep_marks()"),
+            "{err}"
+        );
         let err = rulebook("fn forbidden(side, n) { [9] }").unwrap_err();
         assert!(err.contains("forbidden(\"X\", 1), item 1"), "{err}");
         let rules = rulebook("fn forbidden(side, n) { () }").unwrap();
