@@ -84,6 +84,45 @@ fn about_names_the_brain_in_the_protocols_format() {
     assert_eq!(pairs, expected);
 }
 
+/// `INFO max_node` caps the search in nodes: two brains answer a middle
+/// game with the same move and the same search, within the cap, and
+/// without it the search (given the same time) visits more.
+#[test]
+fn a_cap_in_nodes_gives_the_same_move_within_the_cap() {
+    let stones = [
+        "10,10,2", "10,11,1", "11,11,2", "9,9,1", "12,12,2", "11,10,1",
+    ];
+    let message = |cap: Option<&str>, turn_ms: u32| {
+        let mut b = brain();
+        assert_eq!(ask(&mut b, "START 20"), "OK");
+        b.handle(&format!("INFO timeout_turn {turn_ms}"));
+        if let Some(cap) = cap {
+            assert!(b.handle(&format!("INFO max_node {cap}")).lines.is_empty());
+        }
+        let lines = on_board(&mut b, &stones);
+        // The search's own words, without the time it took.
+        let how = lines[0]
+            .rsplit_once(" tm ")
+            .expect("the time")
+            .0
+            .to_string();
+        let nodes: u64 = how
+            .rsplit_once(" n ")
+            .and_then(|(_, n)| n.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no node count: {how}"));
+        (how, nodes, lines[1].clone())
+    };
+    // Time to spare: the cap ends the search.
+    let (how, nodes, mv) = message(Some("20000"), 3000);
+    // The search stops at the first node past the cap, its threat
+    // searches too: a few over, never many.
+    assert!((15_000..=20_200).contains(&nodes), "{how}");
+    assert_eq!(message(Some("20000"), 3000), (how, nodes, mv));
+    // 0 is no cap: the time alone bounds the search.
+    let (_, unbounded, _) = message(Some("0"), 500);
+    assert!(unbounded > 20_000, "{unbounded}");
+}
+
 #[test]
 fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
     let mut b = brain();

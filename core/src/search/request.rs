@@ -61,6 +61,14 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// The budget in playouts that gives five-in-a-row's search (the row
+    /// search) `nodes` alpha-beta nodes; other searches get a thirtieth
+    /// of `nodes` in playouts.
+    pub fn of_nodes(nodes: u64) -> Budget {
+        let playouts = nodes.div_ceil(super::rows::NODES_PER_PLAYOUT).max(1);
+        Budget::Playouts(u32::try_from(playouts).unwrap_or(u32::MAX))
+    }
+
     pub(super) fn scaled_down(self, by: u32) -> Budget {
         match self {
             Budget::Time(d) => Budget::Time(d / by),

@@ -14,6 +14,9 @@ pub struct Info {
     pub time_left: Option<u64>,
     /// The rule bits (1 exactly five, 2 continuous game, 4 renju, 8 caro).
     pub rule: u32,
+    /// The most nodes a move's search may visit (`INFO max_node`, as
+    /// Rapfi reads it; 0: no limit): a match that repeats on any machine.
+    pub max_node: Option<u64>,
 }
 
 impl Info {

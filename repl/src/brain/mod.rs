@@ -341,6 +341,7 @@ impl Brain {
             "timeout_turn" => &mut self.info.timeout_turn,
             "timeout_match" => &mut self.info.timeout_match,
             "time_left" => &mut self.info.time_left,
+            "max_node" => &mut self.info.max_node,
             "rule" => {
                 return match value.parse() {
                     Ok(rule) => {
@@ -524,6 +525,7 @@ impl Brain {
     fn reply(&mut self, started: Instant) -> Answer {
         let seed = self.rng.next_u64();
         let plan = self.plan;
+        let nodes = self.info.max_node.filter(|&n| n > 0);
         let game = match self.game() {
             Ok(game) => game,
             Err(reason) => return Answer::error(reason),
@@ -532,7 +534,7 @@ impl Brain {
             return Answer::error(format!("the game is over ({result})"));
         }
         let turn = game.position().turn();
-        let (mv, how) = match choose(game, plan, started, seed) {
+        let (mv, how) = match choose(game, plan, nodes, started, seed) {
             Ok(chosen) => chosen,
             Err(reason) => return Answer::error(reason),
         };

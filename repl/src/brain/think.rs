@@ -71,12 +71,16 @@ pub(super) fn out_of_time(e: &ScriptError, by: Instant) -> bool {
 pub(super) fn choose(
     game: &Game,
     plan: Plan,
+    nodes: Option<u64>,
     started: Instant,
     seed: u64,
 ) -> Result<(Move, String), String> {
     let searched = match plan.think {
         None => Err("no time to search"),
         Some(think) => {
+            // A cap in nodes stands in for the time, within the same
+            // deadlines: the move then repeats whatever the machine.
+            let budget = nodes.map_or(Budget::Time(think), Budget::of_nodes);
             let (send, receive) = channel();
             let searched = game.clone();
             let spawned = std::thread::Builder::new()
@@ -88,7 +92,7 @@ pub(super) fn choose(
                     let mut rng = Rng::new(seed);
                     let mut report = Report::default();
                     let chosen = ScriptBudget::until(plan.search_by, SEARCH_TIME).run(|| {
-                        let request = Request::new(Level::Hard, Budget::Time(think))
+                        let request = Request::new(Level::Hard, budget)
                             .deadline(plan.search_by)
                             .report(&mut report);
                         search::choose(&searched, request, &mut rng)
