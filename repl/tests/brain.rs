@@ -565,6 +565,31 @@ fn the_brain_beats_the_easy_level() {
     assert_eq!(game.outcome(), Some(Outcome::Win(Side::O)));
 }
 
+/// Gomoku has no per-move hook: the search thinks past the seven tenths
+/// of the time a hooked rulebook's stops at (a margin its hooks need), and
+/// the answer still comes within the time.
+#[test]
+fn without_per_move_hooks_the_search_uses_most_of_the_time() {
+    let mut b = brain();
+    assert_eq!(ask(&mut b, "START 20"), "OK");
+    b.handle("INFO timeout_turn 1000");
+    let started = Instant::now();
+    let lines = on_board(
+        &mut b,
+        &["9,9,2", "10,10,1", "10,9,2", "11,9,1", "9,10,2", "8,8,1"],
+    );
+    let took = started.elapsed();
+    let tm: u64 = lines[0]
+        .rsplit_once(" tm ")
+        .and_then(|(_, t)| t.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no time: {lines:?}"));
+    assert!(tm >= 800, "{lines:?}");
+    assert!(
+        took < Duration::from_millis(1500),
+        "{lines:?} after {took:?}"
+    );
+}
+
 #[test]
 fn the_answer_comes_well_within_the_time_per_move() {
     // Through the command line's `brain` too.

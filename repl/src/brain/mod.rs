@@ -55,7 +55,7 @@ use gridrules_core::{Game, Move, PlayError, Rulebook, Side};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use think::{COMMAND_TIME, Plan, choose, out_of_time};
+use think::{COMMAND_TIME, HOOKED, PLAIN, Plan, choose, out_of_time};
 
 /// What `ABOUT` answers: the protocol's `key="value"` pairs. Only what is
 /// known is said: no country, and no `www` while the package names no
@@ -201,7 +201,7 @@ impl Brain {
             own: None,
             pending: None,
             out_of_step: None,
-            plan: Plan::new(Instant::now(), DEFAULT_TURN),
+            plan: Plan::new(Instant::now(), DEFAULT_TURN, HOOKED),
             rng,
         }
     }
@@ -212,6 +212,18 @@ impl Brain {
         self.own = None;
         self.pending = None;
         self.out_of_step = None;
+    }
+
+    /// Whether the rulebook of the game (or the one made for the board and
+    /// rule in force) has per-move hooks; a rulebook not made yet is taken
+    /// to have them.
+    fn hooked(&self) -> bool {
+        let rules = match (&self.game, self.size) {
+            (Some((_, game)), _) => Some(game.rulebook()),
+            (None, Some((w, h))) => self.made.get(&self.key(w, h)),
+            (None, None) => None,
+        };
+        rules.is_none_or(|r| r.has_per_move_hooks())
     }
 
     /// The empty cells of the board, for the share of the match time.
@@ -240,7 +252,8 @@ impl Brain {
     /// of any load instead.
     pub fn handle(&mut self, line: &str) -> Answer {
         let started = Instant::now();
-        self.plan = Plan::new(started, self.info.allowance(self.empty_cells()));
+        let shares = if self.hooked() { HOOKED } else { PLAIN };
+        self.plan = Plan::new(started, self.info.allowance(self.empty_cells()), shares);
         ScriptBudget::until(self.plan.scripts_by, COMMAND_TIME).run(|| self.command(line, started))
     }
 

@@ -18,30 +18,64 @@ const NO_TIME_SCRIPTS: Duration = Duration::from_millis(100);
 /// stage has one, scripts included; the last stage runs none.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Plan {
-    /// The search's budget: two thirds of the allowance (none without
-    /// time), the rest a margin for the stages after it.
+    /// The search's budget (none without time), the rest a margin for the
+    /// stages after it.
     pub(super) think: Option<Duration>,
-    /// When the search thread stops, its scripts too: seven tenths.
+    /// When the search thread stops, its scripts too.
     pub(super) search_by: Instant,
-    /// How long the answer waits for the search thread: three quarters.
+    /// How long the answer waits for the search thread.
     pub(super) wait_until: Instant,
     /// When the move found without search must be ready, its scripts
-    /// stopped: 88 hundredths. Past it, the tables alone choose, at once.
+    /// stopped. Past it, the tables alone choose, at once.
     pub(super) fallback_by: Instant,
-    /// When every script the command runs must have stopped: nine tenths.
+    /// When every script the command runs must have stopped.
     pub(super) scripts_by: Instant,
 }
 
+/// Where each of [`Plan`]'s stages ends, in thousandths of the time for a
+/// move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Shares {
+    think: u32,
+    search: u32,
+    wait: u32,
+    fallback: u32,
+    scripts: u32,
+}
+
+/// A rulebook with per-move hooks: a margin at every stage for a hook
+/// that overruns it.
+pub(super) const HOOKED: Shares = Shares {
+    think: 667,
+    search: 700,
+    wait: 750,
+    fallback: 880,
+    scripts: 900,
+};
+
+/// A rulebook without (gomoku, renju and every k in a row the brain
+/// plays): its search stops within a few milliseconds of its deadline and
+/// the stages after it run no script, so it thinks longer — still a
+/// twentieth of the time between its stop and the wait's end.
+pub(super) const PLAIN: Shares = Shares {
+    think: 820,
+    search: 850,
+    wait: 900,
+    fallback: 940,
+    scripts: 960,
+};
+
 impl Plan {
-    pub(super) fn new(started: Instant, allowance: Duration) -> Plan {
-        let think = (!allowance.is_zero()).then_some(allowance * 2 / 3);
+    pub(super) fn new(started: Instant, allowance: Duration, shares: Shares) -> Plan {
+        let share = |d: Duration, n: u32| d * n / 1000;
+        let think = (!allowance.is_zero()).then_some(share(allowance, shares.think));
         let a = allowance.max(NO_TIME_SCRIPTS);
         Plan {
             think,
-            search_by: started + a * 7 / 10,
-            wait_until: started + a * 3 / 4,
-            fallback_by: started + a * 88 / 100,
-            scripts_by: started + a * 9 / 10,
+            search_by: started + share(a, shares.search),
+            wait_until: started + share(a, shares.wait),
+            fallback_by: started + share(a, shares.fallback),
+            scripts_by: started + share(a, shares.scripts),
         }
     }
 }
