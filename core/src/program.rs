@@ -19,8 +19,21 @@
 //! of the game it reads `quit`. Lines it writes before answering that start
 //! with `#` are ignored (a place for its own comments). Only the process
 //! started is stopped at the end: a wrapper script should `exec` its bot.
+//!
+//! A program whose file name starts with `pbrain-` is a Gomocup brain
+//! instead, and speaks that protocol (Piskvork's): `START` with the board's
+//! size (`RECTSTART w,h` for a board that is not square), `INFO
+//! timeout_turn` with its time a move and `INFO rule` (1 where an overline
+//! does not win, 4 where the rulebook forbids patterns to X, as renju),
+//! then for each move the whole board (`BOARD`, a stone a line as
+//! `x,y,field` — 1 its own, 2 the opponent's — `DONE`), answered by `x,y`
+//! (the column from the left and the row from the top, from 0); `END`
+//! at the end. Only rulebooks where each side places its own stone, one a
+//! turn, and nothing is taken off can be described so.
 
-use crate::position::{Move, MoveList, Position};
+use crate::geometry::Cell;
+use crate::mechanics::Primitive;
+use crate::position::{Move, MoveList, Position, Side};
 use crate::rulebook::Rulebook;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +52,9 @@ const MAX_LINE: u64 = 64 * 1024;
 /// match: it is timed out and stopped.
 pub struct Program {
     path: PathBuf,
+    /// A Gomocup brain (its file name starts with `pbrain-`), and whether
+    /// it has been told the board (`START`) yet.
+    brain: Option<bool>,
     child: Child,
     /// Text for the program's standard input, written on its own thread.
     ask: Option<Sender<String>>,
@@ -98,8 +114,13 @@ impl Program {
                 }
             }
         });
+        let brain = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("pbrain-"))
+            .then_some(false);
         Ok(Program {
             path: path.to_path_buf(),
+            brain,
             child,
             ask: Some(ask),
             lines,
@@ -122,20 +143,20 @@ impl Program {
         rules
             .legal_moves(pos, history, &mut list)
             .map_err(|e| e.to_string())?;
-        let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
         // Lines left from before (a chatty program) answer nothing now.
         while self.lines.try_recv().is_ok() {}
+        if self.brain.is_some() {
+            return self.brain_move(rules, pos, &list, within);
+        }
+        let deadline = Instant::now() + within;
+        let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
         let ask = format!(
             "rules {}\nposition {}\nlegal {}\ngo\n",
             rules.name(),
             rules.position_text(pos),
             legal.join(" ")
         );
-        let sent = self.ask.as_ref().is_some_and(|a| a.send(ask).is_ok());
-        if !sent {
-            return Err("quit before answering".to_string());
-        }
-        let deadline = Instant::now() + within;
+        self.send(ask)?;
         let late = || format!("no answer within {} s", within.as_secs_f64());
         loop {
             // A program printing comments must still answer in time.
@@ -161,10 +182,177 @@ impl Program {
         }
     }
 
+    /// A Gomocup brain's move in `pos`, whose legal moves are `list`: told
+    /// the board first (`START`: its `OK` may take up to a move's time, as
+    /// the brain loads, before the move's own time starts), then the stones.
+    fn brain_move(
+        &mut self,
+        rules: &Rulebook,
+        pos: &Position,
+        list: &MoveList,
+        within: Duration,
+    ) -> Result<Move, String> {
+        if self.brain == Some(false) {
+            self.send(brain_start(rules, within)?)?;
+            self.brain = Some(true);
+            let ok = |l: &str| l.starts_with("OK").then_some(());
+            self.answer(Instant::now() + within, ok)?;
+        }
+        self.send(brain_board(rules, pos, list)?)?;
+        // A brain is told its time a move; a little more is its answer's
+        // way back, as managers allow.
+        let tolerance = (within / 10).max(Duration::from_millis(200));
+        let cell = self.answer(Instant::now() + within + tolerance, |l| {
+            brain_cell(rules, l)
+        })?;
+        let mv = Move::Place {
+            to: cell,
+            mark: pos.turn(),
+        };
+        if list.contains(&mv) {
+            return Ok(mv);
+        }
+        let (x, y) = brain_xy(rules, cell);
+        Err(format!(
+            "answered `{x},{y}` ({}), which is not a legal move",
+            rules.move_text(mv)
+        ))
+    }
+
     /// The program's path, as given.
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    fn send(&self, text: String) -> Result<(), String> {
+        let sent = self.ask.as_ref().is_some_and(|a| a.send(text).is_ok());
+        sent.then_some(())
+            .ok_or_else(|| "quit before answering".to_string())
+    }
+
+    /// A brain's first line by `deadline` that `read` takes, past its
+    /// `MESSAGE` and `DEBUG` lines; an `ERROR` is its failure.
+    fn answer<T>(
+        &mut self,
+        deadline: Instant,
+        read: impl Fn(&str) -> Option<T>,
+    ) -> Result<T, String> {
+        loop {
+            let left = deadline.checked_duration_since(Instant::now());
+            let line = match left.map(|left| self.lines.recv_timeout(left)) {
+                Some(Ok(Ok(line))) => line,
+                Some(Ok(Err(e))) => return Err(format!("unreadable answer: {e}")),
+                None | Some(Err(RecvTimeoutError::Timeout)) => {
+                    return Err("no answer in its time".to_string());
+                }
+                Some(Err(RecvTimeoutError::Disconnected)) => {
+                    return Err("quit before answering".to_string());
+                }
+            };
+            let line = line.trim();
+            if let Some(error) = line.strip_prefix("ERROR") {
+                return Err(format!("answered ERROR{}", clip(error)));
+            }
+            if let Some(found) = read(line) {
+                return Ok(found);
+            }
+            if !(line.is_empty()
+                || ["MESSAGE", "DEBUG", "UNKNOWN", "OK"]
+                    .iter()
+                    .any(|w| line.starts_with(w)))
+            {
+                return Err(format!("answered `{}`, which is not a move", clip(line)));
+            }
+        }
+    }
+}
+
+/// At most 40 characters of a program's line, for a message.
+fn clip(text: &str) -> String {
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+/// What a brain is told before its first move: the board, its time, the
+/// rule. Refused where the protocol cannot describe the rulebook.
+fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
+    let t = rules.mechanics();
+    use Primitive as P;
+    let clash = [
+        P::Pieces,
+        P::ChosenMarks,
+        P::Support,
+        P::Regions,
+        P::Captures,
+        P::KeepMarks,
+        P::Slides,
+        P::Twists,
+        P::TurnMarks,
+    ];
+    if let Some(what) = t.first_in_use(&clash) {
+        return Err(format!(
+            "a Gomocup brain plays rulebooks where each side places its own stone, one a turn, and nothing is taken off: this one has {what}"
+        ));
+    }
+    let (w, h) = (rules.grid().width(), rules.grid().height());
+    let size = if w == h {
+        format!("START {w}")
+    } else {
+        format!("RECTSTART {w},{h}")
+    };
+    let k = t.min_run();
+    let mut rule = 0;
+    if !t.wins_run(Side::X, k + 1) {
+        rule |= 1;
+    }
+    if t.has_patterns(Side::X) {
+        rule |= 4;
+    }
+    Ok(format!(
+        "{size}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO rule {rule}\n",
+        within.as_millis()
+    ))
+}
+
+/// The board as a brain reads it, for the side to move of `pos`; refused
+/// where a legal move is not a stone of the mover's.
+fn brain_board(rules: &Rulebook, pos: &Position, list: &MoveList) -> Result<String, String> {
+    let me = pos.turn();
+    if !list
+        .iter()
+        .all(|m| matches!(*m, Move::Place { mark, .. } if mark == me))
+    {
+        return Err(
+            "a Gomocup brain only places its own stone: this rulebook has other moves".to_string(),
+        );
+    }
+    let mut text = String::from("BOARD\n");
+    for side in [me, me.other()] {
+        let field = if side == me { 1 } else { 2 };
+        for cell in pos.marks(side) {
+            let (x, y) = brain_xy(rules, cell);
+            text.push_str(&format!("{x},{y},{field}\n"));
+        }
+    }
+    text.push_str("DONE\n");
+    Ok(text)
+}
+
+/// A cell as `x,y`: the column from the left, the row from the top.
+fn brain_xy(rules: &Rulebook, cell: Cell) -> (u32, u32) {
+    let g = rules.grid();
+    (g.col(cell), g.height() - 1 - g.row(cell))
+}
+
+/// The cell a brain's `x,y` names, if the line is one on the board.
+fn brain_cell(rules: &Rulebook, line: &str) -> Option<Cell> {
+    let (x, y) = line.split_once(',')?;
+    let (x, y): (i64, i64) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    let g = rules.grid();
+    g.cell(x, i64::from(g.height()) - 1 - y)
 }
 
 impl Drop for Program {
@@ -172,7 +360,8 @@ impl Drop for Program {
         // Ask it to go, and close its input; one that lingers past a
         // moment is stopped.
         if let Some(ask) = self.ask.take() {
-            let _ = ask.send("quit\n".to_string());
+            let last = if self.brain.is_some() { "END" } else { "quit" };
+            let _ = ask.send(format!("{last}\n"));
         }
         for _ in 0..40 {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -182,5 +371,70 @@ impl Drop for Program {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Five in a row on `w`×`h`, with `extra` hooks.
+    fn five(w: u32, h: u32, extra: &str) -> Rulebook {
+        let script = format!("fn lines() {{ lines::straight(5) }}\n{extra}");
+        Rulebook::scripted(&script, w, h).unwrap()
+    }
+
+    /// A brain is told the board's size, its time and the rule: 0 where an
+    /// overline wins, 1 where it does not, 4 more where X has forbidden
+    /// patterns.
+    #[test]
+    fn a_brain_is_told_the_board_its_time_and_the_rule() {
+        let free = five(15, 15, "fn wins(run) { run >= 5 }");
+        let start = brain_start(&free, Duration::from_millis(1500)).unwrap();
+        assert_eq!(
+            start,
+            "START 15\nINFO timeout_turn 1500\nINFO timeout_match 0\nINFO rule 0\n"
+        );
+        let exact = five(20, 12, "fn wins(run) { run == 5 }");
+        let start = brain_start(&exact, Duration::from_secs(2)).unwrap();
+        assert!(start.starts_with("RECTSTART 20,12\n"), "{start}");
+        assert!(start.ends_with("INFO rule 1\n"), "{start}");
+        let patterned = five(
+            15,
+            15,
+            "fn wins(run, side) { if side == \"X\" { run == 5 } else { run >= 5 } }\n\
+             fn forbidden_patterns(side) { if side == \"X\" { [\"double three\"] } else { [] } }",
+        );
+        let start = brain_start(&patterned, Duration::from_secs(1)).unwrap();
+        assert!(start.ends_with("INFO rule 5\n"), "{start}");
+        // A rulebook the protocol cannot describe is refused.
+        let moving = five(7, 6, "fn wins(run) { run >= 5 }\nfn pieces() { 4 }");
+        let refused = brain_start(&moving, Duration::from_secs(1)).unwrap_err();
+        assert!(refused.contains("places its own stone"), "{refused}");
+    }
+
+    /// The board goes as `x,y,field` from the mover's side (1 its own, 2
+    /// the opponent's), rows counted from the top; an answer `x,y` reads
+    /// back as the cell it names, and one off the board as none.
+    #[test]
+    fn the_board_goes_from_the_top_and_answers_read_back() {
+        let rules = five(15, 15, "fn wins(run) { run >= 5 }");
+        let mut pos = rules.initial();
+        for m in ["a1", "o15"] {
+            let mv = rules.parse_move(&pos, &[], m).unwrap();
+            pos = rules.play(&pos, &[], mv).unwrap();
+        }
+        let mut list = MoveList::new();
+        rules.legal_moves(&pos, &[], &mut list).unwrap();
+        assert_eq!(
+            brain_board(&rules, &pos, &list).unwrap(),
+            "BOARD\n0,14,1\n14,0,2\nDONE\n"
+        );
+        let a1 = rules.grid().parse_cell("a1").unwrap();
+        assert_eq!(brain_cell(&rules, "0,14"), Some(a1));
+        assert_eq!(brain_xy(&rules, a1), (0, 14));
+        for off in ["15,0", "0,15", "-1,3", "7", "MESSAGE 7,7"] {
+            assert_eq!(brain_cell(&rules, off), None, "{off}");
+        }
     }
 }

@@ -916,6 +916,32 @@ fn the_build_against_build_player_moves_by_playouts_and_by_the_clock() {
     }
 }
 
+/// A program whose name starts with `pbrain-` plays `arena` over the
+/// Gomocup protocol: gridrules' own brain, against hard, both colours. A
+/// rulebook the protocol cannot describe is refused with why.
+#[test]
+fn arena_plays_a_gomocup_brain_over_its_protocol() {
+    let brain = env!("CARGO_BIN_EXE_pbrain-gridrules");
+    let line = format!("arena gomoku hard@0.1s {brain}@0.2s 2 --threads 1\n");
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    let score = out.lines().nth(1).unwrap_or_default();
+    let games: u32 = ["win", "draw", "loss"]
+        .iter()
+        .filter_map(|w| {
+            let at = score.find(&format!(" {w}"))?;
+            score[..at].rsplit(' ').next()?.parse::<u32>().ok()
+        })
+        .sum();
+    assert_eq!(games, 2, "{out}");
+    let (out, _, code) = run(
+        &["--batch"],
+        &format!("arena connect-four hard {brain} 2\n"),
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("places its own stone"), "{out}");
+}
+
 /// `arena --threads N` plays N games at once; by the clock, where the
 /// results depend on it, the first line says how many. A second
 /// `--threads`, or `--openings` followed by another option, is refused.

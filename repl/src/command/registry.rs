@@ -491,7 +491,8 @@ pub static COMMANDS: &[CommandSpec] = &[
     .more(
         "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \
          hard, or a program's path (./bot: it reads `rules`, `position`, \
-         `legal`, `go` lines and answers a move; see docs/playing.md). 20 games \
+         `legal`, `go` lines and answers a move; ./pbrain-name: a Gomocup \
+         brain, over its protocol; see docs/playing.md). 20 games \
          unless told. The first player has X in odd games, the second in \
          even ones; games run on every core (unless --threads), each with its own seed \
          (default 1), so a match repeats exactly. Prints wins, draws and \
