@@ -940,6 +940,17 @@ fn arena_plays_a_gomocup_brain_over_its_protocol() {
     );
     assert_ne!(code, 0, "{out}");
     assert!(out.contains("places its own stone"), "{out}");
+    // The Gomocup match's board and openings, as docs/playing.md gives
+    // them: every opening is legal there.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let line = format!(
+        "arena {} random random 12 --openings {}\n",
+        root.join("tests/variants/gomoku-20.toml").display(),
+        root.join("tests/openings/gomocup-20.txt").display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("random: "), "{out}");
 }
 
 /// `arena --threads N` plays N games at once; by the clock, where the
