@@ -195,8 +195,18 @@ impl Program {
         if self.brain == Some(false) {
             self.send(brain_start(rules, within)?)?;
             self.brain = Some(true);
-            let ok = |l: &str| l.starts_with("OK").then_some(());
-            self.answer(Instant::now() + within, ok)?;
+            // The first answer is `START`'s (`INFO` is never answered):
+            // `UNKNOWN` there is a brain that cannot play this board.
+            let started = |l: &str| match l {
+                _ if l.starts_with("OK") => Some(Ok(())),
+                _ if l.starts_with("UNKNOWN") => Some(Err(format!(
+                    "answered `{}` to `{}`",
+                    clip(l),
+                    brain_size(rules)
+                ))),
+                _ => None,
+            };
+            self.answer(Instant::now() + within, started)??;
         }
         self.send(brain_board(rules, pos, list)?)?;
         // A brain is told its time a move; a little more is its answer's
@@ -297,12 +307,7 @@ fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
             "a Gomocup brain plays rulebooks where each side places its own stone, one a turn, and nothing is taken off: this one has {what}"
         ));
     }
-    let (w, h) = (rules.grid().width(), rules.grid().height());
-    let size = if w == h {
-        format!("START {w}")
-    } else {
-        format!("RECTSTART {w},{h}")
-    };
+    let size = brain_size(rules);
     let k = t.min_run();
     let mut rule = 0;
     if !t.wins_run(Side::X, k + 1) {
@@ -315,6 +320,16 @@ fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
         "{size}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO rule {rule}\n",
         within.as_millis()
     ))
+}
+
+/// The command that tells a brain the board's size.
+fn brain_size(rules: &Rulebook) -> String {
+    let (w, h) = (rules.grid().width(), rules.grid().height());
+    if w == h {
+        format!("START {w}")
+    } else {
+        format!("RECTSTART {w},{h}")
+    }
 }
 
 /// The board as a brain reads it, for the side to move of `pos`; refused

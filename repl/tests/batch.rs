@@ -953,6 +953,35 @@ fn arena_plays_a_gomocup_brain_over_its_protocol() {
     assert!(out.contains("random: "), "{out}");
 }
 
+/// A brain that cannot play the board says `UNKNOWN` to `START`: the
+/// match stops at once with its answer, not after its time.
+#[cfg(unix)]
+#[test]
+fn arena_reports_a_brain_that_does_not_know_the_board() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("pbrain-nosize");
+    std::fs::write(
+        &brain,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in \
+         START*) echo 'UNKNOWN unsupported size' ;; END*) exit 0 ;; esac; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let line = format!("arena gomoku hard {}@5s 2\n", brain.display());
+    let started = std::time::Instant::now();
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("answered `UNKNOWN unsupported size` to `START 15`"),
+        "{out}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "{out}"
+    );
+}
+
 /// `arena --threads N` plays N games at once; by the clock, where the
 /// results depend on it, the first line says how many. A second
 /// `--threads`, or `--openings` followed by another option, is refused.
