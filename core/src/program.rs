@@ -32,9 +32,8 @@
 //! turn, and nothing is taken off can be described so.
 
 use crate::geometry::Cell;
-use crate::mechanics::Primitive;
 use crate::position::{Move, MoveList, Position, Side};
-use crate::rulebook::Rulebook;
+use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -289,24 +288,12 @@ fn clip(text: &str) -> String {
 /// What a brain is told before its first move: the board, its time, the
 /// rule. Refused where the protocol cannot describe the rulebook.
 fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
-    let t = rules.mechanics();
-    use Primitive as P;
-    let clash = [
-        P::Pieces,
-        P::ChosenMarks,
-        P::Support,
-        P::Regions,
-        P::Captures,
-        P::KeepMarks,
-        P::Slides,
-        P::Twists,
-        P::TurnMarks,
-    ];
-    if let Some(what) = t.first_in_use(&clash) {
+    if let Some(what) = gomocup_lacks(rules) {
         return Err(format!(
-            "a Gomocup brain plays rulebooks where each side places its own stone, one a turn, and nothing is taken off: this one has {what}"
+            "a Gomocup brain plays rulebooks where each side places its own stone, one a turn, and nothing is taken off: the protocol needs {what}"
         ));
     }
+    let t = rules.mechanics();
     let size = brain_size(rules);
     let k = t.min_run();
     let mut rule = 0;
@@ -320,6 +307,33 @@ fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
         "{size}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO rule {rule}\n",
         within.as_millis()
     ))
+}
+
+/// What the Gomocup protocol needs of a rulebook's game and this one
+/// lacks, if anything: stones placed one a turn, each side its own,
+/// nothing taken off, a line winning for its owner. The brain refuses such
+/// a rulebook, and `arena` a brain on it.
+pub fn gomocup_lacks(rules: &Rulebook) -> Option<&'static str> {
+    let t = rules.mechanics();
+    if t.marks() != Marks::Own {
+        Some("each side places its own stone")
+    } else if t.line_result() != LineResult::OwnerWins {
+        Some("a line wins for its owner")
+    } else if !t.turns().is_alternating() {
+        Some("one stone a turn")
+    } else if t.has_captures() {
+        Some("no captures")
+    } else if t.has_gravity()
+        || t.pieces().is_some()
+        || !t.regions().is_empty()
+        || t.keep_marks().is_some()
+        || t.has_slides()
+        || t.has_twists()
+    {
+        Some("stones placed on any empty cell, and left there")
+    } else {
+        None
+    }
 }
 
 /// The command that tells a brain the board's size.

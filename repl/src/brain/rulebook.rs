@@ -3,7 +3,7 @@
 //! protocol can describe.
 
 use super::RuleKey;
-use gridrules_core::rulebook::{LineResult, Marks};
+use gridrules_core::program::gomocup_lacks;
 use gridrules_core::{Rulebook, Side, builtin, files};
 use std::path::{Path, PathBuf};
 
@@ -130,31 +130,10 @@ fn resized(
     toml::to_string(&doc).map_err(|e| e.to_string())
 }
 
-/// Whether the protocol can describe the rulebook's game: stones placed
-/// one a turn, each side its own, nothing taken off, a line winning for
-/// its owner.
+/// Whether the protocol can describe the rulebook's game
+/// ([`gomocup_lacks`]).
 fn playable(rules: &Rulebook) -> Result<(), String> {
-    let t = rules.mechanics();
-    let lacks = if t.marks() != Marks::Own {
-        Some("each side places its own stone")
-    } else if t.line_result() != LineResult::OwnerWins {
-        Some("a line wins for its owner")
-    } else if !t.turns().is_alternating() {
-        Some("one stone a turn")
-    } else if t.has_captures() {
-        Some("no captures")
-    } else if t.has_gravity()
-        || t.pieces().is_some()
-        || !t.regions().is_empty()
-        || t.keep_marks().is_some()
-        || t.has_slides()
-        || t.has_twists()
-    {
-        Some("stones placed on any empty cell, and left there")
-    } else {
-        None
-    };
-    match lacks {
+    match gomocup_lacks(rules) {
         Some(what) => Err(format!(
             "rulebook `{}` is not a gomoku-like game: the protocol needs {what}",
             rules.name()
