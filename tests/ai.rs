@@ -1016,7 +1016,7 @@ fn program(name: &str) -> gridrules_core::arena::Player {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("players")
         .join(name);
-    gridrules_core::arena::Player::Program(path)
+    gridrules_core::arena::Player::Program(path, Vec::new())
 }
 
 #[test]

@@ -28,7 +28,7 @@ use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
 use crate::playout::{MAX_PLIES, Rng};
 use crate::position::{Move, MoveList, Outcome, Position, Side};
-use crate::program::{ANSWER_TIME, Program};
+use crate::program::{ANSWER_TIME, Program, Setting};
 use crate::rulebook::Rulebook;
 use crate::search::{self, At, Budget, Level, Request};
 use std::fmt;
@@ -47,8 +47,8 @@ pub enum Player {
     /// yardstick for hard's search.
     Uct,
     /// Another program, asked for its moves over the protocol of
-    /// [`crate::program`].
-    Program(std::path::PathBuf),
+    /// [`crate::program`], with the settings a Gomocup brain is told.
+    Program(std::path::PathBuf, Vec<Setting>),
 }
 
 impl fmt::Display for Player {
@@ -57,7 +57,14 @@ impl fmt::Display for Player {
             Player::Random => f.write_str("random"),
             Player::Uct => f.write_str("uct"),
             Player::Computer(level) => level.fmt(f),
-            Player::Program(path) => write!(f, "{}", path.display()),
+            Player::Program(path, settings) => {
+                write!(f, "{}", path.display())?;
+                // As typed after the `@`, so that the report says them.
+                for (i, s) in settings.iter().enumerate() {
+                    write!(f, "{}{s}", if i == 0 { '@' } else { ',' })?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -75,7 +82,7 @@ impl FromStr for Player {
         }
         // A program is named by its path: `./bot`, `bots/first.py`.
         if s.contains(std::path::MAIN_SEPARATOR) || s.contains('/') {
-            return Ok(Player::Program(s.into()));
+            return Ok(Player::Program(s.into(), Vec::new()));
         }
         Err(format!(
             "player `{s}`: expected random, uct, easy, medium, hard or a program's path (`./{s}`)"
@@ -343,8 +350,8 @@ impl Match {
         // Programs start with the game and are told to quit at its end.
         let mut programs: [Option<Program>; 2] = [None, None];
         for (seat, player) in players.iter().enumerate() {
-            if let Player::Program(path) = player {
-                programs[seat] = Some(Program::start(path).map_err(|m| failed(seat, m))?);
+            if let Player::Program(path, settings) = player {
+                programs[seat] = Some(Program::start(path, settings).map_err(|m| failed(seat, m))?);
             }
         }
         let mut line = Line::new(rules, first_player_side);
@@ -373,7 +380,7 @@ impl Match {
                         .stop(stop);
                     search::choose(at, request, &mut rng)?
                 }
-                Player::Program(_) => {
+                Player::Program(..) => {
                     let within = match budget {
                         Budget::Time(d) => d,
                         Budget::Playouts(_) => ANSWER_TIME,

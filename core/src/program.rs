@@ -29,14 +29,18 @@
 //! `x,y,field` — 1 its own, 2 the opponent's — `DONE`), answered by `x,y`
 //! (the column from the left and the row from the top, from 0); `END`
 //! at the end. Only rulebooks where each side places its own stone, one a
-//! turn, and nothing is taken off can be described so.
+//! turn, and nothing is taken off can be described so. A brain may be
+//! given settings of its own ([`Setting`]: `MAX_DEPTH=12` is told as
+//! `INFO MAX_DEPTH 12`), after the match's own `INFO` lines.
 
 use crate::geometry::Cell;
 use crate::position::{Move, MoveList, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
+use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::str::FromStr;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
@@ -46,6 +50,69 @@ pub const ANSWER_TIME: Duration = Duration::from_secs(10);
 /// The longest line read from a program: a longer one is cut.
 const MAX_LINE: u64 = 64 * 1024;
 
+/// Whether the program at `path` is a Gomocup brain: its file name
+/// starts with `pbrain-`, as the protocol's managers expect.
+pub fn is_brain(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("pbrain-"))
+}
+
+/// The `INFO` keys the match itself sets: a brain's own setting may not
+/// override them, or its time and rule would differ from the match's.
+const MATCH_KEYS: [&str; 3] = ["timeout_turn", "timeout_match", "rule"];
+
+/// A setting a Gomocup brain is told before its first move, written
+/// `KEY=VALUE` and sent as `INFO KEY VALUE` (`MAX_DEPTH=12`,
+/// `THREAD_NUM=1`, `max_node=1000000`): what holds a brain to a depth, a
+/// thread or a node count, so that a match against it repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    key: String,
+    value: String,
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Setting, String> {
+        let Some((key, value)) = s.split_once('=') else {
+            return Err(format!(
+                "setting `{s}`: expected KEY=VALUE, as MAX_DEPTH=12"
+            ));
+        };
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!(
+                "setting `{s}`: a key is letters, digits and `_`, as MAX_DEPTH"
+            ));
+        }
+        // One word on one line: a value cannot write a second command.
+        if value.is_empty()
+            || !value
+                .chars()
+                .all(|c| c.is_ascii_graphic() && c != ',' && c != '=')
+        {
+            return Err(format!(
+                "setting `{s}`: a value is one word of printable characters, as 12"
+            ));
+        }
+        if MATCH_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) {
+            return Err(format!(
+                "setting `{s}`: the match tells a brain its {key} itself (from the budget and the rulebook)"
+            ));
+        }
+        Ok(Setting {
+            key: key.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.key, self.value)
+    }
+}
+
 /// A running player program. Its pipes are served by threads of their
 /// own, so that a program that neither reads nor answers cannot block the
 /// match: it is timed out and stopped.
@@ -54,6 +121,8 @@ pub struct Program {
     /// A Gomocup brain (its file name starts with `pbrain-`), and whether
     /// it has been told the board (`START`) yet.
     brain: Option<bool>,
+    /// What a brain is told after the match's own `INFO` lines.
+    settings: Vec<Setting>,
     child: Child,
     /// Text for the program's standard input, written on its own thread.
     ask: Option<Sender<String>>,
@@ -62,11 +131,16 @@ pub struct Program {
 }
 
 impl Program {
-    /// Starts the program at `path`.
+    /// Starts the program at `path`; a Gomocup brain is told `settings`
+    /// with the board.
     ///
     /// # Errors
-    /// The program cannot be started.
-    pub fn start(path: &Path) -> Result<Program, String> {
+    /// The program cannot be started, or is given settings and is no
+    /// Gomocup brain (the line protocol has no place for them).
+    pub fn start(path: &Path, settings: &[Setting]) -> Result<Program, String> {
+        if !settings.is_empty() && !is_brain(path) {
+            return Err(no_settings(path));
+        }
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -113,13 +187,10 @@ impl Program {
                 }
             }
         });
-        let brain = path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("pbrain-"))
-            .then_some(false);
         Ok(Program {
             path: path.to_path_buf(),
-            brain,
+            brain: is_brain(path).then_some(false),
+            settings: settings.to_vec(),
             child,
             ask: Some(ask),
             lines,
@@ -192,7 +263,7 @@ impl Program {
         within: Duration,
     ) -> Result<Move, String> {
         if self.brain == Some(false) {
-            self.send(brain_start(rules, within)?)?;
+            self.send(brain_start(rules, within, &self.settings)?)?;
             self.brain = Some(true);
             // The first answer is `START`'s (`INFO` is never answered):
             // `UNKNOWN` there is a brain that cannot play this board.
@@ -285,9 +356,18 @@ fn clip(text: &str) -> String {
     s
 }
 
+/// Why a program that is no Gomocup brain takes no settings.
+pub fn no_settings(path: &Path) -> String {
+    format!(
+        "settings go to a Gomocup brain, as `INFO` lines: {} speaks the line protocol (only a program named pbrain-… is a brain)",
+        path.display()
+    )
+}
+
 /// What a brain is told before its first move: the board, its time, the
-/// rule. Refused where the protocol cannot describe the rulebook.
-fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
+/// rule, then its own settings. Refused where the protocol cannot
+/// describe the rulebook.
+fn brain_start(rules: &Rulebook, within: Duration, settings: &[Setting]) -> Result<String, String> {
     if let Some(what) = gomocup_lacks(rules) {
         return Err(format!(
             "a Gomocup brain plays rulebooks where each side places its own stone, one a turn, and nothing is taken off: the protocol needs {what}"
@@ -303,10 +383,14 @@ fn brain_start(rules: &Rulebook, within: Duration) -> Result<String, String> {
     if t.has_patterns(Side::X) {
         rule |= 4;
     }
-    Ok(format!(
+    let mut text = format!(
         "{size}\nINFO timeout_turn {}\nINFO timeout_match 0\nINFO rule {rule}\n",
         within.as_millis()
-    ))
+    );
+    for Setting { key, value } in settings {
+        text.push_str(&format!("INFO {key} {value}\n"));
+    }
+    Ok(text)
 }
 
 /// What the Gomocup protocol needs of a rulebook's game and this one
@@ -419,13 +503,13 @@ mod tests {
     #[test]
     fn a_brain_is_told_the_board_its_time_and_the_rule() {
         let free = five(15, 15, "fn wins(run) { run >= 5 }");
-        let start = brain_start(&free, Duration::from_millis(1500)).unwrap();
+        let start = brain_start(&free, Duration::from_millis(1500), &[]).unwrap();
         assert_eq!(
             start,
             "START 15\nINFO timeout_turn 1500\nINFO timeout_match 0\nINFO rule 0\n"
         );
         let exact = five(20, 12, "fn wins(run) { run == 5 }");
-        let start = brain_start(&exact, Duration::from_secs(2)).unwrap();
+        let start = brain_start(&exact, Duration::from_secs(2), &[]).unwrap();
         assert!(start.starts_with("RECTSTART 20,12\n"), "{start}");
         assert!(start.ends_with("INFO rule 1\n"), "{start}");
         let patterned = five(
@@ -434,12 +518,47 @@ mod tests {
             "fn wins(run, side) { if side == \"X\" { run == 5 } else { run >= 5 } }\n\
              fn forbidden_patterns(side) { if side == \"X\" { [\"double three\"] } else { [] } }",
         );
-        let start = brain_start(&patterned, Duration::from_secs(1)).unwrap();
+        let start = brain_start(&patterned, Duration::from_secs(1), &[]).unwrap();
         assert!(start.ends_with("INFO rule 5\n"), "{start}");
         // A rulebook the protocol cannot describe is refused.
         let moving = five(7, 6, "fn wins(run) { run >= 5 }\nfn pieces() { 4 }");
-        let refused = brain_start(&moving, Duration::from_secs(1)).unwrap_err();
+        let refused = brain_start(&moving, Duration::from_secs(1), &[]).unwrap_err();
         assert!(refused.contains("places its own stone"), "{refused}");
+    }
+
+    /// A brain's own settings follow the match's `INFO` lines, one a line;
+    /// a setting that is not one word, or would change the match's time or
+    /// rule, is refused.
+    #[test]
+    fn a_brain_is_told_its_settings_after_the_match_lines() {
+        let free = five(15, 15, "fn wins(run) { run >= 5 }");
+        let settings: Vec<Setting> = ["MAX_DEPTH=12", "THREAD_NUM=1"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let start = brain_start(&free, Duration::from_secs(2), &settings).unwrap();
+        assert!(
+            start.ends_with("INFO rule 0\nINFO MAX_DEPTH 12\nINFO THREAD_NUM 1\n"),
+            "{start}"
+        );
+        assert_eq!(settings[0].to_string(), "MAX_DEPTH=12");
+        for (bad, why) in [
+            ("MAX_DEPTH", "expected KEY=VALUE"),
+            ("=12", "a key is"),
+            ("MAX DEPTH=1", "a key is"),
+            ("MAX_DEPTH=", "a value is"),
+            ("MAX_DEPTH=1 2", "a value is"),
+            ("MAX_DEPTH=1\nBEGIN", "a value is"),
+            ("MAX_DEPTH=1=2", "a value is"),
+            ("Timeout_Turn=5", "tells a brain its Timeout_Turn itself"),
+            ("rule=1", "tells a brain its rule itself"),
+        ] {
+            let e = bad.parse::<Setting>().unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+        // The line protocol has no place for settings.
+        let e = Program::start(Path::new("./bot"), &settings).err().unwrap();
+        assert!(e.contains("settings go to a Gomocup brain"), "{e}");
     }
 
     /// The board goes as `x,y,field` from the mover's side (1 its own, 2

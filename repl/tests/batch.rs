@@ -982,6 +982,47 @@ fn arena_reports_a_brain_that_does_not_know_the_board() {
     );
 }
 
+/// A brain's settings after its `@` are told as `INFO` lines after the
+/// match's own, before the board: this brain writes down what it read,
+/// then stops the match with an `ERROR`, which is reported.
+#[cfg(unix)]
+#[test]
+fn arena_tells_a_brain_its_settings() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("pbrain-notes");
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(
+        &brain,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do echo \"$line\" >> '{}'; case \"$line\" in \
+             START*) echo OK ;; DONE*) echo 'ERROR noted' ;; END*) exit 0 ;; esac; done\n",
+            notes.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let line = format!(
+        "arena gomoku {}@3s,MAX_DEPTH=12,THREAD_NUM=1 hard 2\n",
+        brain.display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("pbrain-notes@MAX_DEPTH=12,THREAD_NUM=1`, game 1: ")
+            && out.contains("ERROR noted"),
+        "{out}"
+    );
+    let told = std::fs::read_to_string(&notes).unwrap();
+    assert!(
+        told.starts_with(
+            "START 15\nINFO timeout_turn 3000\nINFO timeout_match 0\nINFO rule 0\n\
+             INFO MAX_DEPTH 12\nINFO THREAD_NUM 1\nBOARD\n"
+        ),
+        "{told}"
+    );
+}
+
 /// `arena --threads N` plays N games at once; by the clock, where the
 /// results depend on it, the first line says how many. A second
 /// `--threads`, or `--openings` followed by another option, is refused.

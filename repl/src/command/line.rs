@@ -212,7 +212,7 @@ mod tests {
             if let Place::WordOrFile(players) = place {
                 for p in *players {
                     assert!(
-                        !matches!(p.parse::<Player>(), Ok(Player::Program(_)) | Err(_)),
+                        !matches!(p.parse::<Player>(), Ok(Player::Program(..)) | Err(_)),
                         "`{p}`"
                     );
                 }

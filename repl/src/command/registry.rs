@@ -501,7 +501,9 @@ pub static COMMANDS: &[CommandSpec] = &[
          games under way are not counted. Budget: the rulebook's playouts (`ai_playouts`) unless \
          --playouts N or --time S (seconds a move, by the clock: the match \
          then no longer repeats exactly) says otherwise; a player's own \
-         follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s. \
+         follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s; \
+         a Gomocup brain's settings follow it, told as INFO lines: \
+         ./pbrain-x@2s,MAX_DEPTH=12 (more after commas). \
          --openings FILE (.txt): each line a sequence of moves the games \
          start with, each played with both colours (games 1 and 2 the \
          first, 3 and 4 the next, round the list); `#` starts a comment. \

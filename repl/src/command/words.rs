@@ -5,6 +5,7 @@ use super::entry::{Args, ParseError};
 use super::parsed::{ArenaMatch, Command};
 use gridrules_core::Side;
 use gridrules_core::arena::Player;
+use gridrules_core::program::{self, Setting};
 use gridrules_core::search::{Budget, Level};
 use std::time::Duration;
 
@@ -38,6 +39,15 @@ fn budget_of(text: &str) -> Option<Budget> {
     } else {
         playouts_of(text).map(Budget::Playouts)
     }
+}
+
+/// Whether `item`, after a player's `@`, reads as its budget (`2s`,
+/// `500000`) or a brain's setting (`MAX_DEPTH=12`).
+fn looks_like_budget_or_setting(item: &str) -> bool {
+    budget_of(item).is_some()
+        || item.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 /// The seed of an `arena` match unless told.
@@ -200,28 +210,49 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         [_] | [_, _] => return Err(a.usage("a match needs two players")),
         _ => return Err(a.usage("too many words: at most the number of games follows")),
     };
-    // `hard`, or with its own budget: `hard@500000`, `hard@2s`.
+    // `hard`, or with its own budget: `hard@500000`, `hard@2s`; a Gomocup
+    // brain with its settings too: `./pbrain-x@2s,MAX_DEPTH=12`.
     let player = |w: &str| {
-        // A program's path may hold an `@` itself: only a suffix
-        // after a level, or one that reads as a budget, is one.
-        let (name, own) = match w.rsplit_once('@') {
-            Some((name, b))
-                if budget_of(b).is_some()
+        // A program's path may hold an `@` itself: only a suffix after a
+        // level, or one that reads as budgets and settings, is one.
+        let (name, suffix) = match w.rsplit_once('@') {
+            Some((name, s))
+                if s.split(',').all(looks_like_budget_or_setting)
                     || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
             {
-                (name, Some(b))
+                (name, Some(s))
             }
             _ => (w, None),
         };
-        let player = name.parse::<Player>().map_err(|e| a.usage(e))?;
-        let own = match own {
-            None => None,
-            Some(b) => Some(budget_of(b).ok_or_else(|| {
-                a.usage(format!(
-                    "budget `{b}` of `{w}`: expected 100 to 10000000 playouts or seconds (`2s`)"
-                ))
-            })?),
-        };
+        let mut player = name.parse::<Player>().map_err(|e| a.usage(e))?;
+        let mut own = None;
+        for item in suffix.into_iter().flat_map(|s| s.split(',')) {
+            if let Some(b) = budget_of(item) {
+                if own.replace(b).is_some() {
+                    return Err(a.usage(format!("`{w}`: one budget after the @")));
+                }
+                continue;
+            }
+            if !item.contains('=') {
+                return Err(a.usage(format!(
+                    "budget `{item}` of `{w}`: expected 100 to 10000000 playouts or seconds (`2s`)"
+                )));
+            }
+            let setting = item
+                .parse::<Setting>()
+                .map_err(|e| a.usage(format!("{e}, in `{w}`")))?;
+            match &mut player {
+                Player::Program(path, settings) if program::is_brain(path) => {
+                    settings.push(setting);
+                }
+                Player::Program(path, _) => return Err(a.usage(program::no_settings(path))),
+                _ => {
+                    return Err(a.usage(format!(
+                        "`{name}` takes a budget only: settings (`{item}`) go to a Gomocup brain"
+                    )));
+                }
+            }
+        }
         Ok::<_, ParseError>((player, own))
     };
     Ok(Command::Arena(ArenaMatch {
