@@ -47,6 +47,12 @@ use std::time::{Duration, Instant};
 /// How long a program may take for a move when its budget is not a time.
 pub const ANSWER_TIME: Duration = Duration::from_secs(10);
 
+/// How long after a brain's answer its next command waits. Rapfi (0.43)
+/// writes its move before it marks itself idle, and drops a command that
+/// arrives in between: a move answered at once (a forced block) raced it,
+/// and its `BOARD` was lost. Managers are never that quick.
+const SETTLE: Duration = Duration::from_millis(10);
+
 /// The longest line read from a program: a longer one is cut.
 const MAX_LINE: u64 = 64 * 1024;
 
@@ -123,6 +129,9 @@ pub struct Program {
     brain: Option<bool>,
     /// What a brain is told after the match's own `INFO` lines.
     settings: Vec<Setting>,
+    /// When a brain last answered a move: its next command waits until
+    /// [`SETTLE`] after it.
+    answered: Option<Instant>,
     child: Child,
     /// Text for the program's standard input, written on its own thread.
     ask: Option<Sender<String>>,
@@ -191,6 +200,7 @@ impl Program {
             path: path.to_path_buf(),
             brain: is_brain(path).then_some(false),
             settings: settings.to_vec(),
+            answered: None,
             child,
             ask: Some(ask),
             lines,
@@ -278,13 +288,21 @@ impl Program {
             };
             self.answer(Instant::now() + within, started)??;
         }
-        self.send(brain_board(rules, pos, list)?)?;
+        let board = brain_board(rules, pos, list)?;
+        if let Some(wait) = self
+            .answered
+            .and_then(|at| (at + SETTLE).checked_duration_since(Instant::now()))
+        {
+            std::thread::sleep(wait);
+        }
+        self.send(board)?;
         // A brain is told its time a move; a little more is its answer's
         // way back, as managers allow.
         let tolerance = (within / 10).max(Duration::from_millis(200));
         let cell = self.answer(Instant::now() + within + tolerance, |l| {
             brain_cell(rules, l)
         })?;
+        self.answered = Some(Instant::now());
         let mv = Move::Place {
             to: cell,
             mark: pos.turn(),

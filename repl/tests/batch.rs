@@ -1023,6 +1023,59 @@ fn arena_tells_a_brain_its_settings() {
     );
 }
 
+/// A brain's next `BOARD` comes a moment after its answer, never at once:
+/// Rapfi drops a command that arrives while it is still marking itself
+/// idle after writing its move. This brain plays the first free cell and
+/// writes down, in nanoseconds, how long after its answer the next board
+/// came; its opponent, `random`, answers at once.
+#[cfg(unix)]
+#[test]
+fn arena_gives_a_brain_a_moment_after_its_answer() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("pbrain-firstfree");
+    let gaps = dir.path().join("gaps.txt");
+    std::fs::write(
+        &brain,
+        format!(
+            r#"#!/bin/sh
+occ=" "
+while read -r line; do
+  case "$line" in
+    START*) echo OK ;;
+    BOARD*) t1=$(date +%s%N); [ -n "$t0" ] && echo $((t1 - t0)) >> '{}'; occ=" " ;;
+    DONE*) y=0; found=""
+      while [ -z "$found" ]; do
+        x=0
+        while [ $x -lt 15 ]; do
+          case "$occ" in *" $x,$y "*) ;; *) found="$x,$y"; break ;; esac
+          x=$((x + 1))
+        done
+        y=$((y + 1))
+      done
+      t0=$(date +%s%N); echo "$found" ;;
+    END*) exit 0 ;;
+    *,*) occ="$occ${{line%,*}} " ;;
+  esac
+done
+"#,
+            gaps.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let line = format!("arena gomoku {}@2s random 2 --threads 1\n", brain.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    let gaps: Vec<u64> = std::fs::read_to_string(&gaps)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(gaps.len() >= 4, "{gaps:?}");
+    assert!(gaps.iter().all(|&ns| ns >= 10_000_000), "{gaps:?}");
+}
+
 /// `arena --threads N` plays N games at once; by the clock, where the
 /// results depend on it, the first line says how many. A second
 /// `--threads`, or `--openings` followed by another option, is refused.
