@@ -940,17 +940,33 @@ fn arena_plays_a_gomocup_brain_over_its_protocol() {
     );
     assert_ne!(code, 0, "{out}");
     assert!(out.contains("places its own stone"), "{out}");
-    // The Gomocup match's board and openings, as docs/playing.md gives
-    // them: every opening is legal there.
+    // The Gomocup match's board and openings, and the ladder's, as
+    // docs/playing.md gives them: every opening is legal there.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let line = format!(
-        "arena {} random random 12 --openings {}\n",
-        root.join("tests/variants/gomoku-20.toml").display(),
-        root.join("tests/openings/gomocup-20.txt").display()
-    );
-    let (out, _, code) = run(&["--batch"], &line);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("random: "), "{out}");
+    for (openings, games) in [("gomocup-20.txt", 12), ("gomoku-20.txt", 52)] {
+        let line = format!(
+            "arena {} random random {games} --openings {}\n",
+            root.join("tests/variants/gomoku-20.toml").display(),
+            root.join("tests/openings").join(openings).display()
+        );
+        let (out, _, code) = run(&["--batch"], &line);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains(&format!("{games} games")) && out.contains("random: "),
+            "{out}"
+        );
+    }
+}
+
+/// A shell script at `dir/name` that runs as a program: a brain of the
+/// tests' own making.
+#[cfg(unix)]
+fn shell_program(dir: &Path, name: &str, script: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
 }
 
 /// A brain that cannot play the board says `UNKNOWN` to `START`: the
@@ -958,16 +974,13 @@ fn arena_plays_a_gomocup_brain_over_its_protocol() {
 #[cfg(unix)]
 #[test]
 fn arena_reports_a_brain_that_does_not_know_the_board() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let brain = dir.path().join("pbrain-nosize");
-    std::fs::write(
-        &brain,
+    let brain = shell_program(
+        dir.path(),
+        "pbrain-nosize",
         "#!/bin/sh\nwhile read -r line; do case \"$line\" in \
          START*) echo 'UNKNOWN unsupported size' ;; END*) exit 0 ;; esac; done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let line = format!("arena gomoku hard {}@5s 2\n", brain.display());
     let started = std::time::Instant::now();
     let (out, _, code) = run(&["--batch"], &line);
@@ -988,20 +1001,17 @@ fn arena_reports_a_brain_that_does_not_know_the_board() {
 #[cfg(unix)]
 #[test]
 fn arena_tells_a_brain_its_settings() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let brain = dir.path().join("pbrain-notes");
     let notes = dir.path().join("notes.txt");
-    std::fs::write(
-        &brain,
-        format!(
+    let brain = shell_program(
+        dir.path(),
+        "pbrain-notes",
+        &format!(
             "#!/bin/sh\nwhile read -r line; do echo \"$line\" >> '{}'; case \"$line\" in \
              START*) echo OK ;; DONE*) echo 'ERROR noted' ;; END*) exit 0 ;; esac; done\n",
             notes.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let line = format!(
         "arena gomoku {}@3s,MAX_DEPTH=12,THREAD_NUM=1 hard 2\n",
         brain.display()
@@ -1031,13 +1041,12 @@ fn arena_tells_a_brain_its_settings() {
 #[cfg(unix)]
 #[test]
 fn arena_gives_a_brain_a_moment_after_its_answer() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let brain = dir.path().join("pbrain-firstfree");
     let gaps = dir.path().join("gaps.txt");
-    std::fs::write(
-        &brain,
-        format!(
+    let brain = shell_program(
+        dir.path(),
+        "pbrain-firstfree",
+        &format!(
             r#"#!/bin/sh
 occ=" "
 while read -r line; do
@@ -1061,9 +1070,7 @@ done
 "#,
             gaps.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&brain, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let line = format!("arena gomoku {}@2s random 2 --threads 1\n", brain.display());
     let (out, _, code) = run(&["--batch"], &line);
     assert_eq!(code, 0, "{out}");
