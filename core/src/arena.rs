@@ -245,12 +245,18 @@ fn elo_of(s: f64) -> f64 {
     }
 }
 
-/// How game `i` of a match ended: its outcome and the side the first
-/// player held at the end (the pie rule's swap exchanges them).
-#[derive(Debug, Clone, Copy)]
-struct Ended {
-    outcome: Outcome,
-    first_player_side: Side,
+/// A finished game of a match, for its record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// The game's number, from 1.
+    pub number: u32,
+    /// The side the first player held at the end (the pie rule's swap
+    /// exchanges them).
+    pub first_player_side: Side,
+    /// Every move from the start, the opening's included.
+    pub moves: Vec<Move>,
+    /// How it ended; a draw where it was cut short at [`MAX_PLIES`].
+    pub outcome: Outcome,
 }
 
 impl Match {
@@ -274,11 +280,27 @@ impl Match {
         stop: &Interrupt,
         progress: &(dyn Fn(u32) + Sync),
     ) -> Result<Tally, MatchError> {
+        self.run_kept(rules, players, stop, progress)
+            .map(|(tally, _)| tally)
+    }
+
+    /// [`Match::run`], with every finished game, in the order of their
+    /// numbers.
+    ///
+    /// # Errors
+    /// As [`Match::run`].
+    pub fn run_kept(
+        &self,
+        rules: &Rulebook,
+        players: &[Player; 2],
+        stop: &Interrupt,
+        progress: &(dyn Fn(u32) + Sync),
+    ) -> Result<(Tally, Vec<Played>), MatchError> {
         let next = AtomicU32::new(0);
         // A failed game stops the others without raising the caller's flag.
         let failed = std::sync::atomic::AtomicBool::new(false);
         let done = AtomicU32::new(0);
-        let results: Mutex<Vec<Option<Result<Ended, MatchError>>>> =
+        let results: Mutex<Vec<Option<Result<Played, MatchError>>>> =
             Mutex::new(vec![None; self.games as usize]);
         let threads = self.games_at_once();
         // The scripts' budget holds on every thread that runs them: each
@@ -314,14 +336,18 @@ impl Match {
             }
         });
         let mut tally = Tally::default();
+        let mut played = Vec::new();
         for result in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
             match result {
-                Some(Ok(e)) => tally.add(e.first_player_side, e.outcome),
+                Some(Ok(game)) => {
+                    tally.add(game.first_player_side, game.outcome);
+                    played.push(game);
+                }
                 Some(Err(e)) => return Err(e),
                 None => tally.stopped = true,
             }
         }
-        Ok(tally)
+        Ok((tally, played))
     }
 
     /// Game `i`: the first player has X when `i` is even; `None` when
@@ -332,7 +358,7 @@ impl Match {
         players: &[Player; 2],
         i: u32,
         stop: &Interrupt,
-    ) -> Result<Option<Ended>, MatchError> {
+    ) -> Result<Option<Played>, MatchError> {
         let mut rng = Rng::new(self.seed ^ u64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let first_player_side = if i.is_multiple_of(2) {
             Side::X
@@ -399,9 +425,11 @@ impl Match {
             let Some(mv) = mv else { break };
             line.play(rules, mv)?;
         }
-        Ok(Some(Ended {
-            outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
+        Ok(Some(Played {
+            number: i + 1,
             first_player_side: line.first_player_side,
+            outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
+            moves: line.moves,
         }))
     }
 }
@@ -443,6 +471,44 @@ impl Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A match keeps each game it finishes, in order, each starting from
+    /// its opening: replayed, its moves end as the tally counts it.
+    #[test]
+    fn a_match_keeps_its_games_and_they_replay_to_their_results() {
+        let rules = Rulebook::builtin("classic").unwrap();
+        let opening = vec![rules.parse_move(&rules.initial(), &[], "a1").unwrap()];
+        let m = Match {
+            games: 4,
+            seed: 5,
+            budgets: [Budget::Playouts(200); 2],
+            threads: 2,
+            openings: vec![opening.clone()],
+        };
+        let players = [Player::Computer(Level::Hard), Player::Random];
+        let (tally, played) = m
+            .run_kept(&rules, &players, &Interrupt::new(), &|_| {})
+            .unwrap();
+        assert_eq!(
+            played.iter().map(|p| p.number).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        let mut wins = 0;
+        for p in &played {
+            assert_eq!(p.moves[..1], opening[..], "game {}", p.number);
+            let mut pos = rules.initial();
+            for (i, &mv) in p.moves.iter().enumerate() {
+                pos = rules.play(&pos, &p.moves[..i], mv).unwrap();
+            }
+            assert_eq!(pos.outcome(), Some(p.outcome), "game {}", p.number);
+            wins += u32::from(p.outcome == Outcome::Win(p.first_player_side));
+        }
+        assert_eq!(wins, tally.wins);
+        assert_eq!(
+            tally,
+            m.run(&rules, &players, &Interrupt::new(), &|_| {}).unwrap()
+        );
+    }
 
     #[test]
     fn elo_of_even_scores_is_zero_and_grows_with_the_score() {

@@ -1083,6 +1083,59 @@ done
     assert!(gaps.iter().all(|&ns| ns >= 10_000_000), "{gaps:?}");
 }
 
+/// `arena --save DIR` leaves a record of each finished game, which `open`
+/// replays: the rulebook file named from the folder, the seats by who
+/// played them, the result as the match counted it.
+#[test]
+fn arena_saves_each_game_for_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    let rulebook = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/user/corner_start.toml");
+    let line = format!(
+        "arena {} hard random 3 --save {}\nopen {}\n",
+        rulebook.display(),
+        games.display(),
+        games.join("game-02.toml").display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("games saved: 3 records in") && out.contains("(game-01.toml to game-03.toml)"),
+        "{out}"
+    );
+    // Game 2: the first player, hard, has O; O moves first from the start.
+    let text = std::fs::read_to_string(games.join("game-02.toml")).unwrap();
+    assert!(
+        text.contains("rulebook = \"../") && text.contains("x = \"random\"\no = \"hard\""),
+        "{text}"
+    );
+    assert!(out.contains("new game: corner-start"), "{out}");
+    assert!(!out.contains("error"), "{out}");
+    // Hard never loses at 3×3: every record ends in a draw or its win.
+    for n in 1..=3 {
+        let text = std::fs::read_to_string(games.join(format!("game-0{n}.toml"))).unwrap();
+        let hard = if n % 2 == 1 { "X" } else { "O" };
+        assert!(
+            text.contains("result = \"draw\"")
+                || text.contains(&format!("result = \"{hard} wins\"")),
+            "{text}"
+        );
+    }
+    // A folder that cannot be made is said before any game is played.
+    let blocked = dir.path().join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let line = format!(
+        "arena classic hard random 2 --save {}\n",
+        blocked.join("g").display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("cannot make the folder") && !out.contains("score"),
+        "{out}"
+    );
+}
+
 /// `arena --threads N` plays N games at once; by the clock, where the
 /// results depend on it, the first line says how many. A second
 /// `--threads`, or `--openings` followed by another option, is refused.

@@ -169,4 +169,6 @@ pub struct ArenaMatch {
     pub openings: Option<String>,
     /// Games played at once (`--threads`); `None`: one a core.
     pub threads: Option<usize>,
+    /// A folder each finished game's record is saved in (`--save`).
+    pub save: Option<String>,
 }

@@ -60,6 +60,7 @@ const ARENA_OPTIONS: &[(&str, Place)] = &[
     ("--time", Place::Typed),
     ("--openings", Place::File(Some("txt"))),
     ("--threads", Place::Typed),
+    ("--save", Place::File(None)),
 ];
 
 /// Every command, in the order `help` lists them.
@@ -481,7 +482,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     cmd(
         "arena",
-        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S] [--openings FILE] [--threads N]",
+        "<rulebook> <player> <player> [games] [--seed N] [--playouts N|--time S] [--openings FILE] [--threads N] [--save DIR]",
         "a match between two players, sides alternating",
         words::arena,
     )
@@ -511,7 +512,9 @@ pub static COMMANDS: &[CommandSpec] = &[
          (--time S or a player's @Ns), each game's search gets the cores \
          its game has to itself, so --threads 1 plays one game at a time, \
          each move with every core, and the first line says how many \
-         games ran at once.",
+         games ran at once. --save DIR: a record of each finished game in \
+         DIR (game-01.toml, …; the folder is made if need be), which \
+         `open` replays.",
     ),
     cmd(
         "bench",

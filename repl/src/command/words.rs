@@ -153,10 +153,22 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
     let mut budget = None;
     let mut openings = None;
     let mut threads = None;
+    let mut save = None;
     let mut i = 0;
     while i < words.len() {
         let value = words.get(i + 1).copied();
         match words[i] {
+            "--save" => match value {
+                Some(dir) if save.is_none() && !dir.starts_with("--") => {
+                    save = Some(dir.to_string());
+                }
+                Some(dir) if !dir.starts_with("--") => {
+                    return Err(a.usage("--save given twice"));
+                }
+                _ => {
+                    return Err(a.usage("--save needs a folder (a record of each game goes there)"));
+                }
+            },
             "--openings" => match value {
                 // `--openings --threads 1` is a missing file, not one named `--threads`.
                 Some(file) if file.starts_with("--") => {
@@ -263,6 +275,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         budget,
         openings,
         threads,
+        save,
     }))
 }
 

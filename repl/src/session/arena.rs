@@ -1,14 +1,17 @@
 //! `arena`: a match between two players, and its report.
 
-use super::{Session, open_rulebook};
+use super::files::rulebook_seen_from;
+use super::{Session, open_rulebook, rulebook_ref};
 use crate::command::ArenaMatch;
 use crate::error::CommandError;
 use crate::reply::Reply;
-use gridrules_core::arena::{Match, MatchError, Player, Tally};
+use gridrules_core::arena::{Match, MatchError, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
+use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
-use gridrules_core::{Move, Rulebook};
-use std::path::PathBuf;
+use gridrules_core::{Game, Move, Problem, ProblemKind, Rulebook, Side};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 impl Session {
     /// A match between two players on a rulebook (a name or a file).
@@ -21,8 +24,18 @@ impl Session {
             budget,
             openings: file,
             threads,
+            save,
         } = asked.clone();
         let rules = open_rulebook(&rulebook)?;
+        // A folder that cannot hold the games is said before they are played.
+        if let Some(dir) = &save {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                CommandError::Record(RecordError::from(Problem::bare(
+                    ProblemKind::Io,
+                    format!("{dir}: cannot make the folder for the games' records: {e}"),
+                )))
+            })?;
+        }
         let openings = match &file {
             Some(file) => read_openings(&rules, file)?,
             None => Vec::new(),
@@ -41,7 +54,7 @@ impl Session {
             openings,
         };
         let players = seats.map(|(player, _)| player);
-        let tally = m.run(&rules, &players, &self.interrupt, &|done| {
+        let played = m.run_kept(&rules, &players, &self.interrupt, &|done| {
             if let Some(bar) = &bar {
                 bar.set_position(u64::from(done));
             }
@@ -49,12 +62,86 @@ impl Session {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        let t = tally.map_err(|e| match e {
+        let (t, played) = played.map_err(|e| match e {
             MatchError::Script(e) => CommandError::Script(e),
             program => CommandError::Arena(program),
         })?;
-        Ok(Reply::Lines(report(rules.name(), &players, &m, &t)))
+        let mut lines = report(rules.name(), &players, &m, &t);
+        if let Some(dir) = save {
+            let name = rulebook_ref(Path::new(&rulebook));
+            lines.push(save_games(
+                rules,
+                &name,
+                &players,
+                Path::new(&dir),
+                &played,
+                games,
+            ));
+        }
+        Ok(Reply::Lines(lines))
     }
+}
+
+/// Writes a record of each game of `played` in `dir` (`game-01.toml` …,
+/// numbered to the width of `games`), each of which `open` replays;
+/// `rulebook` is the rulebook's name or canonical path. The report's line:
+/// what was saved where, or what could not be.
+fn save_games(
+    rules: Rulebook,
+    rulebook: &str,
+    players: &[Player; 2],
+    dir: &Path,
+    played: &[Played],
+    games: u32,
+) -> String {
+    let rules = Arc::new(rules);
+    let width = games.to_string().len().max(2);
+    let file = |n: u32| dir.join(format!("game-{n:0width$}.toml"));
+    for p in played {
+        let path = file(p.number);
+        let mut game = Game::new(Arc::clone(&rules));
+        if let Some(refused) = p.moves.iter().find_map(|&mv| game.play(mv).err()) {
+            return format!("games not saved: game {}: {refused}", p.number);
+        }
+        let [first, second] = players.each_ref().map(|q| Some(seat_name(q)));
+        let (x, o) = if p.first_player_side == Side::X {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let terms = Terms {
+            x,
+            o,
+            clock: None,
+            pie: None,
+        };
+        let text = record::to_text(&game, &rulebook_seen_from(rulebook, &path), &terms);
+        if let Err(e) = record::write(&path, &text, record::HEADER, false) {
+            return format!("games not saved: {e}");
+        }
+    }
+    match (played.first(), played.last()) {
+        (Some(a), Some(b)) => format!(
+            "games saved: {} records in {} ({} to {}), each for `open`",
+            played.len(),
+            dir.display(),
+            file(a.number).file_name().unwrap_or_default().display(),
+            file(b.number).file_name().unwrap_or_default().display(),
+        ),
+        _ => "games saved: none finished".to_string(),
+    }
+}
+
+/// A player as a record names its seat: a program by its file's name,
+/// within the length a name may have.
+fn seat_name(player: &Player) -> String {
+    let name = match player {
+        Player::Program(path, _) => path
+            .file_name()
+            .map_or_else(|| player.to_string(), |n| n.to_string_lossy().into_owned()),
+        _ => player.to_string(),
+    };
+    name.chars().take(MAX_NAME).collect()
 }
 
 /// The openings in `file` for `rules`, or why not, with the place.

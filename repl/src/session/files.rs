@@ -8,22 +8,9 @@ use gridrules_core::{Move, Rulebook, Side};
 use std::path::{Path, PathBuf};
 
 impl Session {
-    /// The rulebook as a record at `record` names it: a built-in by name, a
-    /// file by its path from the record's directory (so a folder of games and
-    /// rulebooks can move as a whole).
+    /// The rulebook as a record at `record` names it (see [`rulebook_seen_from`]).
     fn rulebook_for(&self, record: &Path) -> String {
-        let name = &self.rulebook_name;
-        if Rulebook::is_builtin(name) {
-            return name.clone();
-        }
-        let dir = record
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        std::fs::canonicalize(dir)
-            .ok()
-            .map(|d| relative(Path::new(name), &d).display().to_string())
-            .unwrap_or_else(|| name.clone())
+        rulebook_seen_from(&self.rulebook_name, record)
     }
 
     pub(super) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
@@ -100,6 +87,24 @@ impl Session {
 }
 
 /// `path` as seen from `dir` (both absolute): up to their common part, then down.
+/// The rulebook `name` (a built-in's name, or a file's canonical path) as
+/// a record at `record` names it: a built-in by name, a file by its path
+/// from the record's directory (so a folder of games and rulebooks can
+/// move as a whole).
+pub(super) fn rulebook_seen_from(name: &str, record: &Path) -> String {
+    if Rulebook::is_builtin(name) {
+        return name.to_string();
+    }
+    let dir = record
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::canonicalize(dir)
+        .ok()
+        .map(|d| relative(Path::new(name), &d).display().to_string())
+        .unwrap_or_else(|| name.to_string())
+}
+
 fn relative(path: &Path, dir: &Path) -> PathBuf {
     let (p, d): (Vec<_>, Vec<_>) = (path.components().collect(), dir.components().collect());
     let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
