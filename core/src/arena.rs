@@ -59,7 +59,8 @@ impl fmt::Display for Player {
             Player::Computer(level) => level.fmt(f),
             Player::Program(path, settings) => {
                 write!(f, "{}", path.display())?;
-                // As typed after the `@`, so that the report says them.
+                // After an `@`, as typed there (less the budget), so that
+                // the report says them.
                 for (i, s) in settings.iter().enumerate() {
                     write!(f, "{}{s}", if i == 0 { '@' } else { ',' })?;
                 }
@@ -245,6 +246,18 @@ fn elo_of(s: f64) -> f64 {
     }
 }
 
+/// What a match leaves: its tally, the games it finished, and what
+/// stopped it, if a player or a script failed.
+#[derive(Debug)]
+pub struct Kept {
+    /// The games finished, summed up.
+    pub tally: Tally,
+    /// The games finished, in the order of their numbers.
+    pub played: Vec<Played>,
+    /// Why the match stopped before its end, if it failed.
+    pub failed: Option<MatchError>,
+}
+
 /// A finished game of a match, for its record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Played {
@@ -280,22 +293,22 @@ impl Match {
         stop: &Interrupt,
         progress: &(dyn Fn(u32) + Sync),
     ) -> Result<Tally, MatchError> {
-        self.run_kept(rules, players, stop, progress)
-            .map(|(tally, _)| tally)
+        let kept = self.run_kept(rules, players, stop, progress);
+        match kept.failed {
+            Some(e) => Err(e),
+            None => Ok(kept.tally),
+        }
     }
 
-    /// [`Match::run`], with every finished game, in the order of their
-    /// numbers.
-    ///
-    /// # Errors
-    /// As [`Match::run`].
+    /// [`Match::run`], keeping every finished game, in the order of their
+    /// numbers, those finished before a failure too.
     pub fn run_kept(
         &self,
         rules: &Rulebook,
         players: &[Player; 2],
         stop: &Interrupt,
         progress: &(dyn Fn(u32) + Sync),
-    ) -> Result<(Tally, Vec<Played>), MatchError> {
+    ) -> Kept {
         let next = AtomicU32::new(0);
         // A failed game stops the others without raising the caller's flag.
         let failed = std::sync::atomic::AtomicBool::new(false);
@@ -337,17 +350,22 @@ impl Match {
         });
         let mut tally = Tally::default();
         let mut played = Vec::new();
+        let mut failed = None;
         for result in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
             match result {
                 Some(Ok(game)) => {
                     tally.add(game.first_player_side, game.outcome);
                     played.push(game);
                 }
-                Some(Err(e)) => return Err(e),
+                Some(Err(e)) => failed = failed.or(Some(e)),
                 None => tally.stopped = true,
             }
         }
-        Ok((tally, played))
+        Kept {
+            tally,
+            played,
+            failed,
+        }
     }
 
     /// Game `i`: the first player has X when `i` is even; `None` when
@@ -486,9 +504,12 @@ mod tests {
             openings: vec![opening.clone()],
         };
         let players = [Player::Computer(Level::Hard), Player::Random];
-        let (tally, played) = m
-            .run_kept(&rules, &players, &Interrupt::new(), &|_| {})
-            .unwrap();
+        let Kept {
+            tally,
+            played,
+            failed,
+        } = m.run_kept(&rules, &players, &Interrupt::new(), &|_| {});
+        assert!(failed.is_none(), "{failed:?}");
         assert_eq!(
             played.iter().map(|p| p.number).collect::<Vec<_>>(),
             [1, 2, 3, 4]

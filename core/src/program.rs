@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 /// How long a program may take for a move when its budget is not a time.
 pub const ANSWER_TIME: Duration = Duration::from_secs(10);
 
-/// How long after a brain's answer its next command waits. Rapfi (0.43)
+/// How long after a brain's answer its next `BOARD` waits. Rapfi (0.43)
 /// writes its move before it marks itself idle, and drops a command that
 /// arrives in between: a move answered at once (a forced block) raced it,
 /// and its `BOARD` was lost. Managers are never that quick.
@@ -77,6 +77,18 @@ pub struct Setting {
     value: String,
 }
 
+/// Whether `key` may name a setting: letters, digits and `_`.
+pub fn is_setting_key(key: &str) -> bool {
+    !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Setting {
+    /// The key, as written.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
 impl FromStr for Setting {
     type Err = String;
 
@@ -86,7 +98,7 @@ impl FromStr for Setting {
                 "setting `{s}`: expected KEY=VALUE, as MAX_DEPTH=12"
             ));
         };
-        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if !is_setting_key(key) {
             return Err(format!(
                 "setting `{s}`: a key is letters, digits and `_`, as MAX_DEPTH"
             ));
@@ -129,7 +141,7 @@ pub struct Program {
     brain: Option<bool>,
     /// What a brain is told after the match's own `INFO` lines.
     settings: Vec<Setting>,
-    /// When a brain last answered a move: its next command waits until
+    /// When a brain last answered a move: its next `BOARD` waits until
     /// [`SETTLE`] after it.
     answered: Option<Instant>,
     child: Child,

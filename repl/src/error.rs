@@ -36,8 +36,9 @@ pub enum CommandError {
     /// Documented examples failed: the report's lines, and how many failed.
     Check(Vec<String>, usize),
     /// A player program failed in an `arena` match (a rulebook's script
-    /// that fails is [`CommandError::Script`]).
-    Arena(MatchError),
+    /// that fails is [`CommandError::Script`]), and where the games
+    /// finished before it were saved, if they were (`--save`).
+    Arena(Box<MatchError>, Option<String>),
     /// `arena --openings`: the file could not be read (`line` 0) or holds
     /// a move refused where it stands.
     Openings {
@@ -246,7 +247,8 @@ impl fmt::Display for CommandError {
                     if *failed == 1 { "" } else { "s" }
                 )
             }
-            CommandError::Arena(e) => write!(f, "arena: {e}"),
+            CommandError::Arena(e, None) => write!(f, "arena: {e}"),
+            CommandError::Arena(e, Some(saved)) => write!(f, "arena: {e}; {saved}"),
             CommandError::Openings {
                 path,
                 line: 0,

@@ -1031,20 +1031,32 @@ fn arena_tells_a_brain_its_settings() {
         ),
         "{told}"
     );
+    // A program whose own name holds an `@` is that program, settings
+    // and all: nothing after it is told.
+    let named = dir.path().join("pbrain-notes@DEPTH=3");
+    std::fs::copy(&brain, &named).unwrap();
+    std::fs::remove_file(&notes).unwrap();
+    let (out, _, _) = run(
+        &["--batch"],
+        &format!("arena gomoku {} hard 2\n", named.display()),
+    );
+    assert!(out.contains("ERROR noted"), "{out}");
+    let told = std::fs::read_to_string(&notes).unwrap();
+    assert!(!told.contains("DEPTH"), "{told}");
 }
 
-/// A brain's next `BOARD` comes a moment after its answer, never at once:
-/// Rapfi drops a command that arrives while it is still marking itself
-/// idle after writing its move. This brain plays the first free cell and
-/// writes down, in nanoseconds, how long after its answer the next board
-/// came; its opponent, `random`, answers at once.
+/// A Gomocup brain in shell that plays the first free cell of a 15×15
+/// board, row by row; `on_board` runs as each `BOARD` comes, `on_answer`
+/// before each answer and `on_end` at `END` (`:` for nothing).
 #[cfg(unix)]
-#[test]
-fn arena_gives_a_brain_a_moment_after_its_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    let gaps = dir.path().join("gaps.txt");
-    let brain = shell_program(
-        dir.path(),
+fn first_free_brain(
+    dir: &Path,
+    on_board: &str,
+    on_answer: &str,
+    on_end: &str,
+) -> std::path::PathBuf {
+    shell_program(
+        dir,
         "pbrain-firstfree",
         &format!(
             r#"#!/bin/sh
@@ -1052,7 +1064,7 @@ occ=" "
 while read -r line; do
   case "$line" in
     START*) echo OK ;;
-    BOARD*) t1=$(date +%s%N); [ -n "$t0" ] && echo $((t1 - t0)) >> '{}'; occ=" " ;;
+    BOARD*) {on_board}; occ=" " ;;
     DONE*) y=0; found=""
       while [ -z "$found" ]; do
         x=0
@@ -1062,14 +1074,66 @@ while read -r line; do
         done
         y=$((y + 1))
       done
-      t0=$(date +%s%N); echo "$found" ;;
-    END*) exit 0 ;;
+      {on_answer}; echo "$found" ;;
+    END*) {on_end}; exit 0 ;;
     *,*) occ="$occ${{line%,*}} " ;;
   esac
 done
-"#,
-            gaps.display()
+"#
         ),
+    )
+}
+
+/// A match stopped by a failing brain still saves the games finished
+/// before (`--save`), and says so with the failure: this brain plays its
+/// first game, then answers `ERROR` in the second.
+#[cfg(unix)]
+#[test]
+fn arena_saves_the_games_finished_before_a_brain_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("played-once");
+    let brain = first_free_brain(
+        dir.path(),
+        ":",
+        &format!(
+            "[ -e '{}' ] && {{ echo 'ERROR tired'; continue; }}",
+            mark.display()
+        ),
+        &format!("touch '{}'", mark.display()),
+    );
+    let games = dir.path().join("games");
+    let line = format!(
+        "arena gomoku {}@2s random 3 --threads 1 --save {}\n",
+        brain.display(),
+        games.display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("game 2: answered ERROR tired; games saved: 1 record in")
+            && out.contains("(game-01.toml to game-01.toml)"),
+        "{out}"
+    );
+    assert!(games.join("game-01.toml").is_file(), "{out}");
+    assert!(!games.join("game-02.toml").exists(), "{out}");
+}
+
+/// A brain's next `BOARD` comes a moment after its answer, never at once:
+/// Rapfi drops a command that arrives while it is still marking itself
+/// idle after writing its move. This brain plays the first free cell and
+/// writes down, in nanoseconds, how long after its answer the next board
+/// came; its opponent, `random`, answers at once.
+#[cfg(target_os = "linux")]
+#[test]
+fn arena_gives_a_brain_a_moment_after_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let gaps = dir.path().join("gaps.txt");
+    let gaps_file = gaps.display();
+    let brain = first_free_brain(
+        dir.path(),
+        &format!("t1=$(date +%s%N); [ -n \"$t0\" ] && echo $((t1 - t0)) >> '{gaps_file}'"),
+        "t0=$(date +%s%N)",
+        ":",
     );
     let line = format!("arena gomoku {}@2s random 2 --threads 1\n", brain.display());
     let (out, _, code) = run(&["--batch"], &line);
@@ -1121,6 +1185,16 @@ fn arena_saves_each_game_for_open() {
             "{text}"
         );
     }
+    // A folder that holds a match's games already is refused, before the
+    // games: the records of two matches would mix.
+    let line = format!("arena classic hard random 2 --save {}\n", games.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("the folder already holds games (game-0"),
+        "{out}"
+    );
+    assert!(!out.contains("score"), "{out}");
     // A folder that cannot be made is said before any game is played.
     let blocked = dir.path().join("file");
     std::fs::write(&blocked, "").unwrap();

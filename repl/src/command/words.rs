@@ -43,11 +43,12 @@ fn budget_of(text: &str) -> Option<Budget> {
 
 /// Whether `item`, after a player's `@`, reads as its budget (`2s`,
 /// `500000`) or a brain's setting (`MAX_DEPTH=12`).
+/// A value holds no `/`: what follows a path's `@` is part of the path.
 fn looks_like_budget_or_setting(item: &str) -> bool {
     budget_of(item).is_some()
-        || item.split_once('=').is_some_and(|(key, _)| {
-            !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
+        || item
+            .split_once('=')
+            .is_some_and(|(key, value)| program::is_setting_key(key) && !value.contains('/'))
 }
 
 /// The seed of an `arena` match unless told.
@@ -228,6 +229,8 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         // A program's path may hold an `@` itself: only a suffix after a
         // level, or one that reads as budgets and settings, is one.
         let (name, suffix) = match w.rsplit_once('@') {
+            // A file of that name is the program, `@` and all.
+            _ if std::path::Path::new(w).is_file() => (w, None),
             Some((name, s))
                 if s.split(',').all(looks_like_budget_or_setting)
                     || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
@@ -254,6 +257,11 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 .parse::<Setting>()
                 .map_err(|e| a.usage(format!("{e}, in `{w}`")))?;
             match &mut player {
+                Player::Program(_, settings)
+                    if settings.iter().any(|s| s.key() == setting.key()) =>
+                {
+                    return Err(a.usage(format!("`{w}`: {} set twice", setting.key())));
+                }
                 Player::Program(path, settings) if program::is_brain(path) => {
                     settings.push(setting);
                 }

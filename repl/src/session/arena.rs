@@ -5,7 +5,7 @@ use super::{Session, open_rulebook, rulebook_ref};
 use crate::command::ArenaMatch;
 use crate::error::CommandError;
 use crate::reply::Reply;
-use gridrules_core::arena::{Match, MatchError, Played, Player, Tally};
+use gridrules_core::arena::{Kept, Match, MatchError, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
@@ -27,19 +27,14 @@ impl Session {
             save,
         } = asked.clone();
         let rules = open_rulebook(&rulebook)?;
-        // A folder that cannot hold the games is said before they are played.
-        if let Some(dir) = &save {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                CommandError::Record(RecordError::from(Problem::bare(
-                    ProblemKind::Io,
-                    format!("{dir}: cannot make the folder for the games' records: {e}"),
-                )))
-            })?;
-        }
         let openings = match &file {
             Some(file) => read_openings(&rules, file)?,
             None => Vec::new(),
         };
+        // A folder that cannot hold the games is said before they are played.
+        if let Some(dir) = &save {
+            prepare_folder(Path::new(dir))?;
+        }
         let threads = threads.unwrap_or_else(gridrules_core::cores);
         let bar = self.progress_bar(
             u64::from(games),
@@ -62,30 +57,66 @@ impl Session {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        let (t, played) = played.map_err(|e| match e {
-            MatchError::Script(e) => CommandError::Script(e),
-            program => CommandError::Arena(program),
-        })?;
-        let mut lines = report(rules.name(), &players, &m, &t);
-        if let Some(dir) = save {
-            let name = rulebook_ref(Path::new(&rulebook));
-            lines.push(save_games(
-                rules,
-                &name,
+        let rulebook = rulebook_ref(Path::new(&rulebook));
+        // The games finished are saved even when a program failed later.
+        let kept = |played: &[Played]| {
+            let dir = Path::new(save.as_deref()?);
+            Some(save_games(
+                rules.clone(),
+                &rulebook,
                 &players,
-                Path::new(&dir),
-                &played,
+                dir,
+                played,
                 games,
-            ));
+            ))
+        };
+        let Kept {
+            tally,
+            played,
+            failed,
+        } = played;
+        match failed {
+            Some(MatchError::Script(e)) => return Err(CommandError::Script(e)),
+            Some(program) => return Err(CommandError::Arena(Box::new(program), kept(&played))),
+            None => {}
         }
+        let mut lines = report(rules.name(), &players, &m, &tally);
+        lines.extend(kept(&played));
         Ok(Reply::Lines(lines))
+    }
+}
+
+/// Makes `dir` for a match's records, or says why it cannot hold them: a
+/// file is there, or records of another match, which would mix with these.
+fn prepare_folder(dir: &Path) -> Result<(), CommandError> {
+    let refused = |why: String| {
+        CommandError::Record(RecordError::from(Problem::bare(
+            ProblemKind::Io,
+            format!("{}: {why}", dir.display()),
+        )))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| {
+        refused(format!(
+            "cannot make the folder for the games' records: {e}"
+        ))
+    })?;
+    let entries = std::fs::read_dir(dir).map_err(|e| refused(format!("cannot read: {e}")))?;
+    let taken = entries.filter_map(Result::ok).find_map(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        (name.starts_with("game-") && name.ends_with(".toml")).then_some(name)
+    });
+    match taken {
+        Some(name) => Err(refused(format!(
+            "the folder already holds games ({name}): choose another, or empty it"
+        ))),
+        None => Ok(()),
     }
 }
 
 /// Writes a record of each game of `played` in `dir` (`game-01.toml` …,
 /// numbered to the width of `games`), each of which `open` replays;
 /// `rulebook` is the rulebook's name or canonical path. The report's line:
-/// what was saved where, or what could not be.
+/// what was saved where, or from which game on it could not be.
 fn save_games(
     rules: Rulebook,
     rulebook: &str,
@@ -100,10 +131,18 @@ fn save_games(
     for p in played {
         let path = file(p.number);
         let mut game = Game::new(Arc::clone(&rules));
+        let saved = match played.iter().take_while(|q| q.number < p.number).count() {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
         if let Some(refused) = p.moves.iter().find_map(|&mv| game.play(mv).err()) {
-            return format!("games not saved: game {}: {refused}", p.number);
+            return format!(
+                "{saved} games saved in {}, not game {} on: {refused}",
+                dir.display(),
+                p.number
+            );
         }
-        let [first, second] = players.each_ref().map(|q| Some(seat_name(q)));
+        let [first, second] = seat_names(players).map(Some);
         let (x, o) = if p.first_player_side == Side::X {
             (first, second)
         } else {
@@ -117,23 +156,40 @@ fn save_games(
         };
         let text = record::to_text(&game, &rulebook_seen_from(rulebook, &path), &terms);
         if let Err(e) = record::write(&path, &text, record::HEADER, false) {
-            return format!("games not saved: {e}");
+            return format!(
+                "{saved} games saved in {}, not game {} on: {e}",
+                dir.display(),
+                p.number
+            );
         }
     }
     match (played.first(), played.last()) {
         (Some(a), Some(b)) => format!(
-            "games saved: {} records in {} ({} to {}), each for `open`",
-            played.len(),
+            "games saved: {} in {} ({} to {}), each for `open`",
+            match played.len() {
+                1 => "1 record".to_string(),
+                n => format!("{n} records"),
+            },
             dir.display(),
             file(a.number).file_name().unwrap_or_default().display(),
             file(b.number).file_name().unwrap_or_default().display(),
         ),
-        _ => "games saved: none finished".to_string(),
+        _ => "games saved: none, none finished".to_string(),
     }
 }
 
-/// A player as a record names its seat: a program by its file's name,
-/// within the length a name may have.
+/// The names a record gives the two seats: a program by its file's name,
+/// within the length a name may have; the same name twice is told apart.
+fn seat_names(players: &[Player; 2]) -> [String; 2] {
+    let [p, q] = players.each_ref().map(seat_name);
+    if p == q {
+        let short: String = p.chars().take(MAX_NAME - 2).collect();
+        return [format!("{short} 1"), format!("{short} 2")];
+    }
+    [p, q]
+}
+
+/// A player as a record names its seat.
 fn seat_name(player: &Player) -> String {
     let name = match player {
         Player::Program(path, _) => path

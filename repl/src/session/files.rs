@@ -86,7 +86,6 @@ impl Session {
     }
 }
 
-/// `path` as seen from `dir` (both absolute): up to their common part, then down.
 /// The rulebook `name` (a built-in's name, or a file's canonical path) as
 /// a record at `record` names it: a built-in by name, a file by its path
 /// from the record's directory (so a folder of games and rulebooks can
@@ -105,6 +104,7 @@ pub(super) fn rulebook_seen_from(name: &str, record: &Path) -> String {
         .unwrap_or_else(|| name.to_string())
 }
 
+/// `path` as seen from `dir` (both absolute): up to their common part, then down.
 fn relative(path: &Path, dir: &Path) -> PathBuf {
     let (p, d): (Vec<_>, Vec<_>) = (path.components().collect(), dir.components().collect());
     let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
