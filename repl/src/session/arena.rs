@@ -49,7 +49,7 @@ impl Session {
             openings,
         };
         let players = seats.map(|(player, _)| player);
-        let played = m.run_kept(&rules, &players, &self.interrupt, &|done| {
+        let result = m.run_kept(&rules, &players, &self.interrupt, &|done| {
             if let Some(bar) = &bar {
                 bar.set_position(u64::from(done));
             }
@@ -74,7 +74,7 @@ impl Session {
             tally,
             played,
             failed,
-        } = played;
+        } = result;
         match failed {
             Some(MatchError::Script(e)) => return Err(CommandError::Script(e)),
             Some(program) => return Err(CommandError::Arena(Box::new(program), kept(&played))),
