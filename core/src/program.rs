@@ -33,7 +33,7 @@
 //! given settings of its own ([`Setting`]: `MAX_DEPTH=12` is told as
 //! `INFO MAX_DEPTH 12`), after the match's own `INFO` lines.
 
-use crate::geometry::Cell;
+use crate::geometry::{Cell, Grid};
 use crate::position::{Move, MoveList, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::fmt;
@@ -377,8 +377,9 @@ impl Program {
     }
 }
 
-/// At most 40 characters of a program's line, for a message.
-fn clip(text: &str) -> String {
+/// At most 40 characters of a program's line, for a message (the brain's
+/// own messages clip what it is sent alike).
+pub fn clip(text: &str) -> String {
     let mut s: String = text.chars().take(40).collect();
     if text.chars().count() > 40 {
         s.push('…');
@@ -486,16 +487,30 @@ fn brain_board(rules: &Rulebook, pos: &Position, list: &MoveList) -> Result<Stri
 
 /// A cell as `x,y`: the column from the left, the row from the top.
 fn brain_xy(rules: &Rulebook, cell: Cell) -> (u32, u32) {
-    let g = rules.grid();
-    (g.col(cell), g.height() - 1 - g.row(cell))
+    gomocup_xy(rules.grid(), cell)
 }
 
 /// The cell a brain's `x,y` names, if the line is one on the board.
 fn brain_cell(rules: &Rulebook, line: &str) -> Option<Cell> {
-    let (x, y) = line.split_once(',')?;
-    let (x, y): (i64, i64) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    let g = rules.grid();
-    g.cell(x, i64::from(g.height()) - 1 - y)
+    let (x, y) = gomocup_pair(line)?;
+    gomocup_cell(rules.grid(), x, y)
+}
+
+/// A cell as the Gomocup protocol names it, `x,y`: the column from the
+/// left and the row from the top, from 0 (the brain and `arena` alike).
+pub fn gomocup_xy(grid: Grid, cell: Cell) -> (u32, u32) {
+    (grid.col(cell), grid.height() - 1 - grid.row(cell))
+}
+
+/// The cell at the protocol's `x,y`, if it is on the board.
+pub fn gomocup_cell(grid: Grid, x: u32, y: u32) -> Option<Cell> {
+    grid.cell(i64::from(x), i64::from(grid.height()) - 1 - i64::from(y))
+}
+
+/// `a,b` as two numbers, as the protocol writes a pair.
+pub fn gomocup_pair(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
 impl Drop for Program {

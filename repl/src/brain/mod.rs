@@ -48,8 +48,9 @@ pub use io::{main, run};
 pub use line::Line;
 pub use rulebook::make_rulebook;
 
-use board::{cell_at, parse_pair, play_stone, xy_of};
+use board::{cell_at, play_stone, xy_of};
 use gridrules_core::playout::Rng;
+use gridrules_core::program::{clip, gomocup_pair as parse_pair};
 use gridrules_core::script::ScriptBudget;
 use gridrules_core::{Game, Move, PlayError, Rulebook, Side};
 use std::collections::HashMap;
@@ -562,13 +563,4 @@ impl Brain {
             end: false,
         }
     }
-}
-
-/// At most 40 characters of what the manager sent, for an error line.
-fn clip(text: &str) -> String {
-    let mut s: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        s.push('…');
-    }
-    s
 }
