@@ -94,8 +94,13 @@ impl FromStr for Player {
 /// Why a match stopped before its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchError {
-    /// A per-move hook of the rulebook failed.
-    Script(ScriptError),
+    /// A per-move hook of the rulebook failed, in which game (from 1).
+    Script {
+        /// The game, counted from 1.
+        game: u32,
+        /// How the script failed.
+        error: ScriptError,
+    },
     /// A player program failed: which, in which game, and how.
     Program {
         /// The program's path.
@@ -107,16 +112,10 @@ pub enum MatchError {
     },
 }
 
-impl From<ScriptError> for MatchError {
-    fn from(e: ScriptError) -> MatchError {
-        MatchError::Script(e)
-    }
-}
-
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::Script(e) => e.fmt(f),
+            MatchError::Script { game, error } => write!(f, "game {game}: {error}"),
             MatchError::Program {
                 player,
                 game,
@@ -388,6 +387,7 @@ impl Match {
             game: i + 1,
             message,
         };
+        let script = |error: ScriptError| MatchError::Script { game: i + 1, error };
         // The cores are shared among the games under way: a search by the
         // clock gets its part, not all of them.
         let search_threads = (crate::cores() / self.games_at_once()).max(1);
@@ -402,7 +402,7 @@ impl Match {
         if !self.openings.is_empty() {
             let opening = &self.openings[(i as usize / 2) % self.openings.len()];
             for &mv in opening {
-                line.play(rules, mv)?;
+                line.play(rules, mv).map_err(script)?;
             }
         }
         let mut list = MoveList::new();
@@ -414,15 +414,18 @@ impl Match {
             let seat = usize::from(mover != line.first_player_side);
             let budget = self.budgets[seat];
             let mv = match &players[seat] {
-                Player::Random => rules.random_move(pos, moves, &mut rng, &mut list)?,
-                Player::Uct => search::plain_uct(At::new(rules, pos, moves), budget, &mut rng)?,
+                Player::Random => rules
+                    .random_move(pos, moves, &mut rng, &mut list)
+                    .map_err(script)?,
+                Player::Uct => search::plain_uct(At::new(rules, pos, moves), budget, &mut rng)
+                    .map_err(script)?,
                 Player::Computer(level) => {
                     let at = At::new(rules, pos, moves).after(&line.keys);
                     let request = Request::new(*level, budget)
                         .memory(&mut memories[seat])
                         .threads(search_threads)
                         .stop(stop);
-                    search::choose(at, request, &mut rng)?
+                    search::choose(at, request, &mut rng).map_err(script)?
                 }
                 Player::Program(..) => {
                     let within = match budget {
@@ -441,7 +444,7 @@ impl Match {
                 return Ok(None);
             }
             let Some(mv) = mv else { break };
-            line.play(rules, mv)?;
+            line.play(rules, mv).map_err(script)?;
         }
         Ok(Some(Played {
             number: i + 1,

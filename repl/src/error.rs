@@ -35,9 +35,9 @@ pub enum CommandError {
     Record(RecordError),
     /// Documented examples failed: the report's lines, and how many failed.
     Check(Vec<String>, usize),
-    /// A player program failed in an `arena` match (a rulebook's script
-    /// that fails is [`CommandError::Script`]), and where the games
-    /// finished before it were saved, if they were (`--save`).
+    /// A player program or a rulebook's script failed in an `arena`
+    /// match, and where the games finished before it were saved, if they
+    /// were (`--save`).
     Arena(Box<MatchError>, Option<String>),
     /// `arena --openings`: the file could not be read (`line` 0) or holds
     /// a move refused where it stands.

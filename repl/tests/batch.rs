@@ -1118,6 +1118,49 @@ fn arena_saves_the_games_finished_before_a_brain_failed() {
     assert!(!games.join("game-02.toml").exists(), "{out}");
 }
 
+/// A match stopped by a rulebook's script that fails saves the games
+/// finished before it too, and the error names the game and the place in
+/// the script: the hook throws at the second move of games 3 and 4 only,
+/// which open with X on c3.
+#[test]
+fn arena_saves_the_games_finished_before_a_script_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fragile.toml"),
+        "name = \"fragile\"\ntitle = \"fragile\"\nscript = \"fragile.rhai\"\n\n\
+         [board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("fragile.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn outcome(state) {\n    if state.move_count == 2 && state.mark(cell(2, 2)) == \"X\" { throw \"cracked\"; }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("openings.txt"), "a1\nc3\n").unwrap();
+    let games = dir.path().join("games");
+    let line = format!(
+        "arena {} random random 4 --threads 1 --openings {} --save {}\n",
+        dir.path().join("fragile.toml").display(),
+        dir.path().join("openings.txt").display(),
+        games.display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("error: arena: game 3: ") && out.contains("fragile.rhai:4:"),
+        "{out}"
+    );
+    assert!(out.contains("cracked"), "{out}");
+    assert!(
+        out.contains("note: games saved: 2 records in")
+            && out.contains("(game-01.toml to game-02.toml)"),
+        "{out}"
+    );
+    assert!(games.join("game-02.toml").is_file(), "{out}");
+    assert!(!games.join("game-03.toml").exists(), "{out}");
+}
+
 /// A brain's next `BOARD` comes a moment after its answer, never at once:
 /// Rapfi drops a command that arrives while it is still marking itself
 /// idle after writing its move. This brain plays the first free cell and

@@ -19,6 +19,7 @@ use crate::edge::{self, outln};
 use crate::error::CommandError;
 use crate::reply::{By, Played, Reply};
 use crate::session::{ReplyFailure, Session, clock_line};
+use gridrules_core::arena::MatchError;
 use gridrules_core::game::result_line;
 use gridrules_core::{PlayError, Side};
 use std::fmt::Write as _;
@@ -263,10 +264,26 @@ pub(crate) fn error_text(err: &CommandError) -> String {
             diagnostic::error_text_after(&format!("{mv}: "), &e.to_problem())
         }
         CommandError::Script(e) => diagnostic::error_text(&e.to_problem()),
-        _ => {
-            let mut out = String::new();
-            outln!(out, "error: {}", edge::short_quotes(&err.to_string()));
-            out
-        }
+        // A script that failed in a match: its game, where in the script,
+        // then what became of the games finished before it.
+        CommandError::Arena(failed, saved) => match &**failed {
+            MatchError::Script { game, error } => {
+                let context = format!("arena: game {game}: ");
+                let mut out = diagnostic::error_text_after(&context, &error.to_problem());
+                if let Some(saved) = saved {
+                    outln!(out, "note: {}", edge::short_quotes(saved));
+                }
+                out
+            }
+            MatchError::Program { .. } => one_line_error(err),
+        },
+        _ => one_line_error(err),
     }
+}
+
+/// An error that holds no source to draw: its `error:` line.
+fn one_line_error(err: &CommandError) -> String {
+    let mut out = String::new();
+    outln!(out, "error: {}", edge::short_quotes(&err.to_string()));
+    out
 }

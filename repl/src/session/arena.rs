@@ -5,7 +5,7 @@ use super::{Session, open_rulebook, rulebook_ref};
 use crate::command::ArenaMatch;
 use crate::error::CommandError;
 use crate::reply::Reply;
-use gridrules_core::arena::{Kept, Match, MatchError, Played, Player, Tally};
+use gridrules_core::arena::{Kept, Match, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
@@ -58,7 +58,8 @@ impl Session {
             bar.finish_and_clear();
         }
         let rulebook = rulebook_ref(Path::new(&rulebook));
-        // The games finished are saved even when a program failed later.
+        // The games finished are saved even when a program or a script
+        // failed later.
         let kept = |played: &[Played]| {
             let dir = Path::new(save.as_deref()?);
             Some(save_games(
@@ -75,10 +76,8 @@ impl Session {
             played,
             failed,
         } = result;
-        match failed {
-            Some(MatchError::Script(e)) => return Err(CommandError::Script(e)),
-            Some(program) => return Err(CommandError::Arena(Box::new(program), kept(&played))),
-            None => {}
+        if let Some(e) = failed {
+            return Err(CommandError::Arena(Box::new(e), kept(&played)));
         }
         let mut lines = report(rules.name(), &players, &m, &tally);
         lines.extend(kept(&played));
@@ -137,7 +136,7 @@ fn save_games(
         };
         if let Some(refused) = p.moves.iter().find_map(|&mv| game.play(mv).err()) {
             return format!(
-                "{saved} games saved in {}, not game {} on: {refused}",
+                "{saved} saved in {}, not game {} on: {refused}",
                 dir.display(),
                 p.number
             );
@@ -157,7 +156,7 @@ fn save_games(
         let text = record::to_text(&game, &rulebook_seen_from(rulebook, &path), &terms);
         if let Err(e) = record::write(&path, &text, record::HEADER, false) {
             return format!(
-                "{saved} games saved in {}, not game {} on: {e}",
+                "{saved} saved in {}, not game {} on: {e}",
                 dir.display(),
                 p.number
             );
@@ -298,4 +297,34 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridrules_core::Outcome;
+
+    /// Where a record cannot be written, the line says how many were saved
+    /// and from which game on none was: here a folder that is not there.
+    #[test]
+    fn a_record_that_cannot_be_written_is_named_with_those_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rulebook::builtin("classic").unwrap();
+        let mv = |text| rules.parse_move(&rules.initial(), &[], text).unwrap();
+        let played = |number| Played {
+            number,
+            first_player_side: Side::X,
+            moves: vec![mv("b2")],
+            outcome: Outcome::Draw,
+        };
+        let players = [Player::Random, Player::Random];
+        let gone = dir.path().join("gone");
+        let line = save_games(rules.clone(), "classic", &players, &gone, &[played(1)], 2);
+        assert_eq!(
+            line.split(", not").next(),
+            Some(format!("0 games saved in {}", gone.display()).as_str()),
+            "{line}"
+        );
+        assert!(line.contains("not game 1 on: "), "{line}");
+    }
 }
