@@ -25,10 +25,11 @@
 //! ```
 
 use crate::error::ScriptError;
+use crate::gomocup::Setting;
 use crate::interrupt::Interrupt;
 use crate::playout::{MAX_PLIES, Rng};
 use crate::position::{Move, MoveList, Outcome, Position, Side};
-use crate::program::{ANSWER_TIME, Program, Setting};
+use crate::program::{ANSWER_TIME, Program};
 use crate::rulebook::Rulebook;
 use crate::search::{self, At, Budget, Level, Request};
 use std::fmt;

@@ -28,6 +28,7 @@ pub mod error;
 pub mod files;
 pub mod game;
 pub mod geometry;
+pub mod gomocup;
 pub mod interrupt;
 mod kernel;
 pub mod mechanics;

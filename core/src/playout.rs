@@ -196,7 +196,7 @@ pub fn bench(
     }
 }
 
-/// [`bench`] on `threads` threads at once, each its own games from its own
+/// [`bench()`] on `threads` threads at once, each its own games from its own
 /// seed (`seed` plus the thread's number): what all the cores play in the
 /// time, the games and moves summed, the time the longest thread took.
 ///

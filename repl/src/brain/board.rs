@@ -2,7 +2,7 @@
 //! coordinates counted from the top left.
 
 use super::{Answer, Brain, Skip, clip};
-use gridrules_core::program::{gomocup_cell, gomocup_xy};
+use gridrules_core::gomocup;
 use gridrules_core::{Cell, Game, Move};
 use std::time::Instant;
 
@@ -156,7 +156,7 @@ pub(super) fn play_stone(game: &mut Game, x: u32, y: u32, over: &str) -> Result<
 /// The cell at protocol coordinates `x,y` (from the top left).
 pub(super) fn cell_at(game: &Game, x: u32, y: u32) -> Result<Cell, String> {
     let grid = game.rulebook().grid();
-    gomocup_cell(grid, x, y).ok_or_else(|| {
+    gomocup::cell(grid, x, y).ok_or_else(|| {
         format!(
             "{x},{y} is off the board ({}×{})",
             grid.width(),
@@ -167,5 +167,5 @@ pub(super) fn cell_at(game: &Game, x: u32, y: u32) -> Result<Cell, String> {
 
 /// The protocol coordinates of `cell`.
 pub(super) fn xy_of(game: &Game, cell: Cell) -> (u32, u32) {
-    gomocup_xy(game.rulebook().grid(), cell)
+    gomocup::xy(game.rulebook().grid(), cell)
 }

@@ -6,7 +6,7 @@ use std::fmt;
 /// stone `x,y`, `ERROR …`, `UNKNOWN …`, `MESSAGE …` or `ABOUT`'s
 /// `key="value"` pairs. Only this module makes one, and every text put
 /// in it — a rulebook's refusal or title, a script's error, what the
-/// manager sent — goes through [`push_one_line`]: no line holds a
+/// manager sent — goes through `push_one_line`: no line holds a
 /// control character (nor a bidi or invisible one), so none can end
 /// early and start a line a manager would read as the brain's move, nor
 /// reach a terminal as an escape.

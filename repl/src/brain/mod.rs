@@ -49,8 +49,9 @@ pub use line::Line;
 pub use rulebook::make_rulebook;
 
 use board::{cell_at, play_stone, xy_of};
+use gridrules_core::gomocup::{self, RULE_CARO, RULE_CONTINUOUS, RULE_EXACT, RULE_RENJU};
 use gridrules_core::playout::Rng;
-use gridrules_core::program::{clip, gomocup_pair as parse_pair};
+use gridrules_core::program::clip;
 use gridrules_core::script::ScriptBudget;
 use gridrules_core::{Game, Move, PlayError, Rulebook, Side};
 use std::collections::HashMap;
@@ -78,15 +79,11 @@ pub const DEFAULT_RULES: &str = "gomoku";
 /// The time per move when the manager has not said (`INFO timeout_turn`).
 pub const DEFAULT_TURN: Duration = Duration::from_secs(1);
 
-/// The rule bits of `INFO rule`: exactly five wins (an overline does not).
-pub const RULE_EXACT: u32 = 1;
-
-/// The rule bit of `INFO rule` for renju: the built-in `renju` rulebook is
-/// played, whatever `--rules` says (X is black; RJ1–RJ2).
-pub const RULE_RENJU: u32 = 4;
-
-/// The rule bits the brain cannot play, with their names.
-const UNSUPPORTED_RULES: [(u32, &str); 2] = [(2, "continuous game"), (8, "caro")];
+/// The rule bits the brain cannot play, with their names. (Under
+/// [`RULE_RENJU`] the built-in `renju` rulebook is played, whatever
+/// `--rules` says: X is black, RJ1–RJ2.)
+const UNSUPPORTED_RULES: [(u32, &str); 2] =
+    [(RULE_CONTINUOUS, "continuous game"), (RULE_CARO, "caro")];
 
 /// How the brain starts: which rulebook, and the seed of its randomness.
 #[derive(Debug, Clone)]
@@ -297,7 +294,7 @@ impl Brain {
         let rest = rest.trim();
         match word.to_ascii_uppercase().as_str() {
             "START" => self.start(rest.parse().ok().map(|n| (n, n)), rest),
-            "RECTSTART" => self.start(parse_pair(rest), rest),
+            "RECTSTART" => self.start(gomocup::pair(rest), rest),
             "RESTART" => self.restart(),
             "INFO" => self.info(rest),
             "BEGIN" => self.begin(started),
@@ -478,7 +475,7 @@ impl Brain {
     }
 
     fn turn(&mut self, text: &str, started: Instant) -> Answer {
-        let Some((x, y)) = parse_pair(text) else {
+        let Some((x, y)) = gomocup::pair(text) else {
             return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         if let Err(reason) = self.place(x, y) {
@@ -489,7 +486,7 @@ impl Brain {
 
     /// `PLAY x,y`: the manager's choice of the brain's own move.
     fn play_own(&mut self, text: &str) -> Answer {
-        let Some((x, y)) = parse_pair(text) else {
+        let Some((x, y)) = gomocup::pair(text) else {
             return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         let turn = match self.game() {
@@ -516,7 +513,7 @@ impl Brain {
     }
 
     fn takeback(&mut self, text: &str) -> Answer {
-        let Some((x, y)) = parse_pair(text) else {
+        let Some((x, y)) = gomocup::pair(text) else {
             return Answer::error(format!("bad coordinates `{}`", clip(text)));
         };
         let game = match self.game() {

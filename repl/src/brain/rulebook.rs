@@ -3,7 +3,7 @@
 //! protocol can describe.
 
 use super::RuleKey;
-use gridrules_core::program::gomocup_lacks;
+use gridrules_core::gomocup;
 use gridrules_core::{Rulebook, Side, builtin, files};
 use std::path::{Path, PathBuf};
 
@@ -131,9 +131,9 @@ fn resized(
 }
 
 /// Whether the protocol can describe the rulebook's game
-/// ([`gomocup_lacks`]).
+/// ([`gomocup::lacks`]).
 fn playable(rules: &Rulebook) -> Result<(), String> {
-    match gomocup_lacks(rules) {
+    match gomocup::lacks(rules) {
         Some(what) => Err(format!(
             "rulebook `{}` is not a gomoku-like game: the protocol needs {what}",
             rules.name()

@@ -16,7 +16,7 @@ pub fn topic(topic: Option<&str>) -> Result<Option<&'static CommandSpec>, ParseE
 
 /// What `help` prints: every command with its usage and summary, or one
 /// command's page (usage, aliases, what surprises, an example), laid out
-/// for a terminal `width` columns wide (see [`prose_columns`]).
+/// for a terminal `width` columns wide (see `layout::prose_columns`).
 pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
     let width = prose_columns(width);
     let Some(c) = topic else {

@@ -5,7 +5,8 @@ use super::entry::{Args, ParseError};
 use super::parsed::{ArenaMatch, Command};
 use gridrules_core::Side;
 use gridrules_core::arena::Player;
-use gridrules_core::program::{self, Setting};
+use gridrules_core::gomocup::{self, Setting};
+use gridrules_core::program;
 use gridrules_core::search::{Budget, Level};
 use std::time::Duration;
 
@@ -48,7 +49,7 @@ fn looks_like_budget_or_setting(item: &str) -> bool {
     budget_of(item).is_some()
         || item
             .split_once('=')
-            .is_some_and(|(key, value)| program::is_setting_key(key) && !value.contains('/'))
+            .is_some_and(|(key, value)| gomocup::is_setting_key(key) && !value.contains('/'))
 }
 
 /// The seed of an `arena` match unless told.
@@ -262,7 +263,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 {
                     return Err(a.usage(format!("`{w}`: {} set twice", setting.key())));
                 }
-                Player::Program(path, settings) if program::is_brain(path) => {
+                Player::Program(path, settings) if gomocup::is_brain(path) => {
                     settings.push(setting);
                 }
                 Player::Program(path, _) => return Err(a.usage(program::no_settings(path))),
