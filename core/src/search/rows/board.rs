@@ -6,15 +6,14 @@
 //! windows as a taken-back mark does, and come back when it is undone.
 
 use crate::geometry::{Cell, CellSet};
-use crate::mechanics::Mechanics;
 use crate::position::{Position, Side};
-use crate::rulebook::Rulebook;
-use crate::turns::Turns;
 
 mod captures;
+mod shape;
 mod shapes;
 
-use shapes::Shapes;
+pub(super) use shape::Shape;
+use shape::{CAUGHT_KEYS, NONE};
 
 /// A cell no mark can take: off the board's land, or not open at the root.
 const BLOCKED: u8 = 3;
@@ -25,212 +24,6 @@ const BLOCKED: u8 = 3;
 /// up on every move: half the bytes of 64 bits is a tenth of a node's time).
 const WEIGHT: [i32; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
-/// No cell: past the end of a line.
-const NONE: u16 = u16::MAX;
-/// Captures counted apart in the table's key: more share one key.
-const CAUGHT_KEYS: usize = 64;
-
-/// A capture a mark may make: the opponent's marks on `take` leave the
-/// board when `by` holds the mover's own.
-struct Pattern {
-    take: Vec<u16>,
-    by: u16,
-    /// What it adds to the mover's count (1, or the stones it takes).
-    worth: u16,
-}
-
-/// The tables a rulebook's board gives, built once for a search.
-pub(super) struct Shape<'r> {
-    pub(super) k: usize,
-    n: usize,
-    /// The rulebook's mechanics: what judges a forbidden pattern.
-    mechanics: &'r Mechanics,
-    /// Per side, whether it wins only with exactly `k` in a row (renju's
-    /// X): a window of its marks then wins only where no mark of its own
-    /// lies just past either end.
-    exact: [bool; 2],
-    /// Per side, whether some of its moves may be forbidden by what they
-    /// make (renju's X): each of its moves is then judged.
-    forbids: [bool; 2],
-    /// Per cell, the captures a mark placed there may make (pente's
-    /// pairs); empty where the rulebook has none.
-    captures: Vec<Vec<Pattern>>,
-    /// Per cell, the captures whose first taken cell it is, as (the cell
-    /// a mark captures from, the pattern's index there): where to look
-    /// for captures from the marks that could be taken.
-    taken_first: Vec<Vec<(u16, u16)>>,
-    /// The captures that win, if any.
-    capture_wins: Option<u16>,
-    /// The fewest and the most one capture adds to a side's count.
-    per_capture: u16,
-    most_worth: u16,
-    /// Marks per turn (connect6: one, then two).
-    turns: &'r Turns,
-    /// One mark a turn, the sides alternating.
-    alternating: bool,
-    /// The windows' cells, `k` a window.
-    windows: Vec<u16>,
-    /// Each window's cells just past its two ends along its line, or
-    /// [`NONE`].
-    beyond: Vec<[u16; 2]>,
-    /// The windows through each cell: `through[through_at[c]..through_at[c + 1]]`.
-    through: Vec<u32>,
-    through_at: Vec<u32>,
-    /// The cells two or fewer steps from each cell along a line.
-    near: Vec<u16>,
-    near_at: Vec<u32>,
-    /// A random key per cell and side, for the transposition table, and
-    /// per count of captures and side.
-    keys: [Vec<u64>; 2],
-    caught_keys: [Vec<u64>; 2],
-    /// The move order by shapes, where the rulebook has one (one mark a
-    /// turn, no captures, lines of four to six).
-    shapes: Option<Shapes>,
-    /// How near the centre a cell is: what breaks a tie of weights.
-    pub(super) centre: Vec<i64>,
-    /// One more than any `centre`: a unit of weight counts this much.
-    pub(super) centre_scale: i64,
-}
-
-impl<'r> Shape<'r> {
-    /// The tables of `rules`' lines for lines of `k`.
-    pub(super) fn new(rules: &'r Rulebook) -> Shape<'r> {
-        let mechanics = rules.mechanics();
-        let k = mechanics.min_run();
-        let n = rules.grid().len();
-        let lines = mechanics.lines();
-        let mut windows: Vec<u16> = Vec::new();
-        let mut beyond: Vec<[u16; 2]> = Vec::new();
-        for line in lines {
-            let at = |i: Option<usize>| i.and_then(|i| line.get(i)).map_or(NONE, |c| c.0);
-            for (i, w) in line.windows(k).enumerate() {
-                windows.extend(w.iter().map(|c| c.0));
-                beyond.push([at(i.checked_sub(1)), at(Some(i + k))]);
-            }
-        }
-        let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
-        let sides = [Side::X, Side::O];
-        let exact = sides.map(|s| (k + 1..=longest).all(|n| !mechanics.wins_run(s, n)));
-        let forbids = sides.map(|s| mechanics.has_patterns(s));
-        let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (w, cells) in windows.chunks(k).enumerate() {
-            for &c in cells {
-                by_cell[c as usize].push(w as u32);
-            }
-        }
-        let mut near_by: Vec<Vec<u16>> = vec![Vec::new(); n];
-        for line in lines {
-            for (i, c) in line.iter().enumerate() {
-                let reach = &line[i.saturating_sub(2)..(i + 3).min(line.len())];
-                for d in reach {
-                    if d != c && !near_by[c.index()].contains(&d.0) {
-                        near_by[c.index()].push(d.0);
-                    }
-                }
-            }
-        }
-        let (through, through_at) = flatten(by_cell);
-        let (near, near_at) = flatten(near_by);
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut key = || {
-            // splitmix64: fixed keys, so a search repeats on every machine.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let keys = [
-            (0..n).map(|_| key()).collect(),
-            (0..n).map(|_| key()).collect(),
-        ];
-        let caught_keys = [
-            (0..CAUGHT_KEYS).map(|_| key()).collect(),
-            (0..CAUGHT_KEYS).map(|_| key()).collect(),
-        ];
-        let captures = (mechanics.captures.per_cell.iter())
-            .map(|list| {
-                list.iter()
-                    .map(|p| Pattern {
-                        take: p.take.into_iter().map(|c| c.0).collect(),
-                        by: p.by.0,
-                        worth: p.worth,
-                    })
-                    .collect()
-            })
-            .collect::<Vec<Vec<Pattern>>>();
-        let most_worth = (captures.iter().flatten().map(|p| p.worth).max()).unwrap_or(1);
-        let mut taken_first = vec![Vec::new(); if captures.is_empty() { 0 } else { n }];
-        for (c, patterns) in captures.iter().enumerate() {
-            for (i, p) in patterns.iter().enumerate() {
-                taken_first[p.take[0] as usize].push((c as u16, i as u16));
-            }
-        }
-        let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
-        let alternating = mechanics.turns().is_alternating();
-        // Two marks a turn and captures change what a shape is worth; the
-        // fit knew neither.
-        let by_shapes = alternating && captures.is_empty();
-        let shapes = by_shapes.then(|| Shapes::new(mechanics, k, n)).flatten();
-        Shape {
-            k,
-            n,
-            mechanics,
-            exact,
-            forbids,
-            captures,
-            taken_first,
-            capture_wins: mechanics.capture_wins(),
-            per_capture: mechanics.captures().per_capture(),
-            most_worth,
-            turns: mechanics.turns(),
-            alternating,
-            windows,
-            beyond,
-            through,
-            through_at,
-            near,
-            near_at,
-            keys,
-            caught_keys,
-            shapes,
-            centre,
-            centre_scale,
-        }
-    }
-
-    fn window(&self, w: usize) -> &[u16] {
-        &self.windows[w * self.k..(w + 1) * self.k]
-    }
-
-    fn through(&self, c: usize) -> &[u32] {
-        &self.through[self.through_at[c] as usize..self.through_at[c + 1] as usize]
-    }
-
-    fn near(&self, c: usize) -> &[u16] {
-        &self.near[self.near_at[c] as usize..self.near_at[c + 1] as usize]
-    }
-
-    fn window_count(&self) -> usize {
-        self.windows.len() / self.k
-    }
-
-    /// Whether each turn is one mark, the sides alternating.
-    pub(super) fn alternating(&self) -> bool {
-        self.alternating
-    }
-
-    /// Whether some of `side`'s moves may be forbidden by what they make.
-    pub(super) fn forbids(&self, side: Side) -> bool {
-        self.forbids[side as usize]
-    }
-
-    /// Whether a mark may take the opponent's off the board.
-    pub(super) fn captures(&self) -> bool {
-        !self.captures.is_empty()
-    }
-}
-
 /// A mark of `side` as a digit of the codes in X's view and in O's: its
 /// own (1) in one, blocked (2) in the other.
 fn side_digits(side: Side) -> [u32; 2] {
@@ -238,16 +31,6 @@ fn side_digits(side: Side) -> [u32; 2] {
         Side::X => [1, 2],
         Side::O => [2, 1],
     }
-}
-
-fn flatten<T: Copy>(lists: Vec<Vec<T>>) -> (Vec<T>, Vec<u32>) {
-    let mut flat = Vec::new();
-    let mut at = vec![0u32];
-    for list in lists {
-        flat.extend(list);
-        at.push(flat.len() as u32);
-    }
-    (flat, at)
 }
 
 /// Windows of one side at one fullness, as a bit set over the windows,
@@ -321,7 +104,7 @@ pub(super) struct Board<'s> {
     /// Marks within two steps of each cell: the cells worth a move.
     near: Vec<u16>,
     /// Per slot of the move order by shapes, its neighbours in X's view
-    /// and in O's (see [`Shapes`]); empty without.
+    /// and in O's (see [`shapes::Shapes`]); empty without.
     codes: Vec<[u32; 2]>,
     /// Per side, the captures made (pente's pairs).
     caught: [u16; 2],
@@ -871,6 +654,7 @@ impl<'s> Board<'s> {
 pub(super) mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::rulebook::Rulebook;
     use std::sync::Arc;
 
     /// A position of `rules` with X's marks on `xs`, O's on `os` and
