@@ -1079,6 +1079,34 @@ fn a_program_that_answers_wrong_or_not_at_all_stops_the_match_with_its_name() {
     }
 }
 
+/// Ctrl-C while a program thinks stops the match as it stops a level: no
+/// failure of the program's (which Ctrl-C reaches too), the games finished
+/// counted, and no wait for the program's whole time.
+#[test]
+fn ctrl_c_while_a_program_thinks_stops_the_match_and_blames_no_one() {
+    use gridrules_core::arena::{Match, Player};
+    let rules = Rulebook::builtin("classic").unwrap();
+    let m = Match {
+        games: 2,
+        seed: 1,
+        budgets: [BUDGET, Budget::Time(Duration::from_secs(120))],
+        threads: 1,
+        openings: Vec::new(),
+    };
+    let players = [Player::Random, program("silent.sh")];
+    let stop = Interrupt::new();
+    let raiser = stop.clone();
+    let pressed = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        raiser.raise();
+    });
+    let kept = m.run_kept(&rules, &players, &stop, &|_| {});
+    pressed.join().unwrap();
+    assert!(kept.failed.is_none(), "{:?}", kept.failed);
+    assert!(kept.tally.stopped, "{:?}", kept.tally);
+    assert_eq!(kept.tally.games(), 0, "{:?}", kept.tally);
+}
+
 /// Vanishing (VA1, VA2): a line counts after the oldest mark has gone, so
 /// a threat through a side's oldest mark is no threat. Every level takes a
 /// win in one; medium and hard stop a loss in one and ignore the threats

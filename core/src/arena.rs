@@ -58,15 +58,9 @@ impl fmt::Display for Player {
             Player::Random => f.write_str("random"),
             Player::Uct => f.write_str("uct"),
             Player::Computer(level) => level.fmt(f),
-            Player::Program(path, settings) => {
-                write!(f, "{}", path.display())?;
-                // After an `@`, as typed there (less the budget), so that
-                // the report says them.
-                for (i, s) in settings.iter().enumerate() {
-                    write!(f, "{}{s}", if i == 0 { '@' } else { ',' })?;
-                }
-                Ok(())
-            }
+            // Its path only: a name with settings after an `@` would read
+            // as a file whose name holds one (the report says them apart).
+            Player::Program(path, _) => write!(f, "{}", path.display()),
         }
     }
 }
@@ -434,11 +428,13 @@ impl Match {
                         Budget::Playouts(_) => ANSWER_TIME,
                     };
                     let program = programs[seat].as_mut().expect("started above");
-                    Some(
-                        program
-                            .choose(rules, pos, moves, within)
-                            .map_err(|m| failed(seat, m))?,
-                    )
+                    let answer = program.choose(rules, pos, moves, within, stop);
+                    // Ctrl-C reaches the program too: what it then says (or
+                    // that it quit) is no failure of its own.
+                    if stop.is_raised() {
+                        return Ok(None);
+                    }
+                    Some(answer.map_err(|m| failed(seat, m))?)
                 }
             };
             if stop.is_raised() {

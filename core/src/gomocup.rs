@@ -49,13 +49,16 @@ pub fn is_brain(path: &Path) -> bool {
 pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
     let t = rules.mechanics();
     if t.marks() != Marks::Own {
-        Some("each side places its own stone")
+        Some("each side to place its own stone")
     } else if t.line_result() != LineResult::OwnerWins {
-        Some("a line wins for its owner")
+        Some("a line to win for its owner")
     } else if !t.turns().is_alternating() {
         Some("one stone a turn")
     } else if t.has_captures() {
         Some("no captures")
+    } else if rules.table().pie {
+        // The swap is a move no `x,y` can say.
+        Some("no swap (the pie rule)")
     } else if t.has_gravity()
         || t.pieces().is_some()
         || !t.regions().is_empty()
@@ -63,7 +66,7 @@ pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
         || t.has_slides()
         || t.has_twists()
     {
-        Some("stones placed on any empty cell, and left there")
+        Some("stones placed on any empty cell and left there")
     } else {
         None
     }
@@ -171,7 +174,11 @@ pub fn answer_cell(grid: Grid, line: &str) -> Option<Cell> {
 
 /// The `INFO` keys the match itself sets: a brain's own setting may not
 /// override them, or its time and rule would differ from the match's.
-const MATCH_KEYS: [&str; 3] = ["timeout_turn", "timeout_match", "rule"];
+const MATCH_KEYS: [(&str, &str); 3] = [
+    ("timeout_turn", "from the budget"),
+    ("timeout_match", "from the budget"),
+    ("rule", "from the rulebook"),
+];
 
 /// A setting a Gomocup brain is told before its first move, written
 /// `KEY=VALUE` and sent as `INFO KEY VALUE` (`MAX_DEPTH=12`,
@@ -219,9 +226,9 @@ impl FromStr for Setting {
                 "setting `{s}`: a value is one word of printable characters, as 12"
             ));
         }
-        if MATCH_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) {
+        if let Some((_, whence)) = MATCH_KEYS.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)) {
             return Err(format!(
-                "setting `{s}`: the match tells a brain its {key} itself (from the budget and the rulebook)"
+                "setting `{s}`: the match tells a brain its {key} itself ({whence})"
             ));
         }
         Ok(Setting {
@@ -273,7 +280,15 @@ mod tests {
         // A rulebook the protocol cannot describe is refused.
         let moving = five(7, 6, "fn wins(run) { run >= 5 }\nfn pieces() { 4 }");
         let refused = start_text(&moving, Duration::from_secs(1), &[]).unwrap_err();
-        assert!(refused.contains("places its own stone"), "{refused}");
+        assert!(
+            refused.ends_with("stones placed on any empty cell and left there"),
+            "{refused}"
+        );
+        // The swap of the pie rule is a move no `x,y` can say.
+        let mut table = free.table().clone();
+        table.pie = true;
+        let swapping = free.with_table(table);
+        assert_eq!(lacks(&swapping), Some("no swap (the pie rule)"));
     }
 
     /// A brain's own settings follow the match's `INFO` lines, one a line;

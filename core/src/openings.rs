@@ -47,9 +47,10 @@ impl fmt::Display for OpeningError {
 
 impl std::error::Error for OpeningError {}
 
-/// The openings of `text` for `rules`: every line but blank ones and those
-/// starting with `#`, each move legal where it is played and none ending
-/// the game (a match would have nothing left to play).
+/// The openings of `text` for `rules`: every line but blank ones, what
+/// follows a `#` a comment; each move (in any case, as a record's) legal
+/// where it is played and none ending the game (a match would have
+/// nothing left to play).
 ///
 /// # Errors
 /// The first move that is not legal in its place, or ends the game; a text
@@ -62,15 +63,15 @@ pub fn parse(rules: &Rulebook, text: &str) -> Result<Vec<Vec<Move>>, OpeningErro
             col: col + 1,
             message,
         };
-        let trimmed = line.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
+        let line = line.split_once('#').map_or(line, |(moves, _)| moves);
+        if line.trim().is_empty() {
             continue;
         }
         let mut pos = rules.initial();
         let mut moves = Vec::new();
         for (col, word) in words(line) {
             let mv = rules
-                .parse_move(&pos, &moves, word)
+                .parse_move(&pos, &moves, &crate::notation::normal_case(word))
                 .map_err(|e| at(col, format!("`{}`: {e}", word)))?;
             pos = rules
                 .play(&pos, &moves, mv)
@@ -137,6 +138,17 @@ mod tests {
     fn a_text_without_openings_is_refused() {
         let e = parse(&rules(), "# nothing\n\n").unwrap_err();
         assert_eq!(e.line, 0, "{e}");
+    }
+
+    /// Moves in any case, as a record takes them; a `#` starts a comment
+    /// anywhere on a line.
+    #[test]
+    fn moves_in_any_case_and_comments_after_them_are_read() {
+        let openings = parse(&rules(), "B2 A1 # corner\n  # none\nc3\n").unwrap();
+        assert_eq!(openings.len(), 2);
+        let b2 = rules().parse_move(&rules().initial(), &[], "b2").unwrap();
+        assert_eq!(openings[0][0], b2);
+        assert_eq!(openings[0].len(), 2);
     }
 
     #[test]

@@ -36,6 +36,7 @@
 //! speaks them.
 
 use crate::gomocup::{self, Setting};
+use crate::interrupt::Interrupt;
 use crate::position::{Move, MoveList, Position};
 use crate::rulebook::Rulebook;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -55,6 +56,38 @@ const SETTLE: Duration = Duration::from_millis(10);
 
 /// The longest line read from a program: a longer one is cut.
 const MAX_LINE: u64 = 64 * 1024;
+
+/// How long a brain may take to answer `START` at least, whatever its
+/// time a move: it loads first (Rapfi reads its weights for a quarter of
+/// a second), and its time a move starts with the board.
+const START_TIME: Duration = Duration::from_secs(10);
+
+/// How often a wait for a program's line looks whether Ctrl-C was pressed.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Why no line came from a program.
+enum NoLine {
+    /// Its time ran out.
+    Late,
+    /// Its output closed: it quit, or was stopped.
+    Quit,
+    /// Its output could not be read.
+    Unreadable(std::io::Error),
+    /// Ctrl-C was pressed.
+    Stopped,
+}
+
+impl NoLine {
+    /// In words, `late` saying what did not come in time.
+    fn say(self, late: impl FnOnce() -> String) -> String {
+        match self {
+            NoLine::Late => late(),
+            NoLine::Quit => "quit before answering".to_string(),
+            NoLine::Unreadable(e) => format!("unreadable answer: {e}"),
+            NoLine::Stopped => "stopped by Ctrl-C".to_string(),
+        }
+    }
+}
 
 /// A running player program. Its pipes are served by threads of their
 /// own, so that a program that neither reads nor answers cannot block the
@@ -144,17 +177,19 @@ impl Program {
         })
     }
 
-    /// The program's move in `pos` (reached by `history`), within `within`.
+    /// The program's move in `pos` (reached by `history`), within `within`;
+    /// the wait ends early when `stop` is raised.
     ///
     /// # Errors
     /// What went wrong, in words: the program did not answer in time, quit,
-    /// or answered something that is not a legal move.
+    /// or answered something that is not a legal move; or Ctrl-C.
     pub fn choose(
         &mut self,
         rules: &Rulebook,
         pos: &Position,
         history: &[Move],
         within: Duration,
+        stop: &Interrupt,
     ) -> Result<Move, String> {
         let mut list = MoveList::new();
         rules
@@ -163,7 +198,7 @@ impl Program {
         // Lines left from before (a chatty program) answer nothing now.
         while self.lines.try_recv().is_ok() {}
         if self.brain.is_some() {
-            return self.brain_move(rules, pos, &list, within);
+            return self.brain_move(rules, pos, history, &list, within, stop);
         }
         let deadline = Instant::now() + within;
         let legal: Vec<String> = list.iter().map(|&m| rules.move_text(m)).collect();
@@ -177,17 +212,7 @@ impl Program {
         let late = || format!("no answer within {} s", within.as_secs_f64());
         loop {
             // A program printing comments must still answer in time.
-            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
-                return Err(late());
-            };
-            let line = match self.lines.recv_timeout(left) {
-                Ok(Ok(line)) => line,
-                Ok(Err(e)) => return Err(format!("unreadable answer: {e}")),
-                Err(RecvTimeoutError::Timeout) => return Err(late()),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err("quit before answering".to_string());
-                }
-            };
+            let line = self.next_line(deadline, stop).map_err(|e| e.say(late))?;
             let answer = line.trim();
             if answer.is_empty() || answer.starts_with('#') {
                 continue;
@@ -206,24 +231,27 @@ impl Program {
         &mut self,
         rules: &Rulebook,
         pos: &Position,
+        history: &[Move],
         list: &MoveList,
         within: Duration,
+        stop: &Interrupt,
     ) -> Result<Move, String> {
         if self.brain == Some(false) {
             self.send(gomocup::start_text(rules, within, &self.settings)?)?;
             self.brain = Some(true);
             // The first answer is `START`'s (`INFO` is never answered):
             // `UNKNOWN` there is a brain that cannot play this board.
+            let start = gomocup::size_command(rules);
             let started = |l: &str| match l {
                 _ if l.starts_with("OK") => Some(Ok(())),
-                _ if l.starts_with("UNKNOWN") => Some(Err(format!(
-                    "answered `{}` to `{}`",
-                    clip(l),
-                    gomocup::size_command(rules)
-                ))),
+                _ if l.starts_with("UNKNOWN") => {
+                    Some(Err(format!("answered `{}` to `{start}`", clip(l))))
+                }
                 _ => None,
             };
-            self.answer(Instant::now() + within, started)??;
+            let time = within.max(START_TIME);
+            let late = || format!("no answer to `{start}` within {} s", time.as_secs_f64());
+            self.answer(Instant::now() + time, stop, late, started)??;
         }
         let board = gomocup::board_text(rules, pos, list)?;
         if let Some(wait) = self
@@ -235,8 +263,9 @@ impl Program {
         self.send(board)?;
         // A brain is told its time a move; a little more is its answer's
         // way back, as managers allow.
-        let tolerance = (within / 10).max(Duration::from_millis(200));
-        let cell = self.answer(Instant::now() + within + tolerance, |l| {
+        let time = within + (within / 10).max(Duration::from_millis(200));
+        let late = || format!("no move within {} s", time.as_secs_f64());
+        let cell = self.answer(Instant::now() + time, stop, late, |l| {
             gomocup::answer_cell(rules.grid(), l)
         })?;
         self.answered = Some(Instant::now());
@@ -248,8 +277,14 @@ impl Program {
             return Ok(mv);
         }
         let (x, y) = gomocup::xy(rules.grid(), cell);
+        // Why, as the rules say it: the protocol cannot tell a brain every
+        // rule (renju's first stone in the centre).
+        let why = match rules.play(pos, history, mv) {
+            Err(e) => format!(": {e}"),
+            Ok(_) => String::new(),
+        };
         Err(format!(
-            "answered `{x},{y}` ({}), which is not a legal move",
+            "answered `{x},{y}` ({}), which is not a legal move{why}",
             rules.move_text(mv)
         ))
     }
@@ -265,25 +300,35 @@ impl Program {
             .ok_or_else(|| "quit before answering".to_string())
     }
 
+    /// The program's next line by `deadline`, unless `stop` is raised
+    /// first.
+    fn next_line(&self, deadline: Instant, stop: &Interrupt) -> Result<String, NoLine> {
+        loop {
+            if stop.is_raised() {
+                return Err(NoLine::Stopped);
+            }
+            let left = deadline.checked_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.ok_or(NoLine::Late)?.min(POLL)) {
+                Ok(Ok(line)) => return Ok(line),
+                Ok(Err(e)) => return Err(NoLine::Unreadable(e)),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err(NoLine::Quit),
+            }
+        }
+    }
+
     /// A brain's first line by `deadline` that `read` takes, past its
-    /// `MESSAGE` and `DEBUG` lines; an `ERROR` is its failure.
+    /// `MESSAGE` and `DEBUG` lines; an `ERROR` is its failure, and `late`
+    /// says what did not come in time.
     fn answer<T>(
         &mut self,
         deadline: Instant,
+        stop: &Interrupt,
+        late: impl Fn() -> String,
         read: impl Fn(&str) -> Option<T>,
     ) -> Result<T, String> {
         loop {
-            let left = deadline.checked_duration_since(Instant::now());
-            let line = match left.map(|left| self.lines.recv_timeout(left)) {
-                Some(Ok(Ok(line))) => line,
-                Some(Ok(Err(e))) => return Err(format!("unreadable answer: {e}")),
-                None | Some(Err(RecvTimeoutError::Timeout)) => {
-                    return Err("no answer in its time".to_string());
-                }
-                Some(Err(RecvTimeoutError::Disconnected)) => {
-                    return Err("quit before answering".to_string());
-                }
-            };
+            let line = self.next_line(deadline, stop).map_err(|e| e.say(&late))?;
             let line = line.trim();
             if let Some(error) = line.strip_prefix("ERROR") {
                 return Err(format!("answered ERROR{}", clip(error)));

@@ -1019,8 +1019,7 @@ fn arena_tells_a_brain_its_settings() {
     let (out, _, code) = run(&["--batch"], &line);
     assert_ne!(code, 0, "{out}");
     assert!(
-        out.contains("pbrain-notes@MAX_DEPTH=12,THREAD_NUM=1`, game 1: ")
-            && out.contains("ERROR noted"),
+        out.contains("pbrain-notes`, game 1: ") && out.contains("ERROR noted"),
         "{out}"
     );
     let told = std::fs::read_to_string(&notes).unwrap();
@@ -1046,11 +1045,13 @@ fn arena_tells_a_brain_its_settings() {
 }
 
 /// A Gomocup brain in shell that plays the first free cell of a 15×15
-/// board, row by row; `on_board` runs as each `BOARD` comes, `on_answer`
-/// before each answer and `on_end` at `END` (`:` for nothing).
+/// board, row by row; `on_start` runs before it answers `START`,
+/// `on_board` as each `BOARD` comes, `on_answer` before each answer and
+/// `on_end` at `END` (`:` for nothing).
 #[cfg(unix)]
 fn first_free_brain(
     dir: &Path,
+    on_start: &str,
     on_board: &str,
     on_answer: &str,
     on_end: &str,
@@ -1063,7 +1064,7 @@ fn first_free_brain(
 occ=" "
 while read -r line; do
   case "$line" in
-    START*) echo OK ;;
+    START*) {on_start}; echo OK ;;
     BOARD*) {on_board}; occ=" " ;;
     DONE*) y=0; found=""
       while [ -z "$found" ]; do
@@ -1094,6 +1095,7 @@ fn arena_saves_the_games_finished_before_a_brain_failed() {
     let mark = dir.path().join("played-once");
     let brain = first_free_brain(
         dir.path(),
+        ":",
         ":",
         &format!(
             "[ -e '{}' ] && {{ echo 'ERROR tired'; continue; }}",
@@ -1174,6 +1176,7 @@ fn arena_gives_a_brain_a_moment_after_its_answer() {
     let gaps_file = gaps.display();
     let brain = first_free_brain(
         dir.path(),
+        ":",
         &format!("t1=$(date +%s%N); [ -n \"$t0\" ] && echo $((t1 - t0)) >> '{gaps_file}'"),
         "t0=$(date +%s%N)",
         ":",
@@ -1251,6 +1254,61 @@ fn arena_saves_each_game_for_open() {
         out.contains("cannot make the folder") && !out.contains("score"),
         "{out}"
     );
+    // A file where the folder would be is said to be one.
+    let line = format!("arena classic hard random 2 --save {}\n", blocked.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("is a file, not a folder"), "{out}");
+    // A match that finishes no game leaves no folder it made behind.
+    let empty = dir.path().join("empty");
+    let line = format!(
+        "arena classic ./pbrain-none@1s random 1 --save {}\n",
+        empty.display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("games saved: none (no game finished)"),
+        "{out}"
+    );
+    assert!(!empty.exists(), "{out}");
+}
+
+/// A Gomocup brain may take longer to start than its time a move (it loads
+/// first): this one answers `START` after half a second, at 0.2 s a move.
+/// A budget after a program that is there is read as its budget, and said
+/// wrong when it is; the report names the program by its path, its
+/// settings beside its budget.
+#[cfg(unix)]
+#[test]
+fn arena_gives_a_brain_time_to_start_and_names_it_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let brain = first_free_brain(dir.path(), "sleep 0.5", ":", ":", ":");
+    let line = format!(
+        "arena gomoku random {}@0.2s,MAX_DEPTH=3 2 --threads 1\n",
+        brain.display()
+    );
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!(
+            "random (30000 playouts a tree) vs {} (0.2 s a move, MAX_DEPTH=3)",
+            brain.display()
+        )),
+        "{out}"
+    );
+    for (suffix, said) in [
+        ("@abc", "budget `abc` of `"),
+        (
+            "@1s,FOO",
+            "expected seconds, 0.01 to 600 (`2s`), or a setting KEY=VALUE",
+        ),
+    ] {
+        let line = format!("arena gomoku random {}{suffix} 1\n", brain.display());
+        let (out, _, code) = run(&["--batch"], &line);
+        assert_ne!(code, 0, "{out}");
+        assert!(out.contains(said), "{suffix}: {out}");
+    }
 }
 
 /// `arena --threads N` plays N games at once; by the clock, where the

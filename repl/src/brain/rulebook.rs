@@ -65,6 +65,10 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
         Rulebook::from_str_at(&derived, &format!("{shown} ({w}×{h})"), dir)
             .map_err(first_problem)?
     };
+    // The manager runs the openings: no pie rule at this table.
+    let mut table = rulebook.table().clone();
+    table.pie = false;
+    let rulebook = rulebook.with_table(table);
     playable(&rulebook)?;
     if !rulebook.mechanics().sided_wins() && !overline_fits(&rulebook, exact) {
         return Err(format!(
@@ -73,10 +77,7 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
             if exact { "" } else { "out" }
         ));
     }
-    // The manager runs the openings: no pie rule at this table.
-    let mut table = rulebook.table().clone();
-    table.pie = false;
-    Ok(rulebook.with_table(table))
+    Ok(rulebook)
 }
 
 /// Whether a run one longer than the rulebook's `k` wins as the rule says:

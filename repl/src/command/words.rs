@@ -206,6 +206,19 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 Some(d) => budget = Some(Budget::Time(d)),
                 None => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
             },
+            w if w.starts_with("--") => {
+                let known = [
+                    "--seed",
+                    "--playouts",
+                    "--time",
+                    "--openings",
+                    "--threads",
+                    "--save",
+                ];
+                let help = gridrules_core::suggest::did_you_mean(w, known.iter().copied())
+                    .map_or_else(String::new, |h| format!(" ({h})"));
+                return Err(a.usage(format!("unknown option `{w}`{help}")));
+            }
             w => {
                 plain.push(w);
                 i += 1;
@@ -229,11 +242,16 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
     let player = |w: &str| {
         // A program's path may hold an `@` itself: only a suffix after a
         // level, or one that reads as budgets and settings, is one.
+        let is_file = |path: &str| std::path::Path::new(path).is_file();
         let (name, suffix) = match w.rsplit_once('@') {
             // A file of that name is the program, `@` and all.
-            _ if std::path::Path::new(w).is_file() => (w, None),
+            _ if is_file(w) => (w, None),
+            // Before the `@` a level or a program that is there: what
+            // follows is its budget and settings, and said wrong if wrong.
             Some((name, s))
-                if s.split(',').all(looks_like_budget_or_setting)
+                if is_file(name)
+                    || s.split(',')
+                        .all(|item| item.is_empty() || looks_like_budget_or_setting(item))
                     || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
             {
                 (name, Some(s))
@@ -244,35 +262,46 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         let mut own = None;
         for item in suffix.into_iter().flat_map(|s| s.split(',')) {
             if let Some(b) = budget_of(item) {
+                if matches!((&player, b), (Player::Program(..), Budget::Playouts(_))) {
+                    return Err(a.usage(format!(
+                        "`{w}`: a program thinks by the clock: give it seconds, as `@2s`"
+                    )));
+                }
                 if own.replace(b).is_some() {
                     return Err(a.usage(format!("`{w}`: one budget after the @")));
                 }
                 continue;
             }
-            if !item.contains('=') {
+            if item.is_empty() {
                 return Err(a.usage(format!(
-                    "budget `{item}` of `{w}`: expected 100 to 10000000 playouts or seconds (`2s`)"
+                    "`{w}`: an empty item after the @ (a comma too many?)"
                 )));
+            }
+            if !item.contains('=') {
+                let expected = match &player {
+                    Player::Program(path, _) if gomocup::is_brain(path) => {
+                        "expected seconds, 0.01 to 600 (`2s`), or a setting KEY=VALUE"
+                    }
+                    Player::Program(..) => "expected seconds, 0.01 to 600 (`2s`)",
+                    _ => "expected 100 to 10000000 playouts or seconds (`2s`)",
+                };
+                return Err(a.usage(format!("budget `{item}` of `{w}`: {expected}")));
+            }
+            let Player::Program(path, settings) = &mut player else {
+                return Err(a.usage(format!(
+                    "`{name}` takes a budget only: settings (`{item}`) go to a Gomocup brain"
+                )));
+            };
+            if !gomocup::is_brain(path) {
+                return Err(a.usage(program::no_settings(path)));
             }
             let setting = item
                 .parse::<Setting>()
                 .map_err(|e| a.usage(format!("{e}, in `{w}`")))?;
-            match &mut player {
-                Player::Program(_, settings)
-                    if settings.iter().any(|s| s.key() == setting.key()) =>
-                {
-                    return Err(a.usage(format!("`{w}`: {} set twice", setting.key())));
-                }
-                Player::Program(path, settings) if gomocup::is_brain(path) => {
-                    settings.push(setting);
-                }
-                Player::Program(path, _) => return Err(a.usage(program::no_settings(path))),
-                _ => {
-                    return Err(a.usage(format!(
-                        "`{name}` takes a budget only: settings (`{item}`) go to a Gomocup brain"
-                    )));
-                }
+            if settings.iter().any(|s| s.key() == setting.key()) {
+                return Err(a.usage(format!("`{w}`: {} set twice", setting.key())));
             }
+            settings.push(setting);
         }
         Ok::<_, ParseError>((player, own))
     };

@@ -7,6 +7,7 @@ use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::arena::{Kept, Match, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
+use gridrules_core::program::ANSWER_TIME;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
 use gridrules_core::{Game, Move, Problem, ProblemKind, Rulebook, Side};
@@ -32,9 +33,10 @@ impl Session {
             None => Vec::new(),
         };
         // A folder that cannot hold the games is said before they are played.
-        if let Some(dir) = &save {
-            prepare_folder(Path::new(dir))?;
-        }
+        let made = match &save {
+            Some(dir) => prepare_folder(Path::new(dir))?,
+            None => false,
+        };
         let threads = threads.unwrap_or_else(gridrules_core::cores);
         let bar = self.progress_bar(
             u64::from(games),
@@ -44,7 +46,13 @@ impl Session {
         let m = Match {
             games,
             seed,
-            budgets: seats.each_ref().map(|(_, own)| own.unwrap_or(budget)),
+            // A program thinks by the clock: playouts are no budget of its.
+            budgets: seats
+                .each_ref()
+                .map(|(player, own)| match (player, own.unwrap_or(budget)) {
+                    (Player::Program(..), Budget::Playouts(_)) => Budget::Time(ANSWER_TIME),
+                    (_, b) => b,
+                }),
             threads,
             openings,
         };
@@ -62,6 +70,10 @@ impl Session {
         // failed later.
         let kept = |played: &[Played]| {
             let dir = Path::new(save.as_deref()?);
+            if played.is_empty() && made {
+                // Nothing to keep: the folder made for it goes (if empty).
+                let _ = std::fs::remove_dir(dir);
+            }
             Some(save_games(
                 rules.clone(),
                 &rulebook,
@@ -87,13 +99,21 @@ impl Session {
 
 /// Makes `dir` for a match's records, or says why it cannot hold them: a
 /// file is there, or records of another match, which would mix with these.
-fn prepare_folder(dir: &Path) -> Result<(), CommandError> {
+/// Whether it made the folder (one left empty is then taken away).
+fn prepare_folder(dir: &Path) -> Result<bool, CommandError> {
     let refused = |why: String| {
         CommandError::Record(RecordError::from(Problem::bare(
             ProblemKind::Io,
-            format!("{}: {why}", dir.display()),
+            format!("arena --save {}: {why}", dir.display()),
         )))
     };
+    if dir.as_os_str().is_empty() {
+        return Err(refused("a folder's name is needed".to_string()));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(refused("is a file, not a folder".to_string()));
+    }
+    let made = !dir.exists();
     std::fs::create_dir_all(dir).map_err(|e| {
         refused(format!(
             "cannot make the folder for the games' records: {e}"
@@ -108,7 +128,7 @@ fn prepare_folder(dir: &Path) -> Result<(), CommandError> {
         Some(name) => Err(refused(format!(
             "the folder already holds games ({name}): choose another, or empty it"
         ))),
-        None => Ok(()),
+        None => Ok(made),
     }
 }
 
@@ -173,7 +193,7 @@ fn save_games(
             file(a.number).file_name().unwrap_or_default().display(),
             file(b.number).file_name().unwrap_or_default().display(),
         ),
-        _ => "games saved: none, none finished".to_string(),
+        _ => "games saved: none (no game finished)".to_string(),
     }
 }
 
@@ -223,15 +243,25 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
         Budget::Playouts(n) => format!("{n} playouts a tree"),
         Budget::Time(d) => format!("{} s a move", d.as_secs_f64()),
     };
-    // One budget for both, or each player's own after its name.
+    // One budget for both, or each player's own after its name, with a
+    // brain's settings.
+    let label = |player: &Player, budget: Option<Budget>| {
+        let mut about: Vec<String> = budget.map(of).into_iter().collect();
+        if let Player::Program(_, settings) = player {
+            about.extend(settings.iter().map(ToString::to_string));
+        }
+        match about[..] {
+            [] => player.to_string(),
+            _ => format!("{player} ({})", about.join(", ")),
+        }
+    };
     let [bp, bq] = m.budgets;
     let (vs, budgets) = if bp == bq {
-        (format!("{p} vs {q}"), format!(", {}", of(bp)))
+        let vs = format!("{} vs {}", label(p, None), label(q, None));
+        (vs, format!(", {}", of(bp)))
     } else {
-        (
-            format!("{p} ({}) vs {q} ({})", of(bp), of(bq)),
-            String::new(),
-        )
+        let vs = format!("{} vs {}", label(p, Some(bp)), label(q, Some(bq)));
+        (vs, String::new())
     };
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let elo = t.elo();
@@ -264,14 +294,7 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
             } else {
                 ""
             },
-            // Those the games reach, not all the file holds.
-            match m.openings.len().min(m.games.div_ceil(2) as usize) {
-                0 => String::new(),
-                n => format!(
-                    ", {} each played with both colours",
-                    plural(n as u32, "opening", "openings")
-                ),
-            },
+            openings_played(m.openings.len(), m.games),
         ),
         format!(
             "{p}: {}, {}, {} (score {:.1} %)",
@@ -299,10 +322,48 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
     lines
 }
 
+/// What the header says of the openings: those the games reach, not all
+/// the file holds, each played by two games in turn, one with each colour
+/// (an odd last game plays its opening once).
+fn openings_played(openings: usize, games: u32) -> String {
+    let games = games as usize;
+    let reached = openings.min(games.div_ceil(2));
+    match reached {
+        0 => String::new(),
+        _ if games >= 2 * openings || games.is_multiple_of(2) => match reached {
+            1 => ", 1 opening played with both colours".to_string(),
+            n => format!(", {n} openings each played with both colours"),
+        },
+        1 => ", 1 opening".to_string(),
+        n => format!(", {n} openings each played with both colours but the last, once"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use gridrules_core::Outcome;
+
+    /// The header counts the openings the games reach, and says when the
+    /// last of them is played once.
+    #[test]
+    fn the_header_counts_the_openings_played_and_how() {
+        for (openings, games, said) in [
+            (0, 4, ""),
+            (26, 52, ", 26 openings each played with both colours"),
+            (26, 20, ", 10 openings each played with both colours"),
+            (
+                26,
+                3,
+                ", 2 openings each played with both colours but the last, once",
+            ),
+            (26, 1, ", 1 opening"),
+            (1, 3, ", 1 opening played with both colours"),
+            (2, 5, ", 2 openings each played with both colours"),
+        ] {
+            assert_eq!(openings_played(openings, games), said, "{openings} {games}");
+        }
+    }
 
     /// Where a record cannot be written, the line says how many were saved
     /// and from which game on none was: here a folder that is not there.
