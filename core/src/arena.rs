@@ -93,8 +93,9 @@ pub enum MatchError {
     Script {
         /// The game, counted from 1.
         game: u32,
-        /// How the script failed.
-        error: ScriptError,
+        /// How the script failed (boxed: a script's error holds its
+        /// source, and a match's result should stay small).
+        error: Box<ScriptError>,
     },
     /// A player program failed: which, in which game, and how.
     Program {
@@ -382,7 +383,10 @@ impl Match {
             game: i + 1,
             message,
         };
-        let script = |error: ScriptError| MatchError::Script { game: i + 1, error };
+        let script = |error: ScriptError| MatchError::Script {
+            game: i + 1,
+            error: Box::new(error),
+        };
         // The cores are shared among the games under way: a search by the
         // clock gets its part, not all of them.
         let search_threads = (crate::cores() / self.games_at_once()).max(1);
