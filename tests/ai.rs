@@ -1100,8 +1100,15 @@ fn ctrl_c_while_a_program_thinks_stops_the_match_and_blames_no_one() {
         std::thread::sleep(Duration::from_millis(300));
         raiser.raise();
     });
+    let started = std::time::Instant::now();
     let kept = m.run_kept(&rules, &players, &stop, &|_| {});
     pressed.join().unwrap();
+    // Not the program's 120 s: the wait looked at Ctrl-C.
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(kept.failed.is_none(), "{:?}", kept.failed);
     assert!(kept.tally.stopped, "{:?}", kept.tally);
     assert_eq!(kept.tally.games(), 0, "{:?}", kept.tally);

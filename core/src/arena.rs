@@ -36,6 +36,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 /// Who plays a side in a match.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,53 @@ impl fmt::Display for Player {
             Player::Program(path, _) => write!(f, "{}", path.display()),
         }
     }
+}
+
+impl Player {
+    /// The budget this player thinks within where `budget` is given: a
+    /// program thinks by the clock, and has [`ANSWER_TIME`] where the
+    /// budget is playouts.
+    pub fn budget(&self, budget: Budget) -> Budget {
+        match self {
+            Player::Program(..) => Budget::Time(program_time(budget)),
+            _ => budget,
+        }
+    }
+}
+
+/// A program's time a move under `budget`.
+fn program_time(budget: Budget) -> Duration {
+    match budget {
+        Budget::Time(d) => d,
+        Budget::Playouts(_) => ANSWER_TIME,
+    }
+}
+
+/// Player `seat` of `players` by name, told apart from the other where
+/// both have one name (a program against itself, its settings apart).
+fn seat_name(players: &[Player; 2], seat: usize) -> String {
+    let name = players[seat].to_string();
+    if name != players[1 - seat].to_string() {
+        return name;
+    }
+    format!("{name} ({})", ["the first", "the second"][seat])
+}
+
+/// How long a program's failure waits for Ctrl-C before it is blamed:
+/// Ctrl-C at a terminal reaches the program and gridrules at once, and
+/// the program's end may come before gridrules' own handler is heard.
+const CTRL_C_GRACE: Duration = Duration::from_millis(250);
+
+/// Whether `stop` is raised, now or within [`CTRL_C_GRACE`].
+fn raised_soon(stop: &Interrupt) -> bool {
+    let until = Instant::now() + CTRL_C_GRACE;
+    while !stop.is_raised() {
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
 }
 
 impl FromStr for Player {
@@ -276,11 +324,11 @@ impl Match {
 
     /// Plays the match of `players[0]` against `players[1]` on `rules`,
     /// calling `progress` with the games finished so far. Ctrl-C (`stop`)
-    /// ends it after the games under way; the tally then counts those
-    /// finished.
+    /// ends it at once, the games under way not counted; the tally then
+    /// counts those finished.
     ///
     /// # Errors
-    /// A failing per-move hook.
+    /// A failing per-move hook, or a program that failed.
     pub fn run(
         &self,
         rules: &Rulebook,
@@ -379,7 +427,7 @@ impl Match {
             Side::O
         };
         let failed = |seat: usize, message: String| MatchError::Program {
-            player: players[seat].to_string(),
+            player: seat_name(players, seat),
             game: i + 1,
             message,
         };
@@ -427,15 +475,12 @@ impl Match {
                     search::choose(at, request, &mut rng).map_err(script)?
                 }
                 Player::Program(..) => {
-                    let within = match budget {
-                        Budget::Time(d) => d,
-                        Budget::Playouts(_) => ANSWER_TIME,
-                    };
+                    let within = program_time(budget);
                     let program = programs[seat].as_mut().expect("started above");
                     let answer = program.choose(rules, pos, moves, within, stop);
                     // Ctrl-C reaches the program too: what it then says (or
                     // that it quit) is no failure of its own.
-                    if stop.is_raised() {
+                    if answer.is_err() && raised_soon(stop) {
                         return Ok(None);
                     }
                     Some(answer.map_err(|m| failed(seat, m))?)

@@ -44,8 +44,9 @@ pub fn is_brain(path: &Path) -> bool {
 
 /// What the Gomocup protocol needs of a rulebook's game and this one
 /// lacks, if anything: stones placed one a turn, each side its own,
-/// nothing taken off, a line winning for its owner. The brain refuses such
-/// a rulebook, and `arena` a brain on it.
+/// nothing taken off, no swap, a line winning for its owner. The brain
+/// refuses such a rulebook (after dropping the pie rule: the manager runs
+/// the openings), and `arena` a brain on it.
 pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
     let t = rules.mechanics();
     if t.marks() != Marks::Own {
@@ -176,7 +177,7 @@ pub fn answer_cell(grid: Grid, line: &str) -> Option<Cell> {
 /// override them, or its time and rule would differ from the match's.
 const MATCH_KEYS: [(&str, &str); 3] = [
     ("timeout_turn", "from the budget"),
-    ("timeout_match", "from the budget"),
+    ("timeout_match", "0: no clock for the whole match"),
     ("rule", "from the rulebook"),
 ];
 

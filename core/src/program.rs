@@ -29,7 +29,8 @@
 //! `x,y,field` — 1 its own, 2 the opponent's — `DONE`), answered by `x,y`
 //! (the column from the left and the row from the top, from 0); `END`
 //! at the end. Only rulebooks where each side places its own stone, one a
-//! turn, and nothing is taken off can be described so. A brain may be
+//! turn, nothing is taken off and there is no swap can be described so
+//! ([`gomocup::lacks`]). A brain may be
 //! given settings of its own ([`Setting`]: `MAX_DEPTH=12` is told as
 //! `INFO MAX_DEPTH 12`), after the match's own `INFO` lines. The
 //! protocol's words are [`crate::gomocup`]'s; here is the process that

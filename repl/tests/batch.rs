@@ -1013,7 +1013,7 @@ fn arena_tells_a_brain_its_settings() {
         ),
     );
     let line = format!(
-        "arena gomoku {}@3s,MAX_DEPTH=12,THREAD_NUM=1 hard 2\n",
+        "arena gomoku {}@3s,MAX_DEPTH=12,THREAD_NUM=1 hard 2 --threads 1\n",
         brain.display()
     );
     let (out, _, code) = run(&["--batch"], &line);
@@ -1037,7 +1037,7 @@ fn arena_tells_a_brain_its_settings() {
     std::fs::remove_file(&notes).unwrap();
     let (out, _, _) = run(
         &["--batch"],
-        &format!("arena gomoku {} hard 2\n", named.display()),
+        &format!("arena gomoku {} hard 2 --threads 1\n", named.display()),
     );
     assert!(out.contains("ERROR noted"), "{out}");
     let told = std::fs::read_to_string(&notes).unwrap();
@@ -1112,7 +1112,7 @@ fn arena_saves_the_games_finished_before_a_brain_failed() {
     let (out, _, code) = run(&["--batch"], &line);
     assert_ne!(code, 0, "{out}");
     assert!(
-        out.contains("game 2: answered ERROR tired; games saved: 1 record in")
+        out.contains("game 2: answered ERROR tired\nnote: games saved: 1 record in")
             && out.contains("(game-01.toml to game-01.toml)"),
         "{out}"
     );
@@ -1161,6 +1161,49 @@ fn arena_saves_the_games_finished_before_a_script_failed() {
     );
     assert!(games.join("game-02.toml").is_file(), "{out}");
     assert!(!games.join("game-03.toml").exists(), "{out}");
+}
+
+/// A brain's failure says why: a move the rules refuse with the rules'
+/// reason (renju's first stone goes in the centre, which the protocol
+/// cannot tell), a move that does not come with the time it had. A
+/// program of the line protocol, where the match's budget is playouts,
+/// thinks 10 s a move, and the report says so.
+#[cfg(unix)]
+#[test]
+fn arena_says_why_a_brain_failed_and_what_time_a_program_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let corner = shell_program(
+        dir.path(),
+        "pbrain-corner",
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in \
+         START*) echo OK ;; DONE*) echo 0,0 ;; END*) exit 0 ;; esac; done\n",
+    );
+    let line = format!("arena renju {}@1s random 1\n", corner.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("answered `0,0` (a15), which is not a legal move: ") && out.contains("(RJ1)"),
+        "{out}"
+    );
+    let mute = shell_program(
+        dir.path(),
+        "pbrain-mute",
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in \
+         START*) echo OK ;; END*) exit 0 ;; esac; done\n",
+    );
+    let line = format!("arena gomoku {}@0.2s random 1\n", mute.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("game 1: no move within 0.4 s"), "{out}");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/players/first-legal.sh");
+    let line = format!("arena classic random {} 2\n", program.display());
+    let (out, _, code) = run(&["--batch"], &line);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("random (20000 playouts a tree) vs ")
+            && out.contains("first-legal.sh (10 s a move)"),
+        "{out}"
+    );
 }
 
 /// A brain's next `BOARD` comes a moment after its answer, never at once:
@@ -1260,7 +1303,7 @@ fn arena_saves_each_game_for_open() {
     assert_ne!(code, 0, "{out}");
     assert!(out.contains("is a file, not a folder"), "{out}");
     // A match that finishes no game leaves no folder it made behind.
-    let empty = dir.path().join("empty");
+    let empty = dir.path().join("empty").join("deeper");
     let line = format!(
         "arena classic ./pbrain-none@1s random 1 --save {}\n",
         empty.display()
@@ -1271,7 +1314,8 @@ fn arena_saves_each_game_for_open() {
         out.contains("games saved: none (no game finished)"),
         "{out}"
     );
-    assert!(!empty.exists(), "{out}");
+    assert!(!dir.path().join("empty").exists(), "{out}");
+    assert!(dir.path().is_dir(), "{out}");
 }
 
 /// A Gomocup brain may take longer to start than its time a move (it loads

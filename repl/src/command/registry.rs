@@ -54,7 +54,7 @@ const ARENA_PLACES: &[Place] = &[
 /// The players `arena` knows by name; any other is a program's path.
 const PLAYERS: &[&str] = &["random", "uct", "easy", "medium", "hard"];
 /// `arena`'s options and what follows each.
-const ARENA_OPTIONS: &[(&str, Place)] = &[
+pub(super) const ARENA_OPTIONS: &[(&str, Place)] = &[
     ("--seed", Place::Typed),
     ("--playouts", Place::Typed),
     ("--time", Place::Typed),

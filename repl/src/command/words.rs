@@ -44,12 +44,13 @@ fn budget_of(text: &str) -> Option<Budget> {
 
 /// Whether `item`, after a player's `@`, reads as its budget (`2s`,
 /// `500000`) or a brain's setting (`MAX_DEPTH=12`).
-/// A value holds no `/`: what follows a path's `@` is part of the path.
+/// A value holds no `/` (nor a backslash where that parts a path): what follows a
+/// path's `@` is part of the path.
 fn looks_like_budget_or_setting(item: &str) -> bool {
     budget_of(item).is_some()
-        || item
-            .split_once('=')
-            .is_some_and(|(key, value)| gomocup::is_setting_key(key) && !value.contains('/'))
+        || item.split_once('=').is_some_and(|(key, value)| {
+            gomocup::is_setting_key(key) && !value.contains(std::path::is_separator)
+        })
 }
 
 /// The seed of an `arena` match unless told.
@@ -207,15 +208,8 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 None => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
             },
             w if w.starts_with("--") => {
-                let known = [
-                    "--seed",
-                    "--playouts",
-                    "--time",
-                    "--openings",
-                    "--threads",
-                    "--save",
-                ];
-                let help = gridrules_core::suggest::did_you_mean(w, known.iter().copied())
+                let known = super::registry::ARENA_OPTIONS.iter().map(|&(o, _)| o);
+                let help = gridrules_core::suggest::did_you_mean(w, known)
                     .map_or_else(String::new, |h| format!(" ({h})"));
                 return Err(a.usage(format!("unknown option `{w}`{help}")));
             }
@@ -244,15 +238,16 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
         // level, or one that reads as budgets and settings, is one.
         let is_file = |path: &str| std::path::Path::new(path).is_file();
         let (name, suffix) = match w.rsplit_once('@') {
-            // A file of that name is the program, `@` and all.
-            _ if is_file(w) => (w, None),
+            // A file of that name is the program, `@` and all (a program
+            // is named by its path: `hard@2s` in the folder is no program).
+            _ if w.contains(std::path::is_separator) && is_file(w) => (w, None),
             // Before the `@` a level or a program that is there: what
             // follows is its budget and settings, and said wrong if wrong.
             Some((name, s))
                 if is_file(name)
                     || s.split(',')
                         .all(|item| item.is_empty() || looks_like_budget_or_setting(item))
-                    || (!name.contains('/') && name.parse::<Player>().is_ok()) =>
+                    || matches!(name.parse(), Ok(p) if !matches!(p, Player::Program(..))) =>
             {
                 (name, Some(s))
             }
@@ -273,9 +268,12 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 continue;
             }
             if item.is_empty() {
-                return Err(a.usage(format!(
-                    "`{w}`: an empty item after the @ (a comma too many?)"
-                )));
+                let why = if suffix == Some("") {
+                    "nothing after the @"
+                } else {
+                    "an empty item after the @ (a comma too many?)"
+                };
+                return Err(a.usage(format!("`{w}`: {why}")));
             }
             if !item.contains('=') {
                 let expected = match &player {

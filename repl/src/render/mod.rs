@@ -264,19 +264,29 @@ pub(crate) fn error_text(err: &CommandError) -> String {
             diagnostic::error_text_after(&format!("{mv}: "), &e.to_problem())
         }
         CommandError::Script(e) => diagnostic::error_text(&e.to_problem()),
-        // A script that failed in a match: its game, where in the script,
-        // then what became of the games finished before it.
-        CommandError::Arena(failed, saved) => match &**failed {
-            MatchError::Script { game, error } => {
-                let context = format!("arena: game {game}: ");
-                let mut out = diagnostic::error_text_after(&context, &error.to_problem());
-                if let Some(saved) = saved {
-                    outln!(out, "note: {}", edge::short_quotes(saved));
+        // A player or a script that failed in a match (a script's place
+        // drawn), then what became of the games finished before it.
+        CommandError::Arena(failed, saved) => {
+            let mut out = match &**failed {
+                MatchError::Script { game, error } => {
+                    let context = format!("arena: game {game}: ");
+                    diagnostic::error_text_after(&context, &error.to_problem())
                 }
-                out
+                MatchError::Program { .. } => {
+                    let mut out = String::new();
+                    outln!(
+                        out,
+                        "error: arena: {}",
+                        edge::short_quotes(&failed.to_string())
+                    );
+                    out
+                }
+            };
+            if let Some(saved) = saved {
+                outln!(out, "note: {}", edge::short_quotes(saved));
             }
-            MatchError::Program { .. } => one_line_error(err),
-        },
+            out
+        }
         _ => one_line_error(err),
     }
 }

@@ -7,7 +7,6 @@ use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::arena::{Kept, Match, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
-use gridrules_core::program::ANSWER_TIME;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
 use gridrules_core::{Game, Move, Problem, ProblemKind, Rulebook, Side};
@@ -35,7 +34,7 @@ impl Session {
         // A folder that cannot hold the games is said before they are played.
         let made = match &save {
             Some(dir) => prepare_folder(Path::new(dir))?,
-            None => false,
+            None => None,
         };
         let threads = threads.unwrap_or_else(gridrules_core::cores);
         let bar = self.progress_bar(
@@ -46,13 +45,10 @@ impl Session {
         let m = Match {
             games,
             seed,
-            // A program thinks by the clock: playouts are no budget of its.
+            // As each thinks: a program by the clock, whatever the match's.
             budgets: seats
                 .each_ref()
-                .map(|(player, own)| match (player, own.unwrap_or(budget)) {
-                    (Player::Program(..), Budget::Playouts(_)) => Budget::Time(ANSWER_TIME),
-                    (_, b) => b,
-                }),
+                .map(|(player, own)| player.budget(own.unwrap_or(budget))),
             threads,
             openings,
         };
@@ -70,9 +66,13 @@ impl Session {
         // failed later.
         let kept = |played: &[Played]| {
             let dir = Path::new(save.as_deref()?);
-            if played.is_empty() && made {
-                // Nothing to keep: the folder made for it goes (if empty).
-                let _ = std::fs::remove_dir(dir);
+            if let Some(top) = made.as_deref().filter(|_| played.is_empty()) {
+                // Nothing to keep: the folders made for it go (if empty).
+                for folder in dir.ancestors() {
+                    if std::fs::remove_dir(folder).is_err() || folder == top {
+                        break;
+                    }
+                }
             }
             Some(save_games(
                 rules.clone(),
@@ -99,8 +99,9 @@ impl Session {
 
 /// Makes `dir` for a match's records, or says why it cannot hold them: a
 /// file is there, or records of another match, which would mix with these.
-/// Whether it made the folder (one left empty is then taken away).
-fn prepare_folder(dir: &Path) -> Result<bool, CommandError> {
+/// The highest folder it made, if it made any (those left empty are then
+/// taken away).
+fn prepare_folder(dir: &Path) -> Result<Option<PathBuf>, CommandError> {
     let refused = |why: String| {
         CommandError::Record(RecordError::from(Problem::bare(
             ProblemKind::Io,
@@ -113,7 +114,11 @@ fn prepare_folder(dir: &Path) -> Result<bool, CommandError> {
     if dir.exists() && !dir.is_dir() {
         return Err(refused("is a file, not a folder".to_string()));
     }
-    let made = !dir.exists();
+    let made = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .last()
+        .map(Path::to_path_buf);
     std::fs::create_dir_all(dir).map_err(|e| {
         refused(format!(
             "cannot make the folder for the games' records: {e}"
