@@ -55,7 +55,18 @@ pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
     if !c.aliases.is_empty() {
         lines.push(format!("also: {}", c.aliases.join(", ")));
     }
-    lines.extend(wrap(c.more, width));
+    // A long page comes in paragraphs, a blank line between (and before
+    // its example).
+    let paragraphs = c.more.split("\n\n").count();
+    for (i, paragraph) in c.more.split("\n\n").enumerate() {
+        if i > 0 {
+            lines.push(String::new());
+        }
+        lines.extend(wrap(paragraph, width));
+    }
+    if paragraphs > 1 {
+        lines.push(String::new());
+    }
     // An example is a line to copy: whole, under its label if need be.
     let example = format!("example: {}", c.example);
     if example.chars().count() <= width {
@@ -85,12 +96,17 @@ mod tests {
             for c in COMMANDS {
                 let page = help(Some(c), width);
                 fits(&page);
+                let first = c.more.split("\n\n").next().unwrap_or_default();
                 let prose: Vec<&String> = page
                     .iter()
-                    .skip_while(|l| !wrap(c.more, prose_columns(width)).contains(l))
+                    .skip_while(|l| !wrap(first, prose_columns(width)).contains(l))
                     .take_while(|l| !l.starts_with("example:"))
                     .collect();
-                for pair in prose.windows(2) {
+                // Within a paragraph: a blank line ends one.
+                for pair in prose
+                    .windows(2)
+                    .filter(|p| !p[0].is_empty() && !p[1].is_empty())
+                {
                     // What could have moved up: a word, or a whole code span.
                     let next = crate::layout::atoms(pair[1], prose_columns(width))
                         .into_iter()

@@ -493,28 +493,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \
          hard, or a program's path (./bot: it reads `rules`, `position`, \
          `legal`, `go` lines and answers a move; ./pbrain-name: a Gomocup \
-         brain, over its protocol; see docs/playing.md). 20 games \
-         unless told. The first player has X in odd games, the second in \
+         brain, over its protocol; see docs/playing.md).\n\n\
+         20 games unless told. The first player has X in odd games, the second in \
          even ones; games run on every core (unless --threads), each with its own seed \
          (default 1), so a match repeats exactly. Prints wins, draws and \
          losses of the first player, X's share of the points, and the Elo \
          difference with its 95 % interval. Ctrl-C stops it at once: the \
-         games under way are not counted. Budget: the rulebook's playouts (`ai_playouts`) unless \
+         games under way are not counted.\n\nBudget: the rulebook's playouts (`ai_playouts`) unless \
          --playouts N or --time S (seconds a move, by the clock: the match \
          then no longer repeats exactly) says otherwise; a player's own \
          follows an @: hard@500000 (playouts a tree), hard@2s, ./bot@5s (a \
          program thinks by the clock: seconds only); \
          a Gomocup brain's settings follow it, told as INFO lines: \
-         ./pbrain-x@2s,MAX_DEPTH=12 (more after commas). \
+         ./pbrain-x@2s,MAX_DEPTH=12 (more after commas).\n\n\
          --openings FILE (.txt): each line a sequence of moves the games \
          start with, each played with both colours (games 1 and 2 the \
          first, 3 and 4 the next, round the list); moves in any case, `#` \
-         starts a comment. \
+         starts a comment.\n\n\
          --threads N: games at once (default: one a core); by the clock \
          (--time S or a player's @Ns), each game's search gets the cores \
          its game has to itself, so --threads 1 plays one game at a time, \
          each move with every core, and the first line says how many \
-         games ran at once. --save DIR: a record of each finished game in \
+         games ran at once.\n\n--save DIR: a record of each finished game in \
          DIR (game-01.toml, …; the folder is made if need be, and one \
          that holds a match's games already is refused), which `open` \
          replays; the games finished are saved when a player or a script \
