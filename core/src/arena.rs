@@ -67,6 +67,12 @@ impl fmt::Display for Player {
 }
 
 impl Player {
+    /// Whether a budget changes how this player moves: random and easy
+    /// pick a move without searching.
+    pub fn uses_budget(&self) -> bool {
+        !matches!(self, Player::Random | Player::Computer(Level::Easy))
+    }
+
     /// The budget this player thinks within where `budget` is given: a
     /// program thinks by the clock, and has [`ANSWER_TIME`] where the
     /// budget is playouts.

@@ -1200,8 +1200,8 @@ fn arena_says_why_a_brain_failed_and_what_time_a_program_had() {
     let (out, _, code) = run(&["--batch"], &line);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("random (20000 playouts a tree) vs ")
-            && out.contains("first-legal.sh (10 s a move)"),
+        out.contains("arena classic: random vs ")
+            && out.contains("first-legal.sh (10 s a move), 2 games"),
         "{out}"
     );
 }
@@ -1336,7 +1336,7 @@ fn arena_gives_a_brain_time_to_start_and_names_it_plainly() {
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains(&format!(
-            "random (30000 playouts a tree) vs {} (0.2 s a move, MAX_DEPTH=3)",
+            "random vs {} (0.2 s a move, MAX_DEPTH=3)",
             brain.display()
         )),
         "{out}"
@@ -1361,11 +1361,11 @@ fn arena_gives_a_brain_time_to_start_and_names_it_plainly() {
 #[test]
 fn arena_threads_sets_the_games_at_once_and_the_clock_match_says_so() {
     for (threads, said) in [("1", "1 game at a time"), ("2", "2 games at once")] {
-        let line = format!("arena classic random random 2 --time 0.01 --threads {threads}\n");
+        let line = format!("arena classic hard random 2 --time 0.01 --threads {threads}\n");
         let (out, _, code) = run(&["--batch"], &line);
         let first = out.lines().next().unwrap_or_default();
         assert!(
-            first.starts_with("arena classic: random vs random, 2 games,")
+            first.starts_with("arena classic: hard vs random, 2 games,")
                 && first.ends_with(&format!("0.01 s a move, {said}")),
             "{out}"
         );

@@ -251,6 +251,7 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
     // One budget for both, or each player's own after its name, with a
     // brain's settings.
     let label = |player: &Player, budget: Option<Budget>| {
+        let budget = budget.filter(|_| player.uses_budget());
         let mut about: Vec<String> = budget.map(of).into_iter().collect();
         if let Player::Program(_, settings) = player {
             about.extend(settings.iter().map(ToString::to_string));
@@ -263,7 +264,15 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
     let [bp, bq] = m.budgets;
     let (vs, budgets) = if bp == bq {
         let vs = format!("{} vs {}", label(p, None), label(q, None));
-        (vs, format!(", {}", of(bp)))
+        let thinks = p.uses_budget() || q.uses_budget();
+        (
+            vs,
+            if thinks {
+                format!(", {}", of(bp))
+            } else {
+                String::new()
+            },
+        )
     } else {
         let vs = format!("{} vs {}", label(p, Some(bp)), label(q, Some(bq)));
         (vs, String::new())
@@ -282,7 +291,8 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
         }
     };
     // By the clock, results depend on how many games shared the cores.
-    let at_once = if m.budgets.iter().any(|b| matches!(b, Budget::Time(_))) {
+    let by_clock = |(p, b): (&Player, &Budget)| p.uses_budget() && matches!(b, Budget::Time(_));
+    let at_once = if players.iter().zip(&m.budgets).any(by_clock) {
         match m.games_at_once() {
             1 => ", 1 game at a time".to_string(),
             n => format!(", {n} games at once"),
