@@ -57,14 +57,14 @@ pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
     }
     // A long page comes in paragraphs, a blank line between (and before
     // its example).
-    let paragraphs = c.more.split("\n\n").count();
-    for (i, paragraph) in c.more.split("\n\n").enumerate() {
+    let paragraphs: Vec<&str> = c.more.split("\n\n").collect();
+    for (i, paragraph) in paragraphs.iter().enumerate() {
         if i > 0 {
             lines.push(String::new());
         }
         lines.extend(wrap(paragraph, width));
     }
-    if paragraphs > 1 {
+    if paragraphs.len() > 1 {
         lines.push(String::new());
     }
     // An example is a line to copy: whole, under its label if need be.

@@ -53,15 +53,6 @@ const ARENA_PLACES: &[Place] = &[
 ];
 /// The players `arena` knows by name; any other is a program's path.
 const PLAYERS: &[&str] = &["random", "uct", "easy", "medium", "hard"];
-/// `arena`'s options and what follows each.
-pub(super) const ARENA_OPTIONS: &[(&str, Place)] = &[
-    ("--seed", Place::Typed),
-    ("--playouts", Place::Typed),
-    ("--time", Place::Typed),
-    ("--openings", Place::File(Some("txt"))),
-    ("--threads", Place::Typed),
-    ("--save", Place::File(None)),
-];
 
 /// Every command, in the order `help` lists them.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -487,7 +478,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         words::arena,
     )
     .example("arena classic hard random 10")
-    .completing(Arg::Places(ARENA_PLACES, ARENA_OPTIONS))
+    .completing(Arg::Places(ARENA_PLACES, words::ARENA_OPTIONS))
     .long()
     .more(
         "Players: random, uct (plain UCT, hard's yardstick), easy, medium, \

@@ -1,7 +1,7 @@
 //! The longer argument readers: the words after a command's name, read
 //! into a [`Command`] or refused with the command's usage.
 
-use super::entry::{Args, ParseError};
+use super::entry::{Args, ParseError, Place};
 use super::parsed::{ArenaMatch, Command};
 use gridrules_core::Side;
 use gridrules_core::arena::Player;
@@ -12,6 +12,17 @@ use std::time::Duration;
 
 /// Games an `arena` match has unless told.
 const ARENA_GAMES: u32 = 20;
+
+/// `arena`'s options and what follows each: what completes them, and
+/// what a misspelt one is told to be.
+pub(super) const ARENA_OPTIONS: &[(&str, Place)] = &[
+    ("--seed", Place::Typed),
+    ("--playouts", Place::Typed),
+    ("--time", Place::Typed),
+    ("--openings", Place::File(Some("txt"))),
+    ("--threads", Place::Typed),
+    ("--save", Place::File(None)),
+];
 
 /// Games an `arena` match may play at once (`--threads`).
 const MAX_ARENA_THREADS: usize = 256;
@@ -208,7 +219,7 @@ pub(super) fn arena(a: &Args<'_>) -> Result<Command, ParseError> {
                 None => return Err(a.usage("--time needs 0.01 to 600 seconds a move")),
             },
             w if w.starts_with("--") => {
-                let known = super::registry::ARENA_OPTIONS.iter().map(|&(o, _)| o);
+                let known = ARENA_OPTIONS.iter().map(|&(o, _)| o);
                 let help = gridrules_core::suggest::did_you_mean(w, known)
                     .map_or_else(String::new, |h| format!(" ({h})"));
                 return Err(a.usage(format!("unknown option `{w}`{help}")));
