@@ -140,8 +140,8 @@ fn ending_text(pos: &Position) -> &'static str {
         Some((_, Ending::Captures(_))) => "captures",
         Some((_, Ending::Stones(_))) => "stones",
         Some((_, Ending::Reduced(..))) => "reduced",
-        Some((_, Ending::Resigned(_) | Ending::Agreed)) => {
-            unreachable!("the board never resigns or agrees")
+        Some((_, Ending::Resigned(_) | Ending::Agreed | Ending::MoveLimit(_))) => {
+            unreachable!("the board never resigns, agrees or stops a match")
         }
     }
 }

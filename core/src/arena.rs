@@ -205,6 +205,8 @@ pub struct Tally {
     pub losses: u32,
     /// Games X (the first mover) won.
     pub x_wins: u32,
+    /// Of the draws, games cut short unfinished at [`MAX_PLIES`].
+    pub cut_short: u32,
     /// Whether Ctrl-C stopped the match before every game was played.
     pub stopped: bool,
 }
@@ -319,6 +321,9 @@ pub struct Played {
     pub moves: Vec<Move>,
     /// How it ended; a draw where it was cut short at [`MAX_PLIES`].
     pub outcome: Outcome,
+    /// Whether the match stopped it unfinished at [`MAX_PLIES`] (its
+    /// record then ends in a draw at the move limit).
+    pub cut_short: bool,
 }
 
 impl Match {
@@ -404,6 +409,7 @@ impl Match {
             match result {
                 Some(Ok(game)) => {
                     tally.add(game.first_player_side, game.outcome);
+                    tally.cut_short += u32::from(game.cut_short);
                     played.push(game);
                 }
                 Some(Err(e)) => failed = failed.or(Some(e)),
@@ -502,6 +508,7 @@ impl Match {
             number: i + 1,
             first_player_side: line.first_player_side,
             outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
+            cut_short: !line.pos.is_over(),
             moves: line.moves,
         }))
     }
@@ -633,6 +640,44 @@ mod tests {
         let t = t.unwrap();
         assert_eq!((t.wins, t.draws, t.losses), (1, 0, 1), "{t:?}");
         assert_eq!(t.first_mover_share(), 1.0);
+    }
+
+    /// Two pieces a side that step for ever, where a line takes three: each game is cut
+    /// short at the move limit, counted a draw and marked so.
+    #[test]
+    fn a_game_without_an_end_is_cut_short_at_the_move_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+                      fn pieces() { 2 }\nfn steps(c) { movement::king(c) }\n";
+        std::fs::write(dir.path().join("s.rhai"), script).unwrap();
+        let text = "name = \"s\"\ntitle = \"t\"\nscript = \"s.rhai\"\n\
+                    [board]\nwidth = 3\nheight = 3\n";
+        let rules = Rulebook::from_str_at(text, "s.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let m = Match {
+            games: 2,
+            seed: 3,
+            budgets: [Budget::Playouts(10); 2],
+            threads: 1,
+            openings: Vec::new(),
+        };
+        let kept = m.run_kept(
+            &rules,
+            &[Player::Random, Player::Random],
+            &Interrupt::new(),
+            &|_| {},
+        );
+        assert!(kept.failed.is_none(), "{:?}", kept.failed);
+        assert_eq!(
+            (kept.tally.draws, kept.tally.cut_short),
+            (2, 2),
+            "{:?}",
+            kept.tally
+        );
+        for p in &kept.played {
+            assert!(p.cut_short, "game {}", p.number);
+            assert_eq!((p.moves.len(), p.outcome), (MAX_PLIES, Outcome::Draw));
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@ pub struct Game {
     positions: Vec<Position>,
     keys: Vec<u64>,
     moves: Vec<Move>,
-    /// A result decided off the board: a resignation or an agreed draw.
+    /// A result decided off the board: a resignation, an agreed draw, or
+    /// a match's move limit.
     decided: Option<(Outcome, Ending)>,
 }
 
@@ -108,6 +109,16 @@ impl Game {
         self.decide((Outcome::Draw, Ending::Agreed))
     }
 
+    /// The game, unfinished after its `moves().len()` moves, is counted a
+    /// draw by a match's move limit.
+    ///
+    /// # Errors
+    /// When the game is already over.
+    pub fn draw_at_move_limit(&mut self) -> Result<(), Refusal> {
+        let played = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+        self.decide((Outcome::Draw, Ending::MoveLimit(played)))
+    }
+
     fn decide(&mut self, result: (Outcome, Ending)) -> Result<(), Refusal> {
         if let Some((o, _)) = self.ending() {
             return Err(Refusal::GameOver(o));
@@ -142,7 +153,8 @@ impl Game {
     }
 
     /// Takes back the last move; `None` at the start, and once the game was
-    /// decided off the board (a resignation or an agreement is final).
+    /// decided off the board (a resignation, an agreement or a match's
+    /// move limit is final).
     pub fn undo(&mut self) -> Option<Move> {
         if self.decided.is_some() {
             return None;
@@ -171,6 +183,7 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
         )),
         Ending::Resigned(side) => Some(format!("{side} resigned")),
         Ending::Agreed => Some("agreed".to_string()),
+        Ending::MoveLimit(n) => Some(format!("stopped by the match after {n} moves")),
     };
     match why {
         Some(w) => format!("result: {outcome} — {w}"),

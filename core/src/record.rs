@@ -9,8 +9,8 @@
 //! clock = 15                # seconds per move; 0 for none
 //! start = "3/3/3 X - -"     # optional: the position the game began from
 //! moves = "b2 a1 c3"        # the moves, in order (in any case; a turn's marks may be joined: k10,k11)
-//! result = "X wins"         # optional; required for a resignation or an agreed draw
-//! ending = "line"           # optional: line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed
+//! result = "X wins"         # optional; required for a resignation, an agreed draw or a match's move limit
+//! ending = "line"           # optional: line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed, move-limit
 //! ```
 
 use crate::error::{Problem, ProblemKind, RulebookError, Source};
@@ -118,6 +118,7 @@ const ENDINGS: &[&str] = &[
     "reduced",
     "resigned",
     "agreed",
+    "move-limit",
 ];
 
 fn ending_name(e: Ending) -> &'static str {
@@ -132,6 +133,7 @@ fn ending_name(e: Ending) -> &'static str {
         Ending::Reduced(..) => "reduced",
         Ending::Resigned(_) => "resigned",
         Ending::Agreed => "agreed",
+        Ending::MoveLimit(_) => "move-limit",
     }
 }
 
@@ -446,17 +448,28 @@ fn settle_result(game: &mut Game, raw: &RawRecord, source: &Source) -> Result<()
             )
             .into()),
         },
-        (None, Some(("agreed", span))) => {
+        (None, Some((name @ ("agreed" | "move-limit"), span))) => {
             if outcome != Outcome::Draw {
                 return Err(Problem::spanned(
                     ProblemKind::BadValue,
                     source,
                     span,
-                    format!("ending `agreed` with result `{outcome}`: an agreed result is a draw"),
+                    format!(
+                        "ending `{name}` with result `{outcome}`: {} is a draw",
+                        if name == "agreed" {
+                            "an agreed result"
+                        } else {
+                            "a game stopped at a match's move limit"
+                        }
+                    ),
                 )
                 .into());
             }
-            let refused = game.agree_draw();
+            let refused = if name == "agreed" {
+                game.agree_draw()
+            } else {
+                game.draw_at_move_limit()
+            };
             refused.map_err(|e| mismatch(game, &e))
         }
         (None, _) => Err(Problem::spanned(

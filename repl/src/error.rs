@@ -332,10 +332,10 @@ impl fmt::Display for UndoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UndoError::Final(ending) => {
-                let what = if *ending == Ending::Agreed {
-                    "an agreed draw"
-                } else {
-                    "a resignation"
+                let what = match ending {
+                    Ending::Agreed => "an agreed draw",
+                    Ending::MoveLimit(_) => "a draw at a match's move limit",
+                    _ => "a resignation",
                 };
                 write!(f, "undo: {what} is final; `again` starts the next game")
             }

@@ -1163,6 +1163,43 @@ fn arena_saves_the_games_finished_before_a_script_failed() {
     assert!(!games.join("game-03.toml").exists(), "{out}");
 }
 
+/// Two pieces a side that step for ever, where a line takes three: the
+/// match cuts each game short at its move limit, the report says how many
+/// of its draws are such, and each record opens as that final draw.
+#[test]
+fn arena_reports_and_saves_games_cut_short_at_its_move_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("endless.toml"),
+        "name = \"endless\"\ntitle = \"endless\"\nscript = \"endless.rhai\"\n\n\
+         [board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("endless.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn pieces() { 2 }\nfn steps(c) { movement::king(c) }\n",
+    )
+    .unwrap();
+    let games = dir.path().join("games");
+    let input = format!(
+        "arena {} random random 2 --save {}\nopen {}\n",
+        dir.path().join("endless.toml").display(),
+        games.display(),
+        games.join("game-02.toml").display()
+    );
+    let (out, _, code) = run(&["--batch"], &input);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("random: 0 wins, 2 draws (2 cut short at 1000 moves), 0 losses"),
+        "{out}"
+    );
+    assert!(
+        out.contains("result: draw — stopped by the match after 1000 moves"),
+        "{out}"
+    );
+}
+
 /// A brain's failure says why: a move the rules refuse with the rules'
 /// reason (renju's first stone goes in the centre, which the protocol
 /// cannot tell), a move that does not come with the time it had. A

@@ -154,6 +154,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
         Ending::Reduced(Side::O, 2),
         Ending::Resigned(Side::X),
         Ending::Agreed,
+        Ending::MoveLimit(1000),
     ];
     for ending in endings {
         // A new kind of ending stops this from compiling: add it above.
@@ -167,7 +168,8 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
             | Ending::Stones(_)
             | Ending::Reduced(..)
             | Ending::Resigned(_)
-            | Ending::Agreed => {}
+            | Ending::Agreed
+            | Ending::MoveLimit(_) => {}
         }
         for outcome in [Outcome::Win(Side::X), Outcome::Win(Side::O), Outcome::Draw] {
             let line = result_line((outcome, ending));

@@ -63,6 +63,27 @@ fn a_finished_game_keeps_its_result() {
     );
 }
 
+/// A game `arena` cut short at its move limit opens as the tally counted
+/// it, a draw, and that result is final, as a resignation is.
+#[test]
+fn a_game_stopped_at_a_match_s_move_limit_opens_as_a_final_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = "rulebook = \"classic\"\nmoves = \"b2 a1 c3\"\nresult = \"draw\"\nending = \"move-limit\"\n";
+    std::fs::write(dir.path().join("cut.toml"), record).unwrap();
+    let out = batch(dir.path(), "open cut.toml\nstatus\nundo\nsave again.toml\n");
+    assert!(
+        out.contains(
+            "result: draw — stopped by the match after 3 moves\nerror: undo: a draw at a match's move limit is final; `again` starts the next game\n"
+        ),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("again.toml")).unwrap();
+    assert!(
+        text.ends_with("result = \"draw\"\nending = \"move-limit\"\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_damaged_record_is_refused_and_the_game_is_untouched() {
     let dir = tempfile::tempdir().unwrap();
@@ -119,7 +140,7 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
         (
             "slip.toml",
             "rulebook = \"classic\"\nmoves = \"b2 a1 c3\"\nresult = \"O wins\"\nending = \"resignd\"\n",
-            "slip.toml:4:10: ending `resignd`: expected one of line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed",
+            "slip.toml:4:10: ending `resignd`: expected one of line, full, no-moves, repetition, script, captures, stones, reduced, resigned, agreed, move-limit",
         ),
         (
             "ending.toml",
@@ -130,6 +151,11 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
             "agreed.toml",
             "rulebook = \"classic\"\nmoves = \"b2 a1\"\nresult = \"X wins\"\nending = \"agreed\"\n",
             "agreed.toml:4:10: ending `agreed` with result `X wins`: an agreed result is a draw",
+        ),
+        (
+            "limit.toml",
+            "rulebook = \"classic\"\nmoves = \"b2 a1\"\nresult = \"O wins\"\nending = \"move-limit\"\n",
+            "limit.toml:4:10: ending `move-limit` with result `O wins`: a game stopped at a match's move limit is a draw",
         ),
     ];
     for (name, text, _) in &cases {

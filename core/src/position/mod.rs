@@ -284,6 +284,9 @@ pub enum Ending {
     Resigned(Side),
     /// The players agreed to a draw (T3). Set by [`crate::Game`], not the board.
     Agreed,
+    /// A match stopped the game, unfinished, at its move limit and counted
+    /// it a draw; holds the moves played. Set by [`crate::Game`], not the board.
+    MoveLimit(u32),
 }
 
 /// What a side's capture count counts (`capture_wins()`).

@@ -7,6 +7,7 @@ use crate::error::CommandError;
 use crate::reply::Reply;
 use gridrules_core::arena::{Kept, Match, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
+use gridrules_core::playout::MAX_PLIES;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
 use gridrules_core::search::Budget;
 use gridrules_core::{Game, Move, Problem, ProblemKind, Rulebook, Side};
@@ -166,6 +167,10 @@ fn save_games(
                 p.number
             );
         }
+        // The tally counts a game cut short a draw; its record says so.
+        if p.cut_short && !game.is_over() {
+            let _ = game.draw_at_move_limit();
+        }
         let [first, second] = seat_names(players).map(Some);
         let (x, o) = if p.first_player_side == Side::X {
             (first, second)
@@ -312,9 +317,13 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
             openings_played(m.openings.len(), m.games),
         ),
         format!(
-            "{p}: {}, {}, {} (score {:.1} %)",
+            "{p}: {}, {}{}, {} (score {:.1} %)",
             plural(t.wins, "win", "wins"),
             plural(t.draws, "draw", "draws"),
+            match t.cut_short {
+                0 => String::new(),
+                n => format!(" ({n} cut short at {MAX_PLIES} moves)"),
+            },
             plural(t.losses, "loss", "losses"),
             100.0 * t.score()
         ),
@@ -392,6 +401,7 @@ mod tests {
             first_player_side: Side::X,
             moves: vec![mv("b2")],
             outcome: Outcome::Draw,
+            cut_short: false,
         };
         let players = [Player::Random, Player::Random];
         let gone = dir.path().join("gone");
@@ -402,5 +412,38 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("not game 1 on: "), "{line}");
+    }
+
+    /// A game the match cut short at its move limit is saved as a draw at
+    /// that limit, which `open` reads back as the tally counted it.
+    #[test]
+    fn a_game_cut_short_is_saved_as_a_draw_at_the_move_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rulebook::builtin("classic").unwrap();
+        let mut moves = Vec::new();
+        let mut pos = rules.initial();
+        for text in ["b2", "a1", "c3"] {
+            let mv = rules.parse_move(&pos, &moves, text).unwrap();
+            pos = rules.play(&pos, &moves, mv).unwrap();
+            moves.push(mv);
+        }
+        let cut = Played {
+            number: 1,
+            first_player_side: Side::X,
+            moves,
+            outcome: Outcome::Draw,
+            cut_short: true,
+        };
+        let players = [Player::Random, Player::Random];
+        let line = save_games(rules, "classic", &players, dir.path(), &[cut], 1);
+        assert!(line.starts_with("games saved: 1 record"), "{line}");
+        let path = dir.path().join("game-01.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("ending = \"move-limit\""), "{text}");
+        let opened = gridrules_core::record::open(&path).unwrap();
+        assert_eq!(
+            opened.game.ending(),
+            Some((Outcome::Draw, gridrules_core::Ending::MoveLimit(3)))
+        );
     }
 }

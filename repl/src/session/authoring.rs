@@ -155,6 +155,9 @@ fn replay(old: &Game, rules: &Arc<Rulebook>) -> Result<Replayed, CommandError> {
         Some((_, Ending::Agreed)) => {
             let _ = now.agree_draw();
         }
+        Some((_, Ending::MoveLimit(_))) => {
+            let _ = now.draw_at_move_limit();
+        }
         _ => {}
     }
     Ok(Replayed {

@@ -173,7 +173,9 @@ impl Session {
     }
 
     pub(super) fn undo(&mut self) -> Result<Reply, CommandError> {
-        if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed))) = self.game.ending() {
+        if let Some((_, ending @ (Ending::Resigned(_) | Ending::Agreed | Ending::MoveLimit(_)))) =
+            self.game.ending()
+        {
             return Err(UndoError::Final(ending).into());
         }
         let was_over = self.game.ending().map(|(o, _)| o);
