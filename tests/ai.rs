@@ -852,25 +852,87 @@ fn an_arena_match_repeats_whatever_the_number_of_threads() {
 
 /// The scripts' budget goes with a search request, to whichever
 /// thread runs it (and every thread it starts), not only the thread that
-/// made it.
+/// made it: here a budget whose flag (the front end's Ctrl-C) is raised,
+/// which the search itself does not watch, so only the budget stops the
+/// hooks. (A spent time would end the search at once and play a move: its
+/// deadline comes before the scripts' budget ends.)
 #[test]
 fn a_search_requests_script_budget_goes_with_it() {
     use gridrules_core::script::ScriptBudget;
     let rules = Rulebook::from_file(std::path::Path::new("user/misere_hook.toml")).unwrap();
     let pos = rules.initial();
-    let spent = ScriptBudget::until(std::time::Instant::now(), "the test's budget is spent");
-    let request = spent.run(|| Request::new(Level::Hard, BUDGET));
+    let flag = Interrupt::new();
+    flag.raise();
+    let stopped = ScriptBudget::UNLIMITED.stopped_by(&flag);
+    let request = stopped.run(|| Request::new(Level::Hard, BUDGET));
     // A thread of its own, which has no budget set.
     let chosen = std::thread::scope(|scope| {
         let search = move || choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1));
         scope.spawn(search).join().unwrap()
     });
     let err = chosen.expect_err("the search ran its hooks past the budget");
-    assert!(
-        err.to_string()
-            .contains("ran out of time: the test's budget is spent"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("stopped (Ctrl-C)"), "{err}");
+}
+
+/// Ctrl-C stops a hook call under way, not only the loop that makes the
+/// calls: a `refuse` hook that never ends is stopped by the budget's flag,
+/// raised while it runs, with the stop's own message (it ran until its
+/// 2 s limit before); `perft` then reports a stop, not the hook's failure.
+#[test]
+fn a_raised_flag_stops_a_hook_call_under_way() {
+    use gridrules_core::script::ScriptBudget;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("stuck.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn refuse(state, mv) { let a = []; a.pad(20000, 0); loop { let b = a; } }\n",
+    )
+    .unwrap();
+    let text = "name = \"stuck\"\ntitle = \"stuck\"\nscript = \"stuck.rhai\"\n\
+                [board]\nwidth = 3\nheight = 3\n";
+    let rules = Rulebook::from_str_at(text, "stuck.toml", Some(dir.path().to_path_buf())).unwrap();
+    let flag = Interrupt::new();
+    let raise_soon = || {
+        let raiser = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            raiser.raise();
+        })
+    };
+    let budget = ScriptBudget::UNLIMITED.stopped_by(&flag);
+    let raiser = raise_soon();
+    let mut list = MoveList::new();
+    let listed = budget.run(|| rules.legal_moves(&rules.initial(), &[], &mut list));
+    raiser.join().unwrap();
+    let err = listed.expect_err("the hook never ends");
+    assert!(err.to_string().contains("stopped (Ctrl-C)"), "{err}");
+    flag.clear();
+    let raiser = raise_soon();
+    let game = Game::new(Arc::new(rules));
+    let counted =
+        budget.run(|| gridrules_core::perft::perft_on(&game, 3, 2, &flag, &mut |_, _| {}));
+    raiser.join().unwrap();
+    assert_eq!(counted, Ok(None));
+}
+
+/// A search through per-move hooks ends before the scripts' budget does,
+/// and plays a move: by the clock it would otherwise think past a
+/// command's 10 s of script time and fail with no move at all.
+#[test]
+fn a_search_through_hooks_plays_before_the_scripts_budget_ends() {
+    use gridrules_core::script::ScriptBudget;
+    let rules = Rulebook::from_file(std::path::Path::new("user/misere_hook.toml")).unwrap();
+    let pos = rules.initial();
+    let soon = std::time::Instant::now() + std::time::Duration::from_millis(2300);
+    let chosen = ScriptBudget::until(soon, "the test's budget is spent").run(|| {
+        let request = Request::new(
+            Level::Hard,
+            Budget::Time(std::time::Duration::from_secs(30)),
+        );
+        choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1))
+    });
+    let mv = chosen.expect("a move, not the budget's error");
+    assert!(mv.is_some());
 }
 
 /// The scripts' time budget holds on the worker threads an arena starts:

@@ -388,6 +388,9 @@ impl Match {
                             // A game that Ctrl-C stopped has no result.
                             let ended = match self.game(rules, players, i, stop) {
                                 Ok(None) => continue,
+                                // A hook that Ctrl-C stopped fails: the
+                                // game was stopped, and failed nothing.
+                                Err(MatchError::Script { .. }) if stop.is_raised() => continue,
                                 Ok(Some(e)) => Ok(e),
                                 Err(e) => {
                                     failed.store(true, Ordering::Relaxed);

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A shared flag: clones see the same request.
+/// A shared flag: clones see the same request (and are equal: the same
+/// flag, not the same state).
 ///
 /// ```
 /// use gridrules_core::interrupt::Interrupt;
@@ -17,6 +18,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Interrupt(Arc<AtomicBool>);
+
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Interrupt) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Interrupt {}
 
 impl Interrupt {
     /// A flag not raised.
@@ -37,5 +46,15 @@ impl Interrupt {
     /// Whether a stop was asked for.
     pub fn is_raised(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+
+    /// `result`, where an error met once the flag is raised reads as the
+    /// stop (`Ok(None)`): a script that the flag stopped fails, but the
+    /// failure is the stop's doing (see `ScriptBudget::stopped_by`).
+    pub fn settle<T, E>(&self, result: Result<Option<T>, E>) -> Result<Option<T>, E> {
+        match result {
+            Err(_) if self.is_raised() => Ok(None),
+            other => other,
+        }
     }
 }

@@ -58,6 +58,18 @@ pub fn perft_on(
     stop: &Interrupt,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Option<u64>, ScriptError> {
+    stop.settle(perft_threads(game, depth, threads, stop, progress))
+}
+
+/// [`perft_on`], a script's failure under way when `stop` was raised
+/// still an error.
+fn perft_threads(
+    game: &Game,
+    depth: u32,
+    threads: usize,
+    stop: &Interrupt,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Option<u64>, ScriptError> {
     // A game decided off the board (a resignation, an agreed draw) has no
     // moves, though its position would.
     if game.is_over() && depth > 0 {
@@ -75,7 +87,7 @@ pub fn perft_on(
     let failure: Mutex<Option<ScriptError>> = Mutex::new(None);
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
     // The scripts' budget holds on every thread that runs them.
-    let budget = crate::script::ScriptBudget::current();
+    let budget = &crate::script::ScriptBudget::current();
     std::thread::scope(|scope| {
         for _ in 0..threads.min(first.len()) {
             let done_tx = done_tx.clone();

@@ -169,8 +169,13 @@ pub fn bench(
     let mut counted = Duration::ZERO;
     loop {
         for _ in 0..batch {
-            playout.run(rules, &start, &[], &mut rng)?;
-            if playout.was_stopped() {
+            let ran = playout.run(rules, &start, &[], &mut rng);
+            // A hook that Ctrl-C stopped fails: that game is cut short too.
+            let failed_on_stop = ran.is_err() && stop.is_raised();
+            if !failed_on_stop {
+                ran?;
+            }
+            if playout.was_stopped() || failed_on_stop {
                 // Cut short: not a game, and neither it nor its time counts.
                 return Ok(BenchResult {
                     playouts,
@@ -209,7 +214,7 @@ pub fn bench_on(
     stop: &Interrupt,
     threads: usize,
 ) -> Result<BenchResult, ScriptError> {
-    let budget = crate::script::ScriptBudget::current();
+    let budget = &crate::script::ScriptBudget::current();
     let results: Vec<Result<BenchResult, ScriptError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1) as u64)
             .map(|t| {

@@ -61,6 +61,9 @@ pub enum Reply {
         rounds: Vec<BenchResult>,
         /// Ctrl-C stopped it before every round ran.
         stopped: bool,
+        /// Its time ran out before every round ran: a game took longer
+        /// than a round.
+        over_time: bool,
         /// The round on every core at once: how many, and what they played.
         all_cores: Option<(usize, BenchResult)>,
     },

@@ -11,8 +11,11 @@
 //! The budget for a piece of work is a value, [`ScriptBudget`]: the code
 //! that starts threads hands it to each of them ([`ScriptBudget::run`]), so
 //! it holds on every thread the work uses, not just the one that set it.
+//! It may carry the front end's Ctrl-C ([`ScriptBudget::stopped_by`]), so
+//! that a slow hook never holds a stopped command past its next check.
 
-use std::cell::Cell;
+use crate::interrupt::Interrupt;
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 /// How long one hook call may run. Operations are counted too, but one
@@ -41,28 +44,47 @@ const CLOCK_EVERY: u64 = 64;
 const MEMORY_EVERY: Duration = Duration::from_millis(10);
 
 /// The time the scripts of a piece of work may take in all, and why: an
-/// end, or none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// end, or none; and the flag that stops them at once, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ScriptBudget {
     end: Option<(Instant, &'static str)>,
+    stop: Option<Interrupt>,
 }
 
 thread_local! {
     /// The budget of the work running on this thread.
-    static BUDGET: Cell<ScriptBudget> = const { Cell::new(ScriptBudget { end: None }) };
+    static BUDGET: RefCell<ScriptBudget> = const { RefCell::new(ScriptBudget::UNLIMITED) };
     /// The hook call running on this thread, if one is.
-    static CALL: Cell<Option<Call>> = const { Cell::new(None) };
+    static CALL: RefCell<Option<Call>> = const { RefCell::new(None) };
 }
+
+/// Why a script is stopped by the budget's flag.
+const STOPPED_WHY: &str = "stopped (Ctrl-C)";
 
 impl ScriptBudget {
     /// No limit beyond each hook call's own.
-    pub const UNLIMITED: ScriptBudget = ScriptBudget { end: None };
+    pub const UNLIMITED: ScriptBudget = ScriptBudget {
+        end: None,
+        stop: None,
+    };
 
     /// Scripts may run until `end`; `why` says so in the error of a script
     /// stopped there ("ran out of time: `why`").
     pub fn until(end: Instant, why: &'static str) -> ScriptBudget {
         ScriptBudget {
             end: Some((end, why)),
+            stop: None,
+        }
+    }
+
+    /// This budget, and the scripts stop as soon as `stop` is raised (at
+    /// the next hook call, or within a few dozen operations of one under
+    /// way), whatever time is left.
+    #[must_use]
+    pub fn stopped_by(self, stop: &Interrupt) -> ScriptBudget {
+        ScriptBudget {
+            stop: Some(stop.clone()),
+            ..self
         }
     }
 
@@ -85,48 +107,58 @@ impl ScriptBudget {
     /// The budget of the work running on this thread: what a thread that
     /// starts others hands to them.
     pub fn current() -> ScriptBudget {
-        BUDGET.with(Cell::get)
+        BUDGET.with_borrow(ScriptBudget::clone)
     }
 
     /// When the budget ends, if it does.
-    pub fn end(self) -> Option<Instant> {
+    pub fn end(&self) -> Option<Instant> {
         self.end.map(|(end, _)| end)
     }
 
-    /// The sooner-ending of two budgets.
+    /// The sooner-ending of two budgets, stopped by either's flag (the
+    /// first's where both have one).
     #[must_use]
     pub fn min(self, other: ScriptBudget) -> ScriptBudget {
-        match (self.end, other.end) {
-            (Some(a), Some(b)) => ScriptBudget {
-                end: Some(if b.0 < a.0 { b } else { a }),
-            },
-            (Some(_), None) => self,
-            (None, _) => other,
+        let end = match (self.end, other.end) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        ScriptBudget {
+            end,
+            stop: self.stop.or(other.stop),
         }
+    }
+
+    /// Why scripts under this budget must not start now, if they must not.
+    fn spent(&self, now: Instant) -> Option<&'static str> {
+        if self.stop.as_ref().is_some_and(Interrupt::is_raised) {
+            return Some(STOPPED_WHY);
+        }
+        self.end.and_then(|(end, why)| (now >= end).then_some(why))
     }
 
     /// Makes this the budget of everything that follows on this thread,
     /// until set again (the REPL sets one before each command).
     pub fn set(self) {
-        BUDGET.with(|b| b.set(self));
+        BUDGET.with_borrow_mut(|b| *b = self);
     }
 
     /// Runs `work` on this thread with this budget in place of the one set
     /// here (which may be sooner: a load inside a move has its own), and
     /// puts that one back after, even if `work` panics.
-    pub fn replacing<T>(self, work: impl FnOnce() -> T) -> T {
+    pub fn replacing<T>(&self, work: impl FnOnce() -> T) -> T {
         let _restore = Restore(ScriptBudget::current());
-        self.set();
+        self.clone().set();
         work()
     }
 
     /// Runs `work` on this thread within this budget and the one already
     /// set here, whichever ends sooner; the budget before is restored
     /// after, even if `work` panics.
-    pub fn run<T>(self, work: impl FnOnce() -> T) -> T {
+    pub fn run<T>(&self, work: impl FnOnce() -> T) -> T {
         let before = ScriptBudget::current();
+        before.clone().min(self.clone()).set();
         let _restore = Restore(before);
-        before.min(self).set();
         work()
     }
 }
@@ -136,12 +168,11 @@ struct Restore(ScriptBudget);
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        self.0.set();
+        std::mem::take(&mut self.0).set();
     }
 }
 
 /// A hook call under way on this thread.
-#[derive(Clone, Copy)]
 struct Call {
     deadline: Instant,
     /// Why the call must stop at `deadline`: its own limit or the budget's.
@@ -150,6 +181,8 @@ struct Call {
     next_look: Instant,
     /// What the program held when memory was first read in this call.
     held_at_start: Option<u64>,
+    /// The budget's flag, which stops the call when raised.
+    stop: Option<Interrupt>,
 }
 
 /// Why a call stopped at its own limit (its number is the constant's,
@@ -169,34 +202,33 @@ pub(crate) fn within_limits<T, E>(
     call: impl FnOnce() -> Result<T, E>,
     stopped: impl FnOnce(Stop) -> E,
 ) -> Result<T, E> {
-    if CALL.with(Cell::get).is_some() {
+    if CALL.with_borrow(Option::is_some) {
         return call();
     }
     let now = Instant::now();
     let budget = ScriptBudget::current();
-    if let Some((end, why)) = budget.end
-        && now >= end
-    {
-        return Err(stopped(format!("ran out of time: {why}")));
+    if let Some(why) = budget.spent(now) {
+        return Err(stopped(stop_message(why)));
     }
     let own = now + Duration::from_secs(HOOK_SECONDS);
     let (deadline, why) = match budget.end {
         Some((end, why)) if end < own => (end, why),
         _ => (own, HOOK_WHY),
     };
-    CALL.with(|c| {
-        c.set(Some(Call {
+    CALL.with_borrow_mut(|c| {
+        *c = Some(Call {
             deadline,
             why,
             next_look: now + MEMORY_EVERY,
             held_at_start: None,
-        }));
+            stop: budget.stop,
+        });
     });
     /// Ends the call's watch, even if `call` panics.
     struct End;
     impl Drop for End {
         fn drop(&mut self) {
-            CALL.with(|c| c.set(None));
+            CALL.with_borrow_mut(|c| *c = None);
         }
     }
     let _end = End;
@@ -217,17 +249,20 @@ pub(crate) fn progress(ops: u64) -> Option<Stop> {
 /// [`progress`], every [`CLOCK_EVERY`] operations.
 #[cold]
 fn look() -> Option<Stop> {
-    CALL.with(|c| {
-        let mut call = c.get()?;
+    CALL.with_borrow_mut(|c| {
+        let call = c.as_mut()?;
+        if call.stop.as_ref().is_some_and(Interrupt::is_raised) {
+            return Some(stop_message(STOPPED_WHY));
+        }
         let now = Instant::now();
         if now >= call.deadline {
-            return Some(format!("ran out of time: {}", call.why));
+            return Some(stop_message(call.why));
         }
         if now < call.next_look {
             return None;
         }
         call.next_look = now + MEMORY_EVERY;
-        let stop = resident_bytes().and_then(|held| match call.held_at_start {
+        resident_bytes().and_then(|held| match call.held_at_start {
             None => {
                 call.held_at_start = Some(held);
                 None
@@ -239,10 +274,18 @@ fn look() -> Option<Stop> {
                     held >> 20
                 )
             }),
-        });
-        c.set(Some(call));
-        stop
+        })
     })
+}
+
+/// The error of a script stopped for `why`: its time ran out, or its
+/// budget's flag was raised.
+fn stop_message(why: &'static str) -> Stop {
+    if why == STOPPED_WHY {
+        why.to_string()
+    } else {
+        format!("ran out of time: {why}")
+    }
 }
 
 /// How much memory the program holds now (its resident set), where the

@@ -16,7 +16,7 @@ use std::time::Instant;
 const MEDIUM_SLIP: usize = 4;
 
 /// Per-move hooks run in every node and playout: their searches get this
-/// fraction of the budget.
+/// fraction of a budget in playouts.
 const HOOK_SHARE: u32 = 10;
 
 /// Chooses a move for the side to move `from` a game or a position ([`At`])
@@ -122,11 +122,12 @@ pub fn plain_uct<'a>(
     let at = from.into();
     let mut list = MoveList::new();
     at.rules.legal_moves(at.pos, at.history, &mut list)?;
+    // One tree, grown on this thread: the budget set here.
+    let scripts = ScriptBudget::current();
     let bounds = mcts::Bounds {
         budget,
         until: Until::never(),
-        // One tree, grown on this thread: the budget set here.
-        scripts: ScriptBudget::current(),
+        scripts: &scripts,
     };
     let found = mcts::mcts(&at, &list, rng, bounds, mcts::Config::PLAIN, None)?;
     Ok(found.map(|(mv, _)| mv))
@@ -180,10 +181,11 @@ fn choose_among(
     } else {
         budget.scaled_down(5)
     };
-    let budget = if at.rules.has_per_move_hooks() {
-        budget.scaled_down(HOOK_SHARE)
-    } else {
-        budget
+    // Playouts through per-move hooks cost far more; a time is the
+    // player's whatever they cost.
+    let budget = match budget {
+        Budget::Playouts(_) if at.rules.has_per_move_hooks() => budget.scaled_down(HOOK_SHARE),
+        other => other,
     };
     let mut candidates = candidates;
     let started = Instant::now();

@@ -212,7 +212,7 @@ fn reroot(nodes: &[Node], since: &[Move], root_moves: &[Move]) -> Option<Vec<Nod
 pub(super) struct Bounds<'a> {
     pub(super) budget: Budget,
     pub(super) until: Until<'a>,
-    pub(super) scripts: ScriptBudget,
+    pub(super) scripts: &'a ScriptBudget,
 }
 
 impl Bounds<'_> {
@@ -565,12 +565,14 @@ mod tests {
         (pos, line)
     }
 
+    static UNLIMITED: ScriptBudget = ScriptBudget::UNLIMITED;
+
     /// `playouts` a tree, without a deadline.
     fn bounds(playouts: u32) -> Bounds<'static> {
         Bounds {
             budget: Budget::Playouts(playouts),
             until: Until::never(),
-            scripts: ScriptBudget::UNLIMITED,
+            scripts: &UNLIMITED,
         }
     }
 

@@ -252,7 +252,17 @@ impl<'a> Request<'a> {
             scripts,
             threads,
         } = self;
-        let deadline = deadline.unwrap_or_else(|| Instant::now() + budget.cap());
+        let mut deadline = deadline.unwrap_or_else(|| Instant::now() + budget.cap());
+        // A search that per-move hooks keep busy must end before the
+        // scripts' own budget (a command's 10 s) does, with time left to
+        // play its move: a search stopped by that budget fails, and plays
+        // nothing.
+        if at.rules.has_per_move_hooks()
+            && let Some(end) = scripts.end()
+        {
+            let margin = Duration::from_secs(crate::script::HOOK_SECONDS);
+            deadline = deadline.min(end.checked_sub(margin).unwrap_or(end));
+        }
         // Only a budget counted in playouts promises the same move for a
         // seed: a search on one that the deadline or a stop ends is cut.
         let cut = AtomicBool::new(false);
@@ -273,7 +283,7 @@ impl<'a> Request<'a> {
         let search = Search {
             at,
             until,
-            scripts,
+            scripts: &scripts,
             memory: trees.as_ref(),
             report: found.as_ref(),
             threads,
@@ -301,7 +311,7 @@ pub(super) struct Search<'a> {
     /// or its stop.
     pub(super) until: Until<'a>,
     /// The scripts' budget, for the threads a method starts.
-    pub(super) scripts: ScriptBudget,
+    pub(super) scripts: &'a ScriptBudget,
     /// The game's last search trees, to grow on (MCTS only).
     pub(super) memory: Option<&'a RefCell<Memory>>,
     /// Where the method that chooses says what it found.

@@ -10,6 +10,7 @@ use super::{At, Until};
 use crate::error::ScriptError;
 use crate::interrupt::Interrupt;
 use crate::position::{Move, MoveList, Outcome, Side};
+use crate::script::ScriptBudget;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -114,7 +115,17 @@ pub fn solve_watched<'a>(
     progress: &mut dyn FnMut(Stage, u64, u64),
 ) -> Result<Solved, ScriptError> {
     let at = from.into();
-    let solved = solve_exactly(&at, within, stop, progress)?;
+    // Slow per-move hooks must not hold the answer past its time: the
+    // scripts stop there too, and the time is up.
+    let deadline = Instant::now().checked_add(within);
+    let scripts = deadline.map_or(ScriptBudget::UNLIMITED, |end| {
+        ScriptBudget::until(end, "solve's time ran out")
+    });
+    let expired = || stop.is_raised() || deadline.is_some_and(|end| Instant::now() >= end);
+    let solved = match scripts.run(|| solve_exactly(&at, within, stop, progress)) {
+        Err(_) if expired() => Solved::OutOfTime,
+        other => other?,
+    };
     if !matches!(
         solved,
         Solved::TooLarge | Solved::OutOfTime | Solved::Unsupported
@@ -123,7 +134,10 @@ pub fn solve_watched<'a>(
         return Ok(solved);
     }
     // Whatever the size of the game, a move that wins at once is a win.
-    let wins = wins_at_once(&at)?;
+    let wins = match stop.settle(wins_at_once(&at).map(Some))? {
+        Some(wins) => wins,
+        None => return Ok(solved),
+    };
     Ok(if wins.is_empty() {
         solved
     } else {

@@ -156,10 +156,10 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             per_move_hooks,
             rounds,
             stopped,
+            over_time,
             all_cores,
         } => {
-            let speed =
-                |r: &gridrules_core::playout::BenchResult| r.playouts_per_second().round() as u64;
+            let speed = |r: &gridrules_core::playout::BenchResult| rate(r.playouts_per_second());
             let (games, plies, secs) = rounds.iter().fold((0, 0, 0.0), |(g, p, s), r| {
                 (g + r.playouts, p + r.plies, s + r.elapsed.as_secs_f64())
             });
@@ -170,7 +170,8 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                 / 2.0;
             outln!(
                 out,
-                "bench {rulebook}: {games} random games in {secs:.2} s, {:.1} moves each, single thread{}",
+                "bench {rulebook}: {games} random game{} in {secs:.2} s, {:.1} moves each, single thread{}",
+                if games == 1 { "" } else { "s" },
                 plies as f64 / games.max(1) as f64,
                 if *per_move_hooks {
                     ", per-move hooks"
@@ -185,6 +186,8 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                 if rounds.len() == 1 { "" } else { "s" },
                 if *stopped {
                     " (Ctrl-C stopped the rest)"
+                } else if *over_time {
+                    " (a game outlasted a round: the time ran out before the rest)"
                 } else {
                     ""
                 },
@@ -199,10 +202,21 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
                     all.playouts_per_second() / median.max(1e-9)
                 );
             }
-            outln!(out, "playouts/s: {}", median.round() as u64);
+            outln!(out, "playouts/s: {}", rate(median));
         }
     }
     out
+}
+
+/// A rate of games a second: whole from 100 up, else to two significant
+/// figures, so that a slow rulebook's 0.12 a second does not read as 0.
+fn rate(per_second: f64) -> String {
+    match per_second {
+        r if r >= 100.0 => format!("{}", r.round() as u64),
+        r if r >= 10.0 => format!("{r:.0}"),
+        r if r >= 1.0 => format!("{r:.1}"),
+        r => format!("{r:.2}"),
+    }
 }
 
 /// The board with coordinates on the edges, the last move marked, what the

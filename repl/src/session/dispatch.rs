@@ -32,12 +32,15 @@ impl Session {
         // commands (the clock's move on Enter, the check before a game is
         // replaced) is not charged to the one before.
         use gridrules_core::script::ScriptBudget;
+        // Ctrl-C stops a slow hook too, not only the loop that calls it.
         let budget = if inv.spec.long {
             ScriptBudget::UNLIMITED
         } else {
             ScriptBudget::command()
         };
-        budget.replacing(|| self.execute_within(inv))
+        budget
+            .stopped_by(&self.interrupt)
+            .replacing(|| self.execute_within(inv))
     }
 
     /// [`Session::execute_held`] within the command's budget.

@@ -152,7 +152,13 @@ impl Session {
     pub(super) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
         self.think = time.map(Budget::Time);
         let n = self.rulebook().table().ai_playouts;
-        Ok(Reply::Lines(vec![match time {
+        // A search through per-move hooks ends before the command's scripts
+        // must (see `Request`), with a hook call's time to spare.
+        use gridrules_core::script::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS};
+        let most = COMMAND_SCRIPT_SECONDS - HOOK_SECONDS;
+        let held =
+            time.filter(|t| self.rulebook().has_per_move_hooks() && t.as_secs_f64() > most as f64);
+        let mut lines = vec![match time {
             Some(t) => format!(
                 "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
                 t.as_secs_f64()
@@ -160,7 +166,13 @@ impl Session {
             None => format!(
                 "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
             ),
-        }]))
+        }];
+        if held.is_some() {
+            lines.push(format!(
+                "note: with this rulebook's per-move hooks it thinks {most} s at most: a command's scripts may run {COMMAND_SCRIPT_SECONDS} s in all"
+            ));
+        }
+        Ok(Reply::Lines(lines))
     }
 
     pub(super) fn legal(&self) -> Result<Reply, CommandError> {

@@ -170,7 +170,16 @@ impl Session {
             u64::from(parts),
             "bench [{bar:20}] round {pos}/{len}, {elapsed} (Ctrl-C stops it)",
         );
+        // A round ends after the game under way: a slow rulebook's game may
+        // outlast the time, and the rounds left then do not run.
+        let total = round * parts;
+        let began = std::time::Instant::now();
+        let mut over_time = false;
         for i in 0..BENCH_ROUNDS {
+            if began.elapsed() >= total {
+                over_time = true;
+                break;
+            }
             rounds.push(bench(
                 &rulebook,
                 round,
@@ -193,7 +202,8 @@ impl Session {
         rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
         // Then one round on every core at once, beside the single thread's.
         let stopped = self.interrupt.is_raised();
-        let all_cores = if cores > 1 && !stopped {
+        over_time |= began.elapsed() >= total;
+        let all_cores = if cores > 1 && !stopped && !over_time {
             let all = bench_on(&rulebook, round, 0x5eed, &self.interrupt, cores)?;
             (!self.interrupt.is_raised()).then_some((cores, all))
         } else {
@@ -205,7 +215,8 @@ impl Session {
         Ok(Reply::Bench {
             rulebook: rulebook.name().to_string(),
             per_move_hooks: rulebook.has_per_move_hooks(),
-            stopped: stopped || (cores > 1 && all_cores.is_none()),
+            stopped: stopped || (cores > 1 && all_cores.is_none() && !over_time),
+            over_time,
             rounds,
             all_cores,
         })
