@@ -39,6 +39,32 @@ fn refuse_hook_removes_moves_and_gives_its_reason() {
         .expect("the centre is open after the first move");
 }
 
+/// A blank reason is no refusal: it would reach the player as `error:
+/// b2: ` and nothing after. The hook's answer is named as wrong, with its
+/// place, and the game is unchanged.
+#[test]
+fn a_blank_refusal_is_the_hooks_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("blank.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn refuse(state, mv) { if mv.to == 4 { \" \" } }\n",
+    )
+    .unwrap();
+    let text = "name = \"blank\"\ntitle = \"t\"\nscript = \"blank.rhai\"\n\
+                [board]\nwidth = 3\nheight = 3\n";
+    let rules = Rulebook::from_str_at(text, "blank.toml", Some(dir.path().to_path_buf())).unwrap();
+    let mut game = Game::new(Arc::new(rules));
+    let err = game.play(game.parse_move("b2").unwrap()).unwrap_err();
+    let said = err.to_string();
+    assert!(
+        said.contains("blank.rhai:3:") && said.contains("a refusal needs its reason"),
+        "{said}"
+    );
+    assert!(game.moves().is_empty());
+    game.play(game.parse_move("a1").unwrap()).unwrap();
+}
+
 #[test]
 fn outcome_hook_ends_the_game() {
     let rules = nocentre();

@@ -319,16 +319,24 @@ fn the_removal_example_is_written_as_the_phase_moves() {
             .find(|l| l.starts_with("a line (mill) removes"))
             .unwrap_or_else(|| panic!("{shown}"))
             .to_string();
-        line.rsplit(' ').next().unwrap().to_string()
+        match line.strip_suffix(" now") {
+            Some(rest) => (rest.rsplit(' ').next().unwrap().to_string(), true),
+            None => {
+                let form = line.rsplit("(the form: ").next().unwrap();
+                (form.trim_end_matches(')').to_string(), false)
+            }
+        }
     };
     // A step makes a mill here: the example is that move, and it plays.
     let setup = "setup X1X/1X1/3/1XX3/3/O1O/OOO X 0,0 -";
-    let example = note(setup);
-    assert_eq!(example, "d6-d7xb2");
+    let (example, now) = note(setup);
+    assert_eq!((example.as_str(), now), ("d6-d7xb2", true));
     after("nine-mens-morris", &[setup, &example]);
-    // No mill in reach: a step, written with a removal, still a step.
-    let example = note("setup XXO/XXO/3/X4O/2O/3/2O X 0,0 -");
+    // No mill in reach: a step, written with a removal, still a step, and
+    // shown as the form only (a walkthrough took `d1xa1` for a move).
+    let (example, now) = note("setup XXO/XXO/3/X4O/2O/3/2O X 0,0 -");
     assert!(example.contains('-') && example.contains('x'), "{example}");
+    assert!(!now);
 }
 
 /// A shaped board whose steps join cells side by side draws no links: a

@@ -156,7 +156,24 @@ impl<'a> Load<'a> {
             .iter()
             .map(|(k, v)| format!("{k} = {v}"))
             .collect();
-        format!(" (params: {})", shown.join(", "))
+        // A number in quotes is text, which a script compares with numbers
+        // without an error, and false: the likeliest slip behind an
+        // empty answer.
+        let quoted: Vec<String> = self
+            .params
+            .iter()
+            .filter_map(|(k, v)| {
+                let inner = v.strip_prefix('"')?.strip_suffix('"')?.trim();
+                let plain = inner.parse::<f64>().is_ok() || matches!(inner, "true" | "false");
+                plain.then(|| format!("`{k}` is the text {v}: write {k} = {inner}, without quotes"))
+            })
+            .collect();
+        let slip = if quoted.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", quoted.join("; "))
+        };
+        format!(" (params: {}{slip})", shown.join(", "))
     }
 
     /// A one-word primitive: the hook's answer, or the default without it.

@@ -315,6 +315,13 @@ impl Rulebook {
             return Ok(None);
         }
         match v.clone().into_string() {
+            // A refusal says why: a blank one would reach the player as
+            // `error: b2: ` and nothing after.
+            Ok(reason) if reason.trim().is_empty() => Err(self.bad_hook_value(
+                HookId::Refuse,
+                "a refusal needs its reason: return a text that says why (or () to allow the move)"
+                    .to_string(),
+            )),
             Ok(reason) => Ok(Some(reason)),
             Err(_) => Err(self.bad_hook_value(
                 HookId::Refuse,
@@ -385,15 +392,21 @@ impl Rulebook {
             }
             _ => {}
         }
+        // Every cell of a closed region is refused as such, its marks'
+        // too: the board shows a closed region as its winner's, not its
+        // marks.
+        let region_closed = self
+            .mechanics
+            .region_of(to)
+            .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
+        if region_closed {
+            return refuse(Refusal::ClosedRegion(to));
+        }
         if pos.occupied().contains(to) {
             return refuse(Refusal::Occupied(to));
         }
         if pos.closed_cells.contains(to) {
-            let region_closed = self
-                .mechanics
-                .region_of(to)
-                .is_some_and(|r| pos.regions_closed & (1 << r) != 0);
-            if region_closed || !self.mechanics.gravity {
+            if !self.mechanics.gravity {
                 return refuse(Refusal::ClosedRegion(to));
             }
             let landing = self.landing(pos, self.grid().col(to));

@@ -263,7 +263,7 @@ pub const HOOKS: &[Hook] = &[
         HookId::Forbidden,
         "forbidden",
         &["side", "n"],
-        "cells `side` (\"X\" or \"O\") may not take on its `n`-th move (from 1); () or [] for none: X's first mark not in the centre. Not with pieces(), captures(), keep_marks() or slides()",
+        "cells `side` (\"X\" or \"O\") may not take on its `n`-th move (from 1); () or [] for none: X's first mark not in the centre. With pieces(), a side's placements only. Not with captures(), keep_marks() or slides()",
     ),
     load(
         HookId::ForbiddenPatterns,

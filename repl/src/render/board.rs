@@ -406,11 +406,16 @@ fn notes(out: &mut String, session: &Session) {
         }
     }
     if t.removes() && !game.is_over() {
-        outln!(
-            out,
-            "a line (mill) removes an opponent piece, named after an x: {}",
-            removal_example(rulebook, pos, legal())
-        );
+        match removal_example(rulebook, pos, legal()) {
+            (text, true) => outln!(
+                out,
+                "a line (mill) removes an opponent piece, named after an x: {text} now"
+            ),
+            (text, false) => outln!(
+                out,
+                "a line (mill) removes an opponent piece, named after an x (the form: {text})"
+            ),
+        }
     }
     let closed: Vec<String> = (0..t.regions().len())
         .filter(|r| pos.regions_closed() & (1 << r) != 0)
@@ -451,14 +456,20 @@ fn legal_moves(rulebook: &Rulebook, pos: &Position) -> Vec<Move> {
     }
 }
 
-/// A move that removes, as written: one of `legal` if there is one, else
-/// the first legal move written as if it removed (a step in the moving
-/// phase, a placement before), so that the form shown is the one the
-/// phase takes.
-fn removal_example(rulebook: &Rulebook, pos: &Position, legal: &[Move]) -> String {
+/// A move that removes, as written, and whether it is one of `legal`;
+/// else the first legal move written as if it removed (a step in the
+/// moving phase, a placement before), so that the form shown is the one
+/// the phase takes.
+fn removal_example(rulebook: &Rulebook, pos: &Position, legal: &[Move]) -> (String, bool) {
     if let Some(&mv) = legal.iter().find(|m| matches!(m, Move::Take(_))) {
-        return rulebook.move_text(mv);
+        return (rulebook.move_text(mv), true);
     }
+    (removal_form(rulebook, pos, legal), false)
+}
+
+/// A removal's notation where no legal move removes: the form only, built
+/// from a move and an opponent piece (or two cells), which no rule checks.
+fn removal_form(rulebook: &Rulebook, pos: &Position, legal: &[Move]) -> String {
     let g = rulebook.grid();
     let cells = rulebook.mechanics().cells();
     let first = cells.first().unwrap_or(Cell(0));

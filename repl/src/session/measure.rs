@@ -90,8 +90,26 @@ impl Session {
                 };
                 let moves: Vec<String> =
                     solution.moves.iter().map(|&m| rules.move_text(m)).collect();
+                let mover = self.game.position().turn();
+                let lost = matches!(solution.value, Value::Win { side, .. } if side != mover);
                 let line = if moves.is_empty() {
                     format!("solve: {value}")
+                } else if lost {
+                    // The loser's moves are the ones that put the loss off
+                    // longest; where that is every move, it is said so.
+                    let mut list = gridrules_core::MoveList::new();
+                    let every = rules
+                        .legal_moves(self.game.position(), self.game.moves(), &mut list)
+                        .is_ok()
+                        && list.len() == moves.len();
+                    if every {
+                        format!("solve: {value} — whatever {mover} plays")
+                    } else {
+                        format!(
+                            "solve: {value} — {mover} holds out longest with {}",
+                            moves.join(" ")
+                        )
+                    }
                 } else {
                     format!("solve: {value} — {}", moves.join(" "))
                 };
