@@ -877,7 +877,8 @@ fn a_search_requests_script_budget_goes_with_it() {
 /// Ctrl-C stops a hook call under way, not only the loop that makes the
 /// calls: a `refuse` hook that never ends is stopped by the budget's flag,
 /// raised while it runs, with the stop's own message (it ran until its
-/// 2 s limit before); `perft` then reports a stop, not the hook's failure.
+/// 2 s limit before). `perft` then reports a stop, not the hook's failure
+/// (that half holds by `Interrupt::settle` alone, whenever the hook ends).
 #[test]
 fn a_raised_flag_stops_a_hook_call_under_way() {
     use gridrules_core::script::ScriptBudget;

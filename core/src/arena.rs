@@ -511,7 +511,7 @@ impl Match {
             number: i + 1,
             first_player_side: line.first_player_side,
             outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
-            cut_short: !line.pos.is_over(),
+            cut_short: line.moves.len() >= MAX_PLIES && !line.pos.is_over(),
             moves: line.moves,
         }))
     }

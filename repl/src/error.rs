@@ -104,6 +104,8 @@ pub enum CommandError {
     PerftStopped(u32),
     /// Ctrl-C stopped `solve`.
     SolveStopped,
+    /// Ctrl-C stopped `check`: the examples under way were cut short.
+    CheckStopped,
     /// Ctrl-C stopped `bench` before a game ended.
     BenchStopped,
     /// `resign` after the result: nothing is left to resign. Holds the
@@ -298,6 +300,7 @@ impl fmt::Display for CommandError {
             ),
             CommandError::PerftStopped(depth) => write!(f, "perft {depth}: stopped (Ctrl-C)"),
             CommandError::SolveStopped => f.write_str("solve: stopped (Ctrl-C)"),
+            CommandError::CheckStopped => f.write_str("check: stopped (Ctrl-C)"),
             CommandError::BenchStopped => {
                 f.write_str("bench: stopped (Ctrl-C) before its first game ended: nothing measured")
             }

@@ -156,15 +156,15 @@ impl<'a> Load<'a> {
             .iter()
             .map(|(k, v)| format!("{k} = {v}"))
             .collect();
-        // A number in quotes is text, which a script compares with numbers
-        // without an error, and false: the likeliest slip behind an
-        // empty answer.
+        // A whole number or a truth value in quotes is text, which a script
+        // compares with numbers without an error, and false: the likeliest
+        // slip behind an empty answer.
         let quoted: Vec<String> = self
             .params
             .iter()
             .filter_map(|(k, v)| {
                 let inner = v.strip_prefix('"')?.strip_suffix('"')?.trim();
-                let plain = inner.parse::<f64>().is_ok() || matches!(inner, "true" | "false");
+                let plain = inner.parse::<i64>().is_ok() || matches!(inner, "true" | "false");
                 plain.then(|| format!("`{k}` is the text {v}: write {k} = {inner}, without quotes"))
             })
             .collect();

@@ -167,12 +167,23 @@ fn toml_problem(
             (
                 format!("unknown key `{word}`{within}"),
                 format!("not a key {of}"),
-                near.map(|n| format!("did you mean `{n}`?")),
+                near.map(|n| format!("did you mean `{n}`?"))
+                    .or_else(|| misplaced(&word, &table)),
             )
+        };
+        // A script's param under `[board]` is the likeliest slip there.
+        let listed = || {
+            list().map(|l| match table.as_str() {
+                "[board]" => format!(
+                    "{l}; a param of the script goes under [params] ({word} there is {} in the script)",
+                    word.to_uppercase()
+                ),
+                _ => l,
+            })
         };
         let problem = Problem::spanned(kind, source, range, message)
             .with_label(label)
-            .with_help(help.or_else(list));
+            .with_help(help.or_else(listed));
         (problem, near.map(str::to_string))
     } else if head.starts_with("unknown variant") {
         let help = crate::suggest::did_you_mean(&word, names.iter().map(String::as_str));
@@ -194,6 +205,19 @@ fn toml_problem(
             Problem::spanned(kind, source, range, format!("`{at}`: {message}")).with_help(help);
         (problem, None)
     }
+}
+
+/// The keys of a rulebook's top level, before its first `[section]`.
+pub(crate) const TOP_KEYS: &[&str] = &["name", "title", "description", "script", "roles"];
+
+/// Where a key that `table` does not have belongs, if it is a top-level
+/// key written after a section (TOML gives it to that section).
+pub(crate) fn misplaced(word: &str, table: &str) -> Option<String> {
+    (!table.is_empty() && TOP_KEYS.contains(&word)).then(|| {
+        format!(
+            "`{word}` is a key of the rulebook's top level, and every key after a `[section]` line belongs to that section: move it above the first section"
+        )
+    })
 }
 
 /// A rulebook file, parsed but not yet checked.

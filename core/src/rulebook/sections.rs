@@ -160,6 +160,7 @@ pub(super) fn refusal_texts(
     for (key, text) in raw {
         if !REFUSAL_KEYS.contains(&key.get_ref().as_str()) {
             let help = crate::suggest::did_you_mean(key.get_ref(), REFUSAL_KEYS.iter().copied())
+                .or_else(|| super::schema::misplaced(key.get_ref(), "[refusals]"))
                 .unwrap_or_else(|| format!("expected one of {}", REFUSAL_KEYS.join(", ")));
             problems.push(
                 Problem::spanned(

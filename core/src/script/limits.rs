@@ -181,8 +181,6 @@ struct Call {
     next_look: Instant,
     /// What the program held when memory was first read in this call.
     held_at_start: Option<u64>,
-    /// The budget's flag, which stops the call when raised.
-    stop: Option<Interrupt>,
 }
 
 /// Why a call stopped at its own limit (its number is the constant's,
@@ -206,12 +204,14 @@ pub(crate) fn within_limits<T, E>(
         return call();
     }
     let now = Instant::now();
-    let budget = ScriptBudget::current();
-    if let Some(why) = budget.spent(now) {
+    // Read in place: a search makes thousands of calls, on every thread,
+    // and a copy would touch the flag's shared count each time.
+    let (spent, end) = BUDGET.with_borrow(|b| (b.spent(now), b.end));
+    if let Some(why) = spent {
         return Err(stopped(stop_message(why)));
     }
     let own = now + Duration::from_secs(HOOK_SECONDS);
-    let (deadline, why) = match budget.end {
+    let (deadline, why) = match end {
         Some((end, why)) if end < own => (end, why),
         _ => (own, HOOK_WHY),
     };
@@ -221,7 +221,6 @@ pub(crate) fn within_limits<T, E>(
             why,
             next_look: now + MEMORY_EVERY,
             held_at_start: None,
-            stop: budget.stop,
         });
     });
     /// Ends the call's watch, even if `call` panics.
@@ -251,7 +250,7 @@ pub(crate) fn progress(ops: u64) -> Option<Stop> {
 fn look() -> Option<Stop> {
     CALL.with_borrow_mut(|c| {
         let call = c.as_mut()?;
-        if call.stop.as_ref().is_some_and(Interrupt::is_raised) {
+        if BUDGET.with_borrow(|b| b.stop.as_ref().is_some_and(Interrupt::is_raised)) {
             return Some(stop_message(STOPPED_WHY));
         }
         let now = Instant::now();

@@ -256,11 +256,13 @@ impl<'a> Request<'a> {
         // A search that per-move hooks keep busy must end before the
         // scripts' own budget (a command's 10 s) does, with time left to
         // play its move: a search stopped by that budget fails, and plays
-        // nothing.
+        // nothing. The time left is a hook call's, or a fifth of what the
+        // budget has (a brain's turn is short, and keeps margins of its own).
         if at.rules.has_per_move_hooks()
             && let Some(end) = scripts.end()
         {
-            let margin = Duration::from_secs(crate::script::HOOK_SECONDS);
+            let left = end.saturating_duration_since(Instant::now());
+            let margin = Duration::from_secs(crate::script::HOOK_SECONDS).min(left / 5);
             deadline = deadline.min(end.checked_sub(margin).unwrap_or(end));
         }
         // Only a budget counted in playouts promises the same move for a

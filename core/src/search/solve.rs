@@ -123,7 +123,8 @@ pub fn solve_watched<'a>(
     });
     let expired = || stop.is_raised() || deadline.is_some_and(|end| Instant::now() >= end);
     let solved = match scripts.run(|| solve_exactly(&at, within, stop, progress)) {
-        Err(_) if expired() => Solved::OutOfTime,
+        // A script stopped by the time or the stop, not a hook's own fault.
+        Err(e) if e.kind == crate::error::ScriptErrorKind::Limit && expired() => Solved::OutOfTime,
         other => other?,
     };
     if !matches!(

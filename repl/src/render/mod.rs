@@ -208,8 +208,8 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
     out
 }
 
-/// A rate of games a second: whole from 100 up, else to two significant
-/// figures, so that a slow rulebook's 0.12 a second does not read as 0.
+/// A rate of games a second: whole from 10 up, else with one or two
+/// decimals, so that a slow rulebook's 0.12 a second does not read as 0.
 fn rate(per_second: f64) -> String {
     match per_second {
         r if r >= 100.0 => format!("{}", r.round() as u64),

@@ -9,6 +9,7 @@ use gridrules_core::arena::{Kept, Match, Played, Player, Tally};
 use gridrules_core::openings::OPENINGS;
 use gridrules_core::playout::MAX_PLIES;
 use gridrules_core::record::{self, MAX_NAME, RecordError, Terms};
+use gridrules_core::script::ScriptBudget;
 use gridrules_core::search::Budget;
 use gridrules_core::{Game, Move, Problem, ProblemKind, Rulebook, Side};
 use std::path::{Path, PathBuf};
@@ -143,6 +144,21 @@ fn prepare_folder(dir: &Path) -> Result<Option<PathBuf>, CommandError> {
 /// `rulebook` is the rulebook's name or canonical path. The report's line:
 /// what was saved where, or from which game on it could not be.
 fn save_games(
+    rules: Rulebook,
+    rulebook: &str,
+    players: &[Player; 2],
+    dir: &Path,
+    played: &[Played],
+    games: u32,
+) -> String {
+    // Replaying a game runs its hooks, which the Ctrl-C that stopped the
+    // match must not stop too: the finished games are kept.
+    ScriptBudget::command()
+        .replacing(|| save_replayed(rules, rulebook, players, dir, played, games))
+}
+
+/// [`save_games`], within the scripts' budget set.
+fn save_replayed(
     rules: Rulebook,
     rulebook: &str,
     players: &[Player; 2],
@@ -445,5 +461,40 @@ mod tests {
             opened.game.ending(),
             Some((Outcome::Draw, gridrules_core::Ending::MoveLimit(3)))
         );
+    }
+
+    /// The games a Ctrl-C left finished are saved though the flag is still
+    /// raised: replaying them runs the rulebook's hooks, which the raised
+    /// flag would stop (a review found "0 games saved").
+    #[test]
+    fn games_are_saved_after_ctrl_c_though_replaying_runs_hooks() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("h.rhai"),
+            "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+             fn refuse(state, mv) { () }\n",
+        )
+        .unwrap();
+        let text =
+            "name = \"h\"\ntitle = \"t\"\nscript = \"h.rhai\"\n[board]\nwidth = 3\nheight = 3\n";
+        let rules = Rulebook::from_str_at(text, "h.toml", Some(dir.path().to_path_buf())).unwrap();
+        assert!(rules.has_per_move_hooks());
+        let mv = rules.parse_move(&rules.initial(), &[], "b2").unwrap();
+        let played = Played {
+            number: 1,
+            first_player_side: Side::X,
+            moves: vec![mv],
+            outcome: Outcome::Draw,
+            cut_short: false,
+        };
+        let flag = gridrules_core::interrupt::Interrupt::new();
+        flag.raise();
+        let players = [Player::Random, Player::Random];
+        let out = dir.path().join("games");
+        std::fs::create_dir(&out).unwrap();
+        let line = ScriptBudget::UNLIMITED
+            .stopped_by(&flag)
+            .replacing(|| save_games(rules, "h.toml", &players, &out, &[played], 1));
+        assert!(line.starts_with("games saved: 1 record"), "{line}");
     }
 }

@@ -24,6 +24,11 @@ impl Session {
                 lines.push(warning_entry(w));
             }
             let results = gridrules_core::check::run(r);
+            // Ctrl-C stops the examples' hooks: what they then say is no
+            // verdict on the rulebook.
+            if self.interrupt.is_raised() {
+                return Err(CommandError::CheckStopped);
+            }
             total += results.len();
             failed += checked_lines(r, &results, &mut lines);
         }

@@ -220,7 +220,9 @@ impl Session {
         rounds.sort_by(|a, b| a.playouts_per_second().total_cmp(&b.playouts_per_second()));
         // Then one round on every core at once, beside the single thread's.
         let stopped = self.interrupt.is_raised();
-        over_time |= began.elapsed() >= total;
+        // The single thread's rounds take their share of the time at least:
+        // only one that ran over leaves none for the round on every core.
+        over_time |= cores > 1 && !stopped && began.elapsed() >= total;
         let all_cores = if cores > 1 && !stopped && !over_time {
             let all = bench_on(&rulebook, round, 0x5eed, &self.interrupt, cores)?;
             (!self.interrupt.is_raised()).then_some((cores, all))

@@ -474,7 +474,12 @@ impl Session {
         } else {
             request
         };
-        let mv = search::choose(&self.game, request, &mut self.rng)?;
+        let chosen = search::choose(&self.game, request, &mut self.rng);
+        // A hook that Ctrl-C stopped fails: the move was stopped, not failed.
+        let mv = match chosen {
+            Err(_) if self.interrupt.is_raised() => None,
+            other => other?,
+        };
         if self.interrupt.is_raised() {
             self.rng = rng;
             if let Some(memory) = memory {
