@@ -649,14 +649,9 @@ mod tests {
     /// short at the move limit, counted a draw and marked so.
     #[test]
     fn a_game_without_an_end_is_cut_short_at_the_move_limit() {
-        let dir = tempfile::tempdir().unwrap();
         let script = "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
                       fn pieces() { 2 }\nfn steps(c) { movement::king(c) }\n";
-        std::fs::write(dir.path().join("s.rhai"), script).unwrap();
-        let text = "name = \"s\"\ntitle = \"t\"\nscript = \"s.rhai\"\n\
-                    [board]\nwidth = 3\nheight = 3\n";
-        let rules = Rulebook::from_str_at(text, "s.toml", Some(dir.path().to_path_buf()))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let rules = Rulebook::scripted(script, 3, 3).unwrap_or_else(|e| panic!("{e}"));
         let m = Match {
             games: 2,
             seed: 3,

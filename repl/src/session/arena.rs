@@ -151,21 +151,6 @@ fn save_games(
     played: &[Played],
     games: u32,
 ) -> String {
-    // Replaying a game runs its hooks, which the Ctrl-C that stopped the
-    // match must not stop too: the finished games are kept.
-    ScriptBudget::command()
-        .replacing(|| save_replayed(rules, rulebook, players, dir, played, games))
-}
-
-/// [`save_games`], within the scripts' budget set.
-fn save_replayed(
-    rules: Rulebook,
-    rulebook: &str,
-    players: &[Player; 2],
-    dir: &Path,
-    played: &[Played],
-    games: u32,
-) -> String {
     let rules = Arc::new(rules);
     let width = games.to_string().len().max(2);
     let file = |n: u32| dir.join(format!("game-{n:0width$}.toml"));
@@ -176,7 +161,11 @@ fn save_replayed(
             1 => "1 game".to_string(),
             n => format!("{n} games"),
         };
-        if let Some(refused) = p.moves.iter().find_map(|&mv| game.play(mv).err()) {
+        // Replaying a game runs its hooks, which the Ctrl-C that stopped the
+        // match must not stop too: the finished games are kept.
+        let replayed = ScriptBudget::command()
+            .replacing(|| p.moves.iter().find_map(|&mv| game.play(mv).err()));
+        if let Some(refused) = replayed {
             return format!(
                 "{saved} saved in {}, not game {} on: {refused}",
                 dir.display(),
