@@ -62,8 +62,13 @@ pub enum Refusal {
     NoPieRule,
     /// `swap` other than in answer to the first move (PI1).
     SwapLate,
-    /// No slide leads from the first cell to the second (`slides(cell)`).
+    /// No slide leads from the first cell to the second (`slides(cell)`),
+    /// though some start at the first.
     NoSlide(Cell, Cell),
+    /// No slide starts at the first cell (a cube inside Quixo's border).
+    /// Holds the cells the move names. Worded by `no_slide` where the
+    /// rulebook has no `no_slide_from` text.
+    NoSlideFrom(Cell, Cell),
     /// The slide's first cell holds the opponent's mark, which the mover
     /// may not take. Holds the cell and the mark.
     SlideTake(Cell, Side),
@@ -181,6 +186,7 @@ impl Refusal {
                     .to_string()
             }
             Refusal::NoSlide(a, b) => format!("no slide leads from {} to {}", name(a), name(b)),
+            Refusal::NoSlideFrom(a, _) => format!("no slide starts at {}", name(a)),
             Refusal::SlideTake(c, mark) => {
                 format!("{} shows {mark}: the side to move may not take it", name(c))
             }
@@ -317,6 +323,15 @@ pub(crate) fn must_move(example: Option<&impl fmt::Display>) -> String {
 }
 
 /// [`Refusal::FixedMark`]'s words, for a cell or the text written.
+/// Names as a choice: `a5`, `a5 or e1`, `a5, e1 or c1`.
+pub(crate) fn either(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 fn fixed_mark(at: &dyn fmt::Display, mark: Side) -> String {
     format!("a move here places {mark}, not a mark of its choice: write {at}")
 }
@@ -341,6 +356,7 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "no_pie_rule",
     "swap_late",
     "no_slide",
+    "no_slide_from",
     "slide_take",
     "slide_empty",
     "must_twist",
@@ -375,6 +391,7 @@ pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{example}",
     "{n}",
     "{grid}",
+    "{ends}",
 ];
 
 /// The placeholders each refusal fills in (what [`crate::Rulebook::explain`]
@@ -397,7 +414,8 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "unknown_mark" => &["{cell}", "{to}", "{text}"],
         "not_own_piece" => &["{cell}", "{from}"],
         "unreachable" | "jump_blocked" => &["{cell}", "{from}", "{to}"],
-        "no_slide" => &["{cell}", "{from}", "{to}", "{text}"],
+        "no_slide" => &["{cell}", "{from}", "{to}", "{text}", "{ends}"],
+        "no_slide_from" => &["{cell}", "{from}", "{to}", "{text}"],
         "slide_take" => &["{cell}", "{from}", "{mark}"],
         "slide_empty" => &["{cell}", "{from}"],
         "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
@@ -439,6 +457,7 @@ impl Refusal {
             Refusal::NoPieRule => "no_pie_rule",
             Refusal::SwapLate => "swap_late",
             Refusal::NoSlide(..) => "no_slide",
+            Refusal::NoSlideFrom(..) => "no_slide_from",
             Refusal::SlideTake(..) => "slide_take",
             Refusal::SlideEmpty(_) => "slide_empty",
             Refusal::NoSlideNamed(_) => "no_slide",

@@ -435,3 +435,34 @@ fn support_across_layers_offers_no_column() {
     assert!(!shown.contains("column marked v"), "{shown}");
     assert!(shown.lines().all(|l| !l.trim().is_empty()), "{shown:?}");
 }
+
+/// A rulebook of 3×3 blocks that twists turn, made in a temporary folder.
+fn twisting(width: u32, twists: &str) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "fn lines() {{ lines::straight(4) }}\nfn wins(run) {{ run >= 4 }}\nfn twists() {{ {twists} }}\n"
+    );
+    std::fs::write(dir.path().join("t.rhai"), script).unwrap();
+    let text = format!(
+        "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = {width}\nheight = 6\n"
+    );
+    let rulebook = Rulebook::from_str_at(&text, "t.toml", Some(dir.path().to_path_buf())).unwrap();
+    Session::new(rulebook, "t", Setting::Batch)
+}
+
+/// Where each block the separators draw has twists of its own, a map beside
+/// the board names them (`4 | 5 | 6` over `1 | 2 | 3` on 9×6); where a cell
+/// is turned by two blocks' twists, no map, which would name one of them.
+#[test]
+fn the_blocks_twists_turn_are_mapped_beside_the_board() {
+    let six = board(&twisting(9, "twists::blocks(3)"), PLAIN);
+    assert!(six.contains("blocks:"), "{six}");
+    assert!(six.contains(" 4 | 5 | 6"), "{six}");
+    assert!(six.contains("---+---+---"), "{six}");
+    assert!(six.contains(" 1 | 2 | 3"), "{six}");
+    assert_fits_80_columns(&six);
+    // Blocks 1 and 2 of 6×6 blocks overlap on an 8-wide board: columns c–f.
+    let overlap = "twists::quarter_turns(0, 0, 6, \"1\") + twists::quarter_turns(2, 0, 6, \"2\")";
+    let none = board(&twisting(8, overlap), PLAIN);
+    assert!(!none.contains("blocks:"), "{none}");
+}

@@ -591,6 +591,14 @@ impl Mechanics {
             .find(|s| s.from() == from && s.to() == to)
     }
 
+    /// Where the slides that start at `from` end, in the rulebook's order.
+    pub(crate) fn slide_ends(&self, from: Cell) -> Vec<Cell> {
+        (self.slides.all.iter())
+            .filter(|s| s.from() == from)
+            .map(Slide::to)
+            .collect()
+    }
+
     /// The slide named `name` (`^d`).
     pub(crate) fn slide_named(&self, name: &str) -> Option<&Slide> {
         self.slides
@@ -601,7 +609,13 @@ impl Mechanics {
 
     /// Why the side to move may not slide from `from` to `to`, if it may not.
     pub(crate) fn check_slide(&self, pos: &Position, from: Cell, to: Cell) -> Result<(), Refusal> {
-        let slide = self.slide(from, to).ok_or(Refusal::NoSlide(from, to))?;
+        let Some(slide) = self.slide(from, to) else {
+            return Err(if self.slide_ends(from).is_empty() {
+                Refusal::NoSlideFrom(from, to)
+            } else {
+                Refusal::NoSlide(from, to)
+            });
+        };
         if Self::may_take_in(slide, pos) {
             Ok(())
         } else {

@@ -37,7 +37,13 @@ impl Rulebook {
             Refusal::MustPlace(m) | Refusal::MustMove(m) => m.map(|m| self.move_text(m)),
             _ => None,
         };
-        let Some(template) = self.refusal_texts.get(refusal.key()) else {
+        let template = match refusal {
+            // A rulebook that words only `no_slide` words both.
+            Refusal::NoSlideFrom(..) => (self.refusal_texts.get("no_slide_from"))
+                .or_else(|| self.refusal_texts.get("no_slide")),
+            _ => self.refusal_texts.get(refusal.key()),
+        };
+        let Some(template) = template else {
             return match refusal {
                 Refusal::MustPlace(_) => crate::refusal::must_place(example.as_ref()),
                 Refusal::MustMove(_) => crate::refusal::must_move(example.as_ref()),
@@ -90,7 +96,7 @@ impl Rulebook {
                 (name(c), name(c), String::new(), None, None)
             }
             Refusal::SlideEmpty(c) => (name(c), name(c), String::new(), None, None),
-            Refusal::NoSlide(a, b) => {
+            Refusal::NoSlide(a, b) | Refusal::NoSlideFrom(a, b) => {
                 text = format!("{}-{}", name(a), name(b));
                 (name(b), name(a), name(b), None, None)
             }
@@ -153,6 +159,29 @@ impl Rulebook {
             | Refusal::SwapLate
             | Refusal::Script(_) => (String::new(), String::new(), String::new(), None, None),
         };
+        // Where the slides from the move's first cell end (`a5 or e1`), or
+        // for a name, the slides' names (`^a, … or ^g`).
+        let ends = match refusal {
+            _ if !template.contains("{ends}") => String::new(),
+            Refusal::NoSlide(a, _) => {
+                let ends: Vec<String> = self.mechanics.slide_ends(*a).iter().map(name).collect();
+                crate::refusal::either(&ends)
+            }
+            Refusal::NoSlideNamed(_) => {
+                let names: Vec<String> = (self.mechanics.slides().iter())
+                    .filter_map(|s| s.name.clone())
+                    .collect();
+                crate::refusal::either(&names)
+            }
+            _ => String::new(),
+        };
+        // A rulebook without slides has no end to name (only a made-up
+        // refusal gets here).
+        let ends = if ends.is_empty() {
+            "none".to_string()
+        } else {
+            ends
+        };
         let board = match (refusal, board) {
             (_, Some(r)) => Some(r),
             (Refusal::ClosedRegion(c), None) => self.mechanics.region_of(*c),
@@ -178,6 +207,7 @@ impl Rulebook {
             .replace("{example}", example.as_deref().unwrap_or_default())
             .replace("{n}", &number)
             .replace("{grid}", &format!("{}×{}", g.width(), g.height()))
+            .replace("{ends}", &ends)
     }
 
     /// A region's name: the `region_name` hook's, or `board N (a1–c3)`.
@@ -213,14 +243,45 @@ impl Rulebook {
                 .collect();
             return Some(format!("boards {}", boards.join(" ")));
         }
-        let runs = self.decisive_runs(pos);
-        let names: Vec<String> = (runs.iter())
-            .map(|run| {
-                let cells: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
-                cells.join(" ")
-            })
-            .collect();
-        (!names.is_empty()).then(|| names.join(" and "))
+        let runs = self.sided_runs(pos);
+        let cells = |run: &[Cell]| {
+            let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
+            names.join(" ")
+        };
+        // The side that made the last move, where a move led here (a
+        // set-up position counts its marks as moves: the count says whose
+        // turn it was only where turns alternate, read from the turn then).
+        // Only where a side's marks are its own does a line tell whose it is.
+        let owned = t.marks == crate::mechanics::words::Marks::Own;
+        let mover = pos.last_move().filter(|_| owned).map(|_| {
+            if t.turns.is_alternating() {
+                pos.turn().other()
+            } else {
+                t.turns.place(pos.marks_played().saturating_sub(1)).side()
+            }
+        });
+        // Where the mover made the opponent's line, alone or beside its
+        // own (Quixo's push, Gobblet's lift, Pentago's turn), the result
+        // says whose each line is and who made them: the cells alone
+        // would read as the winner's own move.
+        Some(match (runs.as_slice(), mover) {
+            ([], _) => return None,
+            ([(side, run)], Some(m)) if *side != m => {
+                format!("{} ({side}'s, made by {m}'s move)", cells(run))
+            }
+            ([(_, run)], _) => cells(run),
+            (many, _) if !owned => {
+                let each: Vec<String> = many.iter().map(|(_, run)| cells(run)).collect();
+                each.join(" and ")
+            }
+            (many, mover) => {
+                let each: Vec<String> = (many.iter())
+                    .map(|(side, run)| format!("{} ({side}'s)", cells(run)))
+                    .collect();
+                let made = mover.map_or(String::new(), |m| format!(", both made by {m}'s move"));
+                format!("{}{made}", each.join(" and "))
+            }
+        })
     }
 
     /// The cells of the runs of marks that ended the game in `pos`, when a
@@ -229,6 +290,13 @@ impl Rulebook {
     /// side's that holds one, the winner's first (where a line loses, the
     /// loser's).
     pub fn decisive_runs(&self, pos: &Position) -> Vec<Vec<Cell>> {
+        (self.sided_runs(pos).into_iter())
+            .map(|(_, run)| run)
+            .collect()
+    }
+
+    /// [`Rulebook::decisive_runs`], each with the side whose run it is.
+    fn sided_runs(&self, pos: &Position) -> Vec<(Side, Vec<Cell>)> {
         let Some((_, Ending::Line)) = pos.ending() else {
             return Vec::new();
         };
@@ -239,7 +307,7 @@ impl Rulebook {
         let run_of = |side: Side, own: CellSet, line: &[Cell], i: usize| {
             let run = crate::mechanics::run_at(line, i, own);
             let theirs = pos.marks(side.other());
-            (t.run_wins(side, line, run.clone(), own, theirs)).then(|| line[run].to_vec())
+            (t.run_wins(side, line, run.clone(), own, theirs)).then(|| (side, line[run].to_vec()))
         };
         // After a move that rewrote the board (a slide, a twist, a piece
         // lifted off a stack), or in a set-up position, where no last move
@@ -315,12 +383,16 @@ mod tests {
         let mv = gobblet.parse_move(&pos, &[], "c2-b2").unwrap();
         let lost = gobblet.play(&pos, &[], mv).unwrap();
         assert_eq!(lost.outcome(), Some(Outcome::Win(Side::O)));
-        assert_eq!(gobblet.decisive_line(&lost).as_deref(), Some("c1 c2 c3"));
+        assert_eq!(
+            gobblet.decisive_line(&lost).as_deref(),
+            Some("c1 c2 c3 (O's, made by X's move)"),
+            "the line is the loser's doing"
+        );
         let mv = gobblet.parse_move(&pos, &[], "c2-a3").unwrap();
         let both = gobblet.play(&pos, &[], mv).unwrap();
         assert_eq!(
             gobblet.decisive_line(&both).as_deref(),
-            Some("c1 c2 c3 and a1 a2 a3"),
+            Some("c1 c2 c3 (O's) and a1 a2 a3 (X's), both made by X's move"),
             "the winner's line first"
         );
     }
@@ -378,6 +450,7 @@ mod tests {
             Refusal::NoPieRule,
             Refusal::SwapLate,
             Refusal::NoSlide(a1, b2),
+            Refusal::NoSlideFrom(b2, a1),
             Refusal::SlideTake(a1, Side::O),
             Refusal::SlideEmpty(a1),
             Refusal::MustTwist(b2),
@@ -415,6 +488,7 @@ mod tests {
         let extra = [
             Refusal::FixedMarkText("d".to_string(), Side::O),
             Refusal::MustRemove(None, b2),
+            Refusal::NoSlideNamed("q".to_string()),
         ];
         for r in samples.iter().chain(&extra) {
             let shown = rules.explain(r);

@@ -402,6 +402,16 @@ impl Rulebook {
         if region_closed {
             return refuse(Refusal::ClosedRegion(to));
         }
+        // A piece that cannot get there at all is told so, whether or not
+        // the cell is empty: "g7 is taken" would say a7 could go there. A
+        // piece "moved" onto its own cell stays refused as onto a taken one.
+        if let (Move::Step { .. } | Move::Take(_), Some(from)) = (mv, mv.from())
+            && from != to
+            && let Err(r @ Refusal::Unreachable(..)) =
+                self.mechanics.check_piece_move(pos, from, to)
+        {
+            return refuse(r);
+        }
         if pos.occupied().contains(to) {
             return refuse(Refusal::Occupied(to));
         }

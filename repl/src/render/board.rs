@@ -219,6 +219,9 @@ impl Frame {
         // The line that won, drawn struck (underlined) where there is colour;
         // the result line names its cells either way.
         let winning: Vec<Cell> = rulebook.decisive_runs(pos).concat();
+        // Every line drawn, and the place of the twists' map beside them.
+        let mut lines: Vec<String> = Vec::new();
+        let map = self.block_map(rulebook);
         for r in (0..self.height).rev() {
             let mut line = format!("{:>label$} ", r + 1);
             for c in 0..self.width {
@@ -248,7 +251,7 @@ impl Frame {
                     line.push_str("| ");
                 }
             }
-            outln!(out, "{}", line.trim_end());
+            lines.push(line);
             if self.row_break[r as usize] {
                 let mut sep = format!("{:>label$} ", "");
                 for c in 0..self.width {
@@ -257,10 +260,105 @@ impl Frame {
                         sep.push_str("+-");
                     }
                 }
-                sep.pop(); // the last cell has no space after it
-                outln!(out, "{sep}");
+                sep.pop(); // the last cell has a gap after it, not a line
+                sep.push(' ');
+                lines.push(sep);
             }
         }
+        // The map's middle line beside the board's, its heading above.
+        let first = map
+            .as_ref()
+            .map_or(0, |m| (lines.len() / 2).saturating_sub(m.len() / 2));
+        for (i, line) in lines.iter().enumerate() {
+            match map.as_ref().and_then(|m| m.get(i.wrapping_sub(first))) {
+                Some(beside) => outln!(out, "{line}   {beside}"),
+                None => outln!(out, "{}", line.trim_end()),
+            }
+        }
+    }
+
+    /// Where every block the separators draw is turned by twists of its
+    /// own, a map of the blocks by the names the twists start with
+    /// (Pentago's quadrants, `3 | 4` over `1 | 2`): a move names its
+    /// block by that number, which the board shows nowhere else. Its first
+    /// line is a heading.
+    fn block_map(&self, rulebook: &Rulebook) -> Option<Vec<String>> {
+        let twists = rulebook.mechanics().twists();
+        if twists.is_empty() {
+            return None;
+        }
+        let g = rulebook.grid();
+        // The first column (row) of each block: after each separator.
+        let starts = |breaks: &[bool]| -> Vec<u32> {
+            let mut v = vec![0];
+            v.extend(
+                (0..breaks.len() as u32)
+                    .filter(|&i| breaks[i as usize])
+                    .map(|i| i + 1),
+            );
+            v
+        };
+        let cols = starts(&self.col_break);
+        // Rows break under a row (counted from the bottom): the block starts there.
+        let rows: Vec<u32> = (0..self.height)
+            .filter(|&r| r == 0 || self.row_break[r as usize])
+            .collect();
+        // The cells from `start` up to the next start (or the edge).
+        let span =
+            |starts: &[u32], i: usize, end: u32| starts[i]..*starts.get(i + 1).unwrap_or(&end);
+        let mut names: Vec<Vec<String>> = Vec::new();
+        for (ri, &row) in rows.iter().enumerate().rev() {
+            let mut line = Vec::new();
+            for (ci, &col) in cols.iter().enumerate() {
+                let cell = g.cell(col.into(), row.into())?;
+                let mut turning = twists.iter().filter(|tw| tw.cells.contains(cell));
+                let first = turning.next()?;
+                // The twists turn this block, the whole of it and no more.
+                let block = span(&rows, ri, self.height)
+                    .flat_map(|r| span(&cols, ci, self.width).map(move |c| (c, r)))
+                    .filter_map(|(c, r)| g.cell(c.into(), r.into()));
+                if !block.clone().all(|c| first.cells.contains(c))
+                    || first.cells.count() as usize != block.count()
+                {
+                    return None;
+                }
+                let mut prefix = first.name.as_str();
+                for tw in turning {
+                    // Twists of one block alike: another block through
+                    // this cell would make the map a lie.
+                    if tw.cells != first.cells {
+                        return None;
+                    }
+                    let common = prefix
+                        .char_indices()
+                        .zip(tw.name.chars())
+                        .find(|((_, a), b)| a != b)
+                        .map_or(prefix.len().min(tw.name.len()), |((i, _), _)| i);
+                    prefix = &prefix[..common];
+                }
+                let name = prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
+                if name.is_empty() {
+                    return None;
+                }
+                line.push(name.to_string());
+            }
+            names.push(line);
+        }
+        let all: Vec<&String> = names.iter().flatten().collect();
+        if all.iter().enumerate().any(|(i, a)| all[..i].contains(a)) {
+            return None;
+        }
+        let w = all.iter().map(|n| n.chars().count()).max().unwrap_or(1);
+        let across = vec!["-".repeat(w + 2); cols.len()].join("+");
+        let mut map = vec!["blocks:".to_string()];
+        for (i, line) in names.iter().enumerate() {
+            if i > 0 {
+                map.push(across.clone());
+            }
+            let cells: Vec<String> = line.iter().map(|n| format!("{n:^w$}")).collect();
+            map.push(format!(" {} ", cells.join(" | ")).trim_end().to_string());
+        }
+        Some(map)
     }
 }
 
