@@ -137,7 +137,25 @@ fn unbroken(words: &str, width: usize) -> Vec<String> {
     }
     // An unclosed span: its words one by one.
     out.extend(group.iter().map(|w| w.to_string()));
-    out
+    // A move number (`12.`) stays with the move after it: a history broken
+    // after `12.` reads as if the round had none.
+    let mut kept: Vec<String> = Vec::with_capacity(out.len());
+    for word in out {
+        match kept.last_mut() {
+            Some(last) if is_move_number(last) || last.ends_with(". …") => {
+                last.push(' ');
+                last.push_str(&word);
+            }
+            _ => kept.push(word),
+        }
+    }
+    kept
+}
+
+/// Whether `word` numbers a round of moves: digits, then a dot.
+fn is_move_number(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Where the second column of a two-column row starts: the column after the
@@ -211,6 +229,16 @@ mod tests {
             fit(prose, 40),
             "error: b2: a mark goes on an empty cell,\n  and this one holds X already\n"
         );
+    }
+
+    /// A history breaks before a move number, never after it (one broke
+    /// between `9.` and `e5` at 80 columns).
+    #[test]
+    fn a_move_number_stays_with_its_move() {
+        let history = "1. b2 a1 2. c3 a3 3. a2\n";
+        assert_eq!(fit(history, 12), "1. b2 a1\n  2. c3 a3\n  3. a2\n");
+        // Set up with O to move: `1. …` and its move stay together too.
+        assert_eq!(fit("1. … b2 2. c3 a1\n", 10), "1. … b2\n  2. c3 a1\n");
     }
 }
 

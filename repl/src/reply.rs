@@ -48,7 +48,12 @@ pub enum Reply {
     Played(Vec<String>, Vec<Played>),
     /// A new game started (by `new`, `load`, `setup`, `open` or `again`),
     /// and the computer's first moves if it plays X.
-    NewGame(Vec<Played>),
+    NewGame {
+        /// The record it was opened from, and how many moves it holds.
+        opened: Option<(String, usize)>,
+        /// The computer's first moves.
+        played: Vec<Played>,
+    },
     /// Moves were taken back.
     Undone(Vec<String>),
     /// Benchmark figures.
@@ -77,7 +82,7 @@ impl Reply {
     pub fn draws_board(&self) -> bool {
         matches!(
             self,
-            Reply::Board | Reply::Played(..) | Reply::NewGame(_) | Reply::Undone(_)
+            Reply::Board | Reply::Played(..) | Reply::NewGame { .. } | Reply::Undone(_)
         )
     }
 }

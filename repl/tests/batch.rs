@@ -364,7 +364,7 @@ fn redo_plays_the_undone_line_until_it_is_left() {
     let kept: Vec<&str> = out
         .lines()
         .filter(|l| {
-            ["X plays", "undone:", "error:", "1. "]
+            ["X plays", "undone:", "redone:", "error:", "1. "]
                 .iter()
                 .any(|p| l.starts_with(p))
         })
@@ -377,6 +377,7 @@ fn redo_plays_the_undone_line_until_it_is_left() {
             "X plays a2",
             "undone: a2, b2",
             "1. c1",
+            "redone: b2",
             "X plays a2",
             "1. c1 b2 2. a2",
             nothing,
@@ -1299,7 +1300,10 @@ fn arena_saves_each_game_for_open() {
         text.contains("rulebook = \"../") && text.contains("x = \"random\"\no = \"hard\""),
         "{text}"
     );
-    assert!(out.contains("new game: corner-start"), "{out}");
+    assert!(
+        out.contains("game-02.toml, ") && out.contains(" of corner-start — "),
+        "{out}"
+    );
     assert!(!out.contains("error"), "{out}");
     // Hard never loses at 3×3: every record ends in a draw or its win.
     for n in 1..=3 {
@@ -1593,4 +1597,46 @@ fn solve_after_the_result_is_refused() {
     let all = format!("{out}{err}");
     assert!(!all.contains("solve: X wins"), "{all}");
     assert!(all.contains("error: solve: the game is over"), "{all}");
+}
+
+/// `ai time` holds for later moves and games until `ai time default`, so
+/// `vs` says the computer thinks by it (it was set and forgotten).
+#[test]
+fn vs_names_the_time_ai_time_gave_the_computer() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "ai time 0.2\nvs medium O\nai time default\nvs easy O\n",
+    );
+    let said: Vec<&str> = out.lines().filter(|l| l.starts_with("you play")).collect();
+    assert_eq!(
+        said,
+        [
+            "you play O; the computer (medium, 0.2 s a move) plays X",
+            "you play O; the computer (easy) plays X",
+        ],
+        "{out}"
+    );
+}
+
+/// Enter alone at the REPL lets the clock move for a player whose time ran
+/// out, and the computer answers: a Ctrl-C that stopped the command before
+/// must not stop that answer too (the flag was lowered only by the next
+/// command, so the reply failed as stopped).
+#[test]
+fn the_clocks_move_on_enter_is_answered_after_an_earlier_ctrl_c() {
+    use gridrules::batch::step;
+    use gridrules::render::Style;
+    use gridrules::session::{Session, Setting};
+    let classic = gridrules_core::Rulebook::builtin("classic").unwrap();
+    let mut repl = Session::new(classic, "classic", Setting::Interactive);
+    for line in ["clock 1", "vs easy X", "ready"] {
+        let s = step(&mut repl, line, Style::BATCH);
+        assert!(!s.failed, "{line}: {}", s.text);
+    }
+    // Ctrl-C during a command now over; the time runs out at the prompt.
+    repl.interrupt().raise();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert!(repl.tick(), "the clock moved for X");
+    assert!(repl.take_reply_failure().is_none());
+    assert_eq!(repl.game().moves().len(), 2, "the computer answered");
 }

@@ -186,7 +186,7 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
     p.send(&format!("open {}/game-\t", dir.path().display()))
         .unwrap();
     p.send_line("").unwrap();
-    p.exp_string("new game: classic").unwrap();
+    p.exp_string("game-one.toml, 0 moves of classic").unwrap();
     ready(&mut p, r"classic X \d+s> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();

@@ -258,7 +258,7 @@ fn a_record_finds_its_rulebook_file_from_anywhere() {
     );
     // Opened from another directory, the record still finds the rulebook.
     let out = batch(&dir.path().join("games"), "open g.toml\nposition\n");
-    assert!(out.starts_with("new game: mine"), "{out}");
+    assert!(out.starts_with("opened: g.toml, 1 move of mine"), "{out}");
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");
     // Saved again from there, and opened from the top, it still does.
     batch(&dir.path().join("games"), "open g.toml\nsave again.toml\n");

@@ -124,9 +124,21 @@ pub(crate) fn reply(reply: &Reply, session: &Session, style: Style) -> String {
             out.push_str(&played_with(moves, !style.boards));
             board_now(&mut out);
         }
-        Reply::NewGame(moves) => {
+        Reply::NewGame {
+            opened,
+            played: moves,
+        } => {
             let r = session.rulebook();
-            outln!(out, "new game: {} — {}", r.name(), r.title());
+            match opened {
+                Some((path, n)) => outln!(
+                    out,
+                    "opened: {path}, {n} move{} of {} — {}",
+                    if *n == 1 { "" } else { "s" },
+                    r.name(),
+                    r.title()
+                ),
+                None => outln!(out, "new game: {} — {}", r.name(), r.title()),
+            }
             // Shown with every new game until the author fixes them, as a
             // compiler repeats its warnings.
             for w in r.warnings() {

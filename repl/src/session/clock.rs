@@ -14,8 +14,13 @@ impl Session {
     /// # Errors
     /// A failing per-move hook.
     pub fn tick(&mut self) -> bool {
+        // As a command: a Ctrl-C that stopped the one before is forgotten,
+        // and one now stops the computer's answer and its scripts.
+        self.interrupt.clear();
         // Between commands: the move has a command's budget of its own.
-        gridrules_core::script::ScriptBudget::command().replacing(|| self.clock_moves())
+        (gridrules_core::script::ScriptBudget::command())
+            .stopped_by(&self.interrupt)
+            .replacing(|| self.clock_moves())
     }
 
     /// Lets the clock move for a player whose time ran out. A script that

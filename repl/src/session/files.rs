@@ -51,10 +51,13 @@ impl Session {
         // may move; a finished game from a file is not scored here.
         // The record's moves, not the computer's reply to them.
         let kept = opened.game.moves().to_vec();
-        let reply = self.start_seated(opened.game, false, |seats| {
+        let mut reply = self.start_seated(opened.game, false, |seats| {
             seats.opened_with_swaps(swaps as u32);
             seats.set_names_by_side(opened.terms.x, opened.terms.o);
         });
+        if let Ok(Reply::NewGame { opened, .. }) = &mut reply {
+            *opened = Some((path.display().to_string(), kept.len()));
+        }
         self.kept = Some(kept);
         reply
     }

@@ -160,7 +160,7 @@ impl Session {
             time.filter(|t| self.rulebook().has_per_move_hooks() && t.as_secs_f64() > most as f64);
         let mut lines = vec![match time {
             Some(t) => format!(
-                "the computer thinks {} s a move, by the clock: its moves no longer repeat for a seed",
+                "the computer thinks {} s a move, by the clock, until `ai time default`: its moves no longer repeat for a seed",
                 t.as_secs_f64()
             ),
             None => format!(
@@ -252,15 +252,23 @@ impl Session {
             return Err(CommandError::NothingToRedo);
         }
         let mut played = Vec::new();
+        // A person's moves are named, as `undo` names what it took back
+        // (they are not echoed, and the board alone would not say which
+        // came back); the computer's replies print as its moves do.
+        let mut redone = Vec::new();
         for &mv in &next[..count] {
             let by = match self.seats.computer(self.game.position().turn()) {
                 Some(_) => By::Computer,
                 None => By::Person,
             };
+            if by == By::Person {
+                redone.push(self.rulebook().move_text(mv));
+            }
             played.push(self.make_move(mv, by)?);
         }
         self.computer_replies(&mut played);
-        Ok(Reply::Played(Vec::new(), played))
+        let said = (!redone.is_empty()).then(|| format!("redone: {}", redone.join(", ")));
+        Ok(Reply::Played(said.into_iter().collect(), played))
     }
 
     pub(super) fn history(&self) -> Reply {

@@ -362,7 +362,10 @@ impl Session {
             // Set up or opened already decided: a study, not a result here.
             self.seats.unscore(outcome);
         }
-        Ok(Reply::NewGame(played))
+        Ok(Reply::NewGame {
+            opened: None,
+            played,
+        })
     }
 
     /// The clock for a game on `rulebook`: the players' choice where the
@@ -559,6 +562,18 @@ impl Session {
             .computer(side)
             .filter(|_| !self.game.is_over())
             .map(|level| (side, level))
+    }
+
+    /// The computer at `level` as `vs` names it, with the time `ai time`
+    /// gave it, which holds until `ai time default`: `the computer (hard,
+    /// 3 s a move)`.
+    fn computer_named(&self, level: Level) -> String {
+        match self.think {
+            Some(Budget::Time(t)) => {
+                format!("the computer ({level}, {} s a move)", t.as_secs_f64())
+            }
+            _ => format!("the computer ({level})"),
+        }
     }
 
     /// How long the computer thinks now.

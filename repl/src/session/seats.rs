@@ -51,7 +51,8 @@ impl Session {
         {
             // Nothing changes; a reply Ctrl-C stopped is made all the same.
             let line = format!(
-                "the computer ({level}) already plays {}; you play {human}",
+                "{} already plays {}; you play {human}",
+                self.computer_named(level),
                 human.other()
             );
             let mut played = Vec::new();
@@ -74,7 +75,8 @@ impl Session {
             self.seats.give_mark_next_game(seat, human);
             self.seats.set_computer_at(1 - seat, Some(level));
             lines.push(format!(
-                "next game: you play {human}; the computer ({level}) plays {}",
+                "next game: you play {human}; {} plays {}",
+                self.computer_named(level),
                 human.other()
             ));
         } else {
@@ -86,7 +88,8 @@ impl Session {
             }
             self.seats.set_computer(human.other(), Some(level));
             lines.push(format!(
-                "you play {human}; the computer ({level}) plays {}",
+                "you play {human}; {} plays {}",
+                self.computer_named(level),
                 human.other()
             ));
         }
