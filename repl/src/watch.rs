@@ -19,14 +19,16 @@ use std::time::{Duration, SystemTime};
 /// How often the files are looked at.
 pub const POLL: Duration = Duration::from_millis(300);
 
-/// The files a check of `rulebook` read: the rulebook, its script (when it
-/// loaded), and every file its errors point at (a script that did not
-/// compile). A built-in script has no file, and is left out.
+/// The files a check of `rulebook` read: the rulebook, its script and the
+/// modules it imports from files (when it loaded), and every file its
+/// errors point at (a script or module that did not compile). A built-in
+/// script or module has no file, and is left out.
 fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
     let mut files = BTreeSet::from([rulebook.to_path_buf()]);
     match Rulebook::from_file(rulebook) {
         Ok(r) => {
             files.insert(PathBuf::from(r.script().path()));
+            files.extend(r.script().module_paths().into_iter().map(PathBuf::from));
         }
         Err(RulebookError { problems, .. }) => {
             files.extend(

@@ -534,6 +534,24 @@ fn check_watch_checks_again_after_each_change() {
             .any(|l| l.starts_with("error: ") && l.contains("w.rhai")),
         "{third:?}"
     );
+    // A module the script imports is watched too, and its change checked
+    // (it was not: an author's edit there went unseen).
+    fs::write(dir.path().join("helpers.rhai"), "fn k() { 3 }\n").unwrap();
+    fs::write(&script, format!("import \"helpers\" as h;\n{good}")).unwrap();
+    let (fourth, watching) = round();
+    assert!(
+        fourth.contains(&"error: check: 1 example failed".to_string()),
+        "{fourth:?}"
+    );
+    assert!(watching.contains("helpers.rhai"), "{watching}");
+    fs::write(dir.path().join("helpers.rhai"), "fn k( {\n").unwrap();
+    let (fifth, _) = round();
+    assert!(
+        fifth
+            .iter()
+            .any(|l| l.starts_with("error: ") && l.contains("helpers.rhai")),
+        "{fifth:?}"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
 }
@@ -614,4 +632,27 @@ fn did_you_mean_names_only_what_a_script_can_write() {
     let out = d.run("b2");
     assert!(out.contains("it is called as `mark(state, i64)`"), "{out}");
     assert!(!out.contains("&mut"), "{out}");
+}
+
+/// A misspelt script beside a rulebook named without a folder (`check
+/// my-game.toml`) is named from the files there: the folder was read as
+/// "" and listed nothing. A wrong extension gets the same hint.
+#[test]
+fn a_misspelt_script_is_named_from_the_files_beside_the_rulebook() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = common::run_in(dir.path(), &["new-variant", "my-game"], "");
+    assert_eq!(made.code, 0, "{}{}", made.out, made.err);
+    let toml = dir.path().join("my-game.toml");
+    let text = fs::read_to_string(&toml).unwrap();
+    for typo in ["my-gam.rhai", "my-game.rhia"] {
+        let wrong = text.replace("script = \"my-game.rhai\"", &format!("script = \"{typo}\""));
+        assert_ne!(wrong, text, "the template names its script");
+        fs::write(&toml, wrong).unwrap();
+        let checked = common::run_in(dir.path(), &["check", "my-game.toml"], "");
+        assert!(
+            checked.err.contains("did you mean `my-game.rhai`?"),
+            "{typo}: {}",
+            checked.err
+        );
+    }
 }

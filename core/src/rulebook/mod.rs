@@ -228,10 +228,47 @@ impl Rulebook {
             mechanics,
             script: Arc::new(script),
         };
-        if let Some(start) = raw.board.as_ref().and_then(|b| b.get_ref().start.as_ref()) {
+        let start = raw.board.as_ref().and_then(|b| b.get_ref().start.as_ref());
+        if let Some(start) = start {
             rulebook.start = Some(rulebook.read_start(start, &source)?);
         }
+        // A game whose first mover has no move would never begin: `legal`
+        // lists nothing, every move is refused, and no rule ends it.
+        let span = start
+            .map(toml::Spanned::span)
+            .or(raw.script.as_ref().map(|s| s.span()));
+        if let (Some(span), false) = (span, rulebook.has_first_move()) {
+            let pos = rulebook.initial();
+            return Err(Problem::spanned(
+                ProblemKind::BadValue,
+                &source,
+                span,
+                format!(
+                    "{} has no legal move at the start{}: the game could never begin (a `forbidden()` that allows nothing?)",
+                    pos.turn(),
+                    if start.is_some() { " position" } else { " of the empty board" }
+                ),
+            )
+            .into());
+        }
         Ok(rulebook)
+    }
+
+    /// Whether the side to move at the start has a legal move. A hook
+    /// that fails here is the game's to report, at its first move. Not
+    /// asked where a `refuse` hook judges each move: listing them would
+    /// call it for every cell at each load, a slow or looping hook's
+    /// whole time (it answers at the first move instead).
+    fn has_first_move(&self) -> bool {
+        if self.refuse_hook {
+            return true;
+        }
+        let pos = self.initial();
+        let mut list = crate::position::MoveList::new();
+        match self.legal_moves(&pos, &[], &mut list) {
+            Ok(()) => !list.is_empty(),
+            Err(_) => true,
+        }
     }
 
     /// Reads `[board] start`: a position text the game may start from, or
@@ -455,9 +492,13 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
             // A bare built-in name (`lines`) is no file name, and fine.
             Err(_) if builtin::script(name).is_some() && !name.ends_with(".rhai") => {}
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                // `mygame.rhia` beside `mygame.rhai`: name the file meant.
+                let message = format!("script `{}`: cannot read it: {}", path.display(), e);
+                let beside = scripts_in(dir);
+                let near = beside.iter().map(String::as_str);
                 return Err((
                     ProblemKind::Io,
-                    format!("script `{}`: cannot read it: {}", path.display(), e),
+                    crate::suggest::with_hint(message, name, near),
                 ));
             }
             Err(_) => {}
@@ -490,8 +531,14 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
     ))
 }
 
-/// The names of the `.rhai` files in `dir`, sorted.
+/// The names of the `.rhai` files in `dir` (the current folder where it
+/// is empty: a rulebook named without a folder), sorted.
 fn scripts_in(dir: &Path) -> Vec<String> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()

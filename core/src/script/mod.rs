@@ -299,6 +299,13 @@ impl ScriptHost {
         &self.source.path
     }
 
+    /// The files of the modules it has imported so far (those its top
+    /// level imports, once loaded), as shown in messages.
+    pub fn module_paths(&self) -> Vec<String> {
+        let imported = self.module_texts.lock().unwrap_or_else(|e| e.into_inner());
+        imported.iter().map(|m| m.path.clone()).collect()
+    }
+
     /// The script's text as loaded (`new-variant --from` copies it).
     pub fn text(&self) -> &str {
         &self.source.text
