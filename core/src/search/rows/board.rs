@@ -9,8 +9,8 @@ use crate::geometry::{Cell, CellSet};
 use crate::position::{Position, Side};
 
 mod captures;
+mod order;
 mod shape;
-mod shapes;
 
 pub(super) use shape::Shape;
 use shape::{CAUGHT_KEYS, NONE};
@@ -104,7 +104,7 @@ pub(super) struct Board<'s> {
     /// Marks within two steps of each cell: the cells worth a move.
     near: Vec<u16>,
     /// Per slot of the move order by shapes, its neighbours in X's view
-    /// and in O's (see [`shapes::Shapes`]); empty without.
+    /// and in O's (see [`order::ShapeOrder`]); empty without.
     codes: Vec<[u32; 2]>,
     /// Per side, the captures made (pente's pairs).
     caught: [u16; 2],
@@ -140,7 +140,7 @@ impl<'s> Board<'s> {
             total: [0, 0],
             short: std::array::from_fn(|_| std::array::from_fn(|_| WindowSet::new(windows))),
             near: vec![0; shape.n],
-            codes: (shape.shapes.as_ref())
+            codes: (shape.order.as_ref())
                 .map_or(Vec::new(), |s| s.start.iter().map(|&c| [c, c]).collect()),
             caught: [pos.captures(Side::X), pos.captures(Side::O)],
             stones: [Vec::new(), Vec::new()],
@@ -269,8 +269,8 @@ impl<'s> Board<'s> {
     /// O's) at `c`'s place in the codes of the cells that see it.
     #[inline]
     fn see(&mut self, c: usize, digits: [u32; 2], delta: i32) {
-        if let Some(shapes) = &self.shape.shapes {
-            for &(slot, power) in shapes.seen(c) {
+        if let Some(order) = &self.shape.order {
+            for &(slot, power) in order.seen(c) {
                 let code = &mut self.codes[slot as usize];
                 for (v, d) in code.iter_mut().zip(digits) {
                     *v = v.wrapping_add_signed(delta * (d * power) as i32);
@@ -619,8 +619,8 @@ impl<'s> Board<'s> {
     #[inline]
     pub(super) fn order(&self, c: usize) -> i64 {
         let weights = self.weights_order(c);
-        match &self.shape.shapes {
-            Some(shapes) => (shapes.order(&self.codes, c, self.turn) << 32) + weights.min(1 << 31),
+        match &self.shape.order {
+            Some(order) => (order.order(&self.codes, c, self.turn) << 32) + weights.min(1 << 31),
             None => weights,
         }
     }
@@ -1048,7 +1048,7 @@ pub(super) mod tests {
         // kept; a blocked cell (not open at the root) is an end of its lines.
         let rules = five();
         let shape = Shape::new(&rules);
-        assert!(shape.shapes.is_some());
+        assert!(shape.order.is_some());
         let start = rules.initial();
         let mut open = vec![true; shape.n];
         open[rules.grid().parse_cell("g7").unwrap().index()] = false;
@@ -1087,9 +1087,9 @@ pub(super) mod tests {
         assert!(at("f2") > at("h2"), "four before three");
         assert!(at("f2") > at("j8"), "four before twos");
         // The shapes decide; the weights only break their ties.
-        let shapes = shape.shapes.as_ref().unwrap();
+        let order = shape.order.as_ref().unwrap();
         for c in b.candidates() {
-            assert_eq!(b.order(c) >> 32, shapes.order(&b.codes, c, Side::X));
+            assert_eq!(b.order(c) >> 32, order.order(&b.codes, c, Side::X));
         }
     }
 }

@@ -3,7 +3,7 @@
 //! windows through each cell and the cells near it, the captures a mark
 //! may make, the keys of the transposition table, the order by shapes.
 
-use super::shapes::Shapes;
+use super::order::ShapeOrder;
 use crate::mechanics::Mechanics;
 use crate::position::Side;
 use crate::rulebook::Rulebook;
@@ -69,7 +69,7 @@ pub(in crate::search::rows) struct Shape<'r> {
     pub(super) caught_keys: [Vec<u64>; 2],
     /// The move order by shapes, where the rulebook has one (one mark a
     /// turn, no captures, lines of four to six).
-    pub(super) shapes: Option<Shapes>,
+    pub(super) order: Option<ShapeOrder>,
     /// How near the centre a cell is: what breaks a tie of weights.
     pub(in crate::search::rows) centre: Vec<i64>,
     /// One more than any `centre`: a unit of weight counts this much.
@@ -155,7 +155,9 @@ impl<'r> Shape<'r> {
         // Two marks a turn and captures change what a shape is worth; the
         // fit knew neither.
         let by_shapes = alternating && captures.is_empty();
-        let shapes = by_shapes.then(|| Shapes::new(mechanics, k, n)).flatten();
+        let order = by_shapes
+            .then(|| ShapeOrder::new(mechanics, k, n))
+            .flatten();
         Shape {
             k,
             n,
@@ -177,7 +179,7 @@ impl<'r> Shape<'r> {
             near_at,
             keys,
             caught_keys,
-            shapes,
+            order,
             centre,
             centre_scale,
         }

@@ -41,7 +41,7 @@ const OPPONENT: [i32; KINDS] = [0, -14, -14, -10, 18, 50, 166, 295, 633, 4000];
 const MOST_REACH: usize = 5;
 
 /// The tables of one rulebook's board.
-pub(in crate::search::rows) struct Shapes {
+pub(in crate::search::rows) struct ShapeOrder {
     /// Per side, per code of a cell's neighbours along a line in that
     /// side's view: its worth where that side moves, and where it is the
     /// opponent.
@@ -56,11 +56,11 @@ pub(in crate::search::rows) struct Shapes {
     seen_at: Vec<u32>,
 }
 
-impl Shapes {
+impl ShapeOrder {
     /// The tables for `mechanics`' lines and its rule for a line of `k`
     /// or more, where one fits (`k` from 4 to 6; for shorter lines the
     /// kinds say little, for longer the tables outgrow a cache).
-    pub(super) fn new(mechanics: &Mechanics, k: usize, n: usize) -> Option<Shapes> {
+    pub(super) fn new(mechanics: &Mechanics, k: usize, n: usize) -> Option<ShapeOrder> {
         if !(4..=MOST_REACH + 1).contains(&k) {
             return None;
         }
@@ -102,7 +102,7 @@ impl Shapes {
             seen.extend(list);
             seen_at.push(seen.len() as u32);
         }
-        Some(Shapes {
+        Some(ShapeOrder {
             worth,
             slots_at,
             start,
