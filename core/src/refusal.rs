@@ -322,7 +322,6 @@ pub(crate) fn must_move(example: Option<&impl fmt::Display>) -> String {
     }
 }
 
-/// [`Refusal::FixedMark`]'s words, for a cell or the text written.
 /// Names as a choice: `a5`, `a5 or e1`, `a5, e1 or c1`.
 pub(crate) fn either(names: &[String]) -> String {
     match names {
@@ -332,6 +331,7 @@ pub(crate) fn either(names: &[String]) -> String {
     }
 }
 
+/// [`Refusal::FixedMark`]'s words, for a cell or the text written.
 fn fixed_mark(at: &dyn fmt::Display, mark: Side) -> String {
     format!("a move here places {mark}, not a mark of its choice: write {at}")
 }

@@ -142,7 +142,10 @@ fn unbroken(words: &str, width: usize) -> Vec<String> {
     let mut kept: Vec<String> = Vec::with_capacity(out.len());
     for word in out {
         match kept.last_mut() {
-            Some(last) if is_move_number(last) || last.ends_with(". …") => {
+            Some(last)
+                if (is_move_number(last) || last.ends_with(". …"))
+                    && columns(last) + 1 + columns(&word) <= width =>
+            {
                 last.push(' ');
                 last.push_str(&word);
             }

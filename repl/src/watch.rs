@@ -43,9 +43,35 @@ fn watched(rulebook: &Path) -> BTreeSet<PathBuf> {
     // (an editor or `git checkout` may delete and write it again): its
     // return counts, as the rulebook's does.
     let named = named_script(rulebook);
+    // The modules it imports too, read from its text: a rulebook that does
+    // not load (a module's hook refused at load) lists none, and a fix
+    // there must still be seen.
+    if let Some(script) = &named {
+        files.extend(imported(script));
+    }
     files.retain(|f| f == rulebook || Some(f) == named.as_ref() || f.is_file());
     files.extend(named);
     files
+}
+
+/// The module files beside `script` that its `import "name"` lines name.
+fn imported(script: &Path) -> Vec<PathBuf> {
+    let Ok(text) = gridrules_core::files::read(script, gridrules_core::files::SCRIPT) else {
+        return Vec::new();
+    };
+    let dir = script.parent().unwrap_or(Path::new(""));
+    text.split("import")
+        .skip(1)
+        .filter_map(|rest| {
+            let name = rest.trim_start().strip_prefix('"')?.split('"').next()?;
+            let file = if name.ends_with(".rhai") {
+                name.to_string()
+            } else {
+                format!("{name}.rhai")
+            };
+            Some(dir.join(file))
+        })
+        .collect()
 }
 
 /// The script file the rulebook's `script` key names beside it, read from

@@ -437,14 +437,14 @@ fn support_across_layers_offers_no_column() {
 }
 
 /// A rulebook of 3×3 blocks that twists turn, made in a temporary folder.
-fn twisting(width: u32, twists: &str) -> Session {
+fn twisting(width: u32, height: u32, twists: &str) -> Session {
     let dir = tempfile::tempdir().unwrap();
     let script = format!(
         "fn lines() {{ lines::straight(4) }}\nfn wins(run) {{ run >= 4 }}\nfn twists() {{ {twists} }}\n"
     );
     std::fs::write(dir.path().join("t.rhai"), script).unwrap();
     let text = format!(
-        "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = {width}\nheight = 6\n"
+        "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\n[board]\nwidth = {width}\nheight = {height}\n"
     );
     let rulebook = Rulebook::from_str_at(&text, "t.toml", Some(dir.path().to_path_buf())).unwrap();
     Session::new(rulebook, "t", Setting::Batch)
@@ -455,7 +455,7 @@ fn twisting(width: u32, twists: &str) -> Session {
 /// is turned by two blocks' twists, no map, which would name one of them.
 #[test]
 fn the_blocks_twists_turn_are_mapped_beside_the_board() {
-    let six = board(&twisting(9, "twists::blocks(3)"), PLAIN);
+    let six = board(&twisting(9, 6, "twists::blocks(3)"), PLAIN);
     assert!(six.contains("blocks:"), "{six}");
     assert!(six.contains(" 4 | 5 | 6"), "{six}");
     assert!(six.contains("---+---+---"), "{six}");
@@ -463,6 +463,14 @@ fn the_blocks_twists_turn_are_mapped_beside_the_board() {
     assert_fits_80_columns(&six);
     // Blocks 1 and 2 of 6×6 blocks overlap on an 8-wide board: columns c–f.
     let overlap = "twists::quarter_turns(0, 0, 6, \"1\") + twists::quarter_turns(2, 0, 6, \"2\")";
-    let none = board(&twisting(8, overlap), PLAIN);
+    let none = board(&twisting(8, 6, overlap), PLAIN);
     assert!(!none.contains("blocks:"), "{none}");
+    // Eight blocks across: the map would push the rows past 80 columns.
+    let wide = board(&twisting(24, 6, "twists::blocks(3)"), PLAIN);
+    assert!(!wide.contains("blocks:"), "{wide}");
+    assert_fits_80_columns(&wide);
+    // Twists whose names share no whole block name (`cw`, `ccw`): no map.
+    let turns = "let t = twists::quarter_turns(0, 0, 3, \"\") + twists::quarter_turns(3, 0, 3, \"\"); t[0].name = \"cw\"; t[1].name = \"ccw\"; t[2].name = \"2cw\"; t[3].name = \"2ccw\"; t";
+    let unnamed = board(&twisting(6, 3, turns), PLAIN);
+    assert!(!unnamed.contains("blocks:"), "{unnamed}");
 }

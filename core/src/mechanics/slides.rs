@@ -591,12 +591,9 @@ impl Mechanics {
             .find(|s| s.from() == from && s.to() == to)
     }
 
-    /// Where the slides that start at `from` end, in the rulebook's order.
-    pub(crate) fn slide_ends(&self, from: Cell) -> Vec<Cell> {
-        (self.slides.all.iter())
-            .filter(|s| s.from() == from)
-            .map(Slide::to)
-            .collect()
+    /// The slides that start at `from`, in the rulebook's order.
+    pub(crate) fn slides_from(&self, from: Cell) -> impl Iterator<Item = &Slide> {
+        (self.slides.all.iter()).filter(move |s| s.from() == from)
     }
 
     /// The slide named `name` (`^d`).
@@ -610,7 +607,7 @@ impl Mechanics {
     /// Why the side to move may not slide from `from` to `to`, if it may not.
     pub(crate) fn check_slide(&self, pos: &Position, from: Cell, to: Cell) -> Result<(), Refusal> {
         let Some(slide) = self.slide(from, to) else {
-            return Err(if self.slide_ends(from).is_empty() {
+            return Err(if self.slides_from(from).next().is_none() {
                 Refusal::NoSlideFrom(from, to)
             } else {
                 Refusal::NoSlide(from, to)

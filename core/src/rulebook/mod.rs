@@ -233,7 +233,8 @@ impl Rulebook {
             rulebook.start = Some(rulebook.read_start(start, &source)?);
         }
         // A game whose first mover has no move would never begin: `legal`
-        // lists nothing, every move is refused, and no rule ends it.
+        // lists nothing and every move is refused (a rule for a side with
+        // no move judges only after a move).
         let span = start
             .map(toml::Spanned::span)
             .or(raw.script.as_ref().map(|s| s.span()));
@@ -244,9 +245,18 @@ impl Rulebook {
                 &source,
                 span,
                 format!(
-                    "{} has no legal move at the start{}: the game could never begin (a `forbidden()` that allows nothing?)",
+                    "{} has no legal move at the start{}: the game could never begin{}",
                     pos.turn(),
-                    if start.is_some() { " position" } else { " of the empty board" }
+                    if start.is_some() {
+                        " position"
+                    } else {
+                        " of the empty board"
+                    },
+                    if rulebook.script.defines(HookId::Forbidden) {
+                        " (does `forbidden()` allow nothing?)"
+                    } else {
+                        ""
+                    }
                 ),
             )
             .into());
@@ -494,8 +504,9 @@ fn resolve_script(name: &str, dir: Option<&Path>) -> Result<ScriptSource, (Probl
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 // `mygame.rhia` beside `mygame.rhai`: name the file meant.
                 let message = format!("script `{}`: cannot read it: {}", path.display(), e);
+                // Not the file itself (unreadable for another reason).
                 let beside = scripts_in(dir);
-                let near = beside.iter().map(String::as_str);
+                let near = beside.iter().map(String::as_str).filter(|&n| n != name);
                 return Err((
                     ProblemKind::Io,
                     crate::suggest::with_hint(message, name, near),

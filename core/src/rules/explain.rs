@@ -159,29 +159,27 @@ impl Rulebook {
             | Refusal::SwapLate
             | Refusal::Script(_) => (String::new(), String::new(), String::new(), None, None),
         };
-        // Where the slides from the move's first cell end (`a5 or e1`), or
-        // for a name, the slides' names (`^a, … or ^g`).
-        let ends = match refusal {
-            _ if !template.contains("{ends}") => String::new(),
-            Refusal::NoSlide(a, _) => {
-                let ends: Vec<String> = self.mechanics.slide_ends(*a).iter().map(name).collect();
-                crate::refusal::either(&ends)
-            }
-            Refusal::NoSlideNamed(_) => {
-                let names: Vec<String> = (self.mechanics.slides().iter())
-                    .filter_map(|s| s.name.clone())
-                    .collect();
-                crate::refusal::either(&names)
-            }
-            _ => String::new(),
+        // Where the slides from the move's first cell end (`a5 or e1`, or
+        // their names where they have them), or for a name, the slides'
+        // names (`^a, … or ^g`).
+        let ends: Vec<String> = match refusal {
+            _ if !template.contains("{ends}") => Vec::new(),
+            Refusal::NoSlide(a, _) | Refusal::NoSlideFrom(a, _) => (self.mechanics)
+                .slides_from(*a)
+                .map(|s| s.name.clone().unwrap_or_else(|| name(&s.to())))
+                .collect(),
+            Refusal::NoSlideNamed(_) => (self.mechanics.slides().iter())
+                .filter_map(|s| s.name.clone())
+                .collect(),
+            _ => Vec::new(),
         };
-        // A rulebook without slides has no end to name (only a made-up
-        // refusal gets here).
-        let ends = if ends.is_empty() {
-            "none".to_string()
-        } else {
-            ends
-        };
+        // With no end to name (`^a` where slides have no names, a cube
+        // inside the border worded by `no_slide`), the text would say "at"
+        // nothing: the engine's own words instead.
+        if template.contains("{ends}") && ends.is_empty() {
+            return refusal.describe(g);
+        }
+        let ends = crate::refusal::either(&ends);
         let board = match (refusal, board) {
             (_, Some(r)) => Some(r),
             (Refusal::ClosedRegion(c), None) => self.mechanics.region_of(*c),
@@ -395,6 +393,30 @@ mod tests {
             Some("c1 c2 c3 (O's) and a1 a2 a3 (X's), both made by X's move"),
             "the winner's line first"
         );
+    }
+
+    /// `{ends}` names where the pushes from a cell end; a rulebook that
+    /// words only `no_slide` words a cube inside the border by it too, and
+    /// where there is no end to name, the engine's words stand in ("at
+    /// none" was printed). `^a` where no slide has a name is no notation.
+    #[test]
+    fn a_push_names_its_ends_and_never_none() {
+        let script = "fn lines() { lines::straight(3) }\n\
+            fn wins(run) { run >= 3 }\n\
+            fn pieces() { 0 }\n\
+            fn slides(c) { slides::push_in(c) }\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("q.rhai"), script).unwrap();
+        let text = "name = \"q\"\ntitle = \"t\"\nscript = \"q.rhai\"\n[board]\nwidth = 4\nheight = 4\n[refusals]\nno_slide = \"{text}: back in at {ends} (Q1)\"\n";
+        let rules = Rulebook::from_str_at(text, "q.toml", Some(dir.path().to_path_buf())).unwrap();
+        let pos = rules.initial();
+        let refused = |text: &str| match rules.parse_move(&pos, &[], text) {
+            Err(e) => e.to_string(),
+            Ok(mv) => rules.play(&pos, &[], mv).unwrap_err().to_string(),
+        };
+        assert_eq!(refused("a1-c1"), "a1-c1: back in at d1 or a4 (Q1)");
+        assert_eq!(refused("b2-b4"), "no slide starts at b2");
+        assert!(refused("^a").contains("is not a move"), "{}", refused("^a"));
     }
 
     /// Every `[refusals]` text of a built-in rulebook ends with the rule it

@@ -132,6 +132,11 @@ impl Rulebook {
                     from: s.from(),
                     to: s.to(),
                 }),
+                // No slide has a name (Quixo's `a1-e1`): the text is in no
+                // notation of this rulebook, and is shown the ones it has.
+                None if self.mechanics.slides().iter().all(|s| s.name.is_none()) => Err(
+                    PlayError::Notation(ParseMoveError::Syntax(text.to_string())),
+                ),
                 None => Err(self.refused_at(pos, Refusal::NoSlideNamed(text.to_string()))),
             };
         }

@@ -221,7 +221,14 @@ impl Frame {
         let winning: Vec<Cell> = rulebook.decisive_runs(pos).concat();
         // Every line drawn, and the place of the twists' map beside them.
         let mut lines: Vec<String> = Vec::new();
-        let map = self.block_map(rulebook);
+        let map = self.block_map(rulebook).filter(|m| {
+            // Beside the board, within its lines and 80 columns, or not at all.
+            let breaks = self.col_break.iter().filter(|&&b| b).count();
+            let board = label + 1 + 2 * (self.width as usize + breaks);
+            let widest = m.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+            let lines = self.height as usize + self.row_break.iter().filter(|&&b| b).count();
+            m.len() <= lines && board + 3 + widest <= 80
+        });
         for r in (0..self.height).rev() {
             let mut line = format!("{:>label$} ", r + 1);
             for c in 0..self.width {
@@ -337,7 +344,14 @@ impl Frame {
                     prefix = &prefix[..common];
                 }
                 let name = prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
-                if name.is_empty() {
+                // The name each twist's starts with, whole: `cw` and `ccw`
+                // share a `c`, which names no block.
+                let whole = |tw: &Twist| {
+                    (tw.name.strip_prefix(name))
+                        .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric))
+                };
+                let mut own = twists.iter().filter(|tw| tw.cells == first.cells);
+                if name.is_empty() || !own.all(whole) {
                     return None;
                 }
                 line.push(name.to_string());

@@ -152,12 +152,9 @@ impl Session {
     pub(super) fn set_think(&mut self, time: Option<Duration>) -> Result<Reply, CommandError> {
         self.think = time.map(Budget::Time);
         let n = self.rulebook().table().ai_playouts;
-        // A search through per-move hooks ends before the command's scripts
-        // must (see `Request`), with a hook call's time to spare.
-        use gridrules_core::script::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS};
-        let most = COMMAND_SCRIPT_SECONDS - HOOK_SECONDS;
-        let held =
-            time.filter(|t| self.rulebook().has_per_move_hooks() && t.as_secs_f64() > most as f64);
+        use gridrules_core::script::COMMAND_SCRIPT_SECONDS;
+        let most = self.think_most();
+        let held = most.filter(|&m| time.is_some_and(|t| t.as_secs_f64() > m as f64));
         let mut lines = vec![match time {
             Some(t) => format!(
                 "the computer thinks {} s a move, by the clock, until `ai time default`: its moves no longer repeat for a seed",
@@ -167,7 +164,7 @@ impl Session {
                 "the computer searches {n} playouts a tree, the rulebook's budget: its moves repeat for a seed"
             ),
         }];
-        if held.is_some() {
+        if let Some(most) = held {
             lines.push(format!(
                 "note: with this rulebook's per-move hooks it thinks {most} s at most: a command's scripts may run {COMMAND_SCRIPT_SECONDS} s in all"
             ));

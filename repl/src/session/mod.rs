@@ -570,10 +570,20 @@ impl Session {
     fn computer_named(&self, level: Level) -> String {
         match self.think {
             Some(Budget::Time(t)) => {
-                format!("the computer ({level}, {} s a move)", t.as_secs_f64())
+                let most = self.think_most().filter(|m| t.as_secs_f64() > *m as f64);
+                let secs = most.map_or(t.as_secs_f64(), |m| m as f64);
+                format!("the computer ({level}, {secs} s a move)")
             }
             _ => format!("the computer ({level})"),
         }
+    }
+
+    /// The most seconds a move may take by `ai time` where per-move hooks
+    /// run: the search ends before the command's scripts must, with a hook
+    /// call's time to spare (see `Request`).
+    fn think_most(&self) -> Option<u64> {
+        use gridrules_core::script::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS};
+        (self.rulebook().has_per_move_hooks()).then_some(COMMAND_SCRIPT_SECONDS - HOOK_SECONDS)
     }
 
     /// How long the computer thinks now.
