@@ -246,11 +246,11 @@ impl Rulebook {
             let names: Vec<String> = run.iter().map(|&c| g.name(c).to_string()).collect();
             names.join(" ")
         };
-        // The side that made the last move, where a move led here (a
-        // set-up position counts its marks as moves: the count says whose
-        // turn it was only where turns alternate, read from the turn then).
         // Only where a side's marks are its own does a line tell whose it is.
         let owned = t.marks == crate::mechanics::words::Marks::Own;
+        // The side that made the last move, where a move led here: read
+        // from the turn where turns alternate (a set-up position counts its
+        // marks as moves, so the count would mislead), else from the count.
         let mover = pos.last_move().filter(|_| owned).map(|_| {
             if t.turns.is_alternating() {
                 pos.turn().other()
