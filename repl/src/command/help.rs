@@ -44,7 +44,7 @@ pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
             lines.extend(summary.map(|part| format!("  {:column$} {part}", "")));
         }
         lines.extend(wrap(
-            "`help <command>` shows an example; `#` starts a comment.",
+            "`help <command>` shows an example; `#` starts a comment. An ID in parentheses, like (G5), is a rule's number in docs/rules.md.",
             width,
         ));
         return lines;
@@ -80,6 +80,39 @@ pub fn help(topic: Option<&CommandSpec>, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every rule ID that `help` names, like (G5), is a rule of
+    /// docs/rules.md, and the list says where to find them: a player
+    /// met them unexplained.
+    #[test]
+    fn rule_ids_in_help_are_explained() {
+        let rules = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules.md"),
+        )
+        .unwrap();
+        let list = help(None, 200).join("\n");
+        assert!(list.contains("docs/rules.md"), "{list}");
+        let mut pages = list.clone();
+        for c in COMMANDS {
+            pages.push_str(&help(Some(c), 200).join("\n"));
+        }
+        let mut named = 0;
+        for (i, _) in pages.match_indices('(') {
+            let id: String = pages[i + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let is_id = id.len() >= 2
+                && id.starts_with(|c: char| c.is_ascii_uppercase())
+                && id.ends_with(|c: char| c.is_ascii_digit())
+                && pages[i + 1 + id.len()..].starts_with(')');
+            if is_id {
+                named += 1;
+                assert!(rules.contains(&format!("\n- {id} ")), "({id}) is not in docs/rules.md");
+            }
+        }
+        assert!(named >= 2, "help names rule IDs such as (G5) and (PI1)");
+    }
 
     /// At any width, every line of `help` and of every command's page fits,
     /// and prose is filled: no line could have taken the next line's first
