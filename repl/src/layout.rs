@@ -91,28 +91,65 @@ pub fn fit(text: &str, width: usize) -> String {
             .filter(|&c| c <= width / 2)
             .unwrap_or(indent + 2);
         out.push_str(&body[..indent]);
-        let mut len = indent;
-        for (i, word) in unbroken(words, width.saturating_sub(hang))
-            .iter()
-            .enumerate()
-        {
-            let w = columns(word);
-            if i > 0 && w > 0 && len + 1 + w > width {
+        let rows = without_widow(
+            filled(
+                unbroken(words, width.saturating_sub(hang)),
+                indent,
+                hang,
+                width,
+            ),
+            hang,
+            width,
+        );
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
                 out.push('\n');
                 out.extend(std::iter::repeat_n(' ', hang));
-                len = hang;
-            } else if i > 0 {
-                out.push(' ');
-                len += 1;
             }
-            out.push_str(word);
-            len += w;
+            out.push_str(&row.join(" "));
         }
         if line.ends_with('\n') {
             out.push('\n');
         }
     }
     out
+}
+
+/// `words` laid into rows greedily: the first starts at column `indent`,
+/// the others at `hang`; none passes `width` unless one word alone does.
+/// An empty word (two spaces in a row) never starts a row.
+fn filled(words: Vec<String>, indent: usize, hang: usize, width: usize) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = vec![Vec::new()];
+    let mut len = indent;
+    for word in words {
+        let w = columns(&word);
+        let row = rows.last_mut().expect("one row at least");
+        if !row.is_empty() && w > 0 && len + 1 + w > width {
+            rows.push(vec![word]);
+            len = hang + w;
+        } else {
+            len += w + usize::from(!row.is_empty());
+            row.push(word);
+        }
+    }
+    rows
+}
+
+/// `rows` with the last row's lone word joined by the one before it, where
+/// the row above keeps two or more and the two fit: a title broken before
+/// its last word (`… fly at` / `three`) reads as cut off.
+fn without_widow(mut rows: Vec<Vec<String>>, hang: usize, width: usize) -> Vec<Vec<String>> {
+    let n = rows.len();
+    if n < 2 || rows[n - 1].len() != 1 || rows[n - 2].len() < 3 {
+        return rows;
+    }
+    let moved = rows[n - 2].last().expect("three words").clone();
+    let lone = &rows[n - 1][0];
+    if hang + columns(&moved) + 1 + columns(lone) <= width && columns(&moved) > 0 {
+        rows[n - 2].pop();
+        rows[n - 1].insert(0, moved);
+    }
+    rows
 }
 
 /// The words of a line split at single spaces, those of a code span
@@ -232,6 +269,22 @@ mod tests {
             fit(prose, 40),
             "error: b2: a mark goes on an empty cell,\n  and this one holds X already\n"
         );
+    }
+
+    /// A line's last word is not left alone on a row where the word
+    /// before it can go down with it (a player saw nine men's morris's
+    /// title end in `three` alone).
+    #[test]
+    fn the_last_word_does_not_stand_alone() {
+        let title = "new game: nine-mens-morris — Nine men's morris: 24 points, mills remove, fly at three\n";
+        assert_eq!(
+            fit(title, 80),
+            "new game: nine-mens-morris — Nine men's morris: 24 points, mills remove, fly\n  at three\n"
+        );
+        // A row above of two words keeps both; so does one that would
+        // leave the pair too wide.
+        assert_eq!(fit("aaaa bbbb cccc\n", 10), "aaaa bbbb\n  cccc\n");
+        assert_eq!(fit("a b cccccc dddddd\n", 11), "a b cccccc\n  dddddd\n");
     }
 
     /// A history breaks before a move number, never after it (one broke

@@ -387,7 +387,7 @@ fn at_a_colour_terminal_only_gridrules_own_colours_are_escapes() {
     assert!(out.contains("\x1b[7m\x1b[1;31mX\x1b[0m"), "{out:?}");
     // (Lines are wrapped at 80 columns here, between words.)
     for shown in [
-        "Chaos \\u{1b}[31mred\\u{1b}[0m",
+        "\\u{1b}[31mred\\u{1b}[0m",
         "\\u{2066}isolated\\u{2069}",
         "FORGED refusal \\u{1b}[8m",
         "\\u{1b}[8mhidden\\u{202e}eve (O)",

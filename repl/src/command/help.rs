@@ -108,7 +108,10 @@ mod tests {
                 && pages[i + 1 + id.len()..].starts_with(')');
             if is_id {
                 named += 1;
-                assert!(rules.contains(&format!("\n- {id} ")), "({id}) is not in docs/rules.md");
+                assert!(
+                    rules.contains(&format!("\n- {id} ")),
+                    "({id}) is not in docs/rules.md"
+                );
             }
         }
         assert!(named >= 2, "help names rule IDs such as (G5) and (PI1)");
