@@ -125,6 +125,9 @@ pub enum CommandError {
     ThinkStopped(&'static str),
     /// `save` to a path that is not a `.toml` file. Holds the path.
     NotARecordFile(PathBuf),
+    /// `save` without `--force` over a record of another game: one this
+    /// game was neither opened from nor saved to. Holds the path.
+    OtherGame(PathBuf),
     /// `record off` with nothing being recorded.
     NotRecording,
     /// `reload` of a built-in rulebook, which has no file. Holds its name.
@@ -318,6 +321,11 @@ impl fmt::Display for CommandError {
             CommandError::NotARecordFile(path) => {
                 write!(f, "save: {}: a record is a .toml file", path.display())
             }
+            CommandError::OtherGame(path) => write!(
+                f,
+                "save: {} holds the record of another game: choose another name, or add `--force` to replace it",
+                path.display()
+            ),
             CommandError::NotRecording => f.write_str("record off: nothing is being recorded"),
             CommandError::BuiltinReload(name) => write!(
                 f,

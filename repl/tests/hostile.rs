@@ -171,7 +171,7 @@ fn saving_never_destroys_what_is_not_a_record() {
     std::fs::set_permissions(at("game.toml"), std::fs::Permissions::from_mode(0o600)).unwrap();
     let r = batch_in(
         dir.path(),
-        "b2\nsave fifo.toml\nsave folder.toml\nsave notes.toml\nsave /dev/null\nrecord notes.toml\nrecord game.toml\nsave game.toml\nsave --force notes.toml\n",
+        "b2\nsave fifo.toml\nsave folder.toml\nsave notes.toml\nsave /dev/null\nrecord notes.toml\nrecord game.toml\nsave game.toml\nsave --force game.toml\nsave --force notes.toml\n",
     );
     let errors: Vec<&str> = r.out.lines().filter(|l| l.starts_with("error:")).collect();
     let expected = [
@@ -182,6 +182,8 @@ fn saving_never_destroys_what_is_not_a_record() {
         "notes.toml: cannot write: the file exists and gridrules did not write it",
         // A kind of file gridrules writes, named as such.
         "game.toml: cannot write: the file holds a gridrules game record, not a session transcript",
+        // Another game's record: replaced only when forced.
+        "save: game.toml holds the record of another game",
     ];
     assert_eq!(errors.len(), expected.len(), "{}", r.out);
     for (error, part) in errors.iter().zip(expected) {

@@ -45,6 +45,40 @@ fn a_saved_game_opens_as_it_was() {
     assert_eq!(names, ["game.toml"]);
 }
 
+/// `save` replaces the record of the game it saves (opened from it, or
+/// saved to it before), but another game's record only with `--force`: a
+/// player's finished game was replaced by a new game of two moves. A name
+/// without an extension is saved as a `.toml` record.
+#[test]
+fn save_keeps_another_games_record_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = batch(dir.path(), "b2\na1\nc3\nsave game\n");
+    assert!(out.ends_with("saved: game.toml\n"), "{out}");
+    let first = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
+    assert!(first.ends_with("moves = \"b2 a1 c3\"\n"), "{first}");
+    let out = batch(dir.path(), "a2\nsave game.toml\n");
+    assert!(
+        out.ends_with("error: save: game.toml holds the record of another game: choose another name, or add `--force` to replace it\n"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("game.toml")).unwrap(),
+        first
+    );
+    // Opened, played on and saved again: its own record.
+    batch(dir.path(), "open game.toml\nb1\nsave game.toml\n");
+    let again = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
+    assert!(again.ends_with("moves = \"b2 a1 c3 b1\"\n"), "{again}");
+    // A new game in the same session is another game.
+    let out = batch(
+        dir.path(),
+        "open game.toml\nnew\nsave game.toml\nsave --force game.toml\n",
+    );
+    assert!(out.contains("holds the record of another game"), "{out}");
+    let forced = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
+    assert!(forced.ends_with("moves = \"\"\n"), "{forced}");
+}
+
 #[test]
 fn a_finished_game_keeps_its_result() {
     let dir = tempfile::tempdir().unwrap();

@@ -386,6 +386,12 @@ pub static COMMANDS: &[CommandSpec] = &[
             Ok(Command::Save { path, force })
         },
     )
+    .more(
+        "A record is a .toml file (`save game` writes game.toml). It may \
+         replace the record this game was opened from or saved to; another \
+         game's record, or a file gridrules did not write, only with \
+         `--force`.",
+    )
     .example("save game.toml")
     .completing(Arg::File(Some("toml")))
     .unlogged(),

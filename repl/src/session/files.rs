@@ -14,9 +14,26 @@ impl Session {
     }
 
     pub(super) fn save(&mut self, path: &Path, force: bool) -> Result<Reply, CommandError> {
-        // What `open` reads back.
-        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
-            return Err(CommandError::NotARecordFile(path.to_path_buf()));
+        // What `open` reads back; a new name without an extension gets it
+        // (an existing file, such as a device, is refused as it is named).
+        let named;
+        let path = match path.extension() {
+            None if !path.exists() => {
+                named = path.with_extension("toml");
+                named.as_path()
+            }
+            Some(e) if e == "toml" => path,
+            _ => return Err(CommandError::NotARecordFile(path.to_path_buf())),
+        };
+        let real = std::fs::canonicalize(path).ok();
+        // Read only from a regular file: opening a FIFO to read would wait
+        // for a writer forever (the write refuses anything else).
+        let other_game = real.is_some()
+            && real != self.record_file
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+            && gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(record::HEADER));
+        if other_game && !force {
+            return Err(CommandError::OtherGame(path.to_path_buf()));
         }
         let terms = record::Terms {
             x: self.seats.given_name(Side::X).map(str::to_string),
@@ -27,6 +44,7 @@ impl Session {
         let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
         record::write(path, &text, record::HEADER, force)?;
         self.kept = Some(self.game.moves().to_vec());
+        self.record_file = std::fs::canonicalize(path).ok();
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
@@ -59,6 +77,7 @@ impl Session {
             *opened = Some((path.display().to_string(), kept.len()));
         }
         self.kept = Some(kept);
+        self.record_file = std::fs::canonicalize(path).ok();
         reply
     }
 

@@ -26,7 +26,7 @@ use gridrules_core::interrupt::Interrupt;
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{self, Budget, Level};
 use gridrules_core::{Ending, Game, Move, Position, Refusal, Rulebook, RulebookError, Side};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use transcript::Transcript;
@@ -117,6 +117,10 @@ pub struct Session {
     setting: Setting,
     /// The moves of the game a record holds: the last `save` or `open`.
     kept: Option<Vec<Move>>,
+    /// The file this game was opened from or last saved to (as the
+    /// system names it): `save` replaces it freely, another game's record
+    /// only with `--force`.
+    record_file: Option<PathBuf>,
     /// The game's moves before the last `undo`, for `redo`.
     undone: Option<Undone>,
 }
@@ -226,6 +230,7 @@ impl Session {
             interrupt: Interrupt::new(),
             setting,
             kept: None,
+            record_file: None,
             undone: None,
         }
     }
@@ -350,6 +355,7 @@ impl Session {
         let decided = game.ending();
         self.game = game;
         self.undone = None;
+        self.record_file = None;
         self.seats.next_game(swap);
         seat(&mut self.seats);
         self.offer = None;
