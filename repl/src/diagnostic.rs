@@ -126,11 +126,22 @@ fn diagnostic(
         (Some(help), None) => tail = format!("\nhelp: {help}"),
         (None, _) => {}
     }
-    let text = format!("{}{tail}", Renderer::plain().render(&[group]));
+    let text = format!(
+        "{}{tail}",
+        Renderer::plain()
+            .term_width(EXCERPT_COLUMNS)
+            .render(&[group])
+    );
     let mut out = text.trim_end().replace('\n', edge::line_end());
     out.push_str(edge::line_end());
     out
 }
+
+/// The columns a quoted source line may take with its gutter: a longer
+/// one (a record's moves) is cut to the part around its carets, as
+/// compilers cut theirs, rather than left for the terminal to wrap into
+/// what reads as more lines of the file.
+const EXCERPT_COLUMNS: usize = 80;
 
 /// `range` within `text` and on character boundaries, so a stale or odd
 /// range draws something rather than panicking.

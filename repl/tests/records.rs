@@ -79,6 +79,31 @@ fn save_keeps_another_games_record_unless_forced() {
     assert!(forced.ends_with("moves = \"\"\n"), "{forced}");
 }
 
+/// A refused move deep in a long `moves` line is quoted around its carets,
+/// the line cut to 80 columns: a player's terminal wrapped the whole line,
+/// and its rest read as line 5 of the file.
+#[test]
+fn a_long_line_is_quoted_around_the_refused_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = "a2 a6 c8 g4 b1 f2 i4 h3 e8 e6 d9 a9 a8 c4 i2 h6 f7 g1 c1 h2 a1 c9 g9 a7 b1 b2 b3 b4 b5 b6 b7 b8 b9";
+    std::fs::write(
+        dir.path().join("u.toml"),
+        format!("rulebook = \"ultimate\"\nmoves = \"{moves}\"\n"),
+    )
+    .unwrap();
+    let out = batch(dir.path(), "open u.toml\n");
+    assert!(
+        out.starts_with("error: u.toml:2:70: move 21 `a1`: the next move must be played in the centre board (U3)\n"),
+        "{out}"
+    );
+    let quoted: Vec<&str> = out.lines().skip(1).collect();
+    assert!(quoted.iter().all(|l| l.chars().count() <= 80), "{out}");
+    let (line, carets) = (quoted[1], quoted[2]);
+    let at = carets.find("^^").expect("carets");
+    assert_eq!(&line[at..at + 2], "a1", "{out}");
+    assert!(line.contains("..."), "{out}");
+}
+
 #[test]
 fn a_finished_game_keeps_its_result() {
     let dir = tempfile::tempdir().unwrap();
