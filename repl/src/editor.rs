@@ -368,7 +368,7 @@ pub fn stop_commands_on_ctrl_c(session: &Session) {
             eprintln!("\ninterrupted again: leaving");
             std::process::exit(130);
         }
-        eprintln!("\nstopping… (Ctrl-C again leaves gridrules)");
+        eprintln!("\nstopping… (if it does not stop, Ctrl-C again leaves gridrules)");
     });
 }
 

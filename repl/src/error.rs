@@ -83,6 +83,16 @@ pub enum CommandError {
     Undo(UndoError),
     /// `redo` with nothing taken back on the game's line.
     NothingToRedo,
+    /// A move written in words apart (`c3 1+`), with the move they make
+    /// written together, where that is a legal one (`c3/1+`).
+    SpacedMove {
+        /// The words as typed.
+        text: String,
+        /// The legal move they make joined, if one does.
+        joined: Option<String>,
+        /// Whether a turn may be several marks (joined by commas).
+        turns_of_marks: bool,
+    },
     /// Marks joined by commas that run past the mover's turn.
     TurnOver {
         /// The marks as typed.
@@ -278,13 +288,29 @@ impl fmt::Display for CommandError {
                 write!(f, "{mv}: {side} is the computer's ({level}) to play")
             }
             CommandError::Undo(e) => e.fmt(f),
+            CommandError::SpacedMove {
+                text,
+                joined,
+                turns_of_marks,
+            } => match joined {
+                Some(joined) => write!(
+                    f,
+                    "`{text}`: a move is written without spaces: did you mean `{joined}`?"
+                ),
+                None if *turns_of_marks => write!(
+                    f,
+                    "`{text}`: one move at a time, written without spaces; the marks of one turn are joined by commas: `{}`",
+                    text.split_whitespace().collect::<Vec<_>>().join(",")
+                ),
+                None => write!(f, "`{text}`: one move at a time, written without spaces"),
+            },
             CommandError::TurnOver { text, marks } => write!(
                 f,
                 "`{text}`: the turn ends after {marks} mark{}; the marks joined by commas are one turn's",
                 if *marks == 1 { "" } else { "s" }
             ),
             CommandError::NothingToRedo => f.write_str(
-                "redo: no move to play again: `redo` follows an `undo`, until another move or game leaves its line",
+                "redo: nothing to redo: `redo` plays again what `undo` took back, until another move is played or another game starts",
             ),
             CommandError::Draw(e) => e.fmt(f),
             CommandError::Clock(e) => e.fmt(f),

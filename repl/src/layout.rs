@@ -153,16 +153,21 @@ fn without_widow(mut rows: Vec<Vec<String>>, hang: usize, width: usize) -> Vec<V
 }
 
 /// The words of a line split at single spaces, those of a code span
-/// (`` `save <file>` ``) joined into one where it fits `width`: a span is
-/// copied whole, so it is never broken across lines.
+/// (`` `save <file>` ``) or a bracketed group (`[easy|medium|hard]`)
+/// joined into one where it fits `width`: a span is copied whole, so it is
+/// never broken across lines.
 fn unbroken(words: &str, width: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut group: Vec<&str> = Vec::new();
-    let mut in_code = false;
+    let (mut in_code, mut depth) = (false, 0isize);
     for word in words.split(' ') {
         group.push(word);
         in_code ^= word.matches('`').count() % 2 == 1;
         if !in_code {
+            depth += word.matches('[').count() as isize - word.matches(']').count() as isize;
+        }
+        if !in_code && depth <= 0 {
+            depth = 0;
             let joined = group.join(" ");
             if group.len() == 1 || columns(&joined) <= width {
                 out.push(joined);
@@ -172,21 +177,26 @@ fn unbroken(words: &str, width: usize) -> Vec<String> {
             group.clear();
         }
     }
-    // An unclosed span: its words one by one.
+    // An unclosed span or group: its words one by one.
     out.extend(group.iter().map(|w| w.to_string()));
-    // A move number (`12.`) stays with the move after it: a history broken
-    // after `12.` reads as if the round had none.
+    // A round of moves (`12. g7 a1`) stays whole where it fits: a history
+    // broken after `12.` reads as if the round had none, and one broken
+    // inside a round as if its second move began the next.
     let mut kept: Vec<String> = Vec::with_capacity(out.len());
+    let mut in_round = false;
     for word in out {
+        let starts_round = is_move_number(&word);
         match kept.last_mut() {
             Some(last)
-                if (is_move_number(last) || last.ends_with(". …"))
-                    && columns(last) + 1 + columns(&word) <= width =>
+                if in_round && !starts_round && columns(last) + 1 + columns(&word) <= width =>
             {
                 last.push(' ');
                 last.push_str(&word);
             }
-            _ => kept.push(word),
+            _ => {
+                in_round = starts_round;
+                kept.push(word);
+            }
         }
     }
     kept
@@ -221,6 +231,11 @@ mod tests {
         assert_eq!(
             fit(line, 80),
             "a game is in progress (3 moves, not saved): `new quixo` again replaces it;\n  `save <file>` keeps it\n"
+        );
+        // So is a bracketed group (`usage: hint` / `[easy|medium|hard]`).
+        assert_eq!(
+            fit("error: usage: hint [easy|medium|hard]\n", 30),
+            "error: usage:\n  hint [easy|medium|hard]\n"
         );
         // One longer than the line is broken at its spaces as before.
         assert_eq!(
@@ -288,13 +303,18 @@ mod tests {
     }
 
     /// A history breaks before a move number, never after it (one broke
-    /// between `9.` and `e5` at 80 columns).
+    /// between `9.` and `e5` at 80 columns), and not inside a round.
     #[test]
     fn a_move_number_stays_with_its_move() {
         let history = "1. b2 a1 2. c3 a3 3. a2\n";
         assert_eq!(fit(history, 12), "1. b2 a1\n  2. c3 a3\n  3. a2\n");
         // Set up with O to move: `1. …` and its move stay together too.
         assert_eq!(fit("1. … b2 2. c3 a1\n", 10), "1. … b2\n  2. c3 a1\n");
+        // A round is not broken between its moves where it fits a line (a
+        // player saw `17. g7` end one line and `a1 18. …` begin the next).
+        assert_eq!(fit("1. b2 a1 2. c3 a3\n", 14), "1. b2 a1\n  2. c3 a3\n");
+        // One too wide for a line is broken between its moves after all.
+        assert_eq!(fit("1. bb22 aa11\n", 10), "1. bb22\n  aa11\n");
     }
 }
 

@@ -96,6 +96,83 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
 
 /// Against the computer a person resigns for their own side only: naming
 /// the computer's side scored the person a win the computer never gave.
+/// A move typed in words apart is refused with the move they make
+/// together, where that is legal (a player typed Pentago's `c3 1+`);
+/// else as one move at a time, with commas where a turn is several marks.
+#[test]
+fn a_move_in_words_apart_is_named_joined() {
+    let refusals = [
+        (
+            "pentago",
+            "c3 1+",
+            "error: `c3 1+`: a move is written without spaces: did you mean `c3/1+`?",
+        ),
+        (
+            "pentago",
+            "c3 9+",
+            "error: `c3 9+`: one move at a time, written without spaces",
+        ),
+        (
+            "classic",
+            "b2 a1",
+            "error: `b2 a1`: one move at a time, written without spaces",
+        ),
+        (
+            "connect6",
+            "play j10 k11",
+            "error: `j10 k11`: one move at a time, written without spaces; the marks of one turn are joined by commas: `j10,k11`",
+        ),
+    ];
+    for (rulebook, line, said) in refusals {
+        let (out, _, _) = run(
+            &["--batch", "--rules", rulebook],
+            &format!("{line}\nposition\n"),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], said, "{rulebook}");
+        // Nothing was played.
+        assert!(lines[1].contains(" X "), "{rulebook}: {out}");
+    }
+    let (out, _, _) = run(
+        &["--batch", "--rules", "nine-mens-morris"],
+        "a1\nd5\nd1\ne5\ng1 xd5\n",
+    );
+    assert!(
+        out.ends_with("error: `g1 xd5`: a move is written without spaces: did you mean `g1xd5`?\n"),
+        "{out}"
+    );
+}
+
+/// A hint the search's time cap cut short says so, as `ai`'s move does
+/// (a variant author saw only a poor move). Slow by design: the cap is
+/// 6 s.
+#[test]
+fn a_hint_cut_short_by_the_cap_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("slow.toml"),
+        "name = \"slow\"\ntitle = \"slow\"\nscript = \"slow.rhai\"\n[board]\nwidth = 9\nheight = 9\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("slow.rhai"),
+        "fn lines() { lines::straight(5) }\nfn wins(run) { run >= 5 }\nfn refuse(state, mv) { let x = 0; for i in 0..20000 { x += i; } }\n",
+    )
+    .unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--batch", "--rules", "slow.toml"],
+        "hint medium\n",
+    );
+    assert!(
+        r.out.starts_with("hint: X could play ")
+            && r.out
+                .contains(" (medium) (medium stopped at its 6 s cap before its "),
+        "{}",
+        r.out
+    );
+}
+
 #[test]
 fn a_person_cannot_resign_for_the_computer() {
     let (out, _, _) = run(
@@ -369,7 +446,7 @@ fn redo_plays_the_undone_line_until_it_is_left() {
                 .any(|p| l.starts_with(p))
         })
         .collect();
-    let nothing = "error: redo: no move to play again: `redo` follows an `undo`, until another move or game leaves its line";
+    let nothing = "error: redo: nothing to redo: `redo` plays again what `undo` took back, until another move is played or another game starts";
     assert_eq!(
         kept,
         [

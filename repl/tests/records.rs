@@ -248,8 +248,10 @@ fn a_damaged_record_is_refused_and_the_game_is_untouched() {
 
 #[test]
 fn a_recorded_session_replays_exactly() {
+    // `ai easy`: hard's search, cut by its time cap on a loaded machine,
+    // once played another move in the replay than in the session.
     let dir = tempfile::tempdir().unwrap();
-    let session = "seed 7\nnew classic\nvs hard O\nb2\ndraw offer\nc3\nwait 20\nstatus\nagain\nnew ultimate\nvs medium\ne5\nai\nresign\nscore\nhelp\nrecord session.txt\n";
+    let session = "seed 7\nnew classic\nvs hard O\nb2\ndraw offer\nc3\nwait 20\nstatus\nagain\nnew ultimate\nvs medium\ne5\nai easy\nresign\nscore\nhelp\nrecord session.txt\n";
     let first = batch(dir.path(), session);
     let transcript = std::fs::read_to_string(dir.path().join("session.txt")).unwrap();
     assert!(

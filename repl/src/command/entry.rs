@@ -185,7 +185,22 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Unknown(w) => write!(f, "unknown command `{w}`: type `help` for the list"),
+            ParseError::Unknown(w) => {
+                let names = super::registry::COMMANDS
+                    .iter()
+                    .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+                match gridrules_core::suggest::nearest(w, names) {
+                    Some(near) => write!(
+                        f,
+                        "unknown command `{w}`: did you mean `{near}`? (`help` lists them)"
+                    ),
+                    None => write!(f, "unknown command `{w}`: type `help` for the list"),
+                }
+            }
+            // A question reads as one before the usage: `which move? usage: …`.
+            ParseError::Usage(spec, why) if why.ends_with('?') => {
+                write!(f, "{why} usage: {}", spec.usage())
+            }
             ParseError::Usage(spec, why) => write!(f, "{why}: usage: {}", spec.usage()),
         }
     }

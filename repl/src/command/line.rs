@@ -237,7 +237,8 @@ mod tests {
         assert_eq!(text("b2 a1"), Ok(("play", "b2 a1".into())));
         assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
         assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
-        assert!(usage_of("b2 a1").is_err_and(|e| e.contains("one move at a time")));
+        // Words apart reach the session, which can tell the move they meant.
+        assert_eq!(text("C3 1+"), Ok(("play", "c3 1+".into())));
         // `vs` alone asked "which level?"; now it names what it takes.
         assert_eq!(
             usage_of("vs"),
@@ -253,6 +254,21 @@ mod tests {
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))
+        );
+        // A slip of a command's name is named: a player typed `hnt`.
+        let said = |l: &str| parse(l).err().map(|e| e.to_string());
+        assert_eq!(
+            said("hnt").as_deref(),
+            Some("unknown command `hnt`: did you mean `hint`? (`help` lists them)")
+        );
+        assert_eq!(
+            said("frobnicate").as_deref(),
+            Some("unknown command `frobnicate`: type `help` for the list")
+        );
+        // A usage's question is not followed by a colon.
+        assert_eq!(
+            usage_of("play"),
+            Err("which move? usage: play <move>".into())
         );
         for bad in [
             "perft x",

@@ -120,10 +120,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         "play",
         "<move>",
         "play a move; a bare move works too (see `help play`)",
-        |a| {
-            Ok(Command::Play(normal_move(
-                a.one("which move?", "one move at a time")?,
-            )))
+        |a| match a.words()[..] {
+            [] => Err(a.usage("which move?")),
+            // Words apart are the session's to refuse, where the rulebook
+            // can tell which move they meant (`c3 1+`: `c3/1+`).
+            ref words => Ok(Command::Play(
+                words.iter().map(|w| normal_move(w)).collect::<Vec<_>>().join(" "),
+            )),
         },
     )
     .aka(&["move"])

@@ -430,7 +430,7 @@ fn notes(out: &mut String, session: &Session) {
             .map(|&m| rulebook.move_text(m))
             .collect();
         let note = if mv == Move::Swap {
-            " (the seats exchanged marks; O is still to move)"
+            " (the seats exchanged marks; O moves next, now played by the other seat)"
         } else {
             ""
         };

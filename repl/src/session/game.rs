@@ -23,6 +23,19 @@ fn builtin_in_any_case(name: &str) -> String {
     }
 }
 
+/// The legal move in `game` that the words of `text` make written
+/// together, by a slash (a twist: `c3 1+`) or by nothing (a removal:
+/// `d6-d7 xa1`).
+fn joined_move(game: &Game, text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    ["/", ""].into_iter().find_map(|by| {
+        let joined = words.join(by);
+        let mv = game.parse_move(&joined).ok()?;
+        game.clone().play(mv).ok()?;
+        Some(game.rulebook().move_text(mv))
+    })
+}
+
 impl Session {
     pub(super) fn new_game(&mut self, name: Option<&str>) -> Result<Reply, CommandError> {
         let rulebook = match name {
@@ -95,6 +108,13 @@ impl Session {
         let mut trial = self.game.clone();
         let mut moves = Vec::new();
         for part in &parts {
+            if part.contains(char::is_whitespace) {
+                return Err(CommandError::SpacedMove {
+                    text: part.to_string(),
+                    joined: joined_move(&trial, part),
+                    turns_of_marks: !self.rulebook().mechanics().turns().is_alternating(),
+                });
+            }
             let mv = trial.parse_move(part).map_err(|e| match e {
                 PlayError::Notation(e) => CommandError::Move(e),
                 e => CommandError::Play(part.to_string(), e),
@@ -141,10 +161,15 @@ impl Session {
         (self.rng, self.memory, self.memory_of) = kept;
         let thought = thought?;
         let side = self.game.position().turn();
-        Ok(Reply::Lines(vec![format!(
+        let mut line = format!(
             "hint: {side} could play {} ({level})",
             self.rulebook().move_text(thought.mv)
-        )]))
+        );
+        // As `ai` says it: a hint cut short names what a full search may not.
+        if let Some(cut) = thought.cut_note(level) {
+            line = format!("{line} {cut}");
+        }
+        Ok(Reply::Lines(vec![line]))
     }
 
     /// Sets how long the computer thinks: `None` for the rulebook's budget

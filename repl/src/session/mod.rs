@@ -49,6 +49,19 @@ struct Thought {
     cut: Option<Budget>,
 }
 
+impl Thought {
+    /// What `ai` and `hint` add where the search's cap cut it short.
+    fn cut_note(&self, level: Level) -> Option<String> {
+        let Some(Budget::Playouts(n)) = self.cut else {
+            return None;
+        };
+        Some(format!(
+            "({level} stopped at its {} s cap before its {n} playouts: with this seed another run may play another move)",
+            search::SEARCH_CAP.as_secs()
+        ))
+    }
+}
+
 /// The computer's reply that failed: for whom, at which level, and why
 /// (the moves before it stand).
 #[derive(Debug)]
@@ -502,15 +515,12 @@ impl Session {
         }))
     }
 
-    /// Plays the computer's `thought` as `level`, saying on the move when
+    /// Plays the computer's `thought` as `level` (see [`Thought::cut_note`]),
+    /// saying on the move when
     /// the search's cap cut it.
     fn play_thought(&mut self, thought: Thought, level: Level) -> Result<Played, CommandError> {
         let mut played = self.make_move(thought.mv, By::Computer)?;
-        if let Some(Budget::Playouts(n)) = thought.cut {
-            let cut = format!(
-                "({level} stopped at its {} s cap before its {n} playouts: with this seed another run may play another move)",
-                search::SEARCH_CAP.as_secs()
-            );
+        if let Some(cut) = thought.cut_note(level) {
             played.note = Some(match played.note.take() {
                 Some(note) => format!("{note} {cut}"),
                 None => cut,
