@@ -402,9 +402,10 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         .into_iter()
         .enumerate()
     {
-        let line = load.cells(HookId::Lines, &format!("line {}", i + 1), l)?;
+        let nth = format!("the {} line it returned", super::load::ordinal(i + 1));
+        let line = load.cells(HookId::Lines, &nth, l)?;
         if line.is_empty() {
-            return Err(load.bad(HookId::Lines, format!("line {} is empty", i + 1)));
+            return Err(load.bad(HookId::Lines, format!("{nth} is empty")));
         }
         lines.push(line);
     }

@@ -113,8 +113,8 @@ fn regions(
             return Err(load.bad(
                 HookId::Lines,
                 format!(
-                    "line {} crosses regions: with regions, every line lies inside one",
-                    i + 1
+                    "the {} line it returned crosses regions: with regions, every line lies inside one",
+                    super::load::ordinal(i + 1)
                 ),
             ));
         }
