@@ -652,7 +652,7 @@ fn the_guides_move_number_example_loads_and_plays() {
 /// position of the placements keeps to the rule.
 #[test]
 fn picarias_first_piece_is_kept_off_the_centre_and_its_steps_are_free() {
-    let rules = guide_example("picaria.toml", 4);
+    let rules = guide_example("picaria.toml", 5);
     let centre = rules.grid().parse_cell("b2").unwrap();
     let mut list = MoveList::new();
     let mut rng = gridrules_core::Rng::new(7);

@@ -53,7 +53,8 @@ fn xy(answer: &str) -> (u32, u32) {
     let (x, y) = answer
         .split_once(',')
         .unwrap_or_else(|| panic!("not a move: {answer}"));
-    (x.parse().unwrap(), y.parse().unwrap())
+    let number = |n: &str| n.parse().unwrap_or_else(|_| panic!("not a move: {answer}"));
+    (number(x), number(y))
 }
 
 #[test]
