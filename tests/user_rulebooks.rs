@@ -674,6 +674,26 @@ fn picarias_first_piece_is_kept_off_the_centre_and_its_steps_are_free() {
     }
 }
 
+/// Shisima, pieces that all start on the board: its examples pass with no
+/// per-move hook, and `setup` refuses pieces in hand, which its start
+/// never gives (a first-time author saw `setup 3/3/3 X 3,3` accepted, and
+/// placements offered).
+#[test]
+fn shisimas_pieces_start_on_the_board_and_no_hand_comes_back() {
+    let rules = guide_example("shisima.toml", 6);
+    for text in ["3/3/3 X 3,3", "OO1/3/XXX O", "OO1/3/XXX O 0,1"] {
+        let e = rules.parse_position(text).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "but the game starts with 0 (the rulebook's start), and a hand only shrinks"
+            ),
+            "{text}: {e}"
+        );
+    }
+    let pos = rules.parse_position("OO1/1O1/XXX X").unwrap();
+    assert_eq!(rules.position_text(&pos), "OO1/1O1/XXX X 0,0 -");
+}
+
 /// The authoring guide's patterns example: its examples pass with no
 /// per-move hook; the double three at f6 is left out of `legal` for X and,
 /// with the colours swapped, for O; X's six in a row is no win, O's is.

@@ -34,6 +34,7 @@ mod kernel;
 pub mod mechanics;
 pub mod notation;
 pub mod openings;
+pub mod ordinal;
 pub mod perft;
 pub mod playout;
 pub mod position;

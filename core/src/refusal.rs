@@ -217,7 +217,11 @@ impl Refusal {
                 name(c)
             ),
             Refusal::Forbidden(c, side, n) => {
-                format!("{side} may not take {} on its move {n}", name(c))
+                format!(
+                    "{side} may not take {} on its {} move",
+                    name(c),
+                    crate::ordinal::ordinal(*n as usize)
+                )
             }
             Refusal::Pattern(c, _, p, lines) => {
                 let lines = lines_text(grid, lines);
@@ -514,5 +518,26 @@ impl std::error::Error for PlayError {}
 impl From<ScriptError> for PlayError {
     fn from(e: ScriptError) -> PlayError {
         PlayError::Script(Box::new(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A move-number restriction counts the side's moves as people do
+    /// ("its 1st move"): "its move 1" read as a name of the placement.
+    #[test]
+    fn a_forbidden_cell_names_the_move_as_an_ordinal() {
+        let grid = Grid::new(3, 3).unwrap();
+        let c3 = grid.parse_cell("c3").unwrap();
+        assert_eq!(
+            Refusal::Forbidden(c3, Side::X, 1).describe(grid),
+            "X may not take c3 on its 1st move"
+        );
+        assert_eq!(
+            Refusal::Forbidden(c3, Side::O, 2).describe(grid),
+            "O may not take c3 on its 2nd move"
+        );
     }
 }

@@ -684,6 +684,23 @@ impl Rulebook {
                 );
             }
         }
+        // No position after a start with fewer in hand comes back to more
+        // (Shisima's pieces all start on the board: nothing is placed).
+        let start = self.initial().in_hand;
+        for s in Side::ALL {
+            let (in_hand, start) = (*given.get(s) as u16, *start.get(s));
+            if in_hand > start {
+                let at = field.map_or(&board.span, |f| &f.span);
+                return fail(
+                    at,
+                    K::HandAboveStart {
+                        side: s,
+                        in_hand,
+                        start,
+                    },
+                );
+            }
+        }
         Ok(BySide::new_with(|s| *given.get(s) as u16))
     }
 

@@ -107,6 +107,16 @@ pub enum SetupErrorKind {
         /// The pieces each side has in all.
         pieces: u16,
     },
+    /// `side` holds more pieces in hand than the start gave it (`[board]
+    /// start`): hands only shrink.
+    HandAboveStart {
+        /// The side.
+        side: Side,
+        /// Its pieces in hand, as written or worked out.
+        in_hand: u16,
+        /// Its pieces in hand at the start.
+        start: u16,
+    },
     /// Both sides place X, yet the board holds `o` marks of O.
     SharedO {
         /// The O marks on the board.
@@ -412,6 +422,15 @@ impl fmt::Display for SetupErrorKind {
             } => write!(
                 f,
                 "wrong counts: {side} has {on_board} on the board and {in_hand} in hand, but {pieces} pieces in all"
+            ),
+            K::HandAboveStart {
+                side,
+                in_hand,
+                start,
+            } => write!(
+                f,
+                "wrong counts: {side} holds {in_hand} piece{} in hand, but the game starts with {start} (the rulebook's start), and a hand only shrinks",
+                if *in_hand == 1 { "" } else { "s" }
             ),
             K::SharedO { o } => write!(
                 f,

@@ -402,7 +402,7 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         .into_iter()
         .enumerate()
     {
-        let nth = format!("the {} line it returned", super::load::ordinal(i + 1));
+        let nth = format!("the {} line it returned", crate::ordinal::ordinal(i + 1));
         let line = load.cells(HookId::Lines, &nth, l)?;
         if line.is_empty() {
             return Err(load.bad(HookId::Lines, format!("{nth} is empty")));

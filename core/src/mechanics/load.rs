@@ -192,19 +192,6 @@ impl<'a> Load<'a> {
     }
 }
 
-/// `n` as an ordinal, `1st` to `13th` and on: what a hook's answer holds
-/// is counted so, as "line 13" read as a line of the script.
-pub(super) fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// The word `v` names, if it is one of `T`'s; else why not, naming `what`.
 pub(super) fn read_word<T: Word>(v: &Dynamic, what: &str) -> Result<T, String> {
     v.clone()
@@ -243,24 +230,5 @@ pub(crate) trait Word: Copy + Sized + 'static {
             Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
             None => String::new(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ordinal;
-
-    #[test]
-    fn ordinals() {
-        let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 112]
-            .map(ordinal)
-            .into();
-        assert_eq!(
-            said,
-            [
-                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
-                "112th"
-            ]
-        );
     }
 }

@@ -114,7 +114,7 @@ fn regions(
                 HookId::Lines,
                 format!(
                     "the {} line it returned crosses regions: with regions, every line lies inside one",
-                    super::load::ordinal(i + 1)
+                    crate::ordinal::ordinal(i + 1)
                 ),
             ));
         }

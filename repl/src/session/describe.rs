@@ -144,7 +144,8 @@ impl Session {
                 ("may not take", cells)
             };
             let names: Vec<String> = named.into_iter().map(|c| g.name(c).to_string()).collect();
-            let text = format!("{side}'s move {n} {verb} {}", names.join(" "));
+            let nth = gridrules_core::ordinal::ordinal(n as usize);
+            let text = format!("{side}'s {nth} move {verb} {}", names.join(" "));
             lines.extend(indented(&text, self.columns()));
         }
         for side in Side::ALL {
