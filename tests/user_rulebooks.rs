@@ -694,6 +694,42 @@ fn shisimas_pieces_start_on_the_board_and_no_hand_comes_back() {
     assert_eq!(rules.position_text(&pos), "OO1/1O1/XXX X 0,0 -");
 }
 
+/// Where lines remove pieces and the start holds fewer in hand than the
+/// pieces, a set-up that leaves the hand out takes no more than the start
+/// held: the board's count alone (pieces less those on the board) would
+/// count removed pieces as in hand (a review found it refused).
+#[test]
+fn a_left_out_hand_after_removals_keeps_to_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let toml = std::fs::read_to_string(root.join("rules/nine-mens-morris.toml")).unwrap();
+    let toml = toml.replacen(
+        "height = 7\n",
+        "height = 7\nstart = \"X1X/3/3/6/3/X2/OO1 O 6,7\"\n",
+        1,
+    );
+    std::fs::write(dir.path().join("started.toml"), toml).unwrap();
+    std::fs::copy(
+        root.join("scripts/nine_mens_morris.rhai"),
+        dir.path().join("nine_mens_morris.rhai"),
+    )
+    .unwrap();
+    let rules = Rulebook::from_file(&dir.path().join("started.toml")).unwrap();
+    let mut game = Game::new(Arc::new(rules.clone()));
+    play_all(&mut game, "g1xa7");
+    let text = rules.position_text(game.position());
+    assert_eq!(text, "2X/3/3/6/3/X2/OOO X 6,6 -");
+    for written in [text.as_str(), "2X/3/3/6/3/X2/OOO X"] {
+        let pos = rules
+            .parse_position(written)
+            .unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(rules.position_text(&pos), text, "{written}");
+    }
+    // More in hand than the start gave is refused, written or not.
+    let e = rules.parse_position("2X/3/3/6/3/X2/OOO X 7,6").unwrap_err();
+    assert!(e.to_string().contains("a hand only shrinks"), "{e}");
+}
+
 /// The authoring guide's patterns example: its examples pass with no
 /// per-move hook; the double three at f6 is left out of `legal` for X and,
 /// with the colours swapped, for O; X's six in a row is no win, O's is.

@@ -653,7 +653,13 @@ impl Rulebook {
                 );
             }
         }
+        // Left out, the hand is what the board leaves of the pieces; where
+        // lines remove pieces, no more than the start held.
+        let start = self.initial().in_hand;
         let given = match field {
+            None if self.mechanics.removes() => {
+                BySide::new_with(|s| (*derived.get(s)).min(i64::from(*start.get(s))))
+            }
             None => derived,
             Some(f) => {
                 let parsed = f
@@ -686,7 +692,6 @@ impl Rulebook {
         }
         // No position after a start with fewer in hand comes back to more
         // (Shisima's pieces all start on the board: nothing is placed).
-        let start = self.initial().in_hand;
         for s in Side::ALL {
             let (in_hand, start) = (*given.get(s) as u16, *start.get(s));
             if in_hand > start {

@@ -30,19 +30,17 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
 /// The words of `text`, those of a code span or a bracketed group joined
 /// into one (where it fits `width`; else they go one by one).
 pub(crate) fn atoms(text: &str, width: usize) -> Vec<String> {
-    let mut atoms: Vec<String> = Vec::new();
+    grouped(text.split_whitespace(), width)
+}
+
+/// `words`, those of a code span (`` `save <file>` ``) or a bracketed group
+/// (`[easy|medium|hard]`) joined by single spaces into one where it fits
+/// `width`; else, and where a span or group is never closed, one by one.
+fn grouped<'a>(words: impl Iterator<Item = &'a str>, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     let mut group: Vec<&str> = Vec::new();
     let (mut in_code, mut depth) = (false, 0isize);
-    let flush = |group: &mut Vec<&str>, atoms: &mut Vec<String>| {
-        let joined = group.join(" ");
-        if columns(&joined) <= width {
-            atoms.push(joined);
-        } else {
-            atoms.extend(group.iter().map(|w| w.to_string()));
-        }
-        group.clear();
-    };
-    for word in text.split_whitespace() {
+    for word in words {
         group.push(word);
         in_code ^= word.matches('`').count() % 2 == 1;
         if !in_code {
@@ -50,12 +48,17 @@ pub(crate) fn atoms(text: &str, width: usize) -> Vec<String> {
         }
         if !in_code && depth <= 0 {
             depth = 0;
-            flush(&mut group, &mut atoms);
+            let joined = group.join(" ");
+            if columns(&joined) <= width {
+                out.push(joined);
+            } else {
+                out.extend(group.iter().map(|w| w.to_string()));
+            }
+            group.clear();
         }
     }
-    // An unclosed span or group: its words one by one.
-    atoms.extend(group.iter().map(|w| w.to_string()));
-    atoms
+    out.extend(group.iter().map(|w| w.to_string()));
+    out
 }
 
 /// The columns prose is laid out in on a terminal `width` wide: a column
@@ -140,7 +143,9 @@ fn filled(words: Vec<String>, indent: usize, hang: usize, width: usize) -> Vec<V
 /// its last word (`… fly at` / `three`) reads as cut off.
 fn without_widow(mut rows: Vec<Vec<String>>, hang: usize, width: usize) -> Vec<Vec<String>> {
     let n = rows.len();
-    if n < 2 || rows[n - 1].len() != 1 || rows[n - 2].len() < 3 {
+    // Empty words (two spaces in a row) are no words here.
+    let words = |row: &[String]| row.iter().filter(|w| !w.is_empty()).count();
+    if n < 2 || rows[n - 1].len() != 1 || words(&rows[n - 2]) < 3 {
         return rows;
     }
     let moved = rows[n - 2].last().expect("three words").clone();
@@ -157,28 +162,7 @@ fn without_widow(mut rows: Vec<Vec<String>>, hang: usize, width: usize) -> Vec<V
 /// joined into one where it fits `width`: a span is copied whole, so it is
 /// never broken across lines.
 fn unbroken(words: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut group: Vec<&str> = Vec::new();
-    let (mut in_code, mut depth) = (false, 0isize);
-    for word in words.split(' ') {
-        group.push(word);
-        in_code ^= word.matches('`').count() % 2 == 1;
-        if !in_code {
-            depth += word.matches('[').count() as isize - word.matches(']').count() as isize;
-        }
-        if !in_code && depth <= 0 {
-            depth = 0;
-            let joined = group.join(" ");
-            if group.len() == 1 || columns(&joined) <= width {
-                out.push(joined);
-            } else {
-                out.extend(group.iter().map(|w| w.to_string()));
-            }
-            group.clear();
-        }
-    }
-    // An unclosed span or group: its words one by one.
-    out.extend(group.iter().map(|w| w.to_string()));
+    let out = grouped(words.split(' '), width);
     // A round of moves (`12. g7 a1`) stays whole where it fits: a history
     // broken after `12.` reads as if the round had none, and one broken
     // inside a round as if its second move began the next.

@@ -94,8 +94,6 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
     );
 }
 
-/// Against the computer a person resigns for their own side only: naming
-/// the computer's side scored the person a win the computer never gave.
 /// A move typed in words apart is refused with the move they make
 /// together, where that is legal (a player typed Pentago's `c3 1+`);
 /// else as one move at a time, with commas where a turn is several marks.
@@ -116,6 +114,17 @@ fn a_move_in_words_apart_is_named_joined() {
             "classic",
             "b2 a1",
             "error: `b2 a1`: one move at a time, written without spaces",
+        ),
+        (
+            "classic",
+            "b 2",
+            "error: `b 2`: a move is written without spaces: did you mean `b2`?",
+        ),
+        // A number run into a number is no suggestion: `a1 5` is no `a15`.
+        (
+            "gomoku",
+            "a1 5",
+            "error: `a1 5`: one move at a time, written without spaces",
         ),
         (
             "connect6",
@@ -173,6 +182,8 @@ fn a_hint_cut_short_by_the_cap_says_so() {
     );
 }
 
+/// Against the computer a person resigns for their own side only: naming
+/// the computer's side scored the person a win the computer never gave.
 #[test]
 fn a_person_cannot_resign_for_the_computer() {
     let (out, _, _) = run(

@@ -69,6 +69,18 @@ fn save_keeps_another_games_record_unless_forced() {
     batch(dir.path(), "open game.toml\nb1\nsave game.toml\n");
     let again = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
     assert!(again.ends_with("moves = \"b2 a1 c3 b1\"\n"), "{again}");
+    // Saved to two files, the game may replace either of them.
+    let out = batch(
+        dir.path(),
+        "open game.toml\nsave other\nsave game.toml\nsave other.toml\n",
+    );
+    assert!(!out.contains("error:"), "{out}");
+    // A folder is no record's name.
+    let out = batch(dir.path(), "save games/\n");
+    assert!(
+        out.ends_with("error: save: games/: a record is a .toml file\n"),
+        "{out}"
+    );
     // A new game in the same session is another game.
     let out = batch(
         dir.path(),

@@ -56,12 +56,7 @@ pub(super) fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) 
             help = variable_hint(name, &constants);
         }
     }
-    // `///` documents a function only: above a `const` or a `let` it is
-    // refused in Rhai's words, which do not say what to write instead.
-    if matches!(&*e.0, rhai::ParseErrorType::WrongDocComment) {
-        message = "a doc comment (`///`) must stand right above a function".to_string();
-        help = Some("for a comment on anything else, such as a `const`, write `//`".to_string());
-    }
+    let doc_comment = matches!(&*e.0, rhai::ParseErrorType::WrongDocComment);
     if disabled_at(&source.text, location.as_ref()) {
         message = "`curry` is not available to rulebook scripts: its arguments would escape the size limits".to_string();
     }
@@ -102,6 +97,14 @@ pub(super) fn syntax_error(e: ParseError, scope: &Scope, source: &ScriptSource) 
         }
         Box::new(snippet)
     });
+    // `///` documents a function only: above a `const` or a `let` it is
+    // refused in Rhai's words, which do not say what to write instead.
+    // Where a bracket is left open, the `///` that follows is no fault of
+    // its own: the bracket is named instead.
+    if doc_comment && unclosed_help.is_none() {
+        message = "a doc comment (`///`) must stand right above a function".to_string();
+        help = Some("for a comment on anything else, such as a `const`, write `//`".to_string());
+    }
     ScriptError {
         kind,
         hook: None,

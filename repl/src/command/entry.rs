@@ -186,10 +186,16 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::Unknown(w) => {
+                // A word of one character is one edit from any other, `?`
+                // included: no name is a likely slip for it.
                 let names = super::registry::COMMANDS
                     .iter()
-                    .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
-                match gridrules_core::suggest::nearest(w, names) {
+                    .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+                    .filter(|n| n.len() > 1);
+                let near = (w.chars().count() > 1)
+                    .then(|| gridrules_core::suggest::nearest(w, names))
+                    .flatten();
+                match near {
                     Some(near) => write!(
                         f,
                         "unknown command `{w}`: did you mean `{near}`? (`help` lists them)"

@@ -90,7 +90,9 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
     // A line that starts as a move does not go on as a command: it is
     // `play`'s to refuse, in the rulebook's words (`b2 a1`: one move at a
     // time; `c3/2*`: no such twist), not "unknown command".
-    if (rest.is_empty() && gridrules_core::notation::looks_like_move(&mv)) || starts_like_move(&mv)
+    if (rest.is_empty() && gridrules_core::notation::looks_like_move(&mv))
+        || starts_like_move(&mv)
+        || column_then_row(&mv, rest)
     {
         let play = spec("play").expect("`play` is in the registry");
         let args = if rest.is_empty() {
@@ -106,6 +108,15 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
         });
     }
     Err(ParseError::Unknown(word.to_string()))
+}
+
+/// Whether `word` is a column's one or two letters and `rest` begins with
+/// a row's number (`b 2`): a cell typed in two words, `play`'s to name
+/// joined.
+fn column_then_row(word: &str, rest: &str) -> bool {
+    (1..=2).contains(&word.len())
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+        && rest.bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
 /// Whether `word` begins as a cell does (a column's one or two letters,
@@ -265,6 +276,16 @@ mod tests {
             said("frobnicate").as_deref(),
             Some("unknown command `frobnicate`: type `help` for the list")
         );
+        // A word of one character is near every other: no suggestion (`1`
+        // was answered "did you mean `?`").
+        assert_eq!(
+            said("1").as_deref(),
+            Some("unknown command `1`: type `help` for the list")
+        );
+        // A cell in two words is `play`'s, which names it joined; a quoted
+        // empty word is no part of a move.
+        assert_eq!(text("b 2"), Ok(("play", "b 2".into())));
+        assert!(usage_of("play b2 ''").is_err_and(|e| e.starts_with("an empty word is no move")));
         // A usage's question is not followed by a colon.
         assert_eq!(
             usage_of("play"),

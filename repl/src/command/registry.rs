@@ -122,6 +122,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         "play a move; a bare move works too (see `help play`)",
         |a| match a.words()[..] {
             [] => Err(a.usage("which move?")),
+            // A quoted empty word is no part of a move (`play b2 ''`).
+            ref words if words.iter().any(|w| w.trim().is_empty()) => {
+                Err(a.usage("an empty word is no move"))
+            }
             // Words apart are the session's to refuse, where the rulebook
             // can tell which move they meant (`c3 1+`: `c3/1+`).
             ref words => Ok(Command::Play(

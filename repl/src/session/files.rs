@@ -18,6 +18,14 @@ impl Session {
         // (an existing file, such as a device, is refused as it is named).
         let named;
         let path = match path.extension() {
+            // `save games/` names a folder, not a file to write.
+            _ if path
+                .as_os_str()
+                .to_string_lossy()
+                .ends_with(std::path::is_separator) =>
+            {
+                return Err(CommandError::NotARecordFile(path.to_path_buf()));
+            }
             None if !path.exists() => {
                 named = path.with_extension("toml");
                 named.as_path()
@@ -28,8 +36,9 @@ impl Session {
         let real = std::fs::canonicalize(path).ok();
         // Read only from a regular file: opening a FIFO to read would wait
         // for a writer forever (the write refuses anything else).
-        let other_game = real.is_some()
-            && real != self.record_file
+        let other_game = real
+            .as_ref()
+            .is_some_and(|r| !self.record_files.contains(r))
             && std::fs::metadata(path).is_ok_and(|m| m.is_file())
             && gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(record::HEADER));
         if other_game && !force {
@@ -44,7 +53,11 @@ impl Session {
         let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
         record::write(path, &text, record::HEADER, force)?;
         self.kept = Some(self.game.moves().to_vec());
-        self.record_file = std::fs::canonicalize(path).ok();
+        if let Ok(real) = std::fs::canonicalize(path)
+            && !self.record_files.contains(&real)
+        {
+            self.record_files.push(real);
+        }
         Ok(Reply::Lines(vec![format!("saved: {}", path.display())]))
     }
 
@@ -77,7 +90,7 @@ impl Session {
             *opened = Some((path.display().to_string(), kept.len()));
         }
         self.kept = Some(kept);
-        self.record_file = std::fs::canonicalize(path).ok();
+        self.record_files = std::fs::canonicalize(path).into_iter().collect();
         reply
     }
 

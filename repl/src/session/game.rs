@@ -25,10 +25,16 @@ fn builtin_in_any_case(name: &str) -> String {
 
 /// The legal move in `game` that the words of `text` make written
 /// together, by a slash (a twist: `c3 1+`) or by nothing (a removal:
-/// `d6-d7 xa1`).
+/// `d6-d7 xa1`; a cell, `b 2`) — but for a number run into a number
+/// (`a1 5` is no `a15`).
 fn joined_move(game: &Game, text: &str) -> Option<String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    ["/", ""].into_iter().find_map(|by| {
+    let numbers_meet = words.windows(2).any(|w| {
+        w[0].ends_with(|c: char| c.is_ascii_digit())
+            && w[1].starts_with(|c: char| c.is_ascii_digit())
+    });
+    let joins: &[&str] = if numbers_meet { &["/"] } else { &["/", ""] };
+    joins.iter().find_map(|&by| {
         let joined = words.join(by);
         let mv = game.parse_move(&joined).ok()?;
         game.clone().play(mv).ok()?;

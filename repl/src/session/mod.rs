@@ -130,10 +130,10 @@ pub struct Session {
     setting: Setting,
     /// The moves of the game a record holds: the last `save` or `open`.
     kept: Option<Vec<Move>>,
-    /// The file this game was opened from or last saved to (as the
-    /// system names it): `save` replaces it freely, another game's record
+    /// The files this game was opened from or saved to (as the system
+    /// names them): `save` replaces these freely, another game's record
     /// only with `--force`.
-    record_file: Option<PathBuf>,
+    record_files: Vec<PathBuf>,
     /// The game's moves before the last `undo`, for `redo`.
     undone: Option<Undone>,
 }
@@ -243,7 +243,7 @@ impl Session {
             interrupt: Interrupt::new(),
             setting,
             kept: None,
-            record_file: None,
+            record_files: Vec::new(),
             undone: None,
         }
     }
@@ -368,7 +368,7 @@ impl Session {
         let decided = game.ending();
         self.game = game;
         self.undone = None;
-        self.record_file = None;
+        self.record_files.clear();
         self.seats.next_game(swap);
         seat(&mut self.seats);
         self.offer = None;
