@@ -144,7 +144,9 @@ fn diagnostic(
 const EXCERPT_COLUMNS: usize = 80;
 
 /// `range` within `text` and on character boundaries, so a stale or odd
-/// range draws something rather than panicking.
+/// range draws something rather than panicking; and at most a half line
+/// long, so that the line can be cut around it (a 400-character word
+/// under its carets was quoted whole).
 fn clamp(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let fix = |mut i: usize| {
         i = i.min(text.len());
@@ -154,5 +156,14 @@ fn clamp(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
         i
     };
     let start = fix(range.start);
-    start..fix(range.end).max(start)
+    let end = fix(range.end).max(start);
+    let mut columns = 0;
+    let most = text[start..end]
+        .char_indices()
+        .find(|&(_, c)| {
+            columns += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            columns > EXCERPT_COLUMNS / 2
+        })
+        .map_or(end, |(i, _)| start + i);
+    start..most
 }

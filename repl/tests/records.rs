@@ -114,6 +114,19 @@ fn a_long_line_is_quoted_around_the_refused_move() {
     let at = carets.find("^^").expect("carets");
     assert_eq!(&line[at..at + 2], "a1", "{out}");
     assert!(line.contains("..."), "{out}");
+    // A refused word itself longer than the line, in characters two
+    // columns wide: its first part is shown.
+    let long = "字".repeat(400);
+    std::fs::write(
+        dir.path().join("w.toml"),
+        format!("rulebook = \"ultimate\"\nmoves = \"a2 {long} c8\"\n"),
+    )
+    .unwrap();
+    let out = batch(dir.path(), "open w.toml\n");
+    let quoted: Vec<&str> = out.lines().skip(1).collect();
+    assert!(quoted.len() >= 3, "{out}");
+    let columns = |l: &str| unicode_width::UnicodeWidthStr::width(l);
+    assert!(quoted.iter().all(|l| columns(l) <= 80), "{out}");
 }
 
 #[test]
