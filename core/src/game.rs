@@ -173,7 +173,10 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
         Ending::Line => None,
         Ending::Full => Some("no cell left to play".to_string()),
         Ending::NoMoves(stuck) => Some(format!("{stuck} has no legal move")),
-        Ending::Repetition(n) => Some(format!("the same position for the {} time", ordinal(n))),
+        Ending::Repetition(n) => Some(format!(
+            "the same position for the {} time",
+            crate::ordinal::ordinal(n as usize)
+        )),
         Ending::Script => Some("decided by the rulebook's script".to_string()),
         Ending::Captures(n) => Some(format!("{n} captures")),
         Ending::Stones(n) => Some(format!("{n} stones captured")),
@@ -188,26 +191,6 @@ pub fn result_line((outcome, ending): (Outcome, Ending)) -> String {
     match why {
         Some(w) => format!("result: {outcome} — {w}"),
         None => format!("result: {outcome}"),
-    }
-}
-
-/// `second`, `third`, … `tenth`, then `11th`, `12th`, ….
-fn ordinal(n: u32) -> String {
-    const WORDS: [&str; 9] = [
-        "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    ];
-    match n {
-        2..=10 => WORDS[n as usize - 2].to_string(),
-        _ => {
-            let suffix = match (n % 10, n % 100) {
-                (_, 11..=13) => "th",
-                (1, _) => "st",
-                (2, _) => "nd",
-                (3, _) => "rd",
-                _ => "th",
-            };
-            format!("{n}{suffix}")
-        }
     }
 }
 

@@ -1,13 +1,22 @@
-//! Numbers as ordinals (`1st`, `13th`) for what a message counts: the
+//! Numbers as ordinals for what a message counts: a repetition, the
 //! entries of a hook's answer, a side's moves.
 
-/// `n` as an ordinal, `1st` to `13th` and on: what a hook's answer holds
-/// is counted so, as "line 13" read as a line of the script.
+/// `first` to `tenth` in words, then `11th`, `12th`, … `21st`: "line 13"
+/// read as a line of the script, and "move 1" as a name.
 ///
 /// ```
-/// assert_eq!(gridrules_core::ordinal::ordinal(13), "13th");
+/// use gridrules_core::ordinal::ordinal;
+/// assert_eq!(ordinal(3), "third");
+/// assert_eq!(ordinal(13), "13th");
 /// ```
 pub fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    if let Some(word) = n.checked_sub(1).and_then(|i| WORDS.get(i)) {
+        return (*word).to_string();
+    }
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
@@ -24,14 +33,14 @@ mod tests {
 
     #[test]
     fn ordinals() {
-        let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 112]
+        let said: Vec<String> = [0, 1, 2, 3, 10, 11, 12, 13, 21, 22, 23, 101, 112]
             .map(ordinal)
             .into();
         assert_eq!(
             said,
             [
-                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
-                "112th"
+                "0th", "first", "second", "third", "tenth", "11th", "12th", "13th", "21st", "22nd",
+                "23rd", "101st", "112th"
             ]
         );
     }

@@ -526,18 +526,18 @@ mod tests {
     use super::*;
 
     /// A move-number restriction counts the side's moves as people do
-    /// ("its 1st move"): "its move 1" read as a name of the placement.
+    /// ("its first move"): "its move 1" read as a name of the placement.
     #[test]
     fn a_forbidden_cell_names_the_move_as_an_ordinal() {
         let grid = Grid::new(3, 3).unwrap();
         let c3 = grid.parse_cell("c3").unwrap();
         assert_eq!(
             Refusal::Forbidden(c3, Side::X, 1).describe(grid),
-            "X may not take c3 on its 1st move"
+            "X may not take c3 on its first move"
         );
         assert_eq!(
             Refusal::Forbidden(c3, Side::O, 2).describe(grid),
-            "O may not take c3 on its 2nd move"
+            "O may not take c3 on its second move"
         );
     }
 }
