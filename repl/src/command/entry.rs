@@ -178,6 +178,13 @@ impl CommandSpec {
 pub enum ParseError {
     /// No command by that name, and not a move either. Holds the word.
     Unknown(String),
+    /// No command by that name, but one is a likely slip for it.
+    Misspelt {
+        /// The word typed.
+        word: String,
+        /// The command's name (or alias) it is nearest.
+        near: &'static str,
+    },
     /// The arguments do not fit. Holds the command and what is wrong.
     Usage(&'static CommandSpec, String),
 }
@@ -185,24 +192,11 @@ pub enum ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseError::Unknown(w) => {
-                // A word of one character is one edit from any other, `?`
-                // included: no name is a likely slip for it.
-                let names = super::registry::COMMANDS
-                    .iter()
-                    .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
-                    .filter(|n| n.len() > 1);
-                let near = (w.chars().count() > 1)
-                    .then(|| gridrules_core::suggest::nearest(w, names))
-                    .flatten();
-                match near {
-                    Some(near) => write!(
-                        f,
-                        "unknown command `{w}`: did you mean `{near}`? (`help` lists them)"
-                    ),
-                    None => write!(f, "unknown command `{w}`: type `help` for the list"),
-                }
-            }
+            ParseError::Unknown(w) => write!(f, "unknown command `{w}`: type `help` for the list"),
+            ParseError::Misspelt { word, near } => write!(
+                f,
+                "unknown command `{word}`: did you mean `{near}`? (`help` lists them)"
+            ),
             // A question reads as one before the usage: `which move? usage: …`.
             ParseError::Usage(spec, why) if why.ends_with('?') => {
                 write!(f, "{why} usage: {}", spec.usage())

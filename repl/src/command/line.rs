@@ -3,7 +3,7 @@
 
 use super::entry::{Args, CommandSpec, ParseError};
 use super::parsed::Command;
-use super::registry::spec;
+use super::registry::{COMMANDS, spec};
 use super::words::normal_move;
 
 /// A parsed line: the command, its arguments, and the line as the
@@ -107,7 +107,27 @@ fn parse_command(line: &str) -> Result<Invocation, ParseError> {
             hold: false,
         });
     }
-    Err(ParseError::Unknown(word.to_string()))
+    Err(unknown(word))
+}
+
+/// The refusal of `word` as no command: with the command it is a likely
+/// slip for, if one is. A word of one character is one edit from any
+/// other, `?` included: no name is a likely slip for it.
+fn unknown(word: &str) -> ParseError {
+    let names = COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+        .filter(|n| n.len() > 1);
+    match (word.chars().count() > 1)
+        .then(|| gridrules_core::suggest::nearest(word, names))
+        .flatten()
+    {
+        Some(near) => ParseError::Misspelt {
+            word: word.to_string(),
+            near,
+        },
+        None => ParseError::Unknown(word.to_string()),
+    }
 }
 
 /// Whether `word` is a column's one or two letters and `rest` begins with
@@ -258,10 +278,14 @@ mod tests {
         assert!(usage_of("vs hard X O").is_err_and(|e| e.starts_with("too many words")));
         // A command run into its number, or a column followed by words,
         // is still an unknown command.
-        for typo in ["solve60", "h play"] {
-            let word = typo.split(' ').next().unwrap();
-            assert_eq!(parse(typo), Err(ParseError::Unknown(word.into())), "{typo}");
-        }
+        assert_eq!(
+            parse("solve60"),
+            Err(ParseError::Misspelt {
+                word: "solve60".into(),
+                near: "solve"
+            })
+        );
+        assert_eq!(parse("h play"), Err(ParseError::Unknown("h".into())));
         assert_eq!(
             parse("frobnicate"),
             Err(ParseError::Unknown("frobnicate".into()))
