@@ -64,12 +64,8 @@ fn imported(script: &Path) -> Vec<PathBuf> {
         .skip(1)
         .filter_map(|rest| {
             let name = rest.trim_start().strip_prefix('"')?.split('"').next()?;
-            let file = if name.ends_with(".rhai") {
-                name.to_string()
-            } else {
-                format!("{name}.rhai")
-            };
-            Some(dir.join(file))
+            // The file the engine reads for it, not a guess of our own.
+            Some(dir.join(gridrules_core::script::module_file(name)))
         })
         .collect()
 }
@@ -127,5 +123,31 @@ pub fn run(rulebook: &Path, out: &mut impl Write) -> io::Result<()> {
         // An editor may write a file in steps: let it finish.
         std::thread::sleep(POLL);
         writeln!(out, "changed: checking again")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imported;
+
+    /// The modules watched are the files the engine reads for them:
+    /// `import "x.rhai"` reads `x.rhai.rhai`, and watching `x.rhai` would
+    /// watch a file no load reads.
+    #[test]
+    fn imports_are_watched_where_the_engine_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("game.rhai");
+        std::fs::write(
+            &script,
+            "import \"helpers\" as h;\nimport \"more.rhai\" as m;\nfn wins(run) { run >= 3 }\n",
+        )
+        .unwrap();
+        assert_eq!(
+            imported(&script),
+            [
+                dir.path().join("helpers.rhai"),
+                dir.path().join("more.rhai.rhai")
+            ]
+        );
     }
 }

@@ -11,6 +11,7 @@ mod syntax;
 mod top_level;
 
 pub use limits::{COMMAND_SCRIPT_SECONDS, HOOK_SECONDS, LOAD_SECONDS, ScriptBudget};
+pub use modules::module_file;
 pub use syntax::ScriptSource;
 pub(crate) use syntax::describe;
 

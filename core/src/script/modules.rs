@@ -11,6 +11,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The file `import "name"` reads, in the rulebook's folder: `name.rhai`,
+/// whatever `name` ends with (`import "x.rhai"` reads `x.rhai.rhai`).
+pub fn module_file(name: &str) -> String {
+    format!("{name}.rhai")
+}
+
 /// Serves `import "name"`: a built-in module of that name, else
 /// `name.rhai` in the rulebook's folder (a built-in rulebook has none),
 /// each file read and run once.
@@ -70,7 +76,7 @@ impl Modules {
         if Path::new(name).is_absolute() {
             return Err(outside());
         }
-        let wanted = folder.join(format!("{name}.rhai"));
+        let wanted = folder.join(module_file(name));
         match wanted.canonicalize() {
             Ok(real) if real.starts_with(folder) && !hard_linked(&real) => Ok(real),
             Ok(_) => Err(outside()),
@@ -101,11 +107,7 @@ impl Modules {
         })?;
         let text = files::read(&file, files::SCRIPT)
             .map_err(|e| refused(format!("module `{name}` cannot be read: {e}")))?;
-        let shown = self
-            .shown
-            .join(format!("{name}.rhai"))
-            .display()
-            .to_string();
+        let shown = self.shown.join(module_file(name)).display().to_string();
         let in_module =
             |e: Box<EvalAltResult>| Box::new(EvalAltResult::ErrorInModule(shown.clone(), e, pos));
         {
