@@ -53,7 +53,8 @@ impl Session {
         let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
         record::write(path, &text, record::HEADER, force)?;
         self.kept = Some(self.game.moves().to_vec());
-        if let Ok(real) = std::fs::canonicalize(path)
+        // A new file has a name the system gives it only once written.
+        if let Some(real) = real.or_else(|| std::fs::canonicalize(path).ok())
             && !self.record_files.contains(&real)
         {
             self.record_files.push(real);
