@@ -108,8 +108,9 @@ impl Playout {
         // Where the kernel serves the game once its opening is played, the
         // general path plays the opening and hands over. Where positions
         // repeat, the kernel does not know the opening's: it takes over
-        // only from a piece put from hand, which none comes back across
-        // (its loops forget every earlier position there too).
+        // at the start, where both count from it alone, or from a piece
+        // put from hand, which none comes back across (its loops forget
+        // every earlier position there too).
         let hand_over = (rules.after_opening)
             .filter(|k| HAND_OVER && (!track || k.kind.forgets_at_placements()));
         self.keys.clear();
@@ -131,6 +132,7 @@ impl Playout {
             if let Some(kernel) = hand_over
                 && pos.marks_played() >= kernel.from_mark
                 && (!track
+                    || ply == 0
                     || pos
                         .last_move()
                         .is_some_and(|m| m != Move::Swap && m.from().is_none()))
@@ -370,8 +372,25 @@ mod tests {
             let (mut playout, mut list) = (Playout::new(), MoveList::new());
             let games = if rules.grid().len() > 100 { 40 } else { 400 };
             for seed in 0..games {
+                // Every other game from some random moves in: past the
+                // opening, where positions repeat, in the moves of pieces.
                 let mut pos = rules.initial();
-                let outcome = playout.run(&rules, &pos, &[], &mut Rng::new(seed)).unwrap();
+                let mut opening = Rng::new(seed + 1_000_000);
+                for _ in 0..(seed % 2) * (seed % 40) {
+                    let mv = rules
+                        .random_move(&pos, &[], &mut opening, &mut list)
+                        .unwrap();
+                    let mut next = pos;
+                    rules.apply(&mut next, &[], mv.unwrap()).unwrap();
+                    if next.is_over() {
+                        break;
+                    }
+                    pos = next;
+                }
+                let start = pos;
+                let outcome = playout
+                    .run(&rules, &start, &[], &mut Rng::new(seed))
+                    .unwrap();
                 let mut rng = Rng::new(seed);
                 let (mut plies, mut keys) = (0, vec![pos.key()]);
                 while !pos.is_over() && plies < MAX_PLIES {
