@@ -5,8 +5,9 @@
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
 //! ([`Rulebook::apply`] on a whole [`Position`]) carries captures,
-//! vanishing marks, restrictions by move number and the per-move hooks on
-//! every move. A rulebook without any of these ([`eligible`] says which
+//! vanishing marks and the per-move hooks on every move, and the opening's
+//! own rules (the pie rule, restrictions by move number) on its first
+//! moves. A rulebook without any of these ([`eligible`] says which
 //! loop serves it: placements, slides, twists, regions, or pieces with
 //! their steps, jumps, flights and removals) is played here on two bit
 //! sets, as wide as the board needs (one machine word for at most 64 cells, see
@@ -73,6 +74,10 @@ pub(crate) fn eligible(
     let restricted = t.forbidden.len() as u32;
     match swap.max(restricted) {
         0 => (Some(chosen), None),
+        // Where positions repeat, the kernel's count of them agrees with
+        // the general path's only where it forgets them all at a piece put
+        // from hand: other loops never take over mid-game.
+        _ if t.repetition.is_some() && !chosen.forgets_at_placements() => (None, None),
         from_mark => (
             None,
             Some(Kernel {
