@@ -76,7 +76,7 @@ impl Playout {
         if rules.after_opening.is_some() {
             return self.opening(rules, start, history, rng);
         }
-        self.general::<false>(rules, start, history, rng)
+        self.general::<false>(rules, start, history, rng, MAX_PLIES)
     }
 
     /// [`Playout::run`] where the kernel takes over once the opening is
@@ -91,11 +91,12 @@ impl Playout {
         history: &[Move],
         rng: &mut Rng,
     ) -> Result<Outcome, ScriptError> {
-        self.general::<true>(rules, start, history, rng)
+        self.general::<true>(rules, start, history, rng, MAX_PLIES)
     }
 
-    /// The general path's game from `start`: to its end, or, with
-    /// `HAND_OVER`, to where the kernel takes over after the opening.
+    /// The general path's game from `start`: to its end or `limit` moves,
+    /// or, with `HAND_OVER`, to where the kernel takes over after the
+    /// opening.
     #[inline(always)]
     fn general<const HAND_OVER: bool>(
         &mut self,
@@ -103,6 +104,7 @@ impl Playout {
         start: &Position,
         history: &[Move],
         rng: &mut Rng,
+        limit: usize,
     ) -> Result<Outcome, ScriptError> {
         let track = rules.mechanics().repetition().is_some();
         // Where the kernel serves the game once its opening is played, the
@@ -124,7 +126,7 @@ impl Playout {
         }
         let mut pos = *start;
         let stop = self.stop.as_ref().filter(|_| hooks);
-        for ply in 0..MAX_PLIES {
+        for ply in 0..limit {
             if let Some(o) = pos.outcome() {
                 self.plies = ply;
                 return Ok(o);
@@ -137,7 +139,7 @@ impl Playout {
                         .last_move()
                         .is_some_and(|m| m != Move::Swap && m.from().is_none()))
             {
-                return Ok(self.in_kernel(rules, kernel.kind, &pos, rng, ply));
+                return self.in_kernel(rules, kernel.kind, &pos, rng, ply);
             }
             if stop.is_some_and(Interrupt::is_raised) {
                 self.plies = ply;
@@ -161,7 +163,7 @@ impl Playout {
                 self.keys.push(pos.key());
             }
         }
-        self.plies = MAX_PLIES;
+        self.plies = limit;
         Ok(pos.outcome().unwrap_or(Outcome::Draw))
     }
 
@@ -176,19 +178,25 @@ impl Playout {
         pos: &Position,
         rng: &mut Rng,
         played: usize,
-    ) -> Outcome {
+    ) -> Result<Outcome, ScriptError> {
         let (t, seen, lack) = (rules.mechanics(), &mut self.seen, &mut self.lack);
         // Told the limit, not what is left of it: a constant in every call,
         // the loops are compiled for it (told less here, nine men's morris's
-        // games took 2 % more instructions). A game the opening's moves take
-        // past the limit is cut as the general path cuts it.
+        // games took 2 % more instructions).
+        let numbers = rng.clone();
         let end = crate::kernel::playout::<true>(kind, t, pos, rng, MAX_PLIES, seen, lack);
         if played + end.plies > MAX_PLIES {
-            self.plies = MAX_PLIES;
-            return Outcome::Draw;
+            // A game the opening's moves take past the limit (about one
+            // in a hundred of teeko's): played again from the same random
+            // numbers on the general path, which stops drawing them where
+            // the limit cuts the game, as a game played there throughout.
+            *rng = numbers;
+            let outcome = self.general::<false>(rules, pos, &[], rng, MAX_PLIES - played)?;
+            self.plies += played;
+            return Ok(outcome);
         }
         self.plies = played + end.plies;
-        end.outcome
+        Ok(end.outcome)
     }
 
     /// Moves played in the last game.
@@ -404,6 +412,43 @@ mod tests {
                 assert_eq!((outcome, playout.plies()), general, "{name}, seed {seed}");
             }
         }
+    }
+
+    /// Games cut at the limit of moves after a hand-over leave the random
+    /// numbers where the general path leaves them, so the games after
+    /// them on the same generator (`bench`, a search's playouts) are the
+    /// general path's too. Teeko under the pie rule: about one random game
+    /// in a hundred reaches the limit.
+    #[test]
+    fn games_cut_at_the_limit_after_a_hand_over_draw_what_the_general_path_draws() {
+        let teeko = Rulebook::builtin("teeko").unwrap();
+        let table = TableRules {
+            pie: true,
+            ..teeko.table().clone()
+        };
+        let rules = teeko.with_table(table);
+        assert!(rules.after_opening.is_some());
+        let (mut playout, mut list) = (Playout::new(), MoveList::new());
+        let (mut kernel_rng, mut general_rng) = (Rng::new(20), Rng::new(20));
+        let mut cut = 0;
+        for game in 0..300 {
+            let outcome = playout
+                .run(&rules, &rules.initial(), &[], &mut kernel_rng)
+                .unwrap();
+            let mut pos = rules.initial();
+            let (mut plies, mut keys) = (0, vec![pos.key()]);
+            while !pos.is_over() && plies < MAX_PLIES {
+                let mv = (rules.random_move(&pos, &[], &mut general_rng, &mut list)).unwrap();
+                rules.apply(&mut pos, &[], mv.unwrap()).unwrap();
+                rules.settle_repetition(&mut pos, &keys);
+                keys.push(pos.key());
+                plies += 1;
+            }
+            cut += usize::from(plies == MAX_PLIES);
+            let general = (pos.outcome().unwrap_or(Outcome::Draw), plies);
+            assert_eq!((outcome, playout.plies()), general, "game {game}");
+        }
+        assert!(cut > 0, "no game reached the limit");
     }
 
     /// On several threads each plays its own games and the figures add up:
