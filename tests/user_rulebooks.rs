@@ -985,3 +985,53 @@ fn a_forbidden_refusal_names_the_move_number() {
         .unwrap_err();
     assert_eq!(err.to_string(), "b2 is closed to X's move 2 (P2)");
 }
+
+/// Gomoku's swap opening (SW1–SW3), the authoring guide's example of a
+/// turn that names its marks (`turn_marks()` of `[["X", "O", "X"], 1]`):
+/// its examples pass; the computer's opening places the marks named, X's
+/// moves all three; past the opening hard plays gomoku with the row
+/// search, and a set-up position counts the marks the turns place.
+#[test]
+fn a_turn_that_names_its_marks_opens_gomoku_with_a_swap() {
+    use gridrules_core::search::Report;
+    let rules = guide_example("swap1.toml", 6);
+    let mut game = Game::new(rules.clone());
+    for named in [Side::X, Side::O, Side::X] {
+        assert_eq!(game.position().turn(), Side::X);
+        let request = Request::new(Level::Hard, Budget::Playouts(300));
+        let at = At::new(&rules, game.position(), game.moves());
+        let mv = choose(at, request, &mut Rng::new(1)).unwrap().unwrap();
+        assert!(
+            matches!(mv, gridrules_core::Move::Place { mark, .. } if mark == named),
+            "{}",
+            rules.move_text(mv)
+        );
+        game.play(mv).unwrap();
+    }
+    assert_eq!(game.position().turn(), Side::O);
+    // The status line names the mark a move of the opening places.
+    let mut opening = Game::new(rules.clone());
+    play_all(&mut opening, "h8");
+    assert_eq!(opening.status_line(), "to move: X — mark 2 of 3, placing O");
+    // Past the opening: the row search, as in gomoku. X has a four, closed
+    // at c8; O must take h8.
+    let text = "15/15/15/15/15/15/15/2OXXXX8/15/15/15/15/15/15/O1O12 O";
+    let pos = rules.parse_position(text).unwrap();
+    let mut report = Report::default();
+    let request = Request::new(Level::Hard, Budget::Playouts(2_000)).report(&mut report);
+    let mv = choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap();
+    assert_eq!(rules.move_text(mv.unwrap()), "h8");
+    let quiet = "15/15/15/15/15/15/7O7/6XX7/7O7/15/15/15/15/15/15 X";
+    let pos = rules.parse_position(quiet).unwrap();
+    let mut report = Report::default();
+    let request = Request::new(Level::Hard, Budget::Playouts(2_000)).report(&mut report);
+    choose(At::new(&rules, &pos, &[]), request, &mut Rng::new(1)).unwrap();
+    assert_eq!(report.method, "alpha-beta", "{report:?}");
+    // The counts the turns give: X placed three marks, one of them O's.
+    let wrong = "15/15/15/15/15/15/7X7/6XX7/15/15/15/15/15/15/15 O";
+    let e = rules.parse_position(wrong).unwrap_err().to_string();
+    assert!(
+        e.contains("the board holds 2 X and 1 O, by the turns"),
+        "{e}"
+    );
+}

@@ -224,14 +224,21 @@ impl Game {
         match self.ending() {
             None => {
                 let pos = self.position();
-                let place = self.rulebook.mechanics().turns().place(pos.marks_played());
+                let turns = self.rulebook.mechanics().turns();
+                let place = turns.place(pos.marks_played());
+                // Where the turn names the mark, which one: it may be the
+                // opponent's (the swap opening of five in a row).
+                let named = turns.named_mark(pos.marks_played());
                 if place.of > 1 {
                     format!(
-                        "to move: {} — mark {} of {}",
+                        "to move: {} — mark {} of {}{}",
                         pos.turn(),
                         place.mark + 1,
-                        place.of
+                        place.of,
+                        named.map_or(String::new(), |mark| format!(", placing {mark}"))
                     )
+                } else if let Some(mark) = named {
+                    format!("to move: {} — placing {mark}", pos.turn())
                 } else {
                     format!("to move: {}", pos.turn())
                 }

@@ -359,11 +359,27 @@ mod tests {
             };
             rules.with_table(table)
         };
+        let named = Rulebook::scripted(
+            "fn lines() { lines::straight(4) }\n\
+             fn wins(run) { run >= 4 }\n\
+             fn turn_marks() { [[\"X\", \"O\", \"X\"], 1] }\n",
+            7,
+            7,
+        )
+        .unwrap();
         let rulebooks = [
             ("cube3", Rulebook::builtin("cube3").unwrap()),
             ("classic with the pie rule", with_pie("classic")),
             ("connect6 with the pie rule", with_pie("connect6")),
             ("moving with the pie rule", with_pie("moving")),
+            ("a turn that names its marks", named.clone()),
+            ("a turn that names its marks, with the pie rule", {
+                let table = TableRules {
+                    pie: true,
+                    ..named.table().clone()
+                };
+                named.with_table(table)
+            }),
             (
                 "nine men's morris with the pie rule",
                 with_pie("nine-mens-morris"),

@@ -437,7 +437,7 @@ impl Rulebook {
             // Turns of several marks: the marks placed say whose turn it is.
             let ply = count.x + count.o;
             let place = turns.place(ply);
-            let want = turns.placed(ply);
+            let want = turns.marks_after(ply);
             if self.mechanics.marks == Marks::Own && (want.x, want.o) != (count.x, count.o) {
                 return fail(
                     &board.span,

@@ -127,7 +127,8 @@ pub enum SetupErrorKind {
     TurnCounts {
         /// The marks placed in all.
         ply: u32,
-        /// What each side should have placed.
+        /// The marks of each kind the turns place (each side's own, but
+        /// where a turn names them).
         want: BySide<u32>,
         /// What each side has on the board.
         found: BySide<u32>,
@@ -438,7 +439,7 @@ impl fmt::Display for SetupErrorKind {
             ),
             K::TurnCounts { ply, want, found } => write!(
                 f,
-                "wrong counts: after {ply} marks X has placed {} and O {} (X has {}, O has {})",
+                "wrong counts: after {ply} marks the board holds {} X and {} O, by the turns (it has {} X and {} O)",
                 want.x, want.o, found.x, found.o
             ),
             K::TurnSide {

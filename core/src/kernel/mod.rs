@@ -69,10 +69,11 @@ pub(crate) fn eligible(
     }
     // The pie rule's `swap` answers the first turn; a mark more and it is
     // gone, whether swapped or not. Restrictions by move number change
-    // the free cells by the move: they are few, and over after the opening.
+    // the free cells by the move, and turns that name their marks the mark
+    // a move places: they are few, and over after the opening.
     let swap = if pie { t.turns.place(0).of + 1 } else { 0 };
     let restricted = t.forbidden.len() as u32;
-    match swap.max(restricted) {
+    match swap.max(restricted).max(t.turns.named_moves()) {
         0 => (Some(chosen), None),
         // Where positions repeat, the kernel's count of them agrees with
         // the general path's only where it forgets them all at a piece put

@@ -482,6 +482,16 @@ impl Mechanics {
         self.marks
     }
 
+    /// Which mark the next move of `pos` places: the rulebook's word, or
+    /// the mark its turn names (`turn_marks()`).
+    #[inline]
+    pub fn marks_at(&self, pos: &Position) -> Marks {
+        match self.turns.named_mark(pos.marks_played()) {
+            Some(mark) => Marks::Named(mark),
+            None => self.marks,
+        }
+    }
+
     /// Who holds a region filled without a line.
     pub fn full_region(&self) -> FullRegion {
         self.full_region

@@ -125,7 +125,9 @@ impl Rulebook {
             self.mechanics
                 .push_twists(pos, CellSet::from_prefix(free), out);
         } else if Self::placing(pos) {
-            self.mechanics.marks.push_placements(pos.turn, free, out);
+            self.mechanics
+                .marks_at(pos)
+                .push_placements(pos.turn, free, out);
         } else {
             self.mechanics.push_piece_moves(pos, free, out);
         }
@@ -203,7 +205,8 @@ impl Rulebook {
         if n == 0 {
             return None;
         }
-        let (i, mark) = crate::kernel::draw_placement(self.mechanics.marks, pos.turn, n, rng);
+        let marks = self.mechanics.marks_at(pos);
+        let (i, mark) = crate::kernel::draw_placement(marks, pos.turn, n, rng);
         let to = free.nth(i).expect("i < n cells");
         Some(Move::Place { to, mark })
     }
@@ -225,7 +228,7 @@ impl Rulebook {
             if n == 0 {
                 return None;
             }
-            let (i, mark) = crate::kernel::draw_placement(t.marks, pos.turn, n, rng);
+            let (i, mark) = crate::kernel::draw_placement(t.marks_at(pos), pos.turn, n, rng);
             let to = free.nth(i).expect("i < n cells");
             // Drawn again without a forbidden cell: as uniform over the
             // allowed cells as listing them, and patterns are judged on a
@@ -375,9 +378,10 @@ impl Rulebook {
                 return refuse(Refusal::MustMove(self.example(pos, |m| m.from().is_some())));
             }
             Move::Place { mark, .. }
-                if !self.mechanics.marks.allows(pos.turn, mark) && !pos.occupied().contains(to) =>
+                if !self.mechanics.marks_at(pos).allows(pos.turn, mark)
+                    && !pos.occupied().contains(to) =>
             {
-                let own = self.mechanics.marks.default_mark(pos.turn);
+                let own = self.mechanics.marks_at(pos).default_mark(pos.turn);
                 return refuse(Refusal::FixedMark(to, own));
             }
             Move::Step { .. } | Move::Take(_) if mv.from().is_some() && Self::placing(pos) => {

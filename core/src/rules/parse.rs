@@ -99,7 +99,7 @@ impl Rulebook {
         text: &str,
     ) -> Result<Move, PlayError> {
         let g = self.grid();
-        let marks = self.mechanics.marks;
+        let marks = self.mechanics.marks_at(pos);
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
             let Some(given) = given else {
                 return Ok(marks.default_mark(pos.turn));

@@ -179,7 +179,7 @@ pub const HOOKS: &[Hook] = &[
         HookId::TurnMarks,
         "turn_marks",
         &[],
-        "marks a side places in its turn, by turn number, the last repeating: [1, 2] is Connect6 (one, then two a turn); [1] (the default) alternates",
+        "marks a side places in its turn, by turn number, the last repeating: [1, 2] is Connect6 (one, then two a turn); [1] (the default) alternates; a turn before the last may name its marks, whoever places them: [[\"X\", \"O\", \"X\"], 1] with the pie rule is the swap opening of five in a row",
     ),
     load(
         HookId::Support,

@@ -22,6 +22,9 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
         && t.regions().is_empty()
         && pos.in_hand(pos.turn()).is_none()
         && t.marks() == Marks::Own
+        // Past the moves whose turns name their marks (a move may place
+        // the opponent's).
+        && pos.marks_played() >= t.turns().named_moves()
         && t.line_result() == LineResult::OwnerWins
         && !t.has_gravity()
         // A line through a mark about to vanish is no threat.

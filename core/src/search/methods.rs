@@ -421,7 +421,7 @@ pub(super) fn methods(
     level: Level,
 ) -> &'static [&'static dyn Method] {
     if lines::suits(rules, pos) {
-        return if level == Level::Hard && rows::applies(rules) {
+        return if level == Level::Hard && rows::applies(rules, pos) {
             &[&Rows, &Lines]
         } else if level == Level::Hard && threats::Threats::applies(rules) {
             &[&ThreatSpace, &Lines]

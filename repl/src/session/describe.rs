@@ -65,12 +65,28 @@ impl Session {
             "a completed line: {line}{ends}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
-                Marks::Own => String::new(),
+                // Never a rulebook's word: the marks a turn names follow.
+                Marks::Own | Marks::Named(_) => String::new(),
                 Marks::Either => "; a move places X or O (b2=O)".to_string(),
                 Marks::Shared => "; both sides place X".to_string(),
             }
         );
         lines.extend(indented(&text, self.columns()));
+        let turns = t.turns();
+        if turns.named_moves() > 0 {
+            let named: Vec<String> = (0..turns.named_moves())
+                .map(|ply| {
+                    let mark = turns.named_mark(ply);
+                    let side = turns.place(ply).side();
+                    format!("{side} places {}", mark.unwrap_or(side))
+                })
+                .collect();
+            let text = format!(
+                "the first moves place named marks, whoever makes them: {}; then each side its own",
+                named.join(", ")
+            );
+            lines.extend(indented(&text, self.columns()));
+        }
         let hooks: Vec<String> = r
             .script()
             .hooks()

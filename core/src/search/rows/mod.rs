@@ -49,8 +49,11 @@ pub(crate) const NODES_PER_PLAYOUT: u64 = 30;
 /// two marks a turn (connect6), and no move does more than place it and
 /// capture (pente) — though some may be forbidden by the patterns they make
 /// (renju's X).
-pub(crate) fn applies(rules: &Rulebook) -> bool {
+pub(crate) fn applies(rules: &Rulebook, pos: &Position) -> bool {
     let t = rules.mechanics();
+    // Past an opening of other turns (the swap opening of five in a row), one mark a
+    // turn: the search reads the turns from there.
+    let alternates = t.turns().alternates_from(pos.marks_played());
     let k = t.min_run();
     let longest = t.lines().iter().map(Vec::len).max().unwrap_or(0);
     let from_k = [Side::X, Side::O].iter().all(|&s| {
@@ -61,9 +64,10 @@ pub(crate) fn applies(rules: &Rulebook) -> bool {
         && from_k
         // The kept board judges a line by its windows of `k` marks alone.
         && t.line_ends() == LineEnds::Any
-        && t.turns().counts().iter().all(|&n| n <= 2)
+        && (alternates
+            || (t.turns().counts().iter().all(|&n| n <= 2) && t.turns().named_moves() == 0))
         // The forbidden patterns are judged for one mark a turn only.
-        && (t.turns().is_alternating() || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))
+        && (alternates || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))
         && !rules.has_per_move_hooks()
         && rules.grid().len() < usize::from(u16::MAX)
 }
@@ -103,7 +107,7 @@ pub(crate) fn choose(
     if cells.is_empty() {
         return None;
     }
-    let shape = Shape::new(rules);
+    let shape = Shape::from_move(rules, pos.marks_played());
     let fillable = rules.fillable(pos);
     let open: Vec<bool> = (0..rules.grid().len())
         .map(|c| fillable.contains(Cell(c as u16)))
@@ -133,7 +137,7 @@ mod tests {
     fn the_row_search_plays_lines_with_patterns_two_marks_a_turn_or_captures() {
         for name in ["renju", "connect6", "pente"] {
             let rules = Rulebook::builtin(name).unwrap();
-            assert!(applies(&rules), "{name}");
+            assert!(applies(&rules, &rules.initial()), "{name}");
         }
         // Five in a row on 15×15, with and without the exactly-five rule;
         // two in a row is too short for fours and threes.
@@ -143,7 +147,11 @@ mod tests {
                  [board]\nwidth = 15\nheight = 15\n[params]\nk = {k}\noverline = {overline}\n"
             );
             let rules = Rulebook::from_str_at(&text, "five.toml", None).unwrap();
-            assert_eq!(applies(&rules), plays, "k = {k}, overline = {overline}");
+            assert_eq!(
+                applies(&rules, &rules.initial()),
+                plays,
+                "k = {k}, overline = {overline}"
+            );
         }
     }
 }

@@ -77,8 +77,17 @@ pub(in crate::search::rows) struct Shape<'r> {
 }
 
 impl<'r> Shape<'r> {
-    /// The tables of `rules`' lines for lines of `k`.
+    /// The tables of `rules`' lines for lines of `k`, from the game's start.
+    #[cfg(test)]
     pub(in crate::search::rows) fn new(rules: &'r Rulebook) -> Shape<'r> {
+        Shape::from_move(rules, 0)
+    }
+
+    /// The shape for a search from the game's move `played` (from 0):
+    /// where every turn from there on is one own mark (past the swap
+    /// opening of five in a row), the search reads the turns as alternating.
+    pub(in crate::search::rows) fn from_move(rules: &'r Rulebook, played: u32) -> Shape<'r> {
+        static ALTERNATING: std::sync::LazyLock<Turns> = std::sync::LazyLock::new(Turns::default);
         let mechanics = rules.mechanics();
         let k = mechanics.min_run();
         let n = rules.grid().len();
@@ -151,7 +160,12 @@ impl<'r> Shape<'r> {
             }
         }
         let (centre, centre_scale) = crate::search::threats::centre_nearness(rules);
-        let alternating = mechanics.turns().is_alternating();
+        let turns = if mechanics.turns().alternates_from(played) {
+            &*ALTERNATING
+        } else {
+            mechanics.turns()
+        };
+        let alternating = turns.is_alternating();
         // Two marks a turn and captures change what a shape is worth; the
         // fit knew neither.
         let by_shapes = alternating && captures.is_empty();
@@ -169,7 +183,7 @@ impl<'r> Shape<'r> {
             capture_wins: mechanics.capture_wins(),
             per_capture: mechanics.captures().per_capture(),
             most_worth,
-            turns: mechanics.turns(),
+            turns,
             alternating,
             windows,
             beyond,
