@@ -98,11 +98,6 @@ pub enum Marks {
     Either,
     /// One mark for both sides, X (Notakto).
     Shared,
-    /// This mark, whoever moves: a move whose turn names its marks
-    /// (`turn_marks()`, the swap opening of five in a row). Never a rulebook's word:
-    /// [`Mechanics::marks_at`](super::Mechanics::marks_at) gives it for
-    /// such a move.
-    Named(Side),
 }
 
 impl Word for Marks {
@@ -120,7 +115,6 @@ impl Marks {
         match self {
             Marks::Own | Marks::Either => mover,
             Marks::Shared => Side::X,
-            Marks::Named(mark) => mark,
         }
     }
 

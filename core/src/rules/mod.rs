@@ -125,9 +125,8 @@ impl Rulebook {
             self.mechanics
                 .push_twists(pos, CellSet::from_prefix(free), out);
         } else if Self::placing(pos) {
-            self.mechanics
-                .marks_at(pos)
-                .push_placements(pos.turn, free, out);
+            let (marks, mover) = self.mechanics.marks_at(pos);
+            marks.push_placements(mover, free, out);
         } else {
             self.mechanics.push_piece_moves(pos, free, out);
         }
@@ -205,8 +204,8 @@ impl Rulebook {
         if n == 0 {
             return None;
         }
-        let marks = self.mechanics.marks_at(pos);
-        let (i, mark) = crate::kernel::draw_placement(marks, pos.turn, n, rng);
+        let (marks, mover) = self.mechanics.marks_at(pos);
+        let (i, mark) = crate::kernel::draw_placement(marks, mover, n, rng);
         let to = free.nth(i).expect("i < n cells");
         Some(Move::Place { to, mark })
     }
@@ -223,12 +222,13 @@ impl Rulebook {
     ) -> Option<Move> {
         let t = &self.mechanics;
         let mut free = self.free_in::<W>(pos) & !t.forbidden(pos).prefix::<W>();
+        let (marks, mover) = t.marks_at(pos);
         loop {
             let n = free.count();
             if n == 0 {
                 return None;
             }
-            let (i, mark) = crate::kernel::draw_placement(t.marks_at(pos), pos.turn, n, rng);
+            let (i, mark) = crate::kernel::draw_placement(marks, mover, n, rng);
             let to = free.nth(i).expect("i < n cells");
             // Drawn again without a forbidden cell: as uniform over the
             // allowed cells as listing them, and patterns are judged on a
@@ -274,6 +274,12 @@ impl Rulebook {
             return Ok(false);
         }
         Ok(with_width!(self.mechanics.words, W => self.has_board_move::<W>(pos)))
+    }
+
+    /// Whether the next move of `pos` may place `mark`.
+    fn marks_allow(&self, pos: &Position, mark: Side) -> bool {
+        let (marks, mover) = self.mechanics.marks_at(pos);
+        marks.allows(mover, mark)
     }
 
     /// Whether the board rules allow the side to move any move.
@@ -378,10 +384,10 @@ impl Rulebook {
                 return refuse(Refusal::MustMove(self.example(pos, |m| m.from().is_some())));
             }
             Move::Place { mark, .. }
-                if !self.mechanics.marks_at(pos).allows(pos.turn, mark)
-                    && !pos.occupied().contains(to) =>
+                if !self.marks_allow(pos, mark) && !pos.occupied().contains(to) =>
             {
-                let own = self.mechanics.marks_at(pos).default_mark(pos.turn);
+                let (marks, mover) = self.mechanics.marks_at(pos);
+                let own = marks.default_mark(mover);
                 return refuse(Refusal::FixedMark(to, own));
             }
             Move::Step { .. } | Move::Take(_) if mv.from().is_some() && Self::placing(pos) => {

@@ -99,10 +99,10 @@ impl Rulebook {
         text: &str,
     ) -> Result<Move, PlayError> {
         let g = self.grid();
-        let marks = self.mechanics.marks_at(pos);
+        let (marks, mover) = self.mechanics.marks_at(pos);
         let mark = |cell: Cell, given: Option<&str>| -> Result<Side, PlayError> {
             let Some(given) = given else {
-                return Ok(marks.default_mark(pos.turn));
+                return Ok(marks.default_mark(mover));
             };
             let mut chars = given.chars();
             let side = match (chars.next().and_then(Side::from_char), chars.next()) {
@@ -111,13 +111,13 @@ impl Rulebook {
                     return Err(self.refused_at(pos, Refusal::UnknownMark(cell, given.to_string())));
                 }
             };
-            if !marks.allows(pos.turn, side) {
+            if !marks.allows(mover, side) {
                 // On a taken cell, the reason is the cell: "write b2"
                 // would name a move refused as well.
                 let refusal = if pos.occupied().contains(cell) {
                     Refusal::Occupied(cell)
                 } else {
-                    Refusal::FixedMark(cell, marks.default_mark(pos.turn))
+                    Refusal::FixedMark(cell, marks.default_mark(mover))
                 };
                 return Err(self.refused_at(pos, refusal));
             }
@@ -196,7 +196,7 @@ impl Rulebook {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
             // `b2=` where the move's mark is fixed: say which mark it places.
             ParseMoveError::NoMark(text) if marks != Marks::Either => {
-                let own = marks.default_mark(pos.turn);
+                let own = marks.default_mark(mover);
                 // A cell only where the text names it as the board does
                 // (`b2`, not `b02`): the reason repeats the text as written.
                 let refusal = match g.parse_cell(&text) {

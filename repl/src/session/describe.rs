@@ -65,8 +65,7 @@ impl Session {
             "a completed line: {line}{ends}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
-                // Never a rulebook's word: the marks a turn names follow.
-                Marks::Own | Marks::Named(_) => String::new(),
+                Marks::Own => String::new(),
                 Marks::Either => "; a move places X or O (b2=O)".to_string(),
                 Marks::Shared => "; both sides place X".to_string(),
             }
