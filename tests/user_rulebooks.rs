@@ -1035,3 +1035,68 @@ fn a_turn_that_names_its_marks_opens_gomoku_with_a_swap() {
         "{e}"
     );
 }
+
+/// The swap opening's choice (SW2) reads every mark of the first turn:
+/// the second player takes X where X's mark nearest the centre is nearer
+/// than O's, whichever X mark came first (a review found that only X's
+/// first-numbered mark was read, so two mirror images were answered
+/// apart); and `setup` refuses a swap before the whole first turn.
+#[test]
+fn the_swap_opening_is_weighed_by_all_its_marks() {
+    let rules = guide_example("swap1.toml", 6);
+    let answer = |moves: &str| {
+        let mut game = Game::new(rules.clone());
+        play_all(&mut game, moves);
+        let request = Request::new(Level::Hard, Budget::Playouts(300));
+        let at = At::new(&rules, game.position(), game.moves());
+        let mv = choose(at, request, &mut Rng::new(1)).unwrap().unwrap();
+        rules.move_text(mv)
+    };
+    assert_eq!(answer("a1 o15 h8"), "swap");
+    assert_eq!(answer("o15 a1 h8"), "swap");
+    assert_ne!(answer("a1 h8 o15"), "swap", "O holds the centre");
+    let early = "15/15/15/15/15/15/15/7X7/15/15/15/15/15/15/15 X - - swapped";
+    let e = rules.parse_position(early).unwrap_err().to_string();
+    assert!(
+        e.contains("answers the whole first turn, 3 marks, and the board holds 1"),
+        "{e}"
+    );
+}
+
+/// Turns that name their marks are refused with rules judged for the
+/// side that moves: forbidden patterns and restrictions by move number
+/// (a named mark may be the other side's; a review found X's double
+/// three refused on an O that X placed).
+#[test]
+fn named_marks_refuse_rules_of_the_mover() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, hook, said) in [
+        (
+            "patterns",
+            "fn forbidden_patterns(side) { if side == \"X\" { [\"double three\"] } }",
+            "forbidden_patterns() cannot go with turns that name their marks",
+        ),
+        (
+            "restricted",
+            "fn forbidden(side, n) { if side == \"X\" && n == 1 { [cell(4, 4)] } }",
+            "forbidden() cannot go with turns that name their marks",
+        ),
+    ] {
+        std::fs::write(
+            dir.path().join(format!("{name}.rhai")),
+            format!(
+                "fn lines() {{ lines::straight(5) }}\nfn wins(run) {{ run >= 5 }}\n\
+                 fn turn_marks() {{ [[\"X\", \"O\", \"X\"], 1] }}\n{hook}\n"
+            ),
+        )
+        .unwrap();
+        let text = format!(
+            "name = \"{name}\"\ntitle = \"t\"\nscript = \"{name}.rhai\"\n\
+             [board]\nwidth = 9\nheight = 9\n"
+        );
+        let e = Rulebook::from_str_at(&text, "t.toml", Some(dir.path().to_path_buf()))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(said), "{name}: {e}");
+    }
+}

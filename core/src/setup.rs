@@ -313,6 +313,11 @@ impl Rulebook {
             if pos.ply == 0 {
                 return fail(at, K::SwappedEmpty);
             }
+            let of = self.mechanics.turns.place(0).of;
+            if u32::from(pos.ply) < of {
+                let marks = u32::from(pos.ply);
+                return fail(at, K::SwappedEarly { marks, of });
+            }
             pos.swapped = true;
             pos.ply = pos.ply.saturating_add(1);
         }

@@ -260,6 +260,14 @@ pub enum SetupErrorKind {
     SwappedWithoutPie,
     /// `swapped` on an empty board: there is no first move to answer (PI1).
     SwappedEmpty,
+    /// `swapped` before the first turn's `of` marks are all on the board
+    /// (`turn_marks()`): the swap answers the whole turn (PI1).
+    SwappedEarly {
+        /// The marks on the board.
+        marks: u32,
+        /// The marks of the first turn.
+        of: u32,
+    },
     /// Gravity: the mark on `cell` does not rest on anything; `under` must
     /// be filled first.
     Unsupported {
@@ -552,6 +560,10 @@ impl fmt::Display for SetupErrorKind {
             }
             K::SwappedEmpty => f.write_str(
                 "`swapped`: the pie rule's swap answers the first move, and no mark is on the board (PI1)",
+            ),
+            K::SwappedEarly { marks, of } => write!(
+                f,
+                "`swapped`: the pie rule's swap answers the whole first turn, {of} marks, and the board holds {marks} (PI1)"
             ),
             K::Unsupported { cell, under } => {
                 let under: Vec<String> = under.iter().map(ToString::to_string).collect();

@@ -105,6 +105,12 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     if by_side == [0, 0] {
         return Ok(());
     }
+    if t.turns.named_moves() > 0 {
+        return Err(load.bad(
+            HookId::ForbiddenPatterns,
+            "forbidden_patterns() cannot go with turns that name their marks: a pattern is forbidden to the side that moves, and a named mark may be the other side's".into(),
+        ));
+    }
     use Primitive as P;
     let clash = [
         P::Pieces,

@@ -30,6 +30,12 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     // are taken or slide, the same marks come back at other numbers.
     // Pieces that move do not clash: each side places all its pieces
     // before any moves, so the placements are the game's first moves.
+    if t.turns.named_moves() > 0 {
+        return Err(load.bad(
+            hook,
+            "forbidden() cannot go with turns that name their marks: it restricts a side's n-th mark, and a named mark may be the other side's".into(),
+        ));
+    }
     use Primitive as P;
     let clash = [P::Captures, P::KeepMarks, P::Slides];
     if let Some(what) = t.first_in_use(&clash) {

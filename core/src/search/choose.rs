@@ -229,8 +229,8 @@ fn choose_swap(
     // playing on is worth to the side to move.
     let half = budget.scaled_down(2);
     let stay = if lines::suits(at.rules, at.pos) {
-        // No search to ask on a wide board: the first mark's pull, by its
-        // distance from the centre (a central first mark favours X).
+        // No search to ask on a wide board: the first turn's marks' pull,
+        // by their distance from the centre (a central X favours X).
         lines::first_mark_value(at.rules, at.pos)
     } else {
         let after = s.weighing(At::new(at.rules, &swapped, &line));

@@ -81,7 +81,10 @@ pub(super) fn by_tables_at(
     rng: &mut Rng,
 ) -> Option<Move> {
     let t = rules.mechanics();
+    // Past the moves whose turns name their marks: before, a move may
+    // place the opponent's.
     let by_lines = t.marks() == crate::rulebook::Marks::Own
+        && pos.marks_played() >= t.turns().named_moves()
         && t.line_result() == crate::rulebook::LineResult::OwnerWins
         && t.regions().is_empty()
         && !t.has_gravity()

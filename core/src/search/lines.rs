@@ -57,17 +57,33 @@ pub(super) fn threat_move(
 }
 
 /// What the side to move (the second player) can expect after the first
-/// mark on a wide board: less the nearer the mark is to the centre.
+/// turn on a wide board: less where the other side's mark nearest the
+/// centre is within its central third and nearer than any of its own (a
+/// turn that names its marks may have given it one: the swap opening).
 pub(super) fn first_mark_value(rules: &Rulebook, pos: &Position) -> f64 {
     let g = rules.grid();
-    let Some(mark) = pos.marks(pos.turn().other()).first() else {
-        return 0.5;
-    };
     let (w, h) = (f64::from(g.width()), f64::from(g.height()));
-    let dx = (f64::from(g.col(mark)) - (w - 1.0) / 2.0).abs() / (w / 2.0);
-    let dy = (f64::from(g.row(mark)) - (h - 1.0) / 2.0).abs() / (h / 2.0);
+    let nearest = |side| {
+        let away = |mark| {
+            let dx = (f64::from(g.col(mark)) - (w - 1.0) / 2.0).abs() / (w / 2.0);
+            let dy = (f64::from(g.row(mark)) - (h - 1.0) / 2.0).abs() / (h / 2.0);
+            dx.max(dy)
+        };
+        pos.marks(side)
+            .into_iter()
+            .map(away)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (theirs, mine) = (nearest(pos.turn().other()), nearest(pos.turn()));
+    if theirs.is_infinite() {
+        return 0.5;
+    }
     // Within the central third either way the first mark is worth taking.
-    if dx.max(dy) < 1.0 / 3.0 { 0.4 } else { 0.6 }
+    if theirs < 1.0 / 3.0 && theirs <= mine {
+        0.4
+    } else {
+        0.6
+    }
 }
 
 /// Whether `side` does as well taking a draw as playing on, by the lines: it
