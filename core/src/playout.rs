@@ -113,8 +113,8 @@ impl Playout {
         // at the start, where both count from it alone, or from a piece
         // put from hand, which none comes back across (its loops forget
         // every earlier position there too).
-        let hand_over = (rules.after_opening)
-            .filter(|k| HAND_OVER && (!track || k.kind.forgets_at_placements()));
+        // (`kernel::eligible` gives no loop to take over where it cannot.)
+        let hand_over = rules.after_opening.filter(|_| HAND_OVER);
         self.keys.clear();
         if track {
             self.keys.push(start.key());
@@ -133,11 +133,7 @@ impl Playout {
             }
             if let Some(kernel) = hand_over
                 && pos.marks_played() >= kernel.from_mark
-                && (!track
-                    || ply == 0
-                    || pos
-                        .last_move()
-                        .is_some_and(|m| m != Move::Swap && m.from().is_none()))
+                && (!track || ply == 0 || pos.last_move().is_some_and(|m| m.from().is_none()))
             {
                 return self.in_kernel(rules, kernel.kind, &pos, rng, ply);
             }

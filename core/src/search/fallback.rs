@@ -80,22 +80,10 @@ pub(super) fn by_tables_at(
     among: Option<&[Move]>,
     rng: &mut Rng,
 ) -> Option<Move> {
-    let t = rules.mechanics();
-    // Past the moves whose turns name their marks: before, a move may
-    // place the opponent's.
-    let by_lines = t.marks() == crate::rulebook::Marks::Own
-        && pos.marks_played() >= t.turns().named_moves()
-        && t.line_result() == crate::rulebook::LineResult::OwnerWins
-        && t.regions().is_empty()
-        && !t.has_gravity()
-        && t.keep_marks().is_none()
-        && !t.has_slides()
-        && !t.has_twists()
-        && !t.restricted(pos)
-        && pos.in_hand(pos.turn()).is_none();
-    if pos.is_over() || !by_lines {
+    if pos.is_over() || !lines::read_by_own_lines(rules, pos) {
         return None;
     }
+    let t = rules.mechanics();
     let me = pos.turn();
     let moves: Vec<Move> = match among {
         Some(moves) => moves.to_vec(),

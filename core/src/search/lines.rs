@@ -15,11 +15,15 @@ const WIDE_BOARD: usize = 100;
 /// where each side places its own marks without limit, they stay, and a
 /// line wins for its owner.
 pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
+    rules.grid().len() >= WIDE_BOARD && read_by_own_lines(rules, pos)
+}
+
+/// Whether a side's own marks in `pos` are its attack, on a board of any
+/// size: each side places its own mark without limit, they stay, a line
+/// wins for its owner, and nothing but lines closes a cell.
+pub(super) fn read_by_own_lines(rules: &Rulebook, pos: &Position) -> bool {
     let t = rules.mechanics();
-    // The threat weights read a side's own marks as its attack: only true
-    // where each side places its own mark and a line wins for its owner.
-    rules.grid().len() >= WIDE_BOARD
-        && t.regions().is_empty()
+    t.regions().is_empty()
         && pos.in_hand(pos.turn()).is_none()
         && t.marks() == Marks::Own
         // Past the moves whose turns name their marks (a move may place
