@@ -12,16 +12,20 @@
 use super::{Finished, Seen, end};
 use crate::geometry::{Bits, Cell};
 use crate::mechanics::Mechanics;
+use crate::mechanics::removals::Tally;
 use crate::position::{Outcome, Position};
 use crate::rng::Rng;
 
 /// What a side to move may do, worked out once a move.
-struct Turn<const W: usize> {
+struct Turn<'a, const W: usize> {
     own: Bits<W>,
     free: Bits<W>,
     occupied: Bits<W>,
     /// Cells where a piece of the mover would complete a line that removes.
     near: Bits<W>,
+    /// Where the windows are counted: the tally and the lanes of the
+    /// windows the mover lacks one mark of.
+    short: Option<(&'a Tally, u64)>,
 }
 
 /// How the side to move moves this turn.
@@ -35,12 +39,17 @@ enum Way {
     Steps,
 }
 
-impl<const W: usize> Turn<W> {
+impl<const W: usize> Turn<'_, W> {
     /// Whether the piece on `from` completes a line by going to `to`.
     #[inline(always)]
     fn completes(&self, t: &Mechanics, from: Cell, to: Cell) -> bool {
-        self.near.contains(to)
-            && t.completes(to, (self.own & !Bits::single(from)) | Bits::single(to))
+        match self.short {
+            Some((y, short)) => y.completes_lane(short, from, to),
+            None => {
+                self.near.contains(to)
+                    && t.completes(to, (self.own & !Bits::single(from)) | Bits::single(to))
+            }
+        }
     }
 
     /// The cells the piece on `from` may step to (not its jumps).
@@ -228,23 +237,22 @@ fn run_in<const W: usize, const JUMPS: bool>(
         let occupied = own | theirs;
         let free = all & !occupied;
         let placing = hand[s] > 0;
+        // With no opponent piece on the board a line removes nothing: the
+        // general path lists its moves as any other.
+        let lines_remove = removes && !theirs.is_empty();
+        let short = tally
+            .filter(|_| lines_remove)
+            .map(|y| (y, y.short_lanes(counts[s], counts[1 - s])));
         let here = Turn {
             own,
             free,
             occupied,
-            // With no opponent piece on the board a line removes nothing:
-            // the general path lists its moves as any other.
-            near: if removes && !theirs.is_empty() {
-                match tally {
-                    Some(y) => {
-                        let short = y.short_lanes(counts[s], counts[1 - s]);
-                        t.windows_of_lanes(y, short) & free
-                    }
-                    None => t.completing_cells(own, free),
-                }
-            } else {
-                Bits::EMPTY
+            near: match short {
+                Some((y, short)) => t.windows_of_lanes(y, short) & free,
+                None if lines_remove => t.completing_cells(own, free),
+                None => Bits::EMPTY,
             },
+            short,
         };
         let way = if placing {
             Way::Places

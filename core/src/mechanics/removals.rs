@@ -58,6 +58,9 @@ pub(crate) struct Removals {
 pub(crate) struct Tally {
     /// Per cell, a 1 in the lane of each window through it.
     pub(crate) one: Vec<u64>,
+    /// Per bit, the window whose lane starts there: a table, as a division
+    /// by `bits` held up every move's read of the short windows.
+    window_at: [u8; 64],
     bits: u32,
     /// The lowest bit of every lane in use.
     low: u64,
@@ -86,8 +89,13 @@ impl Tally {
                     .fold(0, |a, (i, _)| a | 1 << (i as u32 * bits))
             })
             .collect();
+        let mut window_at = [0; 64];
+        for (bit, w) in window_at.iter_mut().enumerate() {
+            *w = (bit as u32 / bits) as u8;
+        }
         Some(Tally {
             one,
+            window_at,
             bits,
             low: lanes(1),
             short: lanes(k as u64 - 1),
@@ -126,7 +134,15 @@ impl Tally {
     /// The window a lane's low bit stands for.
     #[inline(always)]
     pub(crate) fn window(&self, bit: u32) -> usize {
-        (bit / self.bits) as usize
+        usize::from(self.window_at[bit as usize & 63])
+    }
+
+    /// Whether a piece going from `from` to the free cell `to` completes
+    /// one of the windows `short` (as [`Tally::short_lanes`] gives them):
+    /// one through `to` that `from` is not part of.
+    #[inline(always)]
+    pub(crate) fn completes_lane(&self, short: u64, from: Cell, to: Cell) -> bool {
+        self.one[to.index()] & short & !self.one[from.index()] != 0
     }
 }
 
