@@ -19,4 +19,5 @@ pub mod reply;
 pub mod scaffold;
 pub mod session;
 pub mod table;
+pub mod thinking;
 pub mod watch;

@@ -496,7 +496,17 @@ impl Session {
         } else {
             request
         };
+        let shown = (self.setting == Setting::Interactive)
+            .then(|| {
+                let side = self.game.position().turn();
+                crate::thinking::Thinking::on_terminal(match command {
+                    "hint" => format!("thinking of a hint for {side} ({level})…"),
+                    _ => format!("{side} is thinking ({level})…"),
+                })
+            })
+            .flatten();
         let chosen = search::choose(&self.game, request, &mut self.rng);
+        drop(shown);
         // A hook that Ctrl-C stopped fails: the move was stopped, not failed.
         let mv = match chosen {
             Err(_) if self.interrupt.is_raised() => None,

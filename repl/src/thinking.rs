@@ -1,0 +1,137 @@
+//! A line on the terminal while the computer thinks: which side, how long
+//! so far, and that Ctrl-C stops it. Hard searches for a second or more, and
+//! the move typed before it is shown only with the answer: a silent second
+//! reads as a hang.
+//!
+//! The line waits a moment before it shows (an easy answer comes at once,
+//! and a line drawn and wiped for it only flickers), counts the seconds
+//! while it stands, and is wiped when the search ends, so the command's
+//! output starts on a clean line. It is drawn on stderr at a terminal only:
+//! batch output and pipes never see it.
+
+use std::io::{IsTerminal, Write};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a search runs before the line shows.
+pub const DELAY: Duration = Duration::from_millis(300);
+
+/// How often the seconds are redrawn.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The line, while it may be up; dropping it wipes the line (when it was
+/// drawn) before the caller prints anything.
+pub struct Thinking {
+    done: Option<Sender<()>>,
+    drawer: Option<JoinHandle<()>>,
+}
+
+impl Thinking {
+    /// Shows `what` on stderr after [`DELAY`], if stderr is a terminal.
+    pub fn on_terminal(what: String) -> Option<Thinking> {
+        std::io::stderr()
+            .is_terminal()
+            .then(|| Thinking::to(std::io::stderr(), what, DELAY))
+    }
+
+    /// Shows `what` on `out` once `delay` has passed, with the seconds since
+    /// it began, until dropped.
+    pub fn to(mut out: impl Write + Send + 'static, what: String, delay: Duration) -> Thinking {
+        let (done, wait) = mpsc::channel::<()>();
+        let began = Instant::now();
+        let drawer = std::thread::spawn(move || {
+            // Done (or the sender gone) before the delay: nothing drawn.
+            if !matches!(wait.recv_timeout(delay), Err(RecvTimeoutError::Timeout)) {
+                return;
+            }
+            loop {
+                let seconds = began.elapsed().as_secs_f64();
+                // Carriage return and erase to the end: one line, redrawn.
+                let _ = write!(out, "\r\x1b[K{what} {seconds:.1} s · Ctrl-C stops it");
+                let _ = out.flush();
+                if !matches!(wait.recv_timeout(TICK), Err(RecvTimeoutError::Timeout)) {
+                    break;
+                }
+            }
+            let _ = write!(out, "\r\x1b[K");
+            let _ = out.flush();
+        });
+        Thinking {
+            done: Some(done),
+            drawer: Some(drawer),
+        }
+    }
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        // The line is wiped before the caller goes on to print.
+        drop(self.done.take());
+        if let Some(drawer) = self.drawer.take() {
+            let _ = drawer.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// What the line drew, kept for the test.
+    #[derive(Clone, Default)]
+    struct Screen(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Screen {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Screen {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn a_search_shorter_than_the_delay_draws_nothing() {
+        let screen = Screen::default();
+        let shown = Thinking::to(
+            screen.clone(),
+            "O is thinking".into(),
+            Duration::from_secs(60),
+        );
+        drop(shown);
+        assert_eq!(screen.text(), "");
+    }
+
+    #[test]
+    fn a_longer_search_shows_the_side_and_seconds_then_wipes_the_line() {
+        let screen = Screen::default();
+        let shown = Thinking::to(
+            screen.clone(),
+            "O is thinking (hard)…".into(),
+            Duration::ZERO,
+        );
+        // Until the line is drawn at least once.
+        let start = Instant::now();
+        while !screen.text().contains("Ctrl-C") && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(shown);
+        let text = screen.text();
+        assert!(
+            text.starts_with("\r\x1b[KO is thinking (hard)… ")
+                && text.contains(" s · Ctrl-C stops it"),
+            "{text:?}"
+        );
+        // Wiped last: the output that follows starts on a clean line.
+        assert!(text.ends_with("Ctrl-C stops it\r\x1b[K"), "{text:?}");
+    }
+}
