@@ -48,6 +48,26 @@ fn ultimate_shows_won_drawn_and_target_boards() {
     insta::assert_snapshot!(board(&after("ultimate", &[setup]), PLAIN));
 }
 
+/// Once the game is over no small board's empty cell is drawn open (`.`),
+/// the board the last move sent play to included: every one is `·`.
+#[test]
+fn ultimate_shows_no_open_cell_after_the_result() {
+    // O's i6 takes board 6 (g4–i6), its third won board in a row (4 5
+    // 6), and sends play to board 9, which is empty.
+    let setup = "setup 9/9/X1XX5/OOOOOOOO1/9/9/9/2X6/X1XX1XX2 O - 6";
+    let mut session = after("ultimate", &[setup]);
+    let s = step(&mut session, "i6", PLAIN);
+    assert!(s.text.contains("result: O wins"), "{}", s.text);
+    let drawn = board(&session, PLAIN);
+    let grid: String = drawn
+        .lines()
+        .filter(|l| l.contains('|'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!grid.contains('.'), "{drawn}");
+    assert!(grid.contains('·'), "{drawn}");
+}
+
 /// Every line of `text` fits an 80-column terminal.
 fn assert_fits_80_columns(text: &str) {
     for line in text.lines() {

@@ -679,6 +679,9 @@ fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
     match pos.mark_at(cell) {
         Some(s) => Shown::Mark(s),
         None => match (pos.target(), t.region_of(cell)) {
+            // After the result no cell is open, whichever board the last
+            // move sent play to.
+            (_, Some(_)) if pos.outcome().is_some() => Shown::Blocked,
             (Some(target), Some(r)) if target != r => Shown::Blocked,
             _ => Shown::Open,
         },
