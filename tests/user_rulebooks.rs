@@ -1036,6 +1036,42 @@ fn a_turn_that_names_its_marks_opens_gomoku_with_a_swap() {
     );
 }
 
+/// What is said of a move of the swap opening says the mark it placed
+/// where that is the opponent's (`h9=O`, which parses back to the move),
+/// and the status line says when `swap` may answer (a new user saw `X
+/// plays e1` beside an O on e1, and nothing said that `swap` was open).
+#[test]
+fn the_swap_opening_says_each_mark_placed_and_when_swap_may_answer() {
+    let rules = guide_example("swap1.toml", 6);
+    let mut game = Game::new(rules.clone());
+    let mut said = Vec::new();
+    for text in ["h8", "h9", "g9"] {
+        let mv = rules
+            .parse_move(game.position(), game.moves(), text)
+            .unwrap();
+        said.push(rules.move_text_in(game.position(), mv));
+        let again = rules.move_text_in(game.position(), mv);
+        assert_eq!(
+            rules.parse_move(game.position(), game.moves(), &again),
+            Ok(mv),
+            "{again}"
+        );
+        game.play(mv).unwrap();
+    }
+    assert_eq!(said, ["h8", "h9=O", "g9"]);
+    assert_eq!(
+        game.status_line(),
+        "to move: O — may answer `swap` (pie rule)"
+    );
+    // Past the opening an own mark is written bare, and swap is spent.
+    play_all(&mut game, "h7");
+    let mv = rules
+        .parse_move(game.position(), game.moves(), "g8")
+        .unwrap();
+    assert_eq!(rules.move_text_in(game.position(), mv), "g8");
+    assert_eq!(game.status_line(), "to move: X");
+}
+
 /// The swap opening's choice (SW2) reads every mark of the first turn:
 /// the second player takes X where X's mark nearest the centre is nearer
 /// than O's, whichever X mark came first (a review found that only X's

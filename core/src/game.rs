@@ -229,7 +229,7 @@ impl Game {
                 // Where the turn names the mark, which one: it may be the
                 // opponent's (the swap opening of five in a row).
                 let named = turns.named_mark(pos.marks_played());
-                if place.of > 1 {
+                let line = if place.of > 1 {
                     format!(
                         "to move: {} — mark {} of {}{}",
                         pos.turn(),
@@ -241,6 +241,18 @@ impl Game {
                     format!("to move: {} — placing {mark}", pos.turn())
                 } else {
                     format!("to move: {}", pos.turn())
+                };
+                // The pie rule's one chance, said where it stands: else only
+                // `legal`'s last word shows it.
+                if self.rulebook.swap_legal(pos) {
+                    let joint = if line.contains(" — ") {
+                        ", "
+                    } else {
+                        " — "
+                    };
+                    format!("{line}{joint}may answer `swap` (pie rule)")
+                } else {
+                    line
                 }
             }
             Some(ending) => result_line(ending),

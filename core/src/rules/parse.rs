@@ -17,6 +17,22 @@ impl Rulebook {
         self.script.names.text(self.grid(), mv)
     }
 
+    /// A move's text as played in `pos`: [`Rulebook::move_text`], and
+    /// where the turn names a mark other than the mover's own (a swap
+    /// opening's), that mark too (`h9=O`), so that what is said of a move
+    /// says what it placed. The text parses back to the same move.
+    pub fn move_text_in(&self, pos: &Position, mv: Move) -> String {
+        let text = self.move_text(mv);
+        match (mv, self.mechanics().marks_at(pos)) {
+            (Move::Place { mark, .. }, (Marks::Own, named))
+                if mark == named && named != pos.turn() =>
+            {
+                format!("{text}={mark}")
+            }
+            _ => text,
+        }
+    }
+
     /// The cell a mark dropped into column `col` lands on in `pos`: the one
     /// cell of that column that may be filled now, if there is exactly one.
     pub fn landing(&self, pos: &Position, col: u32) -> Option<Cell> {

@@ -425,9 +425,10 @@ fn notes(out: &mut String, session: &Session) {
         // it scroll away.
         let positions = game.positions();
         let mover = positions[game.moves().len() - 1].turn();
-        let turn: Vec<String> = last_turn(game)
-            .iter()
-            .map(|&m| rulebook.move_text(m))
+        let turn = last_turn(game);
+        let first = game.moves().len() - turn.len();
+        let turn: Vec<String> = (turn.iter().enumerate())
+            .map(|(i, &m)| rulebook.move_text_in(&positions[first + i], m))
             .collect();
         let note = if mv == Move::Swap {
             " (the seats exchanged marks; O moves next, now played by the other seat)"

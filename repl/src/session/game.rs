@@ -169,7 +169,8 @@ impl Session {
         let side = self.game.position().turn();
         let mut line = format!(
             "hint: {side} could play {} ({level})",
-            self.rulebook().move_text(thought.mv)
+            self.rulebook()
+                .move_text_in(self.game.position(), thought.mv)
         );
         // As `ai` says it: a hint cut short names what a full search may not.
         if let Some(cut) = thought.cut_note(level) {
@@ -329,7 +330,7 @@ impl Session {
                 }
             }
             text.push(if same_turn { ',' } else { ' ' });
-            text.push_str(&r.move_text(mv));
+            text.push_str(&r.move_text_in(&positions[i], mv));
         }
         Reply::Lines(vec![text])
     }

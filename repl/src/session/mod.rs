@@ -437,7 +437,7 @@ impl Session {
 
     fn make_move(&mut self, mv: Move, by: By) -> Result<Played, CommandError> {
         let side = self.game.position().turn();
-        let text = self.rulebook().move_text(mv);
+        let text = self.rulebook().move_text_in(self.game.position(), mv);
         self.game
             .play(mv)
             .map_err(|e| CommandError::Play(text.clone(), e))?;
