@@ -61,11 +61,16 @@ impl Session {
         // At a terminal, a bar while a table of every position is solved
         // (minutes for Teeko); the other methods answer in seconds.
         let mut bar = None;
+        // Until then (and where no table is built) a line says it runs.
+        let mut waiting =
+            self.thinking_line(|| format!("solving, for up to {} s…", within.as_secs()));
         let solved = search::solve_watched(
             &self.game,
             within,
             &self.interrupt,
             &mut |stage, done, of| {
+                // The bar takes the line's place.
+                drop(waiting.take());
                 let bar = bar.get_or_insert_with(|| self.progress_bar(of, SOLVE_BAR));
                 if let Some(bar) = bar {
                     bar.set_message(match stage {
@@ -78,6 +83,7 @@ impl Session {
                 }
             },
         );
+        drop(waiting);
         if let Some(Some(bar)) = bar {
             bar.finish_and_clear();
         }

@@ -487,6 +487,11 @@ impl Session {
         let rng = self.rng.clone();
         let memory =
             (remember && self.setting == Setting::Interactive).then(|| self.memory.clone());
+        let side = self.game.position().turn();
+        let shown = self.thinking_line(|| match command {
+            "hint" => format!("thinking of a hint for {side} ({level})…"),
+            _ => format!("{side} is thinking ({level})…"),
+        });
         let mut report = search::Report::default();
         let request = search::Request::new(level, budget)
             .stop(&self.interrupt)
@@ -496,15 +501,6 @@ impl Session {
         } else {
             request
         };
-        let shown = (self.setting == Setting::Interactive)
-            .then(|| {
-                let side = self.game.position().turn();
-                crate::thinking::Thinking::on_terminal(match command {
-                    "hint" => format!("thinking of a hint for {side} ({level})…"),
-                    _ => format!("{side} is thinking ({level})…"),
-                })
-            })
-            .flatten();
         let chosen = search::choose(&self.game, request, &mut self.rng);
         drop(shown);
         // A hook that Ctrl-C stopped fails: the move was stopped, not failed.
@@ -647,6 +643,14 @@ impl Session {
         self.refuse_if_over(command)?;
         self.think(level, remember, command)?
             .ok_or(CommandError::NoLegalMove(command))
+    }
+
+    /// The line that says a search runs ([`crate::thinking`]), at a
+    /// terminal only.
+    fn thinking_line(&self, what: impl FnOnce() -> String) -> Option<crate::thinking::Thinking> {
+        (self.setting == Setting::Interactive)
+            .then(|| crate::thinking::Thinking::on_terminal(what()))
+            .flatten()
     }
 
     /// A progress bar of `len` steps drawn by `template`, at a terminal only
