@@ -395,6 +395,20 @@ fn terminal_width(editor: &mut Editor<ReplHelper, DefaultHistory>) -> usize {
         .max(MIN_WIDTH)
 }
 
+/// The terminal's width where stdout is one, for a one-command run
+/// (`gridrules check my.toml`) to wrap as the REPL does; `None` for a pipe
+/// or a file, which get each reply on its line as batch mode's contract
+/// says.
+pub fn stdout_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let mut editor: Editor<(), DefaultHistory> = Editor::new().ok()?;
+    let columns = editor.dimensions().map(|(columns, _)| usize::from(columns));
+    Some(columns.filter(|&c| c > 0).unwrap_or(80).max(MIN_WIDTH))
+}
+
 /// The narrowest width output is wrapped to.
 const MIN_WIDTH: usize = 20;
 

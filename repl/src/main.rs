@@ -52,7 +52,12 @@ fn main() -> ExitCode {
         // One command: its output on stdout, or on stderr with status 1 if
         // refused; Ctrl-C stops it as at the prompt.
         editor::stop_commands_on_ctrl_c(&session);
-        let step = batch::step(&mut session, &command, render::Style::BATCH);
+        // At a terminal, wrapped to its width as at the REPL.
+        let style = render::Style {
+            width: editor::stdout_width(),
+            ..render::Style::BATCH
+        };
+        let step = batch::step(&mut session, &command, style);
         if step.failed {
             // A report that ends in its failure (`check`'s pass and FAIL
             // lines) is output all the same: `| grep FAIL` finds it.

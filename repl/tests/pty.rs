@@ -294,7 +294,10 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
     p.send_line("vs hard").unwrap();
     ready(&mut p, r"connect-four X> ");
     p.send_line("d").unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    // While it thinks a line says so, and how to stop it.
+    // (The reader hands over bytes as chars: `…` and `·` are two each.)
+    p.exp_regex(r"O is thinking \(hard\)\S+ \d+\.\d s \S+ Ctrl-C stops it")
+        .unwrap();
     p.send_control('c').unwrap();
     p.exp_string("last move: X d1").unwrap();
     p.exp_string("stopped: O's move is still the computer's (hard); `ai hard` plays it")
@@ -351,6 +354,31 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
         "{replayed}"
     );
     assert!(!replayed.contains("O plays"), "{replayed}");
+}
+
+/// A one-command run at a terminal wraps as the REPL does (a new user's
+/// `gridrules check` broke its FAIL lines mid-word); piped, each reply
+/// keeps its line, as batch mode's contract says.
+#[test]
+fn a_one_command_run_wraps_at_the_terminals_width() {
+    let (mut p, _dir) = repl_sized(&["play", "zz9"], true, 40);
+    let out = p.exp_eof().unwrap();
+    let lines: Vec<&str> = out
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(lines[0].starts_with("error: `zz9` is not a move"), "{out}");
+    assert!(lines.len() > 1, "{out}");
+    for line in &lines {
+        assert!(line.chars().count() <= 40, "{line:?} in {out}");
+    }
+    let piped = Command::new(env!("CARGO_BIN_EXE_gridrules"))
+        .args(["play", "zz9"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8(piped.stderr).unwrap();
+    assert_eq!(said.lines().count(), 1, "{said}");
 }
 
 /// Output wraps at the terminal's width, between words (issue 26, item 12:
