@@ -416,6 +416,35 @@ fn a_clock_too_long_names_the_limit() {
     );
 }
 
+/// `clock` alone says what the clock is (a new user got `error: how many
+/// seconds?`): the time per move, and whether it waits or how long the
+/// side to move has.
+#[test]
+fn clock_alone_shows_the_clock() {
+    let (out, _, code) = run(
+        &["--batch", "--rules", "gomoku"],
+        "clock\nh8\nclock\nclock off\nnew\nclock off\nclock\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "clock: 15 s per move", "{out}");
+    assert_eq!(lines[1], "it starts with the first move", "{out}");
+    assert!(
+        lines[2].starts_with("`clock <seconds>` or `clock off` sets it"),
+        "{out}"
+    );
+    assert_eq!(lines[3], "clock: 15 s per move", "{out}");
+    assert_eq!(lines[4], "O has 15 s left for this move", "{out}");
+    assert_eq!(
+        lines.last(),
+        Some(
+            &"`clock <seconds>` or `clock off` sets it before the first move (or after the result, for the next game)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("clock: off\n`clock <seconds>`"), "{out}");
+    assert_eq!(code, 1, "the third, after a move, is refused: {out}");
+}
+
 /// `undo` never leaves the computer to move with no
 /// move of the person's to take back: the computer's opening stays, and the
 /// person can play on.
@@ -1584,7 +1613,7 @@ fn clock_0_is_off_and_too_many_seconds_say_the_limit() {
     );
     assert_eq!(
         out,
-        "clock: 20 s per move\nclock: off\nerror: `99999999999`: at most 86400 seconds per move (a day), or off: usage: clock <seconds>|off\n"
+        "clock: 20 s per move\nclock: off\nerror: `99999999999`: at most 86400 seconds per move (a day), or off: usage: clock [<seconds>|off]\n"
     );
 }
 

@@ -85,6 +85,8 @@ pub enum Command {
     Name(usize, String),
     /// `clock`: seconds per move, or (`None`) no clock.
     Clock(Option<u32>),
+    /// `clock` alone: what the clock is now.
+    ClockShown,
     /// `ready`.
     Ready,
     /// `pause`.

@@ -292,12 +292,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         .completing(Arg::Places(&[Place::Word(&["1", "2"])], &[])),
     cmd(
         "clock",
-        "<seconds>|off",
+        "[<seconds>|off]",
         "the time per move (see `help clock`)",
-        |a| match a.one("how many seconds?", "one number, or off")? {
+        |a| match a.optional("one number, or off")? {
+            // Alone, what the clock is now.
+            None => Ok(Command::ClockShown),
             // 0 is off, as a record's `clock = 0` says.
-            "off" | "0" => Ok(Command::Clock(None)),
-            n => match n.parse::<u64>() {
+            Some("off" | "0") => Ok(Command::Clock(None)),
+            Some(n) => match n.parse::<u64>() {
                 Ok(s) => match u32::try_from(s) {
                     Ok(s) => Ok(Command::Clock(Some(s))),
                     // Too many for a clock: the limit says so.

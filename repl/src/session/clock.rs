@@ -8,6 +8,28 @@ use crate::table::{ClockRun, TimeSource};
 use std::time::Duration;
 
 impl Session {
+    /// `clock` alone: the time per move, and where it runs, the time the
+    /// side to move has left.
+    pub(super) fn clock_shown(&self) -> Reply {
+        let mut lines = vec![clock_line(self.clock.limit)];
+        if self.clock.limit.is_some() {
+            let side = self.game.position().turn();
+            lines.push(match (self.clock_run(), self.time_left()) {
+                (ClockRun::Running, Some(left)) => {
+                    format!("{side} has {} s left for this move", left.as_secs())
+                }
+                (ClockRun::Paused, _) => "paused: `resume` runs it again".to_string(),
+                (ClockRun::Waiting, _) => "it starts with the first move".to_string(),
+                (ClockRun::Running, None) => format!("{side} is not on the clock now"),
+            });
+        }
+        lines.push(
+            "`clock <seconds>` or `clock off` sets it before the first move (or after the result, for the next game)"
+                .to_string(),
+        );
+        Reply::Lines(lines)
+    }
+
     /// Lets the clock make the moves of players whose time ran out, with no
     /// command (the REPL calls it when Enter is pressed on an empty line).
     ///

@@ -133,6 +133,7 @@ impl Session {
             Command::Score => Ok(self.score()),
             Command::Name(seat, name) => self.name_seat(seat, &name),
             Command::Clock(limit) => self.set_clock(limit),
+            Command::ClockShown => Ok(self.clock_shown()),
             Command::Ready => self.ready(),
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
