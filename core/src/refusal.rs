@@ -386,6 +386,7 @@ pub const REFUSAL_PLACEHOLDERS: &[&str] = &[
     "{from}",
     "{to}",
     "{board}",
+    "{span}",
     "{result}",
     "{mark}",
     "{text}",
@@ -412,7 +413,7 @@ pub fn refusal_placeholders(key: &str) -> Vec<&'static str> {
 fn own_placeholders(key: &str) -> &'static [&'static str] {
     match key {
         "occupied" | "unsupported" => &["{cell}", "{to}"],
-        "closed_board" | "wrong_board" => &["{cell}", "{to}", "{board}"],
+        "closed_board" | "wrong_board" => &["{cell}", "{to}", "{board}", "{span}"],
         "column_full" | "no_columns" | "off_board" => &["{text}"],
         "fixed_mark" => &["{cell}", "{to}", "{mark}"],
         "unknown_mark" => &["{cell}", "{to}", "{text}"],

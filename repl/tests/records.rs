@@ -105,7 +105,7 @@ fn a_long_line_is_quoted_around_the_refused_move() {
     .unwrap();
     let out = batch(dir.path(), "open u.toml\n");
     assert!(
-        out.starts_with("error: u.toml:2:70: move 21 `a1`: the next move must be played in the centre board (U3)\n"),
+        out.starts_with("error: u.toml:2:70: move 21 `a1`: the next move must be played in the centre board, d4–f6 (U3)\n"),
         "{out}"
     );
     let quoted: Vec<&str> = out.lines().skip(1).collect();

@@ -196,6 +196,10 @@ impl Rulebook {
                     .filter(|_| template.contains("{board}"))
                     .map_or(String::new(), |r| self.region_name(r)),
             )
+            .replace(
+                "{span}",
+                &board.and_then(|r| self.region_span(r)).unwrap_or_default(),
+            )
             .replace("{result}", &result.unwrap_or_default())
             .replace("{mark}", &mark)
             .replace("{text}", &text)
@@ -346,6 +350,14 @@ impl Rulebook {
 
     /// A region's number from 1 and its first and last cells: `9 (g7–i9)`.
     pub fn region_place(&self, region: usize) -> String {
+        match self.region_span(region) {
+            Some(span) => format!("{} ({span})", region + 1),
+            None => (region + 1).to_string(),
+        }
+    }
+
+    /// A region's first and last cells: `g7–i9`.
+    pub fn region_span(&self, region: usize) -> Option<String> {
         let cells = self
             .mechanics
             .regions()
@@ -353,10 +365,8 @@ impl Rulebook {
             .copied()
             .unwrap_or_default();
         let g = self.grid();
-        match (cells.first(), cells.into_iter().last()) {
-            (Some(a), Some(b)) => format!("{} ({}–{})", region + 1, g.name(a), g.name(b)),
-            _ => (region + 1).to_string(),
-        }
+        let (a, b) = (cells.first()?, cells.into_iter().last()?);
+        Some(format!("{}–{}", g.name(a), g.name(b)))
     }
 }
 
