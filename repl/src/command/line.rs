@@ -175,6 +175,24 @@ mod tests {
         assert_eq!(parse("d-d1").unwrap().spec.name, "play");
     }
 
+    /// A name in quotes is the name without them (a new user's
+    /// `name 1 "A  B"` kept the quotes in the score); a quote inside stays.
+    #[test]
+    fn a_name_in_quotes_is_the_name() {
+        let named = |line: &str| match parse(line).unwrap().command() {
+            Ok(Command::Name(seat, name)) => (seat, name),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            named("name 1 \"Ada  Lovelace\""),
+            (0, "Ada  Lovelace".into())
+        );
+        assert_eq!(named("name 2 'Bob'"), (1, "Bob".into()));
+        assert_eq!(named("name 2 O'Brien"), (1, "O'Brien".into()));
+        assert_eq!(named("name 1 \"Ada"), (0, "\"Ada".into()));
+        assert!(usage_of("name 1 \"  \"").is_err());
+    }
+
     /// Reads `line` and its arguments; `Err` for a line that is not a
     /// command or a usage error.
     fn usage_of(line: &str) -> Result<(), String> {

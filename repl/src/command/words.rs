@@ -135,6 +135,15 @@ pub(super) fn name(a: &Args<'_>) -> Result<Command, ParseError> {
         _ => return Err(a.usage("which seat (1 or 2), and what name?")),
     };
     let name = name.trim();
+    // Quotes that hold a name together, as a shell's would, are not part
+    // of it: `name 1 "Ada Lovelace"` is Ada Lovelace.
+    let name = ['"', '\'']
+        .iter()
+        .find_map(|&q| name.strip_prefix(q)?.strip_suffix(q))
+        .map_or(name, str::trim);
+    if name.is_empty() {
+        return Err(a.usage("which seat (1 or 2), and what name?"));
+    }
     if let Some(why) = gridrules_core::record::name_problem(name) {
         return Err(a.usage(why));
     }
