@@ -65,8 +65,16 @@ fn refused(why: String) -> io::Error {
 /// Why it cannot be read; `NotFound` when there is no such file.
 pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
     if path.extension().and_then(|e| e.to_str()) != Some(kind.extension) {
+        // A script given for its rulebook: the file beside it of the kind
+        // asked for, when there is one, is most likely what was meant.
+        let beside = path.with_extension(kind.extension);
+        let hint = if beside.is_file() {
+            format!(": did you mean `{}`?", beside.display())
+        } else {
+            String::new()
+        };
         return Err(refused(format!(
-            "a {} is a .{} file",
+            "a {} is a .{} file{hint}",
             kind.what, kind.extension
         )));
     }
@@ -273,4 +281,30 @@ fn create_temporary(path: &Path) -> io::Result<(PathBuf, fs::File)> {
         io::ErrorKind::AlreadyExists,
         "no free name for a temporary file",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A script given where its rulebook was meant is answered with the
+    /// rulebook beside it (a new user loaded `diag4.rhai`); with none
+    /// beside, only the kind is said.
+    #[test]
+    fn a_file_of_another_kind_points_at_the_one_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("mine.rhai");
+        fs::write(&script, "fn lines() {}").unwrap();
+        let e = read(&script, RULEBOOK).unwrap_err().to_string();
+        assert_eq!(e, "a rulebook is a .toml file");
+        fs::write(dir.path().join("mine.toml"), "").unwrap();
+        let e = read(&script, RULEBOOK).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "a rulebook is a .toml file: did you mean `{}`?",
+                dir.path().join("mine.toml").display()
+            )
+        );
+    }
 }
