@@ -198,7 +198,14 @@ pub(super) fn read_word<T: Word>(v: &Dynamic, what: &str) -> Result<T, String> {
         .into_string()
         .ok()
         .and_then(|w| T::from_word(&w))
-        .ok_or_else(|| format!("{what}: expected {}, found {}", T::choices(), describe(v)))
+        .ok_or_else(|| {
+            let said = format!("{what}: expected {}, found {}", T::choices(), describe(v));
+            // A slip of a word (`"drew"`) is answered with the word meant.
+            match v.clone().into_string() {
+                Ok(w) => crate::suggest::with_hint(said, &w, T::WORDS.iter().map(|(w, _)| *w)),
+                Err(_) => said,
+            }
+        })
 }
 
 /// A primitive read from a word a hook returns.
