@@ -191,7 +191,18 @@ fn toml_problem(
             .with_help(help.or_else(list));
         (problem, None)
     } else if path.is_empty() {
-        (Problem::spanned(kind, source, range, message), None)
+        // `width = 4x`: TOML reads a bare word as an unquoted string; where
+        // it starts as a number, a number was most likely meant.
+        let written = source.text.get(range.clone()).unwrap_or_default();
+        let digits: String = written.chars().take_while(char::is_ascii_digit).collect();
+        let help = (message.starts_with("string values must be quoted") && !digits.is_empty())
+            .then(|| {
+                format!("a number is digits alone, like `{digits}`; text goes in quotes, like `\"{written}\"`")
+            });
+        (
+            Problem::spanned(kind, source, range, message).with_help(help),
+            None,
+        )
     } else {
         let at = path.join(".");
         // `height = "3"`: the number is right, the quotes are not.
