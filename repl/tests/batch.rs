@@ -445,6 +445,36 @@ fn clock_alone_shows_the_clock() {
     assert_eq!(code, 1, "the third, after a move, is refused: {out}");
 }
 
+/// Where only the computer has moved (it opened as X), `vs <level> X`
+/// takes its opening back and the person keeps its seat and points: the
+/// marks are still to choose. Before, the person moved to the other seat
+/// and the score started afresh (a new user lost 4.5 points so).
+#[test]
+fn choosing_x_after_the_computers_opening_keeps_the_score() {
+    let (out, _, code) = run(
+        &["--batch"],
+        "a1\nb1\na2\nb2\na3\nagain\nvs easy O\nvs easy X\nstatus\nhistory\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("the computer's opening"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(
+        &lines[at..],
+        [
+            "the computer's opening (1 move) is taken back: marks are chosen before a person's first move",
+            "you play X; the computer (easy) plays O",
+            "score: player 1 (X) 1, computer (O, easy) 0 (1 game)",
+            "to move: X",
+            "no moves yet",
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("starts afresh"), "{out}");
+    assert_eq!(code, 0, "{out}");
+}
+
 /// `undo` never leaves the computer to move with no
 /// move of the person's to take back: the computer's opening stays, and the
 /// person can play on.
@@ -578,14 +608,19 @@ fn the_score_stays_with_the_seats_whoever_plays_them() {
     // Against the computer, a new level and mark before the first move
     // leave the person in its seat with its points: it was moved to seat 1,
     // the computer to the person's seat, and the score started afresh.
+    // (The computer's opening as X is taken back for the person's X.)
     let (out, _, _) = run(
         &["--batch"],
-        "vs easy O\nvs easy X\nb1\nc1\nnew\nvs medium X\nscore\n",
+        "vs easy O\nvs easy X\nsetup XX1/OO1/3 X\nc3\nnew\nvs medium O\nvs medium X\nscore\n",
     );
     let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("score:")).collect();
     assert_eq!(
         scores.last(),
-        Some(&"score: computer (O, medium) 0, player 2 (X) 1 (1 game)"),
+        Some(&"score: player 1 (X) 1, computer (O, medium) 0 (1 game)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the computer's opening (1 move) is taken back"),
         "{out}"
     );
     assert!(!out.contains("the score starts afresh"), "{out}");

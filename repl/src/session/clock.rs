@@ -68,10 +68,7 @@ impl Session {
     pub(super) fn set_clock(&mut self, limit: Option<u32>) -> Result<Reply, CommandError> {
         // Before any person has moved (the computer may have opened), or
         // once the game is over, for the next.
-        let positions = self.game.positions();
-        let people_moved = (0..self.game.moves().len())
-            .any(|i| self.seats.computer(positions[i].turn()).is_none());
-        if people_moved && !self.game.is_over() {
+        if self.people_moved() && !self.game.is_over() {
             return Err(CommandError::TooLateToChoose(Choice::Clock));
         }
         let table = self.rulebook().table();

@@ -272,6 +272,13 @@ impl Session {
         (!moves.is_empty() && !self.game.is_over() && !kept).then_some(moves.len())
     }
 
+    /// Whether a person has moved in this game: before that, the
+    /// computer's opening aside, the table's choices are still open.
+    fn people_moved(&self) -> bool {
+        let positions = self.game.positions();
+        (0..self.game.moves().len()).any(|i| self.seats.computer(positions[i].turn()).is_none())
+    }
+
     /// The pending draw offer, if any.
     pub fn offer(&self) -> Option<Offer> {
         self.offer

@@ -65,6 +65,15 @@ impl Session {
         }
         // The seat the person plays against the computer, if one does.
         let person = self.seats.human_side().map(|h| self.seats.seat_of(h));
+        // Only the computer has moved (it opened as X): the marks are still
+        // to choose (G6), so its opening is taken back rather than the
+        // person moved to the other seat, which would start the score
+        // afresh (a new user lost 4.5 points so).
+        let take_back = mark.is_some()
+            && !self.game.moves().is_empty()
+            && !self.game.is_over()
+            && !self.people_moved()
+            && self.seats.side_of(person.unwrap_or(0)) != human;
         self.seats.clear_computers();
         let mut lines = Vec::new();
         if next_game {
@@ -80,6 +89,17 @@ impl Session {
                 human.other()
             ));
         } else {
+            if take_back {
+                let n = self.game.moves().len();
+                let start = *self.game.start();
+                self.game = Game::from_position(self.game.rulebook().clone(), start);
+                self.undone = None;
+                self.clock.new_game();
+                lines.push(format!(
+                    "the computer's opening ({n} move{}) is taken back: marks are chosen before a person's first move",
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
             if mark.is_some() && self.game.moves().is_empty() {
                 // Marks are chosen before the game (G6): the person keeps
                 // the seat it has against the computer, and its points;
