@@ -630,6 +630,13 @@ mod tests {
         run(&mut session, "a3");
         assert!(session.game().is_over());
         assert!(!warns(&session), "over");
+        // The computer's opening alone: nothing a person did is lost.
+        run(&mut session, "vs hard O");
+        run(&mut session, "again");
+        assert_eq!(session.game().moves().len(), 1);
+        assert!(!warns(&session), "only the computer has moved");
+        run(&mut session, "b3");
+        assert!(warns(&session), "a person's move since");
     }
 
     /// A command's script budget ends with it: `new ultimate` typed more

@@ -269,7 +269,10 @@ impl Session {
     pub fn unkept_moves(&self) -> Option<usize> {
         let moves = self.game.moves();
         let kept = self.transcript.is_recording() || self.kept.as_deref() == Some(moves);
-        (!moves.is_empty() && !self.game.is_over() && !kept).then_some(moves.len())
+        // The computer's opening alone loses nobody anything: it makes it
+        // again (a new user was asked twice for `new` after it).
+        (!moves.is_empty() && !self.game.is_over() && !kept && self.people_moved())
+            .then_some(moves.len())
     }
 
     /// Whether a person has moved in this game: before that, the
