@@ -473,6 +473,20 @@ fn choosing_x_after_the_computers_opening_keeps_the_score() {
     );
     assert!(!out.contains("starts afresh"), "{out}");
     assert_eq!(code, 0, "{out}");
+    // A person's move on a side the computer then takes over is the
+    // person's still: nothing is taken back, and the clock stays as it
+    // was chosen (a review found a1 gone and `clock 5` taken mid-game, as
+    // who moved was read off the seats of the moment).
+    let (out, _, _) = run(&["--batch"], "a1\nvs hard O\nclock 5\nvs hard X\nhistory\n");
+    assert!(!out.contains("taken back"), "{out}");
+    assert!(
+        out.contains("error: clock: the clock is set before the first move"),
+        "{out}"
+    );
+    assert!(
+        out.lines().last().is_some_and(|l| l.starts_with("1. a1 ")),
+        "{out}"
+    );
 }
 
 /// `undo` never leaves the computer to move with no

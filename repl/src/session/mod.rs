@@ -136,6 +136,9 @@ pub struct Session {
     record_files: Vec<PathBuf>,
     /// The game's moves before the last `undo`, for `redo`.
     undone: Option<Undone>,
+    /// No person has moved in this game: its moves, if any, are the
+    /// computer's opening ([`Session::people_moved`]).
+    computer_only: bool,
 }
 
 /// The line of moves `undo` took back from: `redo` plays them again while
@@ -245,6 +248,7 @@ impl Session {
             kept: None,
             record_files: Vec::new(),
             undone: None,
+            computer_only: true,
         }
     }
 
@@ -275,11 +279,13 @@ impl Session {
             .then_some(moves.len())
     }
 
-    /// Whether a person has moved in this game: before that, the
-    /// computer's opening aside, the table's choices are still open.
+    /// Whether a person (or the clock for one) has moved in this game, or
+    /// it came with moves (a record, a reload): before that, the
+    /// computer's opening aside, the table's choices are still open. Kept
+    /// as moves are made, not read off the seats: a side the computer
+    /// took over by `vs` may hold a person's moves.
     fn people_moved(&self) -> bool {
-        let positions = self.game.positions();
-        (0..self.game.moves().len()).any(|i| self.seats.computer(positions[i].turn()).is_none())
+        !self.computer_only
     }
 
     /// The pending draw offer, if any.
@@ -376,6 +382,7 @@ impl Session {
         seat: impl FnOnce(&mut Seats),
     ) -> Result<Reply, CommandError> {
         let decided = game.ending();
+        self.computer_only = game.moves().is_empty();
         self.game = game;
         self.undone = None;
         self.record_files.clear();
@@ -451,6 +458,7 @@ impl Session {
         self.game
             .play(mv)
             .map_err(|e| CommandError::Play(text.clone(), e))?;
+        self.computer_only &= by == By::Computer;
         // The pie rule: the seats exchange marks, names, levels and score
         // going with the seats (PI1).
         let note = (mv == Move::Swap).then(|| {

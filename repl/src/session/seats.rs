@@ -93,6 +93,7 @@ impl Session {
                 let n = self.game.moves().len();
                 let start = *self.game.start();
                 self.game = Game::from_position(self.game.rulebook().clone(), start);
+                self.computer_only = true;
                 self.undone = None;
                 self.clock.new_game();
                 lines.push(format!(
