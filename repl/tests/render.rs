@@ -66,6 +66,12 @@ fn ultimate_shows_no_open_cell_after_the_result() {
         .join("\n");
     assert!(!grid.contains('.'), "{drawn}");
     assert!(grid.contains('·'), "{drawn}");
+    // A resignation ends it as well (a review found the board sent to
+    // still open after one).
+    let session = after("ultimate", &["e5", "resign"]);
+    let drawn = board(&session, PLAIN);
+    let grid: String = drawn.lines().filter(|l| l.contains('|')).collect();
+    assert!(!grid.contains('.'), "{drawn}");
 }
 
 /// Every line of `text` fits an 80-column terminal.

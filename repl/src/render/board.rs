@@ -252,7 +252,7 @@ impl Frame {
                 } else {
                     &[][..]
                 };
-                line.push_str(&cell_text(shown(rulebook, pos, cell), mark));
+                line.push_str(&cell_text(shown(rulebook, pos, game.is_over(), cell), mark));
                 line.push(self.gap_after(cell));
                 if self.col_break[c as usize] {
                     line.push_str("| ");
@@ -663,7 +663,7 @@ fn region_holder(pos: &Position, r: usize) -> Option<Side> {
     }
 }
 
-fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
+fn shown(rules: &Rulebook, pos: &Position, over: bool, cell: Cell) -> Shown {
     let t = rules.mechanics();
     if let Some(r) = t.region_of(cell)
         && pos.regions_closed() & (1 << r) != 0
@@ -680,9 +680,9 @@ fn shown(rules: &Rulebook, pos: &Position, cell: Cell) -> Shown {
     match pos.mark_at(cell) {
         Some(s) => Shown::Mark(s),
         None => match (pos.target(), t.region_of(cell)) {
-            // After the result no cell is open, whichever board the last
-            // move sent play to.
-            (_, Some(_)) if pos.outcome().is_some() => Shown::Blocked,
+            // After the result (a line, a resignation, a draw agreed) no
+            // cell is open, whichever board the last move sent play to.
+            (_, Some(_)) if over => Shown::Blocked,
             (Some(target), Some(r)) if target != r => Shown::Blocked,
             _ => Shown::Open,
         },
