@@ -368,7 +368,14 @@ pub fn stop_commands_on_ctrl_c(session: &Session) {
             eprintln!("\ninterrupted again: leaving");
             std::process::exit(130);
         }
-        eprintln!("\nstopping… (if it does not stop, Ctrl-C again leaves gridrules)");
+        // At a terminal, over the line that says the computer thinks (it
+        // is wiped when the search stops, and must not stay above this).
+        let start = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            "\r\x1b[K"
+        } else {
+            "\n"
+        };
+        eprintln!("{start}stopping… (if it does not stop, Ctrl-C again leaves gridrules)");
     });
 }
 
@@ -395,13 +402,14 @@ fn terminal_width(editor: &mut Editor<ReplHelper, DefaultHistory>) -> usize {
         .max(MIN_WIDTH)
 }
 
-/// The terminal's width where stdout is one, for a one-command run
-/// (`gridrules check my.toml`) to wrap as the REPL does; `None` for a pipe
-/// or a file, which get each reply on its line as batch mode's contract
-/// says.
+/// The terminal's width where stdout and stderr are both one, for a
+/// one-command run (`gridrules check my.toml`) to wrap as the REPL does;
+/// `None` where either goes to a pipe or a file, which gets each reply on
+/// its line as batch mode's contract says (the report and its error are
+/// laid out together, then split between the two).
 pub fn stdout_width() -> Option<usize> {
     use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
+    if !(std::io::stdout().is_terminal() && std::io::stderr().is_terminal()) {
         return None;
     }
     let mut editor: Editor<(), DefaultHistory> = Editor::new().ok()?;

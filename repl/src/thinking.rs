@@ -28,16 +28,23 @@ pub struct Thinking {
 }
 
 impl Thinking {
-    /// Shows `what` on stderr after [`DELAY`], if stderr is a terminal.
-    pub fn on_terminal(what: String) -> Option<Thinking> {
+    /// Shows `what` on stderr after [`DELAY`], if stderr is a terminal
+    /// `columns` wide.
+    pub fn on_terminal(what: String, columns: usize) -> Option<Thinking> {
         std::io::stderr()
             .is_terminal()
-            .then(|| Thinking::to(std::io::stderr(), what, DELAY))
+            .then(|| Thinking::to(std::io::stderr(), what, columns, DELAY))
     }
 
     /// Shows `what` on `out` once `delay` has passed, with the seconds since
-    /// it began, until dropped.
-    pub fn to(mut out: impl Write + Send + 'static, what: String, delay: Duration) -> Thinking {
+    /// it began, until dropped; cut to fit `columns` less one, as a line
+    /// that wrapped would leave a row behind at each redraw.
+    pub fn to(
+        mut out: impl Write + Send + 'static,
+        what: String,
+        columns: usize,
+        delay: Duration,
+    ) -> Thinking {
         let (done, wait) = mpsc::channel::<()>();
         let began = Instant::now();
         let drawer = std::thread::spawn(move || {
@@ -47,8 +54,10 @@ impl Thinking {
             }
             loop {
                 let seconds = began.elapsed().as_secs_f64();
+                let line = format!("{what} {seconds:.1} s · Ctrl-C stops it");
+                let line: String = line.chars().take(columns.saturating_sub(1)).collect();
                 // Carriage return and erase to the end: one line, redrawn.
-                let _ = write!(out, "\r\x1b[K{what} {seconds:.1} s · Ctrl-C stops it");
+                let _ = write!(out, "\r\x1b[K{line}");
                 let _ = out.flush();
                 if !matches!(wait.recv_timeout(TICK), Err(RecvTimeoutError::Timeout)) {
                     break;
@@ -105,6 +114,7 @@ mod tests {
         let shown = Thinking::to(
             screen.clone(),
             "O is thinking".into(),
+            80,
             Duration::from_secs(60),
         );
         drop(shown);
@@ -117,6 +127,7 @@ mod tests {
         let shown = Thinking::to(
             screen.clone(),
             "O is thinking (hard)…".into(),
+            80,
             Duration::ZERO,
         );
         // Until the line is drawn at least once.
@@ -133,5 +144,31 @@ mod tests {
         );
         // Wiped last: the output that follows starts on a clean line.
         assert!(text.ends_with("Ctrl-C stops it\r\x1b[K"), "{text:?}");
+    }
+
+    /// On a narrow terminal the line is cut to fit: a line that wrapped
+    /// left a row behind at each redraw (a review saw 25 rows in 2.5 s).
+    #[test]
+    fn the_line_fits_a_narrow_terminal() {
+        let screen = Screen::default();
+        let shown = Thinking::to(
+            screen.clone(),
+            "O is thinking (hard)…".into(),
+            20,
+            Duration::ZERO,
+        );
+        let start = Instant::now();
+        while screen.text().matches("\x1b[K").count() < 2
+            && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        drop(shown);
+        let text = screen.text();
+        let drawn: Vec<&str> = text.split("\r\x1b[K").filter(|d| !d.is_empty()).collect();
+        assert!(!drawn.is_empty(), "{text:?}");
+        for line in drawn {
+            assert_eq!(line.chars().count(), 19, "{line:?}");
+        }
     }
 }

@@ -428,20 +428,26 @@ fn clock_alone_shows_the_clock() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "clock: 15 s per move", "{out}");
     assert_eq!(lines[1], "it starts with the first move", "{out}");
-    assert!(
-        lines[2].starts_with("`clock <seconds>` or `clock off` sets it"),
+    assert_eq!(
+        lines[2], "`clock <seconds>` or `clock off` sets it now, before a person's first move",
         "{out}"
     );
     assert_eq!(lines[3], "clock: 15 s per move", "{out}");
     assert_eq!(lines[4], "O has 15 s left for this move", "{out}");
     assert_eq!(
-        lines.last(),
-        Some(
-            &"`clock <seconds>` or `clock off` sets it before the first move (or after the result, for the next game)"
-        ),
+        lines[5], "`clock <seconds>` or `clock off` sets the next game's, after the result",
         "{out}"
     );
-    assert!(out.contains("clock: off\n`clock <seconds>`"), "{out}");
+    assert!(
+        out.ends_with("clock: off\n`clock <seconds>` or `clock off` sets it now, before a person's first move\n"),
+        "{out}"
+    );
+    // After the result: the next game's.
+    let (over, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\nclock\n");
+    assert!(
+        over.ends_with("clock: 15 s per move\nthe game is over: `clock <seconds>` or `clock off` sets the next game's\n"),
+        "{over}"
+    );
     assert_eq!(code, 1, "the third, after a move, is refused: {out}");
 }
 

@@ -12,6 +12,13 @@ impl Session {
     /// side to move has left.
     pub(super) fn clock_shown(&self) -> Reply {
         let mut lines = vec![clock_line(self.clock.limit)];
+        if self.game.is_over() {
+            lines.push(
+                "the game is over: `clock <seconds>` or `clock off` sets the next game's"
+                    .to_string(),
+            );
+            return Reply::Lines(lines);
+        }
         if self.clock.limit.is_some() {
             let side = self.game.position().turn();
             lines.push(match (self.clock_run(), self.time_left()) {
@@ -23,10 +30,11 @@ impl Session {
                 (ClockRun::Running, None) => format!("{side} is not on the clock now"),
             });
         }
-        lines.push(
-            "`clock <seconds>` or `clock off` sets it before the first move (or after the result, for the next game)"
-                .to_string(),
-        );
+        lines.push(if self.people_moved() {
+            "`clock <seconds>` or `clock off` sets the next game's, after the result".to_string()
+        } else {
+            "`clock <seconds>` or `clock off` sets it now, before a person's first move".to_string()
+        });
         Reply::Lines(lines)
     }
 

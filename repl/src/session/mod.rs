@@ -667,7 +667,7 @@ impl Session {
     /// terminal only.
     fn thinking_line(&self, what: impl FnOnce() -> String) -> Option<crate::thinking::Thinking> {
         (self.setting == Setting::Interactive)
-            .then(|| crate::thinking::Thinking::on_terminal(what()))
+            .then(|| crate::thinking::Thinking::on_terminal(what(), self.width))
             .flatten()
     }
 
