@@ -451,6 +451,18 @@ fn clock_alone_shows_the_clock() {
     assert_eq!(code, 1, "the third, after a move, is refused: {out}");
 }
 
+/// In a swap opening, `undo` and `redo` name the mark a move placed where
+/// it is the opponent's, as `history` and the `ai` line do.
+#[test]
+fn undo_and_redo_name_a_named_mark() {
+    let (out, _, code) = run(
+        &["--batch", "--rules", "../tests/user/swap1.toml"],
+        "h8\nh9\nundo\nredo\nhistory\n",
+    );
+    assert_eq!(out, "undone: h9=O\nredone: h9=O\n1. h8,h9=O\n");
+    assert_eq!(code, 0);
+}
+
 /// Where only the computer has moved (it opened as X), `vs <level> X`
 /// takes its opening back and the person keeps its seat and points: the
 /// marks are still to choose. Before, the person moved to the other seat

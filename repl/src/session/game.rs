@@ -230,7 +230,7 @@ impl Session {
             if mv == Move::Swap {
                 seats.unexchange_marks();
             }
-            undone.push(self.rulebook().move_text(mv));
+            undone.push(self.rulebook().move_text_in(game.position(), mv));
             if seats.computer(game.position().turn()).is_none() {
                 break;
             }
@@ -291,7 +291,7 @@ impl Session {
                 None => By::Person,
             };
             if by == By::Person {
-                redone.push(self.rulebook().move_text(mv));
+                redone.push(self.rulebook().move_text_in(self.game.position(), mv));
             }
             played.push(self.make_move(mv, by)?);
         }
