@@ -1049,13 +1049,13 @@ fn the_swap_opening_says_each_mark_placed_and_when_swap_may_answer() {
         let mv = rules
             .parse_move(game.position(), game.moves(), text)
             .unwrap();
-        said.push(rules.move_text_in(game.position(), mv));
-        let again = rules.move_text_in(game.position(), mv);
+        let written = rules.move_text_in(game.position(), mv);
         assert_eq!(
-            rules.parse_move(game.position(), game.moves(), &again),
+            rules.parse_move(game.position(), game.moves(), &written),
             Ok(mv),
-            "{again}"
+            "{written}"
         );
+        said.push(written);
         game.play(mv).unwrap();
     }
     assert_eq!(said, ["h8", "h9=O", "g9"]);

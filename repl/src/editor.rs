@@ -393,7 +393,7 @@ fn config() -> Config {
 /// The terminal's width in columns, 80 where it cannot tell (a pseudo
 /// terminal may say 0); never so narrow that a move list could not break
 /// between moves.
-fn terminal_width(editor: &mut Editor<ReplHelper, DefaultHistory>) -> usize {
+fn terminal_width<H: Helper>(editor: &mut Editor<H, DefaultHistory>) -> usize {
     editor
         .dimensions()
         .map(|(columns, _)| usize::from(columns))
@@ -413,8 +413,7 @@ pub fn stdout_width() -> Option<usize> {
         return None;
     }
     let mut editor: Editor<(), DefaultHistory> = Editor::new().ok()?;
-    let columns = editor.dimensions().map(|(columns, _)| usize::from(columns));
-    Some(columns.filter(|&c| c > 0).unwrap_or(80).max(MIN_WIDTH))
+    Some(terminal_width(&mut editor))
 }
 
 /// The narrowest width output is wrapped to.
