@@ -118,9 +118,9 @@ pub enum CommandError {
     CheckStopped,
     /// Ctrl-C stopped `bench` before a game ended.
     BenchStopped,
-    /// `resign` after the result: nothing is left to resign. Holds the
-    /// result.
-    NothingToResign(gridrules_core::Outcome),
+    /// A command that needs a game on, after the result: what it would
+    /// have done, and the result.
+    Over(Unfinished, gridrules_core::Outcome),
     /// `resign X` where X is the computer's side against a person.
     ComputersSide {
         /// The side named.
@@ -221,6 +221,38 @@ pub enum SeatError {
         /// The seats' names, seat 1 first.
         seats: [String; 2],
     },
+}
+
+/// What a command would have done with a game still on; said when it is
+/// asked for after the result (not as a move refused: nothing was moved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfinished {
+    /// `hint`: suggest a move.
+    Suggest,
+    /// `solve`: value the position.
+    Solve,
+    /// `resign`.
+    Resign,
+}
+
+impl Unfinished {
+    /// The command's name, as the error line starts.
+    pub fn command(self) -> &'static str {
+        match self {
+            Unfinished::Suggest => "hint",
+            Unfinished::Solve => "solve",
+            Unfinished::Resign => "resign",
+        }
+    }
+
+    /// What is not left to do.
+    fn nothing(self) -> &'static str {
+        match self {
+            Unfinished::Suggest => "there is no move left to suggest",
+            Unfinished::Solve => "there is nothing left to solve",
+            Unfinished::Resign => "there is nothing to resign",
+        }
+    }
 }
 
 /// A choice for the game that is made before its first move.
@@ -333,9 +365,11 @@ impl fmt::Display for CommandError {
             CommandError::BenchStopped => {
                 f.write_str("bench: stopped (Ctrl-C) before its first game ended: nothing measured")
             }
-            CommandError::NothingToResign(outcome) => write!(
+            CommandError::Over(what, outcome) => write!(
                 f,
-                "resign: the game is over ({outcome}): there is nothing to resign; `again` starts the next game"
+                "{}: the game is over ({outcome}): {}; `again` starts the next game",
+                what.command(),
+                what.nothing()
             ),
             CommandError::ComputersSide { side, level, human } => write!(
                 f,

@@ -92,6 +92,13 @@ fn refused_commands_print_one_error_line_and_change_nothing() {
         out.ends_with("error: resign: the game is over (X wins): there is nothing to resign; `again` starts the next game\n"),
         "{out}"
     );
+    // Nor are `hint` and `solve`, which move nothing (a new user read
+    // "no move is accepted" as `hint` refusing their move).
+    let (out, _, _) = run(&["--batch"], "a1\nb1\na2\nb2\na3\nhint\nsolve\n");
+    assert!(
+        out.ends_with("error: hint: the game is over (X wins): there is no move left to suggest; `again` starts the next game\nerror: solve: the game is over (X wins): there is nothing left to solve; `again` starts the next game\n"),
+        "{out}"
+    );
 }
 
 /// A move typed in words apart is refused with the move they make

@@ -3,7 +3,7 @@
 
 use super::{Session, Undone, open_rulebook, rulebook_ref};
 use crate::command::Command;
-use crate::error::{CommandError, UndoError};
+use crate::error::{CommandError, UndoError, Unfinished};
 use crate::reply::{By, Reply};
 use gridrules_core::playout::Rng;
 use gridrules_core::search::{Budget, Level};
@@ -146,6 +146,8 @@ impl Session {
     }
 
     pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
+        // A move after the result: the rulebook's refusal (G3).
+        self.refuse_if_over("ai")?;
         let thought = self.computer_move(level, "ai", true)?;
         let mut played = vec![self.play_thought(thought, level)?];
         self.computer_replies(&mut played);
@@ -163,6 +165,8 @@ impl Session {
             self.memory.clone(),
             self.memory_of.clone(),
         );
+        // No move is made: not the rulebook's refusal of a move.
+        self.refuse_after_result(Unfinished::Suggest)?;
         let thought = self.computer_move(level, "hint", true);
         (self.rng, self.memory, self.memory_of) = kept;
         let thought = thought?;

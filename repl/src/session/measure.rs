@@ -1,7 +1,7 @@
 //! Counting and measuring from the position: `perft`, `solve`, `bench`.
 
 use super::{Session, open_rulebook};
-use crate::error::CommandError;
+use crate::error::{CommandError, Unfinished};
 use crate::reply::Reply;
 use gridrules_core::playout::{bench, bench_on};
 use std::sync::Arc;
@@ -54,9 +54,9 @@ impl Session {
     /// The exact value of the position, within `within`.
     pub(super) fn solve(&self, within: std::time::Duration) -> Result<Reply, CommandError> {
         use gridrules_core::search::{self, Shown, Solved, Stage, Value, Won};
-        // As `legal`, `hint` and `ai`: after the result there is nothing
-        // to value (it said "X wins in 0").
-        self.refuse_if_over("solve")?;
+        // After the result there is nothing to value (it said "X wins in
+        // 0").
+        self.refuse_after_result(Unfinished::Solve)?;
         let rules = self.game.rulebook();
         // At a terminal, a bar while a table of every position is solved
         // (minutes for Teeko); the other methods answer in seconds.

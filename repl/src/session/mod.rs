@@ -19,7 +19,7 @@ mod measure;
 mod seats;
 mod transcript;
 
-use crate::error::CommandError;
+use crate::error::{CommandError, Unfinished};
 use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
 use gridrules_core::interrupt::Interrupt;
@@ -650,15 +650,23 @@ impl Session {
         }
     }
 
+    /// Refuses what a command would do (`what`) once the game is over.
+    fn refuse_after_result(&self, what: Unfinished) -> Result<(), CommandError> {
+        match self.game.ending() {
+            Some((o, _)) => Err(CommandError::Over(what, o)),
+            None => Ok(()),
+        }
+    }
+
     /// The move the computer chooses for the side to move; refused, in
-    /// `command`'s name, after the result or without a legal move.
+    /// `command`'s name, without a legal move. After the result the
+    /// callers refuse, each in its own words.
     fn computer_move(
         &mut self,
         level: Level,
         command: &'static str,
         remember: bool,
     ) -> Result<Thought, CommandError> {
-        self.refuse_if_over(command)?;
         self.think(level, remember, command)?
             .ok_or(CommandError::NoLegalMove(command))
     }

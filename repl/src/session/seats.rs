@@ -3,7 +3,7 @@
 
 use super::Session;
 use crate::command::DrawAction;
-use crate::error::{Choice, CommandError, DrawError, SeatError};
+use crate::error::{Choice, CommandError, DrawError, SeatError, Unfinished};
 use crate::reply::Reply;
 use crate::table::Offer;
 use gridrules_core::search::{self, Level};
@@ -125,7 +125,7 @@ impl Session {
 
     pub(super) fn resign(&mut self, side: Option<Side>) -> Result<Reply, CommandError> {
         if let Some((outcome, _)) = self.game.ending() {
-            return Err(CommandError::NothingToResign(outcome));
+            return Err(CommandError::Over(Unfinished::Resign, outcome));
         }
         if let Some(side) = side
             && !self.seats.may_resign(side)
