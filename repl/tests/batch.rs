@@ -1831,3 +1831,32 @@ fn the_clocks_move_on_enter_is_answered_after_an_earlier_ctrl_c() {
     assert!(repl.take_reply_failure().is_none());
     assert_eq!(repl.game().moves().len(), 2, "the computer answered");
 }
+
+/// `solve` names a move that places the opponent's mark as `hint` does,
+/// `a1=O`: a bare `a1` beside it read as X's (the review of the swap
+/// opening's wording).
+#[test]
+fn solve_names_a_named_mark_of_the_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("xo.toml"),
+        "name = \"xo\"\ntitle = \"xo\"\nscript = \"xo.rhai\"\n[board]\nwidth = 3\nheight = 3\n",
+    )
+    .unwrap();
+    // X's first turn places an X and then an O.
+    std::fs::write(
+        dir.path().join("xo.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn turn_marks() { [[\"X\", \"O\"], 1] }\n",
+    )
+    .unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--batch", "--rules", "xo.toml"],
+        "b2\nsolve\n",
+    );
+    assert_eq!(
+        r.out, "solve: draw — a1=O b1=O c1=O a2=O c2=O a3=O b3=O c3=O\n",
+        "{}",
+        r.err
+    );
+}

@@ -88,6 +88,9 @@ impl Session {
             bar.finish_and_clear();
         }
         let solved = solved?;
+        // Every move named is one from here (`h9=O` where it places the
+        // opponent's mark, as `hint` says it).
+        let here = self.game.position();
         let line = match solved {
             Solved::Exact(solution) => {
                 let value = match solution.value {
@@ -95,7 +98,7 @@ impl Session {
                     Value::Win { side, plies } => format!("{side} wins in {plies}"),
                 };
                 let moves: Vec<String> =
-                    solution.moves.iter().map(|&m| rules.move_text(m)).collect();
+                    solution.moves.iter().map(|&m| rules.move_text_in(here, m)).collect();
                 let mover = self.game.position().turn();
                 let lost = matches!(solution.value, Value::Win { side, .. } if side != mover);
                 let line = if moves.is_empty() {
@@ -132,7 +135,7 @@ impl Session {
                 side,
                 ..
             }) => {
-                let named: Vec<String> = wins.iter().map(|&m| rules.move_text(m)).collect();
+                let named: Vec<String> = wins.iter().map(|&m| rules.move_text_in(here, m)).collect();
                 let each = if named.len() > 1 { "each " } else { "" };
                 format!(
                     "solve: {side} wins in 1 — {} ({each}a win at once; the other moves are not valued)",
@@ -145,7 +148,7 @@ impl Session {
                 match won.first_move() {
                     Some(m) => format!(
                         "solve: {value} — {} (shown by threats; whether other moves win too is not known)",
-                        rules.move_text(m)
+                        rules.move_text_in(here, m)
                     ),
                     None => format!("solve: {value} (shown by threats: every move loses)"),
                 }
