@@ -488,7 +488,7 @@ fn choosing_x_after_the_computers_opening_keeps_the_score() {
     assert_eq!(
         &lines[at..],
         [
-            "the computer's opening (1 move) is taken back: marks are chosen before a person's first move",
+            "the computer's opening (1 move) is taken back: the table's choices are made before a person's first move",
             "you play X; the computer (easy) plays O",
             "score: player 1 (X) 1, computer (O, easy) 0 (1 game)",
             "to move: X",
@@ -510,6 +510,60 @@ fn choosing_x_after_the_computers_opening_keeps_the_score() {
     );
     assert!(
         out.lines().last().is_some_and(|l| l.starts_with("1. a1 ")),
+        "{out}"
+    );
+}
+
+/// `pie on` and `first` after the computer's opening alone take it back
+/// and are made, as `vs` and `clock` are; the computer opens again where
+/// it still holds X. They were refused as after the first move.
+#[test]
+fn the_tables_choices_take_back_the_computers_opening() {
+    let (out, _, code) = run(
+        &["--batch"],
+        "a1\nb1\na2\nb2\na3\nvs easy O\nagain\npie on\nstatus\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    let at = out
+        .find("the computer's opening")
+        .unwrap_or_else(|| panic!("{out}"));
+    let lines: Vec<&str> = out[at..].lines().collect();
+    assert_eq!(
+        lines[0],
+        "the computer's opening (1 move) is taken back: the table's choices are made before a person's first move"
+    );
+    assert_eq!(
+        lines[1],
+        "pie rule: on — after the first move, O may answer `swap` (PI1)"
+    );
+    // The computer opened again, and the person may swap.
+    assert!(lines[2].starts_with("X plays "), "{out}");
+    assert_eq!(
+        *lines.last().unwrap(),
+        "to move: O — may answer `swap` (pie rule)",
+        "{out}"
+    );
+    // `first` with a seat that does not exist changes nothing.
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        "a1\nb1\na2\nb2\na3\nvs easy O\nagain\nfirst Zed\nhistory\nfirst 1\nstatus\n",
+    );
+    let at = out.find("error: first").unwrap_or_else(|| panic!("{out}"));
+    let lines: Vec<&str> = out[at..].lines().collect();
+    assert!(lines[1].starts_with("1. "), "the opening was kept: {out}");
+    assert!(
+        lines[2].starts_with("the computer's opening (1 move) is taken back"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[3], "player 1 plays X and moves first; computer (easy) plays O",
+        "{out}"
+    );
+    assert_eq!(*lines.last().unwrap(), "to move: X", "{out}");
+    // After a person's move it is too late, as before.
+    let (out, _, _) = run(&["--batch", "--keep-going"], "a1\nvs easy X\npie on\n");
+    assert!(
+        out.contains("error: pie: the pie rule is chosen before the first move"),
         "{out}"
     );
 }

@@ -69,11 +69,7 @@ impl Session {
         // to choose (G6), so its opening is taken back rather than the
         // person moved to the other seat, which would start the score
         // afresh (a new user lost 4.5 points so).
-        let take_back = mark.is_some()
-            && !self.game.moves().is_empty()
-            && !self.game.is_over()
-            && !self.people_moved()
-            && self.seats.side_of(person.unwrap_or(0)) != human;
+        let take_back = mark.is_some() && self.seats.side_of(person.unwrap_or(0)) != human;
         self.seats.clear_computers();
         let mut lines = Vec::new();
         if next_game {
@@ -90,16 +86,7 @@ impl Session {
             ));
         } else {
             if take_back {
-                let n = self.game.moves().len();
-                let start = *self.game.start();
-                self.game = Game::from_position(self.game.rulebook().clone(), start);
-                self.computer_only = true;
-                self.undone = None;
-                self.clock.new_game();
-                lines.push(format!(
-                    "the computer's opening ({n} move{}) is taken back: marks are chosen before a person's first move",
-                    if n == 1 { "" } else { "s" }
-                ));
+                lines.extend(self.take_back_computers_opening());
             }
             if mark.is_some() && self.game.moves().is_empty() {
                 // Marks are chosen before the game (G6): the person keeps
@@ -263,6 +250,7 @@ impl Session {
         if self.too_late_to_choose() {
             return Err(CommandError::TooLateToChoose(Choice::Pie));
         }
+        let mut lines: Vec<String> = self.take_back_computers_opening().into_iter().collect();
         let table = TableRules {
             pie: on,
             ..self.rulebook().table().clone()
@@ -271,11 +259,15 @@ impl Session {
         let start = *self.game.start();
         self.game = Game::from_position(rulebook, start);
         self.pie = Some(on);
-        Ok(Reply::Lines(vec![if on {
+        lines.push(if on {
             "pie rule: on — after the first move, O may answer `swap` (PI1)".to_string()
         } else {
             "pie rule: off".to_string()
-        }]))
+        });
+        // The computer opens again where its opening was taken back.
+        let mut played = Vec::new();
+        self.computer_replies(&mut played);
+        Ok(Reply::Played(lines, played))
     }
 
     /// The words `first` takes now, for completion: the seats and their
@@ -295,9 +287,30 @@ impl Session {
     }
 
     /// Whether the game has begun, after which the players, marks and
-    /// table rules stand.
+    /// table rules stand. The computer's opening alone does not begin it:
+    /// a choice takes that back ([`Session::take_back_computers_opening`]).
     fn too_late_to_choose(&self) -> bool {
-        !self.game.moves().is_empty() || self.game.is_over()
+        (!self.game.moves().is_empty() && self.people_moved()) || self.game.is_over()
+    }
+
+    /// Where only the computer has moved in a game under way, takes its
+    /// opening back so that the table's choices (marks, the pie rule,
+    /// who goes first) may still be made before a person's first move
+    /// (G6), and says so. The computer opens again once they are.
+    fn take_back_computers_opening(&mut self) -> Option<String> {
+        let n = self.game.moves().len();
+        if n == 0 || self.game.is_over() || self.people_moved() {
+            return None;
+        }
+        let start = *self.game.start();
+        self.game = Game::from_position(self.game.rulebook().clone(), start);
+        self.computer_only = true;
+        self.undone = None;
+        self.clock.new_game();
+        Some(format!(
+            "the computer's opening ({n} move{}) is taken back: the table's choices are made before a person's first move",
+            if n == 1 { "" } else { "s" }
+        ))
     }
 
     /// Who plays X in this game, before its first move: seat 1 or 2, or a
@@ -318,15 +331,16 @@ impl Session {
                         .map(|seat| self.seats.person_name(self.seats.side_of(seat)).to_string()),
                 })?,
         };
+        let mut lines: Vec<String> = self.take_back_computers_opening().into_iter().collect();
         self.seats.give_mark(seat, Side::X);
-        let lines = vec![
+        lines.extend([
             format!(
                 "{} plays X and moves first; {} plays O",
                 self.seats.name(Side::X),
                 self.seats.name(Side::O)
             ),
             self.seats.score_line(),
-        ];
+        ]);
         let mut played = Vec::new();
         self.computer_replies(&mut played);
         Ok(Reply::Played(lines, played))
