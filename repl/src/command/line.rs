@@ -147,9 +147,11 @@ fn starts_like_move(word: &str) -> bool {
     if word.starts_with('^') {
         return true;
     }
-    let letters = word.bytes().take_while(u8::is_ascii_lowercase).count();
-    (1..=2).contains(&letters)
-        && (word.as_bytes().get(letters)).is_some_and(|&b| b.is_ascii_digit() || b == b'-')
+    // Any letter, not only a to z: `é5` is a slip for a cell, not a
+    // command (it said "unknown command").
+    let letters = word.chars().take_while(|c| c.is_alphabetic()).count();
+    let next = word.chars().nth(letters);
+    (1..=2).contains(&letters) && next.is_some_and(|c| c.is_ascii_digit() || c == '-')
 }
 
 #[cfg(test)]
@@ -286,6 +288,8 @@ mod tests {
         assert_eq!(text("b2 a1"), Ok(("play", "b2 a1".into())));
         assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
         assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
+        // A letter outside a to z before a digit is a slip for a cell too.
+        assert_eq!(text("é5"), Ok(("play", "é5".into())));
         // Words apart reach the session, which can tell the move they meant.
         assert_eq!(text("C3 1+"), Ok(("play", "c3 1+".into())));
         // `vs` alone asked "which level?"; now it names what it takes.
