@@ -1,7 +1,6 @@
 //! Batch mode: commands from a reader, plain replies to a writer. The tests,
 //! `--batch` and piped stdin all come through here.
 
-use crate::command::parse;
 use crate::edge;
 use crate::error::CommandError;
 use crate::layout;
@@ -46,7 +45,7 @@ pub struct Step {
 /// Runs one line against the session.
 pub fn step(session: &mut Session, line: &str, style: Style) -> Step {
     session.set_width(style.width.unwrap_or(DEFAULT_WIDTH));
-    let (result, held) = match parse(line) {
+    let (result, held) = match session.parse(line) {
         Ok(inv) => (session.execute(&inv), inv.hold),
         Err(e) => {
             session.note_unparsed(line);

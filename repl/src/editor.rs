@@ -2,7 +2,7 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Ask, Candidates, Command, Known, complete, parse, spec};
+use crate::command::{Ask, Candidates, Command, Known, complete, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
@@ -226,7 +226,7 @@ fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -
     // Cheapest first: reading what the command names (a rulebook loaded,
     // a record opened) only where a game would be lost.
     let n = session.unkept_moves()?;
-    let command = parse(code).ok()?.command().ok()?;
+    let command = session.parse(code).ok()?.command().ok()?;
     let loses = if command == Command::Quit {
         "leaves without it"
     } else if ScriptBudget::command().replacing(|| session.would_replace(&command)) {

@@ -72,7 +72,10 @@ fn main() -> ExitCode {
         }
         // A move played prints nothing, and its game ends with the run:
         // say so, and where games go on.
-        if gridrules::command::parse(&command).is_ok_and(|inv| inv.spec.name == "play") {
+        if session
+            .parse(&command)
+            .is_ok_and(|inv| inv.spec.name == "play")
+        {
             eprintln!(
                 "{}",
                 edge::finish(

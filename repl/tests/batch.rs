@@ -1914,3 +1914,30 @@ fn solve_names_a_named_mark_of_the_opponent() {
         r.err
     );
 }
+
+/// On a board 17 columns wide where marks drop, `q` is column q, not
+/// `quit`'s alias: a player could not play there, and batch mode stopped
+/// at it silently (a variant author's finding). `quit` still leaves, and
+/// `q` quits where it is no move.
+#[test]
+fn q_is_a_column_where_the_board_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("wide.toml"),
+        "name = \"wide\"\ntitle = \"wide\"\nscript = \"wide.rhai\"\n[board]\nwidth = 17\nheight = 2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("wide.rhai"),
+        "fn lines() { lines::straight(4) }\nfn wins(run) { run >= 4 }\nfn support(c) { gravity::below(c) }\n",
+    )
+    .unwrap();
+    let r = common::run_in(
+        dir.path(),
+        &["--batch", "--keep-going", "--rules", "wide.toml"],
+        "q\nQ\nq\nhistory\nquit\nstatus\n",
+    );
+    assert_eq!(r.out, "error: q: column q is full\n1. q1 q2\n", "{}", r.err);
+    let (out, _, _) = run(&["--batch"], "q\nstatus\n");
+    assert_eq!(out, "", "q quits classic");
+}

@@ -44,6 +44,17 @@ impl Invocation {
 /// # Errors
 /// The first word is neither a command nor a move.
 pub fn parse(line: &str) -> Result<Invocation, ParseError> {
+    parse_on(line, |_| false)
+}
+
+/// [`parse`] on a board where `is_move` tells the words it reads as moves:
+/// a command's alias that is one of them (`q`, a column of a board 17
+/// wide where marks drop) is the move there, and the command goes by its
+/// name (`quit`). A command's name always wins.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_on(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation, ParseError> {
     let line = line.trim();
     // Read in any case, as commands are (`--NO-REPLY`).
     let cut = line.len().saturating_sub(NO_REPLY.len());
@@ -59,7 +70,7 @@ pub fn parse(line: &str) -> Result<Invocation, ParseError> {
     if line.is_empty() {
         return Err(ParseError::Unknown(NO_REPLY.to_string()));
     }
-    let mut inv = parse_command(line)?;
+    let mut inv = parse_command(line, is_move)?;
     if hold {
         inv.hold = true;
         inv.text = format!("{} {NO_REPLY}", inv.text);
@@ -68,12 +79,15 @@ pub fn parse(line: &str) -> Result<Invocation, ParseError> {
 }
 
 /// [`parse`] without the trailing [`NO_REPLY`].
-fn parse_command(line: &str) -> Result<Invocation, ParseError> {
+fn parse_command(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation, ParseError> {
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     let rest = rest.trim();
     // Commands and moves are written in lower case; upper case is read the
     // same (`STATUS`, `A1-A2`). Arguments keep their case (names, files).
-    if let Some(spec) = spec(&word.to_lowercase()) {
+    let lower = word.to_lowercase();
+    if let Some(spec) = spec(&lower)
+        .filter(|spec| spec.name == lower || !rest.is_empty() || !is_move(&normal_move(word)))
+    {
         let text = if rest.is_empty() {
             spec.name.to_string()
         } else {
@@ -288,6 +302,13 @@ mod tests {
         assert_eq!(text("b2 a1"), Ok(("play", "b2 a1".into())));
         assert_eq!(text("c3/2*"), Ok(("play", "c3/2*".into())));
         assert_eq!(text("D3-d2xa1xa4"), Ok(("play", "d3-d2xa1xa4".into())));
+        // Where the board reads an alias as a move, it is the move; a
+        // command's name and an alias with words after it are not.
+        let on = |l| parse_on(l, |w| w == "q").map(|i| (i.spec.name, i.text));
+        assert_eq!(on("Q"), Ok(("play", "q".into())));
+        assert_eq!(on("q --no-reply"), Ok(("play", "q --no-reply".into())));
+        assert_eq!(on("quit"), Ok(("quit", "quit".into())));
+        assert_eq!(on("exit"), Ok(("quit", "quit".into())));
         // A letter outside a to z before a digit is a slip for a cell too.
         assert_eq!(text("é5"), Ok(("play", "é5".into())));
         // Words apart reach the session, which can tell the move they meant.

@@ -25,6 +25,6 @@ mod words;
 pub use complete::{Candidates, Known, complete};
 pub use entry::{Arg, Args, Ask, CommandSpec, Log, Parse, ParseError, Place, split_words};
 pub use help::help;
-pub use line::{Invocation, NO_REPLY, parse};
+pub use line::{Invocation, NO_REPLY, parse, parse_on};
 pub use parsed::{ArenaMatch, Command, DrawAction};
 pub use registry::{COMMANDS, spec};

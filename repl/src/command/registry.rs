@@ -580,7 +580,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         .more(
             "Ctrl-D too. At the prompt, in the middle of a game no `save`, \
              `open` or `record` keeps, the first says the game would be lost \
-             and the same line again leaves.",
+             and the same line again leaves. Where `q` is a move (column q \
+             of a board 17 wide where marks drop), it plays: leave by \
+             `quit`.",
         ),
 ];
 

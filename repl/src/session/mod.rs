@@ -19,6 +19,7 @@ mod measure;
 mod seats;
 mod transcript;
 
+use crate::command::{Invocation, ParseError};
 use crate::error::{CommandError, Unfinished};
 use crate::reply::{By, Played, Reply};
 use crate::table::{Clock, ClockRun, Offer, Seats, TimeSource};
@@ -260,6 +261,29 @@ impl Session {
     /// The rulebook in use.
     pub fn rulebook(&self) -> &Arc<Rulebook> {
         self.game.rulebook()
+    }
+
+    /// `line` read as a command on this board: a command's alias that the
+    /// board reads as a move is the move (`q` on a board 17 columns wide
+    /// where marks drop: a player could not play column q, and quit).
+    ///
+    /// # Errors
+    /// As [`crate::command::parse`].
+    pub fn parse(&self, line: &str) -> Result<Invocation, ParseError> {
+        use gridrules_core::PlayError;
+        crate::command::parse_on(line, |word| {
+            // A move refused (a full column, the game over) is still one:
+            // the board's to refuse, not `quit`'s to leave.
+            !matches!(
+                self.rulebook()
+                    .parse_move(self.game.position(), self.game.moves(), word),
+                Err(PlayError::Notation(_)
+                    | PlayError::Refused {
+                        refusal: Refusal::NoColumns(_) | Refusal::OffBoard(_),
+                        ..
+                    })
+            )
+        })
     }
 
     /// The seats, names and score.
