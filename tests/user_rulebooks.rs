@@ -1136,3 +1136,102 @@ fn named_marks_refuse_rules_of_the_mover() {
         assert!(e.contains(said), "{name}: {e}");
     }
 }
+
+/// `lines::wrapped`: on a cylinder (`across`) or a torus (both), each line
+/// is `k` distinct cells, each a step on from the one before in one of the
+/// four directions, the step taken across a joined edge where it goes off
+/// the board; no two lines hold the same cells; and there are as many as
+/// counted by hand: a start cell for each line in each direction, less
+/// the starts whose window would leave an edge that is not joined, and
+/// less the repeats where a window is a whole wrapped row (3×3: its three
+/// rows from each of three cells).
+#[test]
+fn wrapped_lines_go_on_across_the_joined_edges() {
+    // (width, height, k, across, down, lines)
+    let cases = [
+        (3, 3, 3, true, true, 12),
+        (4, 4, 3, true, true, 64),
+        // Rows: 5 starts a row; a column is one whole wrapped column;
+        // a diagonal wraps round all 15 cells before it comes back, so
+        // each of its 15 starts is its own window.
+        (5, 3, 3, true, true, 15 + 5 + 2 * 15),
+        // Rows: 7 starts a row; columns: 3 starts a column; each diagonal
+        // direction: 7 × 3.
+        (7, 6, 4, true, false, 42 + 21 + 42),
+        (6, 7, 4, false, true, 3 * 7 + 6 * 7 + 2 * 3 * 7),
+        // Nothing joined: the windows of straight lines.
+        (4, 4, 3, false, false, 8 + 8 + 4 + 4),
+    ];
+    for (w, h, k, across, down, want) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("w.rhai"),
+            format!("fn lines() {{ lines::wrapped({k}, {across}, {down}) }}\nfn wins(run) {{ run >= {k} }}\n"),
+        )
+        .unwrap();
+        let text = format!(
+            "name = \"w\"\ntitle = \"t\"\nscript = \"w.rhai\"\n[board]\nwidth = {w}\nheight = {h}\n"
+        );
+        let rules = Rulebook::from_str_at(&text, "w.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let g = rules.grid();
+        let lines = rules.mechanics().lines();
+        let case = format!("{w}×{h}, k {k}, across {across}, down {down}");
+        assert_eq!(lines.len(), want, "{case}");
+        let mut sets = std::collections::BTreeSet::new();
+        for line in lines {
+            assert_eq!(line.len(), k as usize, "{case}");
+            let mut cells: Vec<usize> = line.iter().map(|c| c.index()).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            assert_eq!(cells.len(), k as usize, "{case}: a cell twice");
+            assert!(sets.insert(cells), "{case}: the same cells twice");
+            let step = |a, b, n: u32, wraps: bool| -> i64 {
+                let d = i64::from(b) - i64::from(a);
+                match d {
+                    _ if wraps && d == i64::from(n) - 1 => -1,
+                    _ if wraps && d == 1 - i64::from(n) => 1,
+                    _ => d,
+                }
+            };
+            let steps: Vec<(i64, i64)> = line
+                .windows(2)
+                .map(|p| {
+                    (
+                        step(g.col(p[0]), g.col(p[1]), w, across),
+                        step(g.row(p[0]), g.row(p[1]), h, down),
+                    )
+                })
+                .collect();
+            assert!(
+                steps.iter().all(|&s| s == steps[0])
+                    && [(1, 0), (0, 1), (1, 1), (1, -1)].contains(&steps[0]),
+                "{case}: {steps:?}"
+            );
+        }
+    }
+    // A window longer than a wrapped row is refused at load, where it is.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("w.rhai"),
+        "fn lines() { lines::wrapped(4, true, true) }\nfn wins(run) { run >= 4 }\n",
+    )
+    .unwrap();
+    let text = "name = \"w\"\ntitle = \"t\"\nscript = \"w.rhai\"\n[board]\nwidth = 3\nheight = 5\n";
+    let e = Rulebook::from_str_at(text, "w.toml", Some(dir.path().to_path_buf()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("a row that wraps has 3 cells: lines::wrapped cannot take windows of 4")
+            && e.contains("w.rhai:1:14"),
+        "{e}"
+    );
+}
+
+/// The guide's boards whose lines wrap: their examples pass with no
+/// per-move hook.
+#[test]
+fn the_guides_wrapping_boards_pass_their_examples() {
+    guide_example("torus.toml", 5);
+    guide_example("cylinder.toml", 5);
+}

@@ -119,9 +119,16 @@ impl<'a> Load<'a> {
         for (i, item) in items.iter().enumerate() {
             let c = self.cell(hook, &format!("{what}, item {}", i + 1), item)?;
             if out.contains(&c) {
+                // A line round a board whose edges are joined comes back to
+                // its first cell: its windows are the lines.
+                let wraps = if matches!(hook, HookId::Lines) {
+                    "; a line round a board whose edges are joined is given as its windows of k cells: `lines::wrapped(k, across, down)`"
+                } else {
+                    ""
+                };
                 return Err(self.bad(
                     hook,
-                    format!("{what}: cell {} appears twice", self.grid.name(c)),
+                    format!("{what}: cell {} appears twice{wraps}", self.grid.name(c)),
                 ));
             }
             out.push(c);
