@@ -87,8 +87,9 @@ pub enum Refusal {
     NoTwist(String),
     /// A move that completes a line, where lines remove (`removes()`), names
     /// no piece to remove. Holds where a moved piece came from (none for
-    /// a placement) and the cell the piece lands on.
-    MustRemove(Option<Cell>, Cell),
+    /// a placement), the cell the piece lands on, and a piece it may
+    /// remove, for the example.
+    MustRemove(Option<Cell>, Cell, Cell),
     /// A removal after a move that completes no line (or where lines do not
     /// remove). Holds the cell the piece lands on.
     RemovesNothing(Cell),
@@ -124,6 +125,16 @@ pub enum Refusal {
 
 /// A move that completes a line as written before its removal is named:
 /// `d3-d2` for a step, `a7` for a placement.
+/// A move that completes a line written with a piece it may remove:
+/// `c1xb2`, `d6-d7xa1`.
+pub(crate) fn removal_example(grid: Grid, from: Option<Cell>, to: Cell, take: Cell) -> String {
+    format!(
+        "{}x{}",
+        written_before_removal(grid, from, to),
+        grid.name(take)
+    )
+}
+
 pub(crate) fn written_before_removal(grid: Grid, from: Option<Cell>, to: Cell) -> String {
     match from {
         Some(f) => format!("{}-{}", grid.name(f), grid.name(to)),
@@ -201,10 +212,10 @@ impl Refusal {
                 format!("the placement makes a line and ends the game: write {} alone", name(c))
             }
             Refusal::NoTwist(text) => format!("no twist is named `{text}` here"),
-            Refusal::MustRemove(from, c) => format!(
-                "{} completes a line: name the piece it removes too, like {}x and a cell",
+            Refusal::MustRemove(from, c, take) => format!(
+                "{} completes a line: name the piece it removes too, like {}",
                 name(c),
-                written_before_removal(grid, *from, *c)
+                removal_example(grid, *from, *c, *take)
             ),
             Refusal::RemovesNothing(c) => {
                 format!("{} completes no line: the move removes nothing", name(c))
@@ -425,7 +436,7 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "slide_empty" => &["{cell}", "{from}"],
         "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
         "no_twist" => &["{text}"],
-        "must_remove" => &["{cell}", "{to}", "{text}"],
+        "must_remove" => &["{cell}", "{to}", "{text}", "{example}"],
         "removes_nothing" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "forbidden" => &["{cell}", "{to}", "{mark}", "{n}"],

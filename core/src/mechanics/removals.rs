@@ -426,7 +426,13 @@ impl Mechanics {
         let completes = self.move_completes::<{ crate::geometry::WORDS }>(pos, from, to);
         let theirs = pos.marks(pos.turn.other());
         match take {
-            None if completes && !theirs.is_empty() => Err(Refusal::MustRemove(from, to)),
+            // The first piece it may remove, for the example: there is one
+            // wherever the opponent has a piece (any, if all are in lines).
+            None if completes && !theirs.is_empty() => match self.removable(pos).into_iter().next()
+            {
+                Some(take) => Err(Refusal::MustRemove(from, to, take)),
+                None => Ok(()),
+            },
             None => Ok(()),
             Some(_) if !completes => Err(Refusal::RemovesNothing(to)),
             Some(take) if !theirs.contains(take) => {

@@ -35,6 +35,9 @@ impl Rulebook {
         // A move to show, as the notation writes it in full.
         let example = match refusal {
             Refusal::MustPlace(m) | Refusal::MustMove(m) => m.map(|m| self.move_text(m)),
+            Refusal::MustRemove(from, to, take) => {
+                Some(crate::refusal::removal_example(g, *from, *to, *take))
+            }
             _ => None,
         };
         let template = match refusal {
@@ -126,7 +129,7 @@ impl Rulebook {
                 lines = crate::refusal::lines_text(g, l);
                 (name(c), String::new(), name(c), None, None)
             }
-            Refusal::MustRemove(from, c) => {
+            Refusal::MustRemove(from, c, _) => {
                 text = crate::refusal::written_before_removal(g, *from, *c);
                 (name(c), String::new(), name(c), None, None)
             }
@@ -488,7 +491,7 @@ mod tests {
             Refusal::MustTwist(b2),
             Refusal::LineBeforeTwist(b2),
             Refusal::NoTwist("9+".to_string()),
-            Refusal::MustRemove(Some(a1), b2),
+            Refusal::MustRemove(Some(a1), b2, a1),
             Refusal::RemovesNothing(b2),
             Refusal::NotRemovable(b2, Side::O),
             Refusal::TakeInLine(b2, Side::O),
@@ -519,7 +522,7 @@ mod tests {
         // A second kind of refusal under one key: its text as written.
         let extra = [
             Refusal::FixedMarkText("d".to_string(), Side::O),
-            Refusal::MustRemove(None, b2),
+            Refusal::MustRemove(None, b2, a1),
             Refusal::NoSlideNamed("q".to_string()),
         ];
         for r in samples.iter().chain(&extra) {
