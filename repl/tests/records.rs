@@ -708,3 +708,21 @@ fn a_path_with_a_space_is_read_quoted_escaped_or_bare() {
     let r = common::run_in(dir.path(), &["check", "my games/caro.toml"], "");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
+
+/// A transcript keeps `save`: one that saves a game and opens it again
+/// later replays, in a fresh directory, what the session printed (it
+/// stopped at `open` with `cannot read`, the save left out).
+#[test]
+fn a_transcript_that_saves_and_opens_its_record_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = "seed 3\nnew classic\nrecord s.txt\nb2\nsave g\na1\nsave g\nopen g.toml\nundo\nhistory\nrecord off\n";
+    let first = batch(dir.path(), session);
+    let transcript = std::fs::read_to_string(dir.path().join("s.txt")).unwrap();
+    assert_eq!(transcript.matches("\nsave g\n").count(), 2, "{transcript}");
+    let fresh = tempfile::tempdir().unwrap();
+    let replayed = batch(fresh.path(), &transcript);
+    let from = |s: &str| s[s.find("saved: g.toml").unwrap_or_else(|| panic!("{s}"))..].to_string();
+    assert!(!replayed.contains("error:"), "{replayed}");
+    let first = from(&first);
+    assert_eq!(from(&replayed), first[..first.find("recorded: s.txt").unwrap()]);
+}

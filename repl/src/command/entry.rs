@@ -69,7 +69,8 @@ pub enum Ask {
 pub enum Log {
     /// Always.
     Always,
-    /// Never: it writes files, measures, or leaves.
+    /// Never: it shows, measures, writes files of its own (`record`,
+    /// `new-variant`) or leaves: nothing a replay needs.
     Never,
     /// Only where batch mode's clock runs (`wait`): at the REPL it is
     /// refused, and the real time that passed is logged as a `wait` instead.

@@ -401,9 +401,10 @@ pub static COMMANDS: &[CommandSpec] = &[
          game's record, or a file gridrules did not write, only with \
          `--force`.",
     )
+    // Logged, though it writes a file: a transcript that opens its own
+    // record later must write it first (it replayed with `cannot read`).
     .example("save game.toml")
-    .completing(Arg::File(Some("toml")))
-    .unlogged(),
+    .completing(Arg::File(Some("toml"))),
     cmd("open", "<file>", "open a saved game record", |a| {
         Ok(Command::Open(a.path()?))
     })
