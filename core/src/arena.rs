@@ -134,9 +134,15 @@ impl FromStr for Player {
         if s.contains(std::path::MAIN_SEPARATOR) || s.contains('/') {
             return Ok(Player::Program(s.into(), Vec::new()));
         }
-        Err(format!(
-            "player `{s}`: expected random, uct, easy, medium, hard or a program's path (`./{s}`)"
-        ))
+        const NAMES: [&str; 5] = ["random", "uct", "easy", "medium", "hard"];
+        Err(match crate::suggest::nearest(s, NAMES) {
+            Some(near) => {
+                format!("player `{s}`: did you mean `{near}`? (or a program's path, `./{s}`)")
+            }
+            None => format!(
+                "player `{s}`: expected random, uct, easy, medium, hard or a program's path (`./{s}`)"
+            ),
+        })
     }
 }
 
@@ -554,6 +560,22 @@ impl Line {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slip of a player's name is named (`hardd` was only "expected
+    /// random, uct, …").
+    #[test]
+    fn a_players_slip_is_named() {
+        assert_eq!(
+            "hardd".parse::<Player>().unwrap_err(),
+            "player `hardd`: did you mean `hard`? (or a program's path, `./hardd`)"
+        );
+        assert!(
+            "expert"
+                .parse::<Player>()
+                .unwrap_err()
+                .contains("expected random, uct")
+        );
+    }
 
     /// A match keeps each game it finishes, in order, each starting from
     /// its opening: replayed, its moves end as the tally counts it.

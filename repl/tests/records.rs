@@ -724,5 +724,8 @@ fn a_transcript_that_saves_and_opens_its_record_replays() {
     let from = |s: &str| s[s.find("saved: g.toml").unwrap_or_else(|| panic!("{s}"))..].to_string();
     assert!(!replayed.contains("error:"), "{replayed}");
     let first = from(&first);
-    assert_eq!(from(&replayed), first[..first.find("recorded: s.txt").unwrap()]);
+    assert_eq!(
+        from(&replayed),
+        first[..first.find("recorded: s.txt").unwrap()]
+    );
 }

@@ -188,6 +188,13 @@ pub enum ParseError {
     },
     /// The arguments do not fit. Holds the command and what is wrong.
     Usage(&'static CommandSpec, String),
+    /// A mode of the program, run from the command line, not the prompt.
+    CommandLineOnly {
+        /// The word typed.
+        word: String,
+        /// How the mode is run.
+        how: &'static str,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -203,6 +210,9 @@ impl fmt::Display for ParseError {
                 write!(f, "{why} usage: {}", spec.usage())
             }
             ParseError::Usage(spec, why) => write!(f, "{why}: usage: {}", spec.usage()),
+            ParseError::CommandLineOnly { word, how } => {
+                write!(f, "`{word}` is run from the command line, not here: {how}")
+            }
         }
     }
 }

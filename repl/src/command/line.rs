@@ -124,10 +124,23 @@ fn parse_command(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocatio
     Err(unknown(word))
 }
 
+/// Modes of the program that are no command of the prompt: each word, and
+/// how it is run.
+const COMMAND_LINE_ONLY: &[(&str, &str)] = &[(
+    "brain",
+    "`gridrules brain [--rules <rulebook>]` speaks the Gomocup brain protocol on stdin and stdout",
+)];
+
 /// The refusal of `word` as no command: with the command it is a likely
 /// slip for, if one is. A word of one character is one edit from any
 /// other, `?` included: no name is a likely slip for it.
-fn unknown(word: &str) -> ParseError {
+pub(super) fn unknown(word: &str) -> ParseError {
+    if let Some(&(_, how)) = COMMAND_LINE_ONLY.iter().find(|(w, _)| *w == word) {
+        return ParseError::CommandLineOnly {
+            word: word.to_string(),
+            how,
+        };
+    }
     let names = COMMANDS
         .iter()
         .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
@@ -309,6 +322,33 @@ mod tests {
         assert_eq!(on("q --no-reply"), Ok(("play", "q --no-reply".into())));
         assert_eq!(on("quit"), Ok(("quit", "quit".into())));
         assert_eq!(on("exit"), Ok(("quit", "quit".into())));
+        // A mode of the command line is named as one, at the prompt and
+        // in `help` (`help brain` said "unknown command").
+        for line in ["brain", "help brain"] {
+            let said = match parse(line).and_then(|i| match i.command() {
+                Ok(Command::Help(Some(t))) => super::super::help::topic(Some(&t)).map(|_| ()),
+                _ => Ok(()),
+            }) {
+                Err(e) => e.to_string(),
+                Ok(()) => String::new(),
+            };
+            assert!(
+                said.starts_with(
+                    "`brain` is run from the command line, not here: `gridrules brain"
+                ),
+                "{line}: {said}"
+            );
+        }
+        let help_slip = super::super::help::topic(Some("hnt"))
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            help_slip,
+            ParseError::Misspelt {
+                word: "hnt".into(),
+                near: "hint"
+            }
+        );
         // A letter outside a to z before a digit is a slip for a cell too.
         assert_eq!(text("é5"), Ok(("play", "é5".into())));
         // Words apart reach the session, which can tell the move they meant.
