@@ -317,7 +317,7 @@ impl fmt::Display for CommandError {
             }
             CommandError::NoLegalMove(command) => write!(f, "{command}: there is no legal move"),
             CommandError::ComputersTurn { mv, side, level } => {
-                write!(f, "{mv}: {side} is the computer's ({level}) to play")
+                write!(f, "{mv}: {side} is the computer's ({level}) to play; `ai {level}` plays its move")
             }
             CommandError::Undo(e) => e.fmt(f),
             CommandError::SpacedMove {

@@ -478,7 +478,8 @@ fn notes(out: &mut String, session: &Session) {
         } else {
             format!("{like} takes {from}")
         };
-        outln!(out, "{lead} {}: {like}", slide_hint(slide));
+        let hint = slide_hint(slide).replace("{line}", line_word(rulebook, slide));
+        outln!(out, "{lead} {hint}: {like}");
     }
     if let (Some(first), false) = (t.twists().first(), game.is_over()) {
         outln!(out, "{}", twist_hint(rulebook, first));
@@ -698,17 +699,32 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
     }
 }
 
-/// What a slide does, in words, by what it takes and what it leaves.
+/// The line a slide's path runs along, in words: `column` where its cells
+/// share one (Pop Out's), `row` where they share a row, else `line`.
+fn line_word(rulebook: &Rulebook, slide: &Slide) -> &'static str {
+    let g = rulebook.grid();
+    let first = slide.from();
+    if slide.path.iter().all(|&c| g.col(c) == g.col(first)) {
+        "column"
+    } else if slide.path.iter().all(|&c| g.row(c) == g.row(first)) {
+        "row"
+    } else {
+        "line"
+    }
+}
+
+/// What a slide does, in words, by what it takes and what it leaves;
+/// `{line}` for the line its path runs along ([`line_word`]).
 fn slide_hint(slide: &Slide) -> &'static str {
     match (slide.take, slide.put) {
         // Which cells a slide starts from and ends at is the rulebook's
         // (Pop Out's bottom row, Quixo's edge): the example move names them.
-        (Take::Own, Put::Empty) => "pop your own mark out, its line shifting",
+        (Take::Own, Put::Empty) => "pop your own mark out, its {line} shifting",
         (Take::Own, Put::Own) => "take your mark off its line, push it in at a line's end",
         (Take::OwnOrEmpty, Put::Own) => {
             "take a blank or own edge cell, push your mark in at an end"
         }
-        (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own cell, its line shifting",
+        (Take::OwnOrEmpty, Put::Empty) => "empty a blank or own cell, its {line} shifting",
     }
 }
 
