@@ -729,3 +729,16 @@ fn a_transcript_that_saves_and_opens_its_record_replays() {
         first[..first.find("recorded: s.txt").unwrap()]
     );
 }
+
+/// `open game` reads game.toml where no file `game` is, as `save game`
+/// wrote it (it answered "did you mean `game.toml`?").
+#[test]
+fn open_takes_the_name_save_gave() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = batch(dir.path(), "b2\nsave game\nnew\nopen game\nhistory\n");
+    assert!(
+        out.contains("opened: game.toml, 1 move of classic"),
+        "{out}"
+    );
+    assert!(out.ends_with("1. b2\n"), "{out}");
+}

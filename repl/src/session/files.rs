@@ -63,6 +63,14 @@ impl Session {
     }
 
     pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
+        // As `save` names it: `open game` reads game.toml where there is no
+        // file `game` (it answered "did you mean `game.toml`?").
+        let named = path.with_extension("toml");
+        let path = if path.extension().is_none() && !path.exists() && named.is_file() {
+            named.as_path()
+        } else {
+            path
+        };
         let opened = record::open(path)?;
         // The record names a rulebook file from its own directory.
         self.rulebook_name = if Rulebook::is_builtin(&opened.rulebook) {
