@@ -1235,3 +1235,52 @@ fn the_guides_wrapping_boards_pass_their_examples() {
     guide_example("torus.toml", 5);
     guide_example("cylinder.toml", 5);
 }
+
+/// A move that completes a line, written without its removal, where the
+/// rulebook's `refuse` hook refuses it whatever it removes (Dara's "no
+/// three while placing"): the hook's reason, not a request to name a piece
+/// that would be refused as well (a variant author was asked for `c1x…`,
+/// then refused). Where the hook allows some removal, the request stands.
+#[test]
+fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("d.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn pieces() { 4 }\nfn steps(c) { movement::orthogonal(c) }\nfn removes() { \"any\" }\n\
+         fn refuse(state, mv) {\n\
+             if mv.from == () && mv.take != () { return \"no three in a row while placing (DA3)\"; }\n\
+             if mv.take == cell(3, 3) { return \"d4 is kept (DA9)\"; }\n\
+         }\n",
+    )
+    .unwrap();
+    let text = "name = \"d\"\ntitle = \"t\"\nscript = \"d.rhai\"\n[board]\nwidth = 4\nheight = 4\n";
+    let rules = Arc::new(
+        Rulebook::from_str_at(text, "d.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut game = Game::new(rules);
+    play_all(&mut game, "a1 d4 b1 d3");
+    let refused = |game: &mut Game, text: &str| {
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(mv).unwrap_err().to_string()
+    };
+    assert_eq!(
+        refused(&mut game, "c1"),
+        "no three in a row while placing (DA3)"
+    );
+    assert_eq!(
+        refused(&mut game, "c1xd4"),
+        "no three in a row while placing (DA3)"
+    );
+    // A step that completes a line: the hook keeps d4 but allows d3.
+    play_all(&mut game, "a3 c4 c2 a4");
+    let said = refused(&mut game, "c2-c1");
+    assert!(
+        said.contains("name the piece it removes too, like c2-c1xd3"),
+        "{said}"
+    );
+    assert_eq!(refused(&mut game, "c2-c1xd4"), "d4 is kept (DA9)");
+}

@@ -146,7 +146,11 @@ mod tests {
     }
 
     fn failure_in(rulebook: &str, moves: &str, expect: &str) -> Option<String> {
-        let rules = Arc::new(Rulebook::builtin(rulebook).unwrap());
+        failure_of(Rulebook::builtin(rulebook).unwrap(), moves, expect)
+    }
+
+    fn failure_of(rules: Rulebook, moves: &str, expect: &str) -> Option<String> {
+        let rules = Arc::new(rules);
         let example = Example {
             rule: "C1".into(),
             text: "t".into(),
@@ -187,12 +191,19 @@ mod tests {
     /// written, is checked whole.
     #[test]
     fn a_side_to_move_alone_checks_the_side() {
-        assert_eq!(failure_in("gomoku-swap", "h8", "to move: O"), None);
-        let said = failure_in("gomoku-swap", "h8", "to move: X").unwrap();
+        let classic = Rulebook::builtin("classic").unwrap();
+        let pie = || {
+            classic.with_table(crate::table::TableRules {
+                pie: true,
+                ..classic.table().clone()
+            })
+        };
+        assert_eq!(failure_of(pie(), "b2", "to move: O"), None);
+        let said = failure_of(pie(), "b2", "to move: X").unwrap();
         assert!(said.contains("got `to move: O — may answer"), "{said}");
         let whole = "to move: O — may answer `swap` (pie rule)";
-        assert_eq!(failure_in("gomoku-swap", "h8", whole), None);
-        assert!(failure_in("gomoku-swap", "h8 h9", whole.replace('O', "X").as_str()).is_some());
+        assert_eq!(failure_of(pie(), "b2", whole), None);
+        assert!(failure_of(pie(), "b2 a1", whole.replace('O', "X").as_str()).is_some());
         assert_eq!(failure_in("connect6", "j10 k10", "to move: O"), None);
         assert_eq!(
             failure_in("connect6", "j10 k10", "to move: O — mark 2 of 2"),

@@ -53,9 +53,7 @@ impl Thinking {
                 return;
             }
             loop {
-                let seconds = began.elapsed().as_secs_f64();
-                let line = format!("{what} {seconds:.1} s · Ctrl-C stops it");
-                let line: String = line.chars().take(columns.saturating_sub(1)).collect();
+                let line = fitted(&what, began.elapsed().as_secs_f64(), columns);
                 // Carriage return and erase to the end: one line, redrawn.
                 let _ = write!(out, "\r\x1b[K{line}");
                 let _ = out.flush();
@@ -70,6 +68,20 @@ impl Thinking {
             done: Some(done),
             drawer: Some(drawer),
         }
+    }
+}
+
+/// The line for `what` after `seconds`, in fewer than `columns`
+/// characters: whole, else without its `Ctrl-C` hint, else cut (a line
+/// that wrapped would leave a row behind at each redraw).
+fn fitted(what: &str, seconds: f64, columns: usize) -> String {
+    let room = columns.saturating_sub(1);
+    let short = format!("{what} {seconds:.1} s");
+    let whole = format!("{short} · Ctrl-C stops it");
+    if whole.chars().count() <= room {
+        whole
+    } else {
+        short.chars().take(room).collect()
     }
 }
 
@@ -106,6 +118,19 @@ mod tests {
         fn text(&self) -> String {
             String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
         }
+    }
+
+    /// On a narrow terminal the hint goes before the words are cut (at 40
+    /// columns it read `… 1.9 s · Ctrl-C st`).
+    #[test]
+    fn a_narrow_line_drops_the_hint_before_cutting() {
+        let what = "X is thinking (hard)…";
+        assert_eq!(
+            fitted(what, 1.94, 80),
+            "X is thinking (hard)… 1.9 s · Ctrl-C stops it"
+        );
+        assert_eq!(fitted(what, 1.94, 40), "X is thinking (hard)… 1.9 s");
+        assert_eq!(fitted(what, 1.94, 11), "X is think");
     }
 
     #[test]

@@ -164,17 +164,12 @@ fn a_move_in_words_apart_is_named_joined() {
 /// 6 s.
 #[test]
 fn a_hint_cut_short_by_the_cap_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("slow.toml"),
-        "name = \"slow\"\ntitle = \"slow\"\nscript = \"slow.rhai\"\n[board]\nwidth = 9\nheight = 9\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("slow.rhai"),
+    let dir = common::rulebook_dir(
+        "slow",
+        9,
+        9,
         "fn lines() { lines::straight(5) }\nfn wins(run) { run >= 5 }\nfn refuse(state, mv) { let x = 0; for i in 0..20000 { x += i; } }\n",
-    )
-    .unwrap();
+    );
     let r = common::run_in(
         dir.path(),
         &["--batch", "--rules", "slow.toml"],
@@ -1372,19 +1367,13 @@ fn arena_saves_the_games_finished_before_a_brain_failed() {
 /// which open with X on c3.
 #[test]
 fn arena_saves_the_games_finished_before_a_script_failed() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("fragile.toml"),
-        "name = \"fragile\"\ntitle = \"fragile\"\nscript = \"fragile.rhai\"\n\n\
-         [board]\nwidth = 3\nheight = 3\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("fragile.rhai"),
+    let dir = common::rulebook_dir(
+        "fragile",
+        3,
+        3,
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
          fn outcome(state) {\n    if state.move_count == 2 && state.mark(cell(2, 2)) == \"X\" { throw \"cracked\"; }\n}\n",
-    )
-    .unwrap();
+    );
     std::fs::write(dir.path().join("openings.txt"), "a1\nc3\n").unwrap();
     let games = dir.path().join("games");
     let line = format!(
@@ -1414,19 +1403,13 @@ fn arena_saves_the_games_finished_before_a_script_failed() {
 /// of its draws are such, and each record opens as that final draw.
 #[test]
 fn arena_reports_and_saves_games_cut_short_at_its_move_limit() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("endless.toml"),
-        "name = \"endless\"\ntitle = \"endless\"\nscript = \"endless.rhai\"\n\n\
-         [board]\nwidth = 3\nheight = 3\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("endless.rhai"),
+    let dir = common::rulebook_dir(
+        "endless",
+        3,
+        3,
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
          fn pieces() { 2 }\nfn steps(c) { movement::king(c) }\n",
-    )
-    .unwrap();
+    );
     let games = dir.path().join("games");
     let input = format!(
         "arena {} random random 2 --save {}\nopen {}\n",
@@ -1891,18 +1874,13 @@ fn the_clocks_move_on_enter_is_answered_after_an_earlier_ctrl_c() {
 /// opening's wording).
 #[test]
 fn solve_names_a_named_mark_of_the_opponent() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("xo.toml"),
-        "name = \"xo\"\ntitle = \"xo\"\nscript = \"xo.rhai\"\n[board]\nwidth = 3\nheight = 3\n",
-    )
-    .unwrap();
     // X's first turn places an X and then an O.
-    std::fs::write(
-        dir.path().join("xo.rhai"),
+    let dir = common::rulebook_dir(
+        "xo",
+        3,
+        3,
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn turn_marks() { [[\"X\", \"O\"], 1] }\n",
-    )
-    .unwrap();
+    );
     let r = common::run_in(
         dir.path(),
         &["--batch", "--rules", "xo.toml"],
@@ -1921,17 +1899,12 @@ fn solve_names_a_named_mark_of_the_opponent() {
 /// `q` quits where it is no move.
 #[test]
 fn q_is_a_column_where_the_board_has_one() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("wide.toml"),
-        "name = \"wide\"\ntitle = \"wide\"\nscript = \"wide.rhai\"\n[board]\nwidth = 17\nheight = 2\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("wide.rhai"),
+    let dir = common::rulebook_dir(
+        "wide",
+        17,
+        2,
         "fn lines() { lines::straight(4) }\nfn wins(run) { run >= 4 }\nfn support(c) { gravity::below(c) }\n",
-    )
-    .unwrap();
+    );
     let r = common::run_in(
         dir.path(),
         &["--batch", "--keep-going", "--rules", "wide.toml"],

@@ -450,9 +450,15 @@ impl Rulebook {
                 .check_piece_move(pos, from, to)
                 .map_err(|r| self.refused(r))?;
         }
-        self.mechanics
-            .check_removal(pos, mv)
-            .map_err(|r| self.refused(r))?;
+        if let Err(r) = self.mechanics.check_removal(pos, mv) {
+            if let Refusal::MustRemove(from, to, _) = r {
+                // The rulebook's own hook may refuse the move whatever it
+                // removes: its reason, rather than a request to name a
+                // piece that would be refused too.
+                self.refused_whatever_removed(pos, history, from, to)?;
+            }
+            return Err(self.refused(r));
+        }
         self.mechanics
             .check_twist(pos, mv)
             .map_err(|r| self.refused(r))?;
@@ -491,6 +497,32 @@ impl Rulebook {
 
     /// The `refuse` hook's word on a move the board rules allow, last of
     /// [`Rulebook::check`]'s checks.
+    /// The `refuse` hook's reason where it refuses the move from `from`
+    /// to `to` with every piece it may remove (its first reason); `Ok`
+    /// where it allows one, or there is no such hook.
+    fn refused_whatever_removed(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        from: Option<crate::geometry::Cell>,
+        to: crate::geometry::Cell,
+    ) -> Result<(), PlayError> {
+        if !self.refuse_hook {
+            return Ok(());
+        }
+        let mut first = None;
+        for take in self.mechanics.removable(pos) {
+            let mv = Move::Take(crate::position::Removal::new(from, to, take));
+            match self.check_script(pos, history, mv) {
+                Ok(()) => return Ok(()),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+
     fn check_script(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
         if self.refuse_hook
             && let Some(reason) =

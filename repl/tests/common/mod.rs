@@ -42,3 +42,19 @@ fn run_bytes_in(dir: &Path, args: &[&str], input: &[u8]) -> Run {
         code: out.status.code().unwrap_or(-1),
     }
 }
+
+/// A directory holding a rulebook of the user's own: `<name>.toml` on a
+/// `width`×`height` board, its script `<name>.rhai` holding `script`.
+#[allow(dead_code)] // Not every test binary that includes this module uses it.
+pub fn rulebook_dir(name: &str, width: u32, height: u32, script: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(format!("{name}.toml")),
+        format!(
+            "name = \"{name}\"\ntitle = \"{name}\"\nscript = \"{name}.rhai\"\n\n[board]\nwidth = {width}\nheight = {height}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(format!("{name}.rhai")), script).unwrap();
+    dir
+}
