@@ -213,6 +213,12 @@ pub struct Tally {
     pub x_wins: u32,
     /// Of the draws, games cut short unfinished at [`MAX_PLIES`].
     pub cut_short: u32,
+    /// Moves of each player (first, second) whose search its time cap
+    /// ([`search::SEARCH_CAP`]) ended before its budget in playouts was
+    /// spent: it played below its level there. Of `searched`.
+    pub capped: [u32; 2],
+    /// Moves of each player (first, second) chosen by a search.
+    pub searched: [u32; 2],
     /// Whether Ctrl-C stopped the match before every game was played.
     pub stopped: bool,
 }
@@ -330,6 +336,11 @@ pub struct Played {
     /// Whether the match stopped it unfinished at [`MAX_PLIES`] (its
     /// record then ends in a draw at the move limit).
     pub cut_short: bool,
+    /// Moves of each player (first, second) its time cap cut short, and
+    /// moves it searched for.
+    pub capped: [u32; 2],
+    /// Moves of each player (first, second) chosen by a search.
+    pub searched: [u32; 2],
 }
 
 impl Match {
@@ -419,6 +430,10 @@ impl Match {
                 Some(Ok(game)) => {
                     tally.add(game.first_player_side, game.outcome);
                     tally.cut_short += u32::from(game.cut_short);
+                    for seat in 0..2 {
+                        tally.capped[seat] += game.capped[seat];
+                        tally.searched[seat] += game.searched[seat];
+                    }
                     played.push(game);
                 }
                 Some(Err(e)) => failed = failed.or(Some(e)),
@@ -476,6 +491,7 @@ impl Match {
         let mut list = MoveList::new();
         // Each player grows its own trees from move to move.
         let mut memories = [search::Memory::default(), search::Memory::default()];
+        let (mut capped, mut searched) = ([0, 0], [0, 0]);
         while !line.pos.is_over() && line.moves.len() < MAX_PLIES {
             let (pos, moves) = (&line.pos, &line.moves);
             let mover = pos.turn();
@@ -489,11 +505,16 @@ impl Match {
                     .map_err(script)?,
                 Player::Computer(level) => {
                     let at = At::new(rules, pos, moves).after(&line.keys);
+                    let mut report = search::Report::default();
                     let request = Request::new(*level, budget)
                         .memory(&mut memories[seat])
                         .threads(search_threads)
-                        .stop(stop);
-                    search::choose(at, request, &mut rng).map_err(script)?
+                        .stop(stop)
+                        .report(&mut report);
+                    let mv = search::choose(at, request, &mut rng).map_err(script)?;
+                    capped[seat] += u32::from(report.cut);
+                    searched[seat] += 1;
+                    mv
                 }
                 Player::Program(..) => {
                     let within = program_time(budget);
@@ -518,6 +539,8 @@ impl Match {
             first_player_side: line.first_player_side,
             outcome: line.pos.outcome().unwrap_or(Outcome::Draw),
             cut_short: line.moves.len() >= MAX_PLIES && !line.pos.is_over(),
+            capped,
+            searched,
             moves: line.moves,
         }))
     }

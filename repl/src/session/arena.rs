@@ -348,6 +348,17 @@ fn report(rulebook: &str, players: &[Player; 2], m: &Match, t: &Tally) -> Vec<St
             signed(elo.high)
         ));
     }
+    // A level the cap held below its budget played weaker than its name
+    // says (a per-move hook makes each playout slow): said, not hidden.
+    let names = seat_names(players);
+    for (seat, &n) in t.capped.iter().enumerate().filter(|(_, n)| **n > 0) {
+        lines.push(format!(
+            "note: {} stopped at its {} s cap before its budget was spent on {n} of its {} moves: it played below its level there",
+            names[seat],
+            gridrules_core::search::SEARCH_CAP.as_secs(),
+            t.searched[seat],
+        ));
+    }
     lines
 }
 
@@ -372,6 +383,7 @@ fn openings_played(openings: usize, games: u32) -> String {
 mod tests {
     use super::*;
     use gridrules_core::Outcome;
+    use gridrules_core::search::Level;
 
     /// The header counts the openings the games reach, and says when the
     /// last of them is played once.
@@ -394,6 +406,34 @@ mod tests {
         }
     }
 
+    /// A player whose time cap cut its searches short is said to have
+    /// played below its level, with how often (a variant author's hard,
+    /// held by a slow hook to a fraction of its budget, looked only weak).
+    #[test]
+    fn the_report_says_where_the_cap_held_a_level_below_its_budget() {
+        let players = [Player::Computer(Level::Medium), Player::Computer(Level::Hard)];
+        let m = Match {
+            games: 2,
+            seed: 1,
+            budgets: [Budget::Playouts(100); 2],
+            threads: 1,
+            openings: Vec::new(),
+        };
+        let mut t = Tally {
+            wins: 1,
+            losses: 1,
+            searched: [9, 8],
+            ..Tally::default()
+        };
+        assert!(!report("classic", &players, &m, &t).iter().any(|l| l.contains("cap")));
+        t.capped = [0, 3];
+        let lines = report("classic", &players, &m, &t);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("note: hard stopped at its 6 s cap before its budget was spent on 3 of its 8 moves: it played below its level there")
+        );
+    }
+
     /// Where a record cannot be written, the line says how many were saved
     /// and from which game on none was: here a folder that is not there.
     #[test]
@@ -407,6 +447,8 @@ mod tests {
             moves: vec![mv("b2")],
             outcome: Outcome::Draw,
             cut_short: false,
+            capped: [0, 0],
+            searched: [0, 0],
         };
         let players = [Player::Random, Player::Random];
         let gone = dir.path().join("gone");
@@ -438,6 +480,8 @@ mod tests {
             moves,
             outcome: Outcome::Draw,
             cut_short: true,
+            capped: [0, 0],
+            searched: [0, 0],
         };
         let players = [Player::Random, Player::Random];
         let line = save_games(rules, "classic", &players, dir.path(), &[cut], 1);
@@ -475,6 +519,8 @@ mod tests {
             moves: vec![mv],
             outcome: Outcome::Draw,
             cut_short: false,
+            capped: [0, 0],
+            searched: [0, 0],
         };
         let flag = gridrules_core::interrupt::Interrupt::new();
         flag.raise();
