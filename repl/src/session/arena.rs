@@ -411,7 +411,10 @@ mod tests {
     /// held by a slow hook to a fraction of its budget, looked only weak).
     #[test]
     fn the_report_says_where_the_cap_held_a_level_below_its_budget() {
-        let players = [Player::Computer(Level::Medium), Player::Computer(Level::Hard)];
+        let players = [
+            Player::Computer(Level::Medium),
+            Player::Computer(Level::Hard),
+        ];
         let m = Match {
             games: 2,
             seed: 1,
@@ -425,12 +428,18 @@ mod tests {
             searched: [9, 8],
             ..Tally::default()
         };
-        assert!(!report("classic", &players, &m, &t).iter().any(|l| l.contains("cap")));
+        assert!(
+            !report("classic", &players, &m, &t)
+                .iter()
+                .any(|l| l.contains("cap"))
+        );
         t.capped = [0, 3];
         let lines = report("classic", &players, &m, &t);
         assert_eq!(
             lines.last().map(String::as_str),
-            Some("note: hard stopped at its 6 s cap before its budget was spent on 3 of its 8 moves: it played below its level there")
+            Some(
+                "note: hard stopped at its 6 s cap before its budget was spent on 3 of its 8 moves: it played below its level there"
+            )
         );
     }
 

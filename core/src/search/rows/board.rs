@@ -6,6 +6,7 @@
 //! windows as a taken-back mark does, and come back when it is undone.
 
 use crate::geometry::{Cell, CellSet};
+use crate::mechanics::LineEnds;
 use crate::position::{Position, Side};
 
 mod captures;
@@ -412,12 +413,45 @@ impl<'s> Board<'s> {
 
     /// Whether filling window `w` with `side`'s marks would make a line
     /// that wins for it: always, unless it wins only with exactly `k` and
-    /// a mark of its own lies just past an end.
+    /// a mark of its own lies just past an end, or what lies beyond the
+    /// run it would be part of says otherwise (`line_ends()`).
     fn wins_in(&self, side: Side, w: usize) -> bool {
-        !self.shape.exact[side as usize]
+        let own = 1 + side as u8;
+        let exact_ok = !self.shape.exact[side as usize]
             || self.shape.beyond[w]
                 .iter()
-                .all(|&c| c == NONE || self.stone[c as usize] != 1 + side as u8)
+                .all(|&c| c == NONE || self.stone[c as usize] != own);
+        exact_ok && (self.shape.ends == LineEnds::Any || self.ends_allow(side, w))
+    }
+
+    /// Whether the ends of the run that filling window `w` with `side`'s
+    /// marks would make allow it to win, as [`LineEnds`] judges them: the
+    /// run goes on through `side`'s marks past the window, and an end is
+    /// blocked by an opponent mark, open where the cell is empty, neither
+    /// at the edge of the line.
+    fn ends_allow(&self, side: Side, w: usize) -> bool {
+        let own = 1 + side as u8;
+        let theirs = 2 - side as u8;
+        let (l, start) = self.shape.placed[w];
+        let line = &self.shape.mechanics.lines()[l as usize];
+        let stone = |i: usize| self.stone[line[i].index()];
+        let mut a = start as usize;
+        while a > 0 && stone(a - 1) == own {
+            a -= 1;
+        }
+        let mut b = start as usize + self.shape.k;
+        while b < line.len() && stone(b) == own {
+            b += 1;
+        }
+        let past = [
+            a.checked_sub(1).map(stone),
+            (b < line.len()).then(|| stone(b)),
+        ];
+        match self.shape.ends {
+            LineEnds::Any => true,
+            LineEnds::NotBothBlocked => !past.iter().all(|&s| s == Some(theirs)),
+            LineEnds::BothOpen => past.iter().all(|&s| s == Some(0)),
+        }
     }
 
     /// `side`'s windows `k - 1 - short` full, open to it, whose filling

@@ -32,7 +32,6 @@ mod search;
 mod tt;
 
 use crate::geometry::Cell;
-use crate::mechanics::LineEnds;
 use crate::position::{Move, Position, Side};
 use crate::rulebook::Rulebook;
 use board::{Board, Shape};
@@ -62,8 +61,6 @@ pub(crate) fn applies(rules: &Rulebook, pos: &Position) -> bool {
     });
     k >= 3
         && from_k
-        // The kept board judges a line by its windows of `k` marks alone.
-        && t.line_ends() == LineEnds::Any
         && (alternates
             || (t.turns().counts().iter().all(|&n| n <= 2) && t.turns().named_moves() == 0))
         // The forbidden patterns are judged for one mark a turn only.

@@ -1136,6 +1136,45 @@ mod tests {
         assert_eq!(s.threat_win(Side::X, VCT_DEPTH, true, 100_000), Ok(None));
     }
 
+    /// Caro (`line_ends()` "not both blocked"): a four whose five would
+    /// have opponent marks beyond both ends is no threat, a five or six
+    /// with one end free wins; the board's edge blocks nothing.
+    #[test]
+    fn in_caro_a_run_blocked_at_both_ends_is_no_win() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/user/caro.toml");
+        let caro = Rulebook::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        let five = rules();
+        for (cells, caro_wins) in [
+            // X d7-g7, O on c7 and i7: h7 makes a five blocked at both ends.
+            (&["d7", "c7", "e7", "i7", "f7", "a1", "g7"][..], false),
+            // The same with i7 free: h7 wins.
+            (&["d7", "c7", "e7", "a3", "f7", "a1", "g7"][..], true),
+            // X c7 d7 e7 f7 h7, O on b7 and i7: g7 makes six, blocked.
+            (
+                &["c7", "b7", "d7", "i7", "e7", "a1", "f7", "a3", "h7"][..],
+                false,
+            ),
+            // At the edge: X a7-d7, O on f7; e7 wins (the edge blocks nothing).
+            (&["a7", "f7", "b7", "o1", "c7", "o3", "d7"][..], true),
+        ] {
+            let shape = Shape::new(&caro);
+            let b = board(&shape, &caro, cells);
+            assert_eq!(b.has_win(Side::X), caro_wins, "caro: {cells:?}");
+            let shape = Shape::new(&five);
+            assert!(
+                board(&shape, &five, cells).has_win(Side::X),
+                "five: {cells:?}"
+            );
+        }
+        // O to move against X's live four blocks it.
+        let shape = Shape::new(&caro);
+        let b = board(&shape, &caro, &["d7", "c7", "e7", "a3", "f7", "a1", "g7"]);
+        let cells: Vec<usize> = b.open_cells().collect();
+        let found = Search::new(b, 50_000, Until::never()).best(&cells);
+        let h7 = caro.grid().parse_cell("h7").unwrap().index();
+        assert_eq!(found.cell, Some(h7), "{found:?}");
+    }
+
     /// O threatens f7-g7-h7 open; X's marks are scattered.
     const OPEN_THREE: [&str; 6] = ["a1", "f7", "a3", "g7", "o1", "h7"];
 

@@ -4,7 +4,7 @@
 //! may make, the keys of the transposition table, the order by shapes.
 
 use super::order::ShapeOrder;
-use crate::mechanics::Mechanics;
+use crate::mechanics::{LineEnds, Mechanics};
 use crate::position::Side;
 use crate::rulebook::Rulebook;
 use crate::turns::Turns;
@@ -57,6 +57,13 @@ pub(in crate::search::rows) struct Shape<'r> {
     /// Each window's cells just past its two ends along its line, or
     /// [`NONE`].
     pub(super) beyond: Vec<[u16; 2]>,
+    /// What lies beyond a run's ends decides whether it wins
+    /// (`line_ends()`, Caro's "not both blocked").
+    pub(super) ends: LineEnds,
+    /// Where `ends` counts, each window's line (its number in the
+    /// rulebook's lines) and the window's first place in it: the run a
+    /// filled window is part of is read along it. Empty otherwise.
+    pub(super) placed: Vec<(u32, u32)>,
     /// The windows through each cell: `through[through_at[c]..through_at[c + 1]]`.
     pub(super) through: Vec<u32>,
     pub(super) through_at: Vec<u32>,
@@ -94,11 +101,16 @@ impl<'r> Shape<'r> {
         let lines = mechanics.lines();
         let mut windows: Vec<u16> = Vec::new();
         let mut beyond: Vec<[u16; 2]> = Vec::new();
-        for line in lines {
+        let ends = mechanics.line_ends();
+        let mut placed = Vec::new();
+        for (l, line) in lines.iter().enumerate() {
             let at = |i: Option<usize>| i.and_then(|i| line.get(i)).map_or(NONE, |c| c.0);
             for (i, w) in line.windows(k).enumerate() {
                 windows.extend(w.iter().map(|c| c.0));
                 beyond.push([at(i.checked_sub(1)), at(Some(i + k))]);
+                if ends != LineEnds::Any {
+                    placed.push((l as u32, i as u32));
+                }
             }
         }
         let longest = lines.iter().map(Vec::len).max().unwrap_or(0);
@@ -187,6 +199,8 @@ impl<'r> Shape<'r> {
             alternating,
             windows,
             beyond,
+            ends,
+            placed,
             through,
             through_at,
             near,
