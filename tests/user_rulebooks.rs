@@ -1240,7 +1240,8 @@ fn the_guides_wrapping_boards_pass_their_examples() {
 /// rulebook's `refuse` hook refuses it whatever it removes (Dara's "no
 /// three while placing"): the hook's reason, not a request to name a piece
 /// that would be refused as well (a variant author was asked for `c1x…`,
-/// then refused). Where the hook allows some removal, the request stands.
+/// then refused). Where the hook allows some removal, the request stands,
+/// its example a removal the hook allows.
 #[test]
 fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
     let dir = tempfile::tempdir().unwrap();
@@ -1250,7 +1251,7 @@ fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
          fn pieces() { 4 }\nfn steps(c) { movement::orthogonal(c) }\nfn removes() { \"any\" }\n\
          fn refuse(state, mv) {\n\
              if mv.from == () && mv.take != () { return \"no three in a row while placing (DA3)\"; }\n\
-             if mv.take == cell(3, 3) { return \"d4 is kept (DA9)\"; }\n\
+             if mv.take == cell(3, 2) { return \"d3 is kept (DA9)\"; }\n\
          }\n",
     )
     .unwrap();
@@ -1275,12 +1276,13 @@ fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
         refused(&mut game, "c1xd4"),
         "no three in a row while placing (DA3)"
     );
-    // A step that completes a line: the hook keeps d4 but allows d3.
+    // A step that completes a line: the hook keeps d3, the first piece
+    // it could remove, so the example names the next.
     play_all(&mut game, "a3 c4 c2 a4");
     let said = refused(&mut game, "c2-c1");
     assert!(
-        said.contains("name the piece it removes too, like c2-c1xd3"),
+        said.contains("name the piece it removes too, like c2-c1xa4"),
         "{said}"
     );
-    assert_eq!(refused(&mut game, "c2-c1xd4"), "d4 is kept (DA9)");
+    assert_eq!(refused(&mut game, "c2-c1xd3"), "d3 is kept (DA9)");
 }

@@ -123,8 +123,6 @@ pub enum Refusal {
     Script(String),
 }
 
-/// A move that completes a line as written before its removal is named:
-/// `d3-d2` for a step, `a7` for a placement.
 /// A move that completes a line written with a piece it may remove:
 /// `c1xb2`, `d6-d7xa1`.
 pub(crate) fn removal_example(grid: Grid, from: Option<Cell>, to: Cell, take: Cell) -> String {
@@ -135,6 +133,8 @@ pub(crate) fn removal_example(grid: Grid, from: Option<Cell>, to: Cell, take: Ce
     )
 }
 
+/// A move that completes a line as written before its removal is named:
+/// `d3-d2` for a step, `a7` for a placement.
 pub(crate) fn written_before_removal(grid: Grid, from: Option<Cell>, to: Cell) -> String {
     match from {
         Some(f) => format!("{}-{}", grid.name(f), grid.name(to)),

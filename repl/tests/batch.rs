@@ -555,6 +555,31 @@ fn the_tables_choices_take_back_the_computers_opening() {
         "{out}"
     );
     assert_eq!(*lines.last().unwrap(), "to move: X", "{out}");
+    // A choice that changes nothing takes nothing back: the same pie
+    // rule again, or X for the seat that has it (a review redrew the
+    // computer's opening so, as often as it liked).
+    let (out, _, _) = run(
+        &["--batch"],
+        "seed 1\nvs easy O\npie off\nfirst 2\nhistory\n",
+    );
+    assert!(!out.contains("taken back"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("X plays ")).count(),
+        1,
+        "one opening: {out}"
+    );
+    // Moves a person asked `ai` for on their own side are theirs: too late
+    // (it took all four back).
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        "vs easy\nai easy\nai easy\npie on\nfirst 2\nhistory\n",
+    );
+    assert!(!out.contains("taken back"), "{out}");
+    assert!(
+        out.contains("error: pie: the pie rule is chosen before the first move"),
+        "{out}"
+    );
+    assert!(out.ends_with("1. a1 a2 2. b2 c2\n"), "{out}");
     // After a person's move it is too late, as before.
     let (out, _, _) = run(&["--batch", "--keep-going"], "a1\nvs easy X\npie on\n");
     assert!(
@@ -1913,4 +1938,16 @@ fn q_is_a_column_where_the_board_has_one() {
     assert_eq!(r.out, "error: q: column q is full\n1. q1 q2\n", "{}", r.err);
     let (out, _, _) = run(&["--batch"], "q\nstatus\n");
     assert_eq!(out, "", "q quits classic");
+    // After the result no move is made there: `q` leaves.
+    let r = common::run_in(
+        dir.path(),
+        &["--batch", "--rules", "wide.toml"],
+        "a\nb\nresign\nq\nstatus\n",
+    );
+    assert_eq!(
+        (r.out.lines().last(), r.code),
+        (Some("result: O wins — X resigned"), 0),
+        "{}",
+        r.out
+    );
 }

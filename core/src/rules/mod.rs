@@ -450,14 +450,19 @@ impl Rulebook {
                 .check_piece_move(pos, from, to)
                 .map_err(|r| self.refused(r))?;
         }
-        if let Err(r) = self.mechanics.check_removal(pos, mv) {
-            if let Refusal::MustRemove(from, to, _) = r {
-                // The rulebook's own hook may refuse the move whatever it
-                // removes: its reason, rather than a request to name a
-                // piece that would be refused too.
-                self.refused_whatever_removed(pos, history, from, to)?;
+        match self.mechanics.check_removal(pos, mv) {
+            // The rulebook's own hook may refuse some removals, or all: the
+            // example is one it allows, and where it allows none, its
+            // reason, rather than a request to name a piece that would be
+            // refused too.
+            Err(Refusal::MustRemove(from, to, take)) if self.refuse_hook => {
+                let take = self
+                    .allowed_removal(pos, history, from, to)?
+                    .unwrap_or(take);
+                return refuse(Refusal::MustRemove(from, to, take));
             }
-            return Err(self.refused(r));
+            Err(r) => return refuse(r),
+            Ok(()) => {}
         }
         self.mechanics
             .check_twist(pos, mv)
@@ -497,30 +502,27 @@ impl Rulebook {
 
     /// The `refuse` hook's word on a move the board rules allow, last of
     /// [`Rulebook::check`]'s checks.
-    /// The `refuse` hook's reason where it refuses the move from `from`
-    /// to `to` with every piece it may remove (its first reason); `Ok`
-    /// where it allows one, or there is no such hook.
-    fn refused_whatever_removed(
+    /// The first piece the `refuse` hook lets the move from `from` to `to`
+    /// remove; the hook's first reason where it refuses every one (`None`
+    /// where none may be removed at all).
+    fn allowed_removal(
         &self,
         pos: &Position,
         history: &[Move],
         from: Option<crate::geometry::Cell>,
         to: crate::geometry::Cell,
-    ) -> Result<(), PlayError> {
-        if !self.refuse_hook {
-            return Ok(());
-        }
+    ) -> Result<Option<crate::geometry::Cell>, PlayError> {
         let mut first = None;
         for take in self.mechanics.removable(pos) {
             let mv = Move::Take(crate::position::Removal::new(from, to, take));
             match self.check_script(pos, history, mv) {
-                Ok(()) => return Ok(()),
+                Ok(()) => return Ok(Some(take)),
                 Err(e) => {
                     first.get_or_insert(e);
                 }
             }
         }
-        first.map_or(Ok(()), Err)
+        first.map_or(Ok(None), Err)
     }
 
     fn check_script(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {

@@ -10,7 +10,7 @@ use crate::layout::{prose_columns, wrap};
 /// `topic` names no command.
 pub fn topic(topic: Option<&str>) -> Result<Option<&'static CommandSpec>, ParseError> {
     topic
-        .map(|t| spec(t).ok_or_else(|| super::line::unknown(t)))
+        .map(|t| spec(&t.to_lowercase()).ok_or_else(|| super::line::unknown(t)))
         .transpose()
 }
 

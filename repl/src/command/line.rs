@@ -135,7 +135,8 @@ const COMMAND_LINE_ONLY: &[(&str, &str)] = &[(
 /// slip for, if one is. A word of one character is one edit from any
 /// other, `?` included: no name is a likely slip for it.
 pub(super) fn unknown(word: &str) -> ParseError {
-    if let Some(&(_, how)) = COMMAND_LINE_ONLY.iter().find(|(w, _)| *w == word) {
+    let lower = word.to_lowercase();
+    if let Some(&(_, how)) = COMMAND_LINE_ONLY.iter().find(|(w, _)| *w == lower) {
         return ParseError::CommandLineOnly {
             word: word.to_string(),
             how,

@@ -34,16 +34,6 @@ impl Session {
             _ => return Err(CommandError::NotARecordFile(path.to_path_buf())),
         };
         let real = std::fs::canonicalize(path).ok();
-        // Read only from a regular file: opening a FIFO to read would wait
-        // for a writer forever (the write refuses anything else).
-        let other_game = real
-            .as_ref()
-            .is_some_and(|r| !self.record_files.contains(r))
-            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
-            && gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(record::HEADER));
-        if other_game && !force {
-            return Err(CommandError::OtherGame(path.to_path_buf()));
-        }
         let terms = record::Terms {
             x: self.seats.given_name(Side::X).map(str::to_string),
             o: self.seats.given_name(Side::O).map(str::to_string),
@@ -51,6 +41,19 @@ impl Session {
             clock: self.clock.limit,
         };
         let text = record::to_text(&self.game, &self.rulebook_for(path), &terms);
+        // Read only from a regular file: opening a FIFO to read would wait
+        // for a writer forever (the write refuses anything else). A record
+        // that already holds this very text is this game's (a transcript
+        // replayed where it was recorded saves it again).
+        let other_game = real
+            .as_ref()
+            .is_some_and(|r| !self.record_files.contains(r))
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+            && gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(record::HEADER))
+            && std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str());
+        if other_game && !force {
+            return Err(CommandError::OtherGame(path.to_path_buf()));
+        }
         record::write(path, &text, record::HEADER, force)?;
         self.kept = Some(self.game.moves().to_vec());
         // A new file has a name the system gives it only once written.

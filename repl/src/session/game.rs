@@ -148,8 +148,12 @@ impl Session {
     pub(super) fn ai(&mut self, level: Level) -> Result<Reply, CommandError> {
         // A move after the result: the rulebook's refusal (G3).
         self.refuse_if_over("ai")?;
+        // For a person's side, a move the person asked for: theirs, as a
+        // move typed is (no choice of the table takes it back).
+        let persons = self.computer_to_move().is_none();
         let thought = self.computer_move(level, "ai", true)?;
         let mut played = vec![self.play_thought(thought, level)?];
+        self.computer_only &= !persons;
         self.computer_replies(&mut played);
         Ok(Reply::Played(Vec::new(), played))
     }

@@ -272,17 +272,19 @@ impl Session {
     pub fn parse(&self, line: &str) -> Result<Invocation, ParseError> {
         use gridrules_core::PlayError;
         crate::command::parse_on(line, |word| {
-            // A move refused (a full column, the game over) is still one:
-            // the board's to refuse, not `quit`'s to leave.
-            !matches!(
-                self.rulebook()
-                    .parse_move(self.game.position(), self.game.moves(), word),
-                Err(PlayError::Notation(_)
-                    | PlayError::Refused {
-                        refusal: Refusal::NoColumns(_) | Refusal::OffBoard(_),
-                        ..
-                    })
-            )
+            // After the result no move is made: `q` leaves. Before, a move
+            // refused (a full column) is still one: the board's to refuse,
+            // not `quit`'s to leave.
+            !self.game.is_over()
+                && !matches!(
+                    self.rulebook()
+                        .parse_move(self.game.position(), self.game.moves(), word),
+                    Err(PlayError::Notation(_)
+                        | PlayError::Refused {
+                            refusal: Refusal::NoColumns(_) | Refusal::OffBoard(_),
+                            ..
+                        })
+                )
         })
     }
 

@@ -250,6 +250,17 @@ impl Session {
         if self.too_late_to_choose() {
             return Err(CommandError::TooLateToChoose(Choice::Pie));
         }
+        // Only a choice that changes the game takes the opening back: the
+        // same again would only redraw the computer's move.
+        let said = if on {
+            "pie rule: on — after the first move, O may answer `swap` (PI1)".to_string()
+        } else {
+            "pie rule: off".to_string()
+        };
+        self.pie = Some(on);
+        if self.rulebook().table().pie == on {
+            return Ok(Reply::Lines(vec![said]));
+        }
         let mut lines: Vec<String> = self.take_back_computers_opening().into_iter().collect();
         let table = TableRules {
             pie: on,
@@ -258,12 +269,7 @@ impl Session {
         let rulebook = Arc::new(self.rulebook().with_table(table));
         let start = *self.game.start();
         self.game = Game::from_position(rulebook, start);
-        self.pie = Some(on);
-        lines.push(if on {
-            "pie rule: on — after the first move, O may answer `swap` (PI1)".to_string()
-        } else {
-            "pie rule: off".to_string()
-        });
+        lines.push(said);
         // The computer opens again where its opening was taken back.
         let mut played = Vec::new();
         self.computer_replies(&mut played);
@@ -331,7 +337,12 @@ impl Session {
                         .map(|seat| self.seats.person_name(self.seats.side_of(seat)).to_string()),
                 })?,
         };
-        let mut lines: Vec<String> = self.take_back_computers_opening().into_iter().collect();
+        let changes = self.seats.side_of(seat) != Side::X;
+        let mut lines: Vec<String> = (changes)
+            .then(|| self.take_back_computers_opening())
+            .flatten()
+            .into_iter()
+            .collect();
         self.seats.give_mark(seat, Side::X);
         lines.extend([
             format!(
