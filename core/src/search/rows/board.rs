@@ -415,7 +415,15 @@ impl<'s> Board<'s> {
     /// that wins for it: always, unless it wins only with exactly `k` and
     /// a mark of its own lies just past an end, or what lies beyond the
     /// run it would be part of says otherwise (`line_ends()`).
+    #[inline(always)]
     fn wins_in(&self, side: Side, w: usize) -> bool {
+        // Gomoku's case, on every window the search judges: no more.
+        !self.shape.judged[side as usize] || self.judged_win(side, w)
+    }
+
+    /// [`Board::wins_in`] where exactly `k` wins or the ends count.
+    #[inline(never)]
+    fn judged_win(&self, side: Side, w: usize) -> bool {
         let own = 1 + side as u8;
         let exact_ok = !self.shape.exact[side as usize]
             || self.shape.beyond[w]

@@ -64,6 +64,9 @@ pub(in crate::search::rows) struct Shape<'r> {
     /// rulebook's lines) and the window's first place in it: the run a
     /// filled window is part of is read along it. Empty otherwise.
     pub(super) placed: Vec<(u32, u32)>,
+    /// Per side, whether a filled window's win is judged beyond it at all
+    /// (`exact`, or `ends` not "any").
+    pub(super) judged: [bool; 2],
     /// The windows through each cell: `through[through_at[c]..through_at[c + 1]]`.
     pub(super) through: Vec<u32>,
     pub(super) through_at: Vec<u32>,
@@ -201,6 +204,7 @@ impl<'r> Shape<'r> {
             beyond,
             ends,
             placed,
+            judged: exact.map(|e| e || ends != LineEnds::Any),
             through,
             through_at,
             near,
