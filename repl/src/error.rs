@@ -349,11 +349,11 @@ impl fmt::Display for CommandError {
             CommandError::Seat(e) => e.fmt(f),
             CommandError::TooLateToChoose(choice) => f.write_str(match choice {
                 Choice::Clock => {
-                    "clock: the clock is set before the first move (or after the result, for the next game)"
+                    "clock: the clock is set before a person's first move (or after the result, for the next game)"
                 }
-                Choice::Pie => "pie: the pie rule is chosen before the first move",
+                Choice::Pie => "pie: the pie rule is chosen before a person's first move",
                 Choice::First => {
-                    "first: who plays X is chosen before the first move (`again` alternates it)"
+                    "first: who plays X is chosen before a person's first move (`again` alternates it)"
                 }
             }),
             CommandError::GameOn => f.write_str(

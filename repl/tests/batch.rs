@@ -500,7 +500,7 @@ fn choosing_x_after_the_computers_opening_keeps_the_score() {
     let (out, _, _) = run(&["--batch"], "a1\nvs hard O\nclock 5\nvs hard X\nhistory\n");
     assert!(!out.contains("taken back"), "{out}");
     assert!(
-        out.contains("error: clock: the clock is set before the first move"),
+        out.contains("error: clock: the clock is set before a person's first move"),
         "{out}"
     );
     assert!(
@@ -576,14 +576,14 @@ fn the_tables_choices_take_back_the_computers_opening() {
     );
     assert!(!out.contains("taken back"), "{out}");
     assert!(
-        out.contains("error: pie: the pie rule is chosen before the first move"),
+        out.contains("error: pie: the pie rule is chosen before a person's first move"),
         "{out}"
     );
     assert!(out.ends_with("1. a1 a2 2. b2 c2\n"), "{out}");
     // After a person's move it is too late, as before.
     let (out, _, _) = run(&["--batch", "--keep-going"], "a1\nvs easy X\npie on\n");
     assert!(
-        out.contains("error: pie: the pie rule is chosen before the first move"),
+        out.contains("error: pie: the pie rule is chosen before a person's first move"),
         "{out}"
     );
 }
@@ -910,7 +910,7 @@ fn setup_scores_what_is_played_and_pie_keeps_a_result() {
     assert!(out.ends_with("(1 game)\n"), "{out}");
     let (out, _, _) = run(&["--batch"], "resign\npie on\nstatus\n");
     assert!(
-        out.ends_with("error: pie: the pie rule is chosen before the first move\nresult: O wins — X resigned\n"),
+        out.ends_with("error: pie: the pie rule is chosen before a person's first move\nresult: O wins — X resigned\n"),
         "{out}"
     );
 }

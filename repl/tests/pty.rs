@@ -236,7 +236,7 @@ fn the_clock_counts_down_warns_each_time_and_plays_on_enter() {
     p.exp_string("paused").unwrap();
     ready(&mut p, r"classic X [ 0-9]+s paused> ");
     p.send_line("clock off").unwrap();
-    p.exp_string("error: clock: the clock is set before the first move")
+    p.exp_string("error: clock: the clock is set before a person's first move")
         .unwrap();
     leave_mid_game(&mut p);
 }
