@@ -169,8 +169,6 @@ pub enum DrawError {
     Waiting,
     /// A second offer in the same move (T3). Holds the side offering.
     OfferedThisMove(Side),
-    /// Any draw command after the result. Holds the result.
-    Over(gridrules_core::Outcome),
 }
 
 /// Why a clock command was refused.
@@ -233,6 +231,8 @@ pub enum Unfinished {
     Solve,
     /// `resign`.
     Resign,
+    /// `draw` and its answers.
+    Draw,
 }
 
 impl Unfinished {
@@ -242,6 +242,7 @@ impl Unfinished {
             Unfinished::Suggest => "hint",
             Unfinished::Solve => "solve",
             Unfinished::Resign => "resign",
+            Unfinished::Draw => "draw",
         }
     }
 
@@ -251,6 +252,7 @@ impl Unfinished {
             Unfinished::Suggest => "there is no move left to suggest",
             Unfinished::Solve => "there is nothing left to solve",
             Unfinished::Resign => "there is nothing to resign",
+            Unfinished::Draw => "there is no game left to draw",
         }
     }
 }
@@ -430,10 +432,6 @@ impl fmt::Display for DrawError {
             DrawError::OfferedThisMove(by) => write!(
                 f,
                 "draw offer: {by} has offered a draw this move already (one offer per move)"
-            ),
-            DrawError::Over(outcome) => write!(
-                f,
-                "draw: the game is over ({outcome}): there is no game left to draw; `again` starts the next game"
             ),
         }
     }

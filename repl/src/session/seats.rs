@@ -132,7 +132,7 @@ impl Session {
 
     pub(super) fn draw(&mut self, action: DrawAction) -> Result<Reply, CommandError> {
         if let Some((outcome, _)) = self.game.ending() {
-            return Err(DrawError::Over(outcome).into());
+            return Err(CommandError::Over(Unfinished::Draw, outcome));
         }
         match action {
             DrawAction::Offer => self.offer_draw(),
