@@ -140,7 +140,8 @@ impl FromStr for Player {
                 format!("player `{s}`: did you mean `{near}`? (or a program's path, `./{s}`)")
             }
             None => format!(
-                "player `{s}`: expected random, uct, easy, medium, hard or a program's path (`./{s}`)"
+                "player `{s}`: expected {} or a program's path (`./{s}`)",
+                NAMES.join(", ")
             ),
         })
     }
