@@ -76,10 +76,13 @@ impl Thinking {
 /// that wrapped would leave a row behind at each redraw).
 fn fitted(what: &str, seconds: f64, columns: usize) -> String {
     let room = columns.saturating_sub(1);
+    const HINT: &str = " · Ctrl-C stops it";
+    // Judged with room for the longest count of seconds a search takes,
+    // so that the hint does not go as the count gains a digit.
+    let widest = format!("{what} 999.9 s{HINT}");
     let short = format!("{what} {seconds:.1} s");
-    let whole = format!("{short} · Ctrl-C stops it");
-    if whole.chars().count() <= room {
-        whole
+    if widest.chars().count() <= room {
+        format!("{short}{HINT}")
     } else {
         short.chars().take(room).collect()
     }
@@ -130,6 +133,13 @@ mod tests {
             "X is thinking (hard)… 1.9 s · Ctrl-C stops it"
         );
         assert_eq!(fitted(what, 1.94, 40), "X is thinking (hard)… 1.9 s");
+        // Whether it fits does not change as the seconds gain a digit.
+        let at = "X is thinking (hard)… 999.9 s · Ctrl-C stops it"
+            .chars()
+            .count()
+            + 1;
+        assert!(fitted(what, 9.9, at).ends_with("Ctrl-C stops it"));
+        assert!(!fitted(what, 9.9, at - 1).contains("Ctrl-C"));
         assert_eq!(fitted(what, 1.94, 11), "X is think");
     }
 
