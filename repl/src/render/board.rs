@@ -478,7 +478,7 @@ fn notes(out: &mut String, session: &Session) {
         } else {
             format!("{like} takes {from}")
         };
-        let hint = slide_hint(slide).replace("{line}", line_word(rulebook, slide));
+        let hint = slide_hint(slide).replace("{line}", line_word(rulebook, t.slides()));
         outln!(out, "{lead} {hint}: {like}");
     }
     if let (Some(first), false) = (t.twists().first(), game.is_over()) {
@@ -699,14 +699,19 @@ fn region_name(rulebook: &Rulebook, r: usize) -> String {
     }
 }
 
-/// The line a slide's path runs along, in words: `column` where its cells
-/// share one (Pop Out's), `row` where they share a row, else `line`.
-fn line_word(rulebook: &Rulebook, slide: &Slide) -> &'static str {
+/// The line the slides' paths run along, in words: `column` where each
+/// path keeps to one (Pop Out's), `row` where each keeps to a row, else
+/// `line`.
+fn line_word(rulebook: &Rulebook, slides: &[Slide]) -> &'static str {
     let g = rulebook.grid();
-    let first = slide.from();
-    if slide.path.iter().all(|&c| g.col(c) == g.col(first)) {
+    let along = |same: &dyn Fn(Cell) -> u32| {
+        slides
+            .iter()
+            .all(|s| s.path.iter().all(|&c| same(c) == same(s.from())))
+    };
+    if along(&|c| g.col(c)) {
         "column"
-    } else if slide.path.iter().all(|&c| g.row(c) == g.row(first)) {
+    } else if along(&|c| g.row(c)) {
         "row"
     } else {
         "line"
