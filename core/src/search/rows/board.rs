@@ -417,7 +417,8 @@ impl<'s> Board<'s> {
     /// run it would be part of says otherwise (`line_ends()`).
     #[inline(always)]
     fn wins_in(&self, side: Side, w: usize) -> bool {
-        // Gomoku's case, on every window the search judges: no more.
+        // The common case (k or more wins, whatever lies beyond) costs one
+        // test, on every window the search judges.
         !self.shape.judged[side as usize] || self.judged_win(side, w)
     }
 
