@@ -337,8 +337,7 @@ pub struct Played {
     /// Whether the match stopped it unfinished at [`MAX_PLIES`] (its
     /// record then ends in a draw at the move limit).
     pub cut_short: bool,
-    /// Moves of each player (first, second) its time cap cut short, and
-    /// moves it searched for.
+    /// Moves of each player (first, second) its time cap cut short.
     pub capped: [u32; 2],
     /// Moves of each player (first, second) chosen by a search.
     pub searched: [u32; 2],

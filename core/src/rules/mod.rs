@@ -500,8 +500,6 @@ impl Rulebook {
         self.check_script(pos, history, mv)
     }
 
-    /// The `refuse` hook's word on a move the board rules allow, last of
-    /// [`Rulebook::check`]'s checks.
     /// The first piece the `refuse` hook lets the move from `from` to `to`
     /// remove; the hook's first reason where it refuses every one (`None`
     /// where none may be removed at all).
@@ -525,6 +523,8 @@ impl Rulebook {
         first.map_or(Ok(None), Err)
     }
 
+    /// The `refuse` hook's word on a move the board rules allow, last of
+    /// [`Rulebook::check`]'s checks.
     fn check_script(&self, pos: &Position, history: &[Move], mv: Move) -> Result<(), PlayError> {
         if self.refuse_hook
             && let Some(reason) =
