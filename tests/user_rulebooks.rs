@@ -1286,3 +1286,58 @@ fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
     );
     assert_eq!(refused(&mut game, "c2-c1xd3"), "d3 is kept (DA9)");
 }
+
+/// The guide's Dara (`placing_lines()` "count for nothing", lines of
+/// exactly three): its examples pass with no per-move hook, so it plays in
+/// the playout kernel.
+#[test]
+fn the_guides_dara_passes_its_examples() {
+    let rules = guide_example("dara.toml", 9);
+    assert!(rules.plays_in_kernel(), "dara plays outside the kernel");
+}
+
+/// `placing_lines()` "refused": a placement that would make a line is
+/// refused, whether or not it names a piece, and is no legal move; a step
+/// that makes one removes as usual.
+#[test]
+fn placing_lines_refused_keeps_placements_from_making_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("r.rhai"),
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
+         fn pieces() { 4 }\nfn steps(c) { movement::orthogonal(c) }\nfn removes() { \"any\" }\n\
+         fn placing_lines() { \"refused\" }\nfn no_moves() { \"loss\" }\n",
+    )
+    .unwrap();
+    let text = "name = \"r\"\ntitle = \"t\"\nscript = \"r.rhai\"\n[board]\nwidth = 4\nheight = 4\n";
+    let rules = Arc::new(
+        Rulebook::from_str_at(text, "r.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut game = Game::new(rules.clone());
+    play_all(&mut game, "a1 d4 b1 d3");
+    let refused = |game: &mut Game, text: &str| {
+        let mv = game
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        game.play(mv).unwrap_err().to_string()
+    };
+    let said =
+        "c1 would complete a line while pieces are placed, which the rules refuse: place elsewhere";
+    assert_eq!(refused(&mut game, "c1"), said);
+    assert_eq!(refused(&mut game, "c1xd4"), said);
+    let mut list = MoveList::new();
+    rules.legal_moves(game.position(), &[], &mut list).unwrap();
+    let c1 = rules.grid().parse_cell("c1").unwrap();
+    assert!(!list.iter().any(|m| m.to() == Some(c1)), "{list:?}");
+    assert_eq!(list.len(), 16 - 4 - 1, "every open cell but c1: {list:?}");
+    // A step that makes a line removes as usual.
+    play_all(&mut game, "c2 c4 a3 d1");
+    let said = refused(&mut game, "c2-c1");
+    assert!(
+        said.contains("c1 completes a line: name the piece"),
+        "{said}"
+    );
+    play_all(&mut game, "c2-c1xd4");
+    assert_eq!(game.position().marks(gridrules_core::Side::O).count(), 3);
+}

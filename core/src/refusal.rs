@@ -93,6 +93,12 @@ pub enum Refusal {
     /// A removal after a move that completes no line (or where lines do not
     /// remove). Holds the cell the piece lands on.
     RemovesNothing(Cell),
+    /// A removal after a placement whose line removes nothing
+    /// (`placing_lines()` is "count for nothing"). Holds the cell.
+    PlacedLineRemoves(Cell),
+    /// A placement that completes a line where such placements are refused
+    /// (`placing_lines()` is "refused"). Holds the cell.
+    PlacedLine(Cell),
     /// The piece to remove is not there. Holds the cell and the side whose
     /// piece it should be.
     NotRemovable(Cell, Side),
@@ -220,6 +226,15 @@ impl Refusal {
             Refusal::RemovesNothing(c) => {
                 format!("{} completes no line: the move removes nothing", name(c))
             }
+            Refusal::PlacedLineRemoves(c) => format!(
+                "{} completes a line while pieces are placed, and such a line removes nothing: write {} alone",
+                name(c),
+                name(c)
+            ),
+            Refusal::PlacedLine(c) => format!(
+                "{} would complete a line while pieces are placed, which the rules refuse: place elsewhere",
+                name(c)
+            ),
             Refusal::NotRemovable(c, side) => {
                 format!("no piece of {side}'s stands on {} to remove", name(c))
             }
@@ -379,6 +394,8 @@ pub const REFUSAL_KEYS: &[&str] = &[
     "no_twist",
     "must_remove",
     "removes_nothing",
+    "placed_line_removes",
+    "placed_line",
     "not_removable",
     "take_in_line",
     "forbidden",
@@ -437,7 +454,7 @@ fn own_placeholders(key: &str) -> &'static [&'static str] {
         "must_twist" | "line_before_twist" => &["{cell}", "{to}"],
         "no_twist" => &["{text}"],
         "must_remove" => &["{cell}", "{to}", "{text}", "{example}"],
-        "removes_nothing" => &["{cell}", "{to}"],
+        "removes_nothing" | "placed_line_removes" | "placed_line" => &["{cell}", "{to}"],
         "not_removable" | "take_in_line" => &["{cell}", "{mark}"],
         "forbidden" => &["{cell}", "{to}", "{mark}", "{n}"],
         "overline" | "double_four" | "double_three" => &["{cell}", "{to}", "{mark}", "{lines}"],
@@ -482,6 +499,8 @@ impl Refusal {
             Refusal::NoTwist(_) => "no_twist",
             Refusal::MustRemove(..) => "must_remove",
             Refusal::RemovesNothing(_) => "removes_nothing",
+            Refusal::PlacedLineRemoves(_) => "placed_line_removes",
+            Refusal::PlacedLine(_) => "placed_line",
             Refusal::NotRemovable(..) => "not_removable",
             Refusal::TakeInLine(..) => "take_in_line",
             Refusal::Forbidden(..) => "forbidden",

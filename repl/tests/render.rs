@@ -500,3 +500,38 @@ fn the_blocks_twists_turn_are_mapped_beside_the_board() {
     let unnamed = board(&twisting(6, 3, turns), PLAIN);
     assert!(!unnamed.contains("blocks:"), "{unnamed}");
 }
+
+/// Dara (`placing_lines()` "count for nothing"): while pieces are placed
+/// the note says a line removes nothing yet, and shows no removal's form
+/// (there is none to make); once all are placed it is the usual note,
+/// with a step that removes now.
+#[test]
+fn the_removal_note_says_what_a_line_does_while_placing() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/user/dara.toml");
+    let rules = Rulebook::from_file(&path).unwrap();
+    let mut session = Session::new(rules, "dara", Setting::Batch);
+    let note = |session: &Session| {
+        board(session, PLAIN)
+            .lines()
+            .find(|l| l.contains("removes an opponent piece"))
+            .unwrap_or_else(|| panic!("{}", board(session, PLAIN)))
+            .to_string()
+    };
+    for c in ["a1", "a5", "b1", "b5", "c1"] {
+        assert!(!step(&mut session, c, Style::BATCH).failed, "{c}");
+    }
+    assert_eq!(
+        note(&session),
+        "a line made while placing removes nothing; once all are placed, a line removes an opponent piece, named after an x"
+    );
+    let s = step(
+        &mut session,
+        "setup O5/O5/O5/5O/XX1X2 X 0,0 -",
+        Style::BATCH,
+    );
+    assert!(!s.failed, "{}", s.text);
+    assert_eq!(
+        note(&session),
+        "a line (mill) removes an opponent piece, named after an x: d1-c1xf2 now"
+    );
+}

@@ -516,6 +516,25 @@ mod tests {
         scripted(script, 9, 9)
     }
 
+    /// Pieces on 6×5 whose lines are exactly three along rows and columns,
+    /// with `placing` the rule for lines made while placing and `rule` the
+    /// pieces a line may remove.
+    fn exact_threes(placing: &str, rule: &str, pieces: u32) -> Rulebook {
+        let script = format!(
+            "fn lines() {{ lines::straight(3).filter(|l| l[1] - l[0] == 1 || l[1] - l[0] == width()) }}\n\
+             fn wins(run) {{ run == 3 }}\n\
+             fn pieces() {{ {pieces} }}\n\
+             fn steps(c) {{ movement::orthogonal(c) }}\n\
+             fn removes() {{ \"{rule}\" }}\n\
+             fn placing_lines() {{ \"{placing}\" }}\n\
+             fn lose_at() {{ 2 }}\n\
+             fn fly_at() {{ 3 }}\n\
+             fn no_moves() {{ \"loss\" }}\n\
+             fn repetition() {{ 3 }}\n"
+        );
+        scripted(&script, 6, 5)
+    }
+
     /// Pieces on 4×4 whose line loses its owner, with jumps and no
     /// repetition rule: games run to the ply limit.
     fn losing_lines() -> Rulebook {
@@ -594,6 +613,20 @@ mod tests {
             ("9×9 mills of four", wide_mills()),
             ("4×4 losing lines", losing_lines()),
             ("4×4 full board draws", full_board_draws()),
+            // Lines of exactly three, those made while placing inert or
+            // refused (Dara's), of either rule for the removed piece.
+            (
+                "6×5 exact threes, inert while placing",
+                exact_threes("count for nothing", "any", 12),
+            ),
+            (
+                "6×5 exact threes, refused while placing",
+                exact_threes("refused", "not in a line", 12),
+            ),
+            (
+                "6×5 exact threes removing while placing",
+                exact_threes("remove", "not in a line", 8),
+            ),
         ];
         let rulebooks = Rulebook::builtin_names()
             .map(|name| (name, Rulebook::builtin(name).unwrap()))

@@ -12,12 +12,15 @@
 use super::{Finished, Seen, end};
 use crate::geometry::{Bits, Cell};
 use crate::mechanics::Mechanics;
-use crate::mechanics::removals::Tally;
+use crate::mechanics::removals::{PlacingLines, Tally};
 use crate::position::{Outcome, Position};
 use crate::rng::Rng;
 
-/// What a side to move may do, worked out once a move.
-struct Turn<'a, const W: usize> {
+/// What a side to move may do, worked out once a move. `ODD`: lines are
+/// exactly so long, or made while placing count for nothing or are
+/// refused (`placing_lines()`), which the other rulebooks' loop need not
+/// ask.
+struct Turn<'a, const W: usize, const ODD: bool> {
     own: Bits<W>,
     free: Bits<W>,
     occupied: Bits<W>,
@@ -39,15 +42,20 @@ enum Way {
     Steps,
 }
 
-impl<const W: usize> Turn<'_, W> {
+impl<const W: usize, const ODD: bool> Turn<'_, W, ODD> {
     /// Whether the piece on `from` completes a line by going to `to`.
     #[inline(always)]
     fn completes(&self, t: &Mechanics, from: Cell, to: Cell) -> bool {
         match self.short {
             Some((y, short)) => y.completes_lane(short, from, to),
             None => {
+                let own = (self.own & !Bits::single(from)) | Bits::single(to);
                 self.near.contains(to)
-                    && t.completes(to, (self.own & !Bits::single(from)) | Bits::single(to))
+                    && if ODD {
+                        t.completes(to, own)
+                    } else {
+                        t.completes_window(to, own)
+                    }
             }
         }
     }
@@ -187,7 +195,8 @@ impl<const W: usize> Turn<'_, W> {
 }
 
 /// The loop of [`super::Loop::Pieces`], compiled apart for rulebooks with
-/// jumps and without.
+/// jumps and without, and with lines that are exactly so long or whose
+/// rule while placing is not the usual one ([`Turn`]'s `ODD`) and without.
 #[inline(always)]
 pub(super) fn run<const W: usize>(
     t: &Mechanics,
@@ -196,16 +205,21 @@ pub(super) fn run<const W: usize>(
     max_plies: usize,
     seen: &mut Seen,
 ) -> Finished {
-    if t.jumps.iter().any(|j| !j.is_empty()) {
-        run_in::<W, true>(t, start, rng, max_plies, seen)
-    } else {
-        run_in::<W, false>(t, start, rng, max_plies, seen)
+    // Lines of exactly so many, and a rule for lines made while placing,
+    // are compiled in only where there are: the others' loop pays nothing
+    // for them.
+    let plain = t.placing_lines() == PlacingLines::Remove && !t.exact_lines();
+    match (t.jumps.iter().any(|j| !j.is_empty()), plain) {
+        (true, true) => run_in::<W, true, false>(t, start, rng, max_plies, seen),
+        (false, true) => run_in::<W, false, false>(t, start, rng, max_plies, seen),
+        (true, false) => run_in::<W, true, true>(t, start, rng, max_plies, seen),
+        (false, false) => run_in::<W, false, true>(t, start, rng, max_plies, seen),
     }
 }
 
 /// [`run`]'s loop. Never inlined, as the twists' loop.
 #[inline(never)]
-fn run_in<const W: usize, const JUMPS: bool>(
+fn run_in<const W: usize, const JUMPS: bool, const ODD: bool>(
     t: &Mechanics,
     start: &Position,
     rng: &mut Rng,
@@ -219,6 +233,11 @@ fn run_in<const W: usize, const JUMPS: bool>(
     let min_run = t.min_run as u32;
     let removes = t.removes();
     let fly_at = u32::from(t.fly_at);
+    let placed_lines = if ODD {
+        t.placing_lines()
+    } else {
+        PlacingLines::Remove
+    };
     let repetition = t.repetition;
     // Each side's windows counted, where the counts fit a word.
     let tally = t.tally().filter(|_| removes);
@@ -243,15 +262,22 @@ fn run_in<const W: usize, const JUMPS: bool>(
         let short = tally
             .filter(|_| lines_remove)
             .map(|y| (y, y.short_lanes(counts[s], counts[1 - s])));
-        let here = Turn {
+        let near = match short {
+            Some((y, short)) => t.windows_of_lanes(y, short) & free,
+            None if lines_remove || (placing && placed_lines == PlacingLines::Refused) => {
+                if ODD {
+                    t.completing_cells(own, free, placing)
+                } else {
+                    t.completing_windows(own, free)
+                }
+            }
+            None => Bits::EMPTY,
+        };
+        let here = Turn::<W, ODD> {
             own,
             free,
             occupied,
-            near: match short {
-                Some((y, short)) => t.windows_of_lanes(y, short) & free,
-                None if lines_remove => t.completing_cells(own, free),
-                None => Bits::EMPTY,
-            },
+            near,
             short,
         };
         let way = if placing {
@@ -262,7 +288,14 @@ fn run_in<const W: usize, const JUMPS: bool>(
             Way::Steps
         };
         let (n, c) = match way {
-            Way::Places => (free.count(), here.near.count()),
+            // What a placement's line does (`placing_lines()`): where it
+            // removes nothing no placement is told apart, and where it is
+            // refused the cells that would make one are left out.
+            Way::Places => match placed_lines {
+                PlacingLines::Remove => (free.count(), here.near.count()),
+                PlacingLines::CountForNothing => (free.count(), 0),
+                PlacingLines::Refused => (free.count() - here.near.count(), 0),
+            },
             Way::Flies => here.count_flights(t),
             Way::Steps => here.count_steps::<JUMPS>(t),
         };
@@ -284,6 +317,8 @@ fn run_in<const W: usize, const JUMPS: bool>(
             Way::Places => {
                 let cells = if completing {
                     here.near
+                } else if placed_lines == PlacingLines::CountForNothing {
+                    free
                 } else {
                     free & !here.near
                 };

@@ -13,7 +13,7 @@ use crate::script::hooks::HookId;
 
 pub(super) const MECHANIC: Mechanic = Mechanic {
     name: "removals",
-    hooks: &[HookId::Removes],
+    hooks: &[HookId::Removes, HookId::PlacingLines],
     build,
 };
 
@@ -33,16 +33,46 @@ impl Word for RemoveRule {
     ];
 }
 
+/// What a line a placement completes does (`placing_lines()`): Dara's
+/// lines count only once every piece is on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlacingLines {
+    /// It removes, as any line does.
+    #[default]
+    Remove,
+    /// It stands on the board and removes nothing.
+    CountForNothing,
+    /// No placement may complete a line.
+    Refused,
+}
+
+impl Word for PlacingLines {
+    const WORDS: &'static [(&'static str, PlacingLines)] = &[
+        ("remove", PlacingLines::Remove),
+        ("count for nothing", PlacingLines::CountForNothing),
+        ("refused", PlacingLines::Refused),
+    ];
+}
+
 /// What `removes()` compiled to: the rule, and the winning windows (the
 /// completed lines), each `words` words (the board's prefix width) one
 /// after the other, so a test loads them beside the marks in registers.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Removals {
     pub(crate) rule: Option<RemoveRule>,
+    /// What a line a placement completes does (`placing_lines()`).
+    pub(crate) placing: PlacingLines,
     /// Every distinct window of `min_run` cells along a line.
     windows: Vec<u64>,
+    /// Where a line is exactly `min_run` long (`wins(run)` is `run == k`):
+    /// per window, laid out as `windows`, the cells just beyond its two
+    /// ends along its line; a full window is a line only while none of
+    /// them is the same side's. Empty where longer runs are lines too.
+    borders: Vec<u64>,
     /// Per cell, the windows through it: `through[start[c]..start[c + 1]]`.
     through: Vec<u64>,
+    /// `borders` laid out as `through`.
+    through_borders: Vec<u64>,
     start: Vec<u32>,
     words: usize,
     /// The windows' counts packed into one word, where they fit.
@@ -151,6 +181,13 @@ impl Tally {
 /// every move makes is emptied (the removal test below takes its place).
 fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     if !load.host.defines(HookId::Removes) {
+        if load.host.defines(HookId::PlacingLines) {
+            return Err(load.bad(
+                HookId::PlacingLines,
+                "placing_lines() needs removes(): it says what a line made while placing removes"
+                    .to_string(),
+            ));
+        }
         return Ok(());
     }
     let rule: RemoveRule = load.word(HookId::Removes)?;
@@ -179,43 +216,69 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         ));
     }
     let k = t.min_run;
-    if (1..=t.lines.iter().map(Vec::len).max().unwrap_or(0))
-        .any(|n| t.wins_run(Side::X, n) != (n >= k))
-    {
+    let longest = t.lines.iter().map(Vec::len).max().unwrap_or(0);
+    let from_k_on = (1..=longest).all(|n| t.wins_run(Side::X, n) == (n >= k));
+    let exactly_k = (1..=longest).all(|n| t.wins_run(Side::X, n) == (n == k));
+    if !from_k_on && !exactly_k {
         return Err(load.bad(
             HookId::Removes,
             format!(
-                "removes() needs wins(run) true exactly from {k} on: a completed line is {k} cells"
+                "removes() needs wins(run) true from {k} on, or for {k} alone: a completed line is {k} cells"
             ),
         ));
     }
-    let mut windows: Vec<CellSet> = Vec::new();
+    // Each window with the cells beyond its ends, where a longer run is
+    // no line (a window two lines share is bounded along both).
+    let exact = !from_k_on;
+    let mut windows: Vec<(CellSet, CellSet)> = Vec::new();
     for line in &t.lines {
-        for w in line.windows(k) {
+        for (i, w) in line.windows(k).enumerate() {
             let set: CellSet = w.iter().copied().collect();
-            if !windows.contains(&set) {
-                windows.push(set);
+            let mut border = CellSet::EMPTY;
+            if exact {
+                let before = i.checked_sub(1).map(|b| line[b]);
+                for c in before.into_iter().chain(line.get(i + k).copied()) {
+                    border.insert(c);
+                }
+            }
+            match windows.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, b)) => *b |= border,
+                None => windows.push((set, border)),
             }
         }
     }
     let words = t.words;
     let flat = |w: &CellSet| w.words().into_iter().take(words).collect::<Vec<u64>>();
     let mut start = Vec::with_capacity(load.grid.len() + 1);
-    let mut through = Vec::new();
+    let (mut through, mut through_borders) = (Vec::new(), Vec::new());
     for c in load.grid.cells() {
         start.push((through.len() / words) as u32);
-        for w in windows.iter().filter(|w| w.contains(c)) {
+        for (w, border) in windows.iter().filter(|(w, _)| w.contains(c)) {
             through.extend(flat(w));
+            through_borders.extend(flat(border));
         }
     }
     start.push((through.len() / words) as u32);
+    let cells: Vec<CellSet> = windows.iter().map(|(w, _)| *w).collect();
     t.removals = Removals {
         rule: Some(rule),
-        windows: windows.iter().flat_map(flat).collect(),
+        placing: load.word(HookId::PlacingLines)?,
+        windows: cells.iter().flat_map(flat).collect(),
+        borders: if exact {
+            windows.iter().flat_map(|(_, b)| flat(b)).collect()
+        } else {
+            Vec::new()
+        },
         through,
+        through_borders: if exact { through_borders } else { Vec::new() },
         start,
         words,
-        tally: Tally::new(&windows, k, load.grid.len()),
+        // The packed counts see a window's cells, not what lies beyond.
+        tally: if exact {
+            None
+        } else {
+            Tally::new(&cells, k, load.grid.len())
+        },
     };
     t.win = super::lines::WinCheck::never(load.grid.len(), t.words);
     t.window_list = None;
@@ -239,7 +302,35 @@ impl Mechanics {
             r.start[cell.index()] as usize,
             r.start[cell.index() + 1] as usize,
         );
+        let windows = &r.through[a * r.words..b * r.words];
+        if r.through_borders.is_empty() {
+            return super::lines::fills_one(windows, r.words, own);
+        }
+        let borders = &r.through_borders[a * r.words..b * r.words];
+        fills_one_exactly(windows, borders, r.words, CellSet::from_prefix(own))
+    }
+
+    /// [`Mechanics::completes`] where lines are not exactly so long: a
+    /// window through `cell` that `own` fills.
+    #[inline(always)]
+    pub(crate) fn completes_window<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
+        let r = &self.removals;
+        debug_assert!(r.through_borders.is_empty());
+        let (a, b) = (
+            r.start[cell.index()] as usize,
+            r.start[cell.index() + 1] as usize,
+        );
         super::lines::fills_one(&r.through[a * r.words..b * r.words], r.words, own)
+    }
+
+    /// Whether lines are exactly `min_run` long, a longer run none.
+    pub fn exact_lines(&self) -> bool {
+        !self.removals.borders.is_empty()
+    }
+
+    /// What a line a placement completes does (`placing_lines()`).
+    pub fn placing_lines(&self) -> PlacingLines {
+        self.removals.placing
     }
 
     /// The cells of `marks` (the first `W` words) that stand in a completed
@@ -248,6 +339,21 @@ impl Mechanics {
     fn in_lines_in<const W: usize>(&self, marks: Bits<W>) -> Bits<W> {
         let r = &self.removals;
         let mut out = Bits::<W>::EMPTY;
+        if !r.borders.is_empty() {
+            let all = CellSet::from_prefix(marks).words();
+            for (w, b) in r
+                .windows
+                .chunks_exact(r.words)
+                .zip(r.borders.chunks_exact(r.words))
+            {
+                if is_line(w, b, &all) {
+                    let mut cells = [0; crate::geometry::WORDS];
+                    cells[..w.len()].copy_from_slice(w);
+                    out |= CellSet::from_words(&cells).prefix::<W>();
+                }
+            }
+            return out;
+        }
         for w in r.windows.chunks_exact(r.words) {
             let w = if W <= r.words {
                 Bits::<W>::from_words(w)
@@ -267,8 +373,31 @@ impl Mechanics {
     /// The `free` cells where a piece of the side holding `own` would
     /// complete a line: the one cell a line's window lacks. Every move that
     /// removes lands on one of them (the playout kernel's first test).
+    /// Where lines are exactly `min_run` long, a placement (`placing`)
+    /// completes a window with no own piece beyond its ends, and these are
+    /// exactly its cells; a moved piece may leave one of those ends, and
+    /// these are the cells it might complete a line on.
     #[inline(always)]
-    pub(crate) fn completing_cells<const W: usize>(&self, own: Bits<W>, free: Bits<W>) -> Bits<W> {
+    pub(crate) fn completing_cells<const W: usize>(
+        &self,
+        own: Bits<W>,
+        free: Bits<W>,
+        placing: bool,
+    ) -> Bits<W> {
+        if !self.removals.borders.is_empty() {
+            return self.completing_cells_exactly(own, free, placing);
+        }
+        self.completing_windows(own, free)
+    }
+
+    /// [`Mechanics::completing_cells`] where lines are not exactly so long:
+    /// the one cell a window lacks.
+    #[inline(always)]
+    pub(crate) fn completing_windows<const W: usize>(
+        &self,
+        own: Bits<W>,
+        free: Bits<W>,
+    ) -> Bits<W> {
         // Read at the table's own width: play asks at the board's.
         debug_assert_eq!(W, self.removals.words);
         let (windows, _) = self.removals.windows.as_chunks::<W>();
@@ -278,6 +407,29 @@ impl Mechanics {
             // Branch-free: which windows lack one cell is the game's chance.
             let one = u64::from(lacks.count() == 1).wrapping_neg();
             out |= Bits::<W>::from_words(&lacks.words().map(|l| l & one));
+        }
+        out & free
+    }
+
+    /// [`Mechanics::completing_cells`] where lines are exactly `min_run`
+    /// long: out of line, so that the loops of other rulebooks stay as
+    /// small as they were.
+    #[inline(never)]
+    fn completing_cells_exactly<const W: usize>(
+        &self,
+        own: Bits<W>,
+        free: Bits<W>,
+        placing: bool,
+    ) -> Bits<W> {
+        let (windows, _) = self.removals.windows.as_chunks::<W>();
+        let (borders, _) = self.removals.borders.as_chunks::<W>();
+        let beyond = u32::from(!placing);
+        let mut out = Bits::<W>::EMPTY;
+        for (w, b) in windows.iter().zip(borders) {
+            let lacks = Bits::<W>::from_words(w) & !own;
+            if lacks.count() == 1 && (Bits::<W>::from_words(b) & own).count() <= beyond {
+                out |= lacks;
+            }
         }
         out & free
     }
@@ -379,6 +531,18 @@ impl Mechanics {
         start: usize,
         out: &mut MoveList,
     ) {
+        // Lines a placement completes, where they remove nothing or are
+        // refused: such placements stay plain, or go.
+        let plain = |mv: &Move| match mv {
+            Move::Place { .. } => self.removals.placing != PlacingLines::Remove,
+            _ => false,
+        };
+        if self.removals.placing == PlacingLines::Refused {
+            out.retain_from(start, |mv| match mv {
+                Move::Place { to, .. } => !self.move_completes::<W>(pos, None, to),
+                _ => true,
+            });
+        }
         if pos.marks.get(pos.turn.other()).prefix::<W>().is_empty() {
             return;
         }
@@ -387,6 +551,7 @@ impl Mechanics {
         let mut removable = None;
         for i in start..end {
             let (from, to) = match out[i] {
+                mv if plain(&mv) => continue,
                 Move::Place { to, .. } => (None, to),
                 Move::Step { from, to } => (Some(from), to),
                 _ => continue,
@@ -400,6 +565,7 @@ impl Mechanics {
         }
         if removable.is_some() {
             out.retain_from(start, |mv| match mv {
+                mv if plain(&mv) => true,
                 Move::Place { to, .. } => !self.move_completes::<W>(pos, None, to),
                 Move::Step { from, to } => !self.move_completes::<W>(pos, Some(from), to),
                 _ => true,
@@ -425,6 +591,16 @@ impl Mechanics {
         };
         let completes = self.move_completes::<{ crate::geometry::WORDS }>(pos, from, to);
         let theirs = pos.marks(pos.turn.other());
+        if from.is_none() && completes {
+            match (self.removals.placing, take) {
+                (PlacingLines::Remove, _) => {}
+                (PlacingLines::CountForNothing, None) => return Ok(()),
+                (PlacingLines::CountForNothing, Some(_)) => {
+                    return Err(Refusal::PlacedLineRemoves(to));
+                }
+                (PlacingLines::Refused, _) => return Err(Refusal::PlacedLine(to)),
+            }
+        }
         match take {
             // The first piece it may remove, for the example: there is one
             // wherever the opponent has a piece (any, if all are in lines).
@@ -442,6 +618,33 @@ impl Mechanics {
                 Err(Refusal::TakeInLine(take, pos.turn.other()))
             }
             Some(_) => Ok(()),
+        }
+    }
+
+    /// The cells of `free` the side to move of `pos` may place on: all,
+    /// but where a placement may not complete a line (`placing_lines()`).
+    #[inline(always)]
+    pub(crate) fn open_placements<const W: usize>(&self, pos: &Position, free: Bits<W>) -> Bits<W> {
+        if self.removals.placing != PlacingLines::Refused {
+            return free;
+        }
+        free & !self.completing_cells(pos.marks.get(pos.turn).prefix::<W>(), free, true)
+    }
+
+    /// Why `base` (a placement or step onto `to`) written with an `x` and
+    /// no piece after it is refused: a line that must name its piece, a
+    /// placement whose line is refused or removes nothing, or no line.
+    pub(crate) fn bare_removal(&self, pos: &Position, base: Move, to: Cell) -> Refusal {
+        match self.check_removal(pos, base) {
+            Err(r @ (Refusal::MustRemove(..) | Refusal::PlacedLine(_))) => r,
+            Ok(())
+                if matches!(base, Move::Place { .. })
+                    && self.removals.placing == PlacingLines::CountForNothing
+                    && self.move_completes::<{ crate::geometry::WORDS }>(pos, None, to) =>
+            {
+                Refusal::PlacedLineRemoves(to)
+            }
+            _ => Refusal::RemovesNothing(to),
         }
     }
 
@@ -470,6 +673,27 @@ impl Mechanics {
         p.marks.get_mut(side.other()).remove(take);
         self.settle_count(p, side.other());
     }
+}
+
+/// Whether one of `windows` (each `words` words) is all `own`'s with none
+/// of the cells beyond its ends (`borders`, laid out alike) `own`'s. Out
+/// of line, as [`Mechanics::completing_cells_exactly`].
+#[inline(never)]
+fn fills_one_exactly(windows: &[u64], borders: &[u64], words: usize, own: CellSet) -> bool {
+    let own = own.words();
+    (windows.chunks_exact(words))
+        .zip(borders.chunks_exact(words))
+        .any(|(w, b)| is_line(w, b, &own))
+}
+
+/// Whether the window `w` (words) is all `own`'s and none of the cells
+/// beyond its ends, `b`, is.
+#[inline(always)]
+fn is_line(w: &[u64], b: &[u64], own: &[u64]) -> bool {
+    w.iter()
+        .zip(b)
+        .zip(own)
+        .all(|((&w, &b), &o)| w & !o == 0 && b & o == 0)
 }
 
 #[cfg(test)]
@@ -514,5 +738,96 @@ mod tests {
         );
         let err = rulebook("fn lose_at() { 2 }").unwrap_err();
         assert!(err.contains("lose_at() needs pieces()"), "{err}");
+    }
+
+    /// Lines of exactly three along rows and columns of 6×5, checked
+    /// against runs counted cell by cell, not through the windows: a
+    /// placement completes a line exactly when the run it joins along a row
+    /// or column is three long, and a piece stands in a line exactly when
+    /// its run along a row or column is.
+    #[test]
+    fn exact_lines_are_runs_of_exactly_k() {
+        use crate::geometry::{Cell, CellSet};
+        use crate::rng::Rng;
+        let rules = Rulebook::scripted(
+            "fn lines() { lines::straight(3).filter(|l| l[1] - l[0] == 1 || l[1] - l[0] == width()) }\n\
+             fn wins(run) { run == 3 }\nfn pieces() { 12 }\nfn removes() { \"not in a line\" }\n",
+            6,
+            5,
+        )
+        .unwrap();
+        let t = rules.mechanics();
+        assert!(t.exact_lines());
+        let (w, h) = (6i32, 5i32);
+        let at = |c: i32, r: i32| Cell((r * w + c) as u16);
+        // The run of `own` through (c, r) along (dc, dr), the cell counted.
+        let run = |own: CellSet, c: i32, r: i32, (dc, dr): (i32, i32)| {
+            let inside = |c: i32, r: i32| (0..w).contains(&c) && (0..h).contains(&r);
+            let mut n = 1;
+            for s in [1, -1] {
+                let (mut x, mut y) = (c + s * dc, r + s * dr);
+                while inside(x, y) && own.contains(at(x, y)) {
+                    n += 1;
+                    x += s * dc;
+                    y += s * dr;
+                }
+            }
+            n
+        };
+        let mut rng = Rng::new(7);
+        let (mut made, mut longer) = (0, 0);
+        for _ in 0..3000 {
+            let mut own = CellSet::EMPTY;
+            for _ in 0..rng.below(16) {
+                own.insert(Cell(rng.below(30) as u16));
+            }
+            for r in 0..h {
+                for c in 0..w {
+                    let cell = at(c, r);
+                    let runs = [(1, 0), (0, 1)].map(|d| run(own | CellSet::single(cell), c, r, d));
+                    if !own.contains(cell) {
+                        let want = runs.contains(&3);
+                        made += usize::from(want);
+                        longer += usize::from(runs.iter().any(|&n| n > 3));
+                        assert_eq!(
+                            t.completes(cell, own | CellSet::single(cell)),
+                            want,
+                            "{own:?} + {cell:?}"
+                        );
+                    } else {
+                        assert_eq!(
+                            t.in_lines(own).contains(cell),
+                            runs.contains(&3),
+                            "{own:?} at {cell:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // Both kinds of run were met.
+        assert!(
+            made > 1000 && longer > 1000,
+            "{made} lines, {longer} longer runs"
+        );
+    }
+
+    #[test]
+    fn placing_lines_and_exact_lines_refuse_what_they_cannot_be() {
+        let err = Rulebook::scripted(
+            "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn pieces() { 4 }\nfn placing_lines() { \"refused\" }\n",
+            3,
+            3,
+        )
+        .unwrap_err();
+        assert!(err.contains("placing_lines() needs removes()"), "{err}");
+        let err = rulebook("fn placing_lines() { \"count for none\" }").unwrap_err();
+        assert!(err.contains("\"count for nothing\""), "{err}");
+        let err = Rulebook::scripted(
+            "fn lines() { lines::straight(3) }\nfn wins(run) { run == 3 || run == 5 }\nfn removes() { \"any\" }\n",
+            5,
+            5,
+        )
+        .unwrap_err();
+        assert!(err.contains("from 3 on, or for 3 alone"), "{err}");
     }
 }

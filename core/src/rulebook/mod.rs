@@ -396,6 +396,12 @@ impl Rulebook {
         &self.warnings
     }
 
+    /// Whether random games from the start run in the playout kernel (a
+    /// loop over the tables) rather than move by move.
+    pub fn plays_in_kernel(&self) -> bool {
+        self.kernel.is_some()
+    }
+
     /// The compiled tables.
     pub fn mechanics(&self) -> &Mechanics {
         &self.mechanics

@@ -133,7 +133,9 @@ impl Rulebook {
                 text = crate::refusal::written_before_removal(g, *from, *c);
                 (name(c), String::new(), name(c), None, None)
             }
-            Refusal::RemovesNothing(c) => (name(c), String::new(), name(c), None, None),
+            Refusal::RemovesNothing(c) | Refusal::PlacedLineRemoves(c) | Refusal::PlacedLine(c) => {
+                (name(c), String::new(), name(c), None, None)
+            }
             Refusal::NotRemovable(c, side) | Refusal::TakeInLine(c, side) => {
                 mark = side.to_string();
                 (name(c), String::new(), String::new(), None, None)
@@ -493,6 +495,8 @@ mod tests {
             Refusal::NoTwist("9+".to_string()),
             Refusal::MustRemove(Some(a1), b2, a1),
             Refusal::RemovesNothing(b2),
+            Refusal::PlacedLineRemoves(b2),
+            Refusal::PlacedLine(b2),
             Refusal::NotRemovable(b2, Side::O),
             Refusal::TakeInLine(b2, Side::O),
             Refusal::Forbidden(b2, Side::X, 1),

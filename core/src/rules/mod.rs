@@ -290,7 +290,7 @@ impl Rulebook {
         }
         let free = self.free_in::<W>(pos);
         let board = if Self::placing(pos) {
-            !free.is_empty()
+            !self.mechanics.open_placements::<W>(pos, free).is_empty()
         } else {
             self.mechanics.has_piece_move(pos, free)
         };

@@ -178,10 +178,7 @@ impl Rulebook {
                         text.to_string(),
                     )));
                 };
-                let refusal = match self.mechanics.check_removal(pos, base) {
-                    Err(r @ Refusal::MustRemove(..)) => r,
-                    _ => Refusal::RemovesNothing(to),
-                };
+                let refusal = self.mechanics.bare_removal(pos, base, to);
                 return Err(self.refused_at(pos, refusal));
             }
             let take = match g.parse_cell(take) {

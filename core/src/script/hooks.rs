@@ -47,6 +47,7 @@ pub enum HookId {
     Slides,
     Twists,
     Removes,
+    PlacingLines,
     FlyAt,
     LoseAt,
     Forbidden,
@@ -246,6 +247,12 @@ pub const HOOKS: &[Hook] = &[
         "removes",
         &[],
         "a move that completes a line removes one opponent piece instead of ending the game: \"not in a line\" (a piece outside the opponent's completed lines, any when all are in one) or \"any\"",
+    ),
+    load(
+        HookId::PlacingLines,
+        "placing_lines",
+        &[],
+        "with removes(): what a line a placement completes does: \"remove\" (the default), \"count for nothing\" (it stands, and removes nothing) or \"refused\" (no placement may complete one)",
     ),
     load(
         HookId::FlyAt,

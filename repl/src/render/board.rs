@@ -520,7 +520,20 @@ fn notes(out: &mut String, session: &Session) {
         }
     }
     if t.removes() && !game.is_over() {
+        use gridrules_core::mechanics::removals::PlacingLines;
+        let placing = pos.in_hand(pos.turn()).is_some_and(|n| n > 0);
         match removal_example(rulebook, pos, legal()) {
+            // No removal is in sight while placing: no form to show.
+            _ if placing && t.placing_lines() != PlacingLines::Remove => {
+                let now = match t.placing_lines() {
+                    PlacingLines::Refused => "no placement may make a line",
+                    _ => "a line made while placing removes nothing",
+                };
+                outln!(
+                    out,
+                    "{now}; once all are placed, a line removes an opponent piece, named after an x"
+                );
+            }
             (text, true) => outln!(
                 out,
                 "a line (mill) removes an opponent piece, named after an x: {text} now"

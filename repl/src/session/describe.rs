@@ -52,7 +52,13 @@ impl Session {
             if r.table().pie { "on" } else { "off" }
         ));
         let line = if t.removes() {
-            "removes an opponent piece".to_string()
+            use gridrules_core::mechanics::removals::PlacingLines;
+            let placing = match t.placing_lines() {
+                PlacingLines::Remove => "",
+                PlacingLines::CountForNothing => "; one made while placing removes nothing",
+                PlacingLines::Refused => "; no placement may make one",
+            };
+            format!("removes an opponent piece{placing}")
         } else {
             line_result_text(t.line_result())
         };
@@ -61,8 +67,14 @@ impl Session {
             LineEnds::NotBothBlocked => " (unless an opponent mark stands beyond each end)",
             LineEnds::BothOpen => " (only with an empty cell beyond each end)",
         };
+        // Where lines remove, a longer run may be no line (Dara's).
+        let exact = if t.removes() && t.exact_lines() {
+            format!(" of exactly {} (a longer run is none)", t.min_run())
+        } else {
+            String::new()
+        };
         let text = format!(
-            "a completed line: {line}{ends}; no legal move: {}{}",
+            "a completed line{exact}: {line}{ends}; no legal move: {}{}",
             no_moves_text(t.no_moves()),
             match t.marks() {
                 Marks::Own => String::new(),
