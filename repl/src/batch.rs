@@ -17,12 +17,49 @@ pub struct Options {
 }
 
 /// What a batch run did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Commands run.
     pub commands: usize,
     /// Commands refused (each printed an `error:` line).
     pub errors: usize,
+    /// The input lines (from 1) of the refused commands.
+    pub refused: Vec<usize>,
+}
+
+impl Summary {
+    /// Where the refused commands were, for standard error at the end of
+    /// the run: the output's `error:` lines say why, not which input line
+    /// (`note: 2 of 9 commands were refused, on input lines 3 and 7`).
+    /// `None` when none was.
+    pub fn refusals_note(&self) -> Option<String> {
+        const SHOWN: usize = 10;
+        let (&last, rest) = self.refused.split_last()?;
+        let lines = match rest {
+            [] => format!("on input line {last}"),
+            _ if self.refused.len() <= SHOWN => {
+                let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                format!("on input lines {} and {last}", rest.join(", "))
+            }
+            _ => {
+                let first: Vec<String> = self.refused[..SHOWN]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                format!("on input lines {}, …", first.join(", "))
+            }
+        };
+        let commands = if self.commands == 1 {
+            "command"
+        } else {
+            "commands"
+        };
+        let were = if self.errors == 1 { "was" } else { "were" };
+        Some(format!(
+            "note: {} of {} {commands} {were} refused, {lines}",
+            self.errors, self.commands
+        ))
+    }
 }
 
 /// The command part of a line: everything before `#`, trimmed.
@@ -196,6 +233,7 @@ pub fn run(
             writeln!(output, "{}", edge::finish(&not_text(n + 1, bytes), false))?;
             summary.commands += 1;
             summary.errors += 1;
+            summary.refused.push(n + 1);
             continue;
         };
         let code = strip_comment(line);
@@ -209,7 +247,10 @@ pub fn run(
         let step = step(session, code, Style::BATCH);
         output.write_all(step.text.as_bytes())?;
         summary.commands += 1;
-        summary.errors += usize::from(step.failed);
+        if step.failed {
+            summary.errors += 1;
+            summary.refused.push(n + 1);
+        }
         if step.quit {
             break;
         }

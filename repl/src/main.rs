@@ -96,8 +96,15 @@ fn main() -> ExitCode {
             std::io::stdout().lock(),
             options,
         )
-        // Scripts can tell that a command was refused, unless told to go on.
-        .map(|summary| summary.errors == 0 || keep_going)
+        // Scripts can tell that a command was refused, unless told to go
+        // on; people are told where (the refusals on purpose, with
+        // `--keep-going`, go unremarked).
+        .map(|summary| {
+            if let Some(note) = summary.refusals_note().filter(|_| !keep_going) {
+                eprintln!("{}", edge::finish(&note, false));
+            }
+            summary.errors == 0 || keep_going
+        })
     } else {
         editor::run(session)
             .map(|()| true)

@@ -19,7 +19,15 @@ fn piped_stdin_is_batch_mode_with_classic_loaded() {
         out,
         "to move: X\nresult: X wins — a1 a2 a3\nresult: X wins — a1 a2 a3\nerror: b3: the game is over (X wins): no move is accepted after the result (G3)\nerror: legal: the game is over (X wins): no move is accepted after the result (G3)\n"
     );
-    assert_eq!((err.as_str(), code), ("", 1));
+    // Standard error says which input lines were refused: the output's
+    // `error:` lines say why.
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "note: 2 of 9 commands were refused, on input lines 8 and 9\n",
+            1
+        )
+    );
 }
 
 #[test]
@@ -405,7 +413,10 @@ fn an_invalid_utf8_line_is_one_error_and_the_run_goes_on() {
         r.out,
         "error: line 2 is not UTF-8 text (bytes ff fe …): nothing was done\n3/1X1/O2 X - -\n"
     );
-    assert_eq!((r.err.as_str(), r.code), ("", 1));
+    assert_eq!(
+        (r.err.as_str(), r.code),
+        ("note: 1 of 4 commands was refused, on input line 2\n", 1)
+    );
 }
 
 /// A clock past the longest says the longest.
@@ -1950,4 +1961,29 @@ fn q_is_a_column_where_the_board_has_one() {
         "{}",
         r.out
     );
+}
+
+/// The note on standard error counts every refusal, blank lines and
+/// comments counted as input lines but not as commands, and names at most
+/// ten lines; `--keep-going` (refusals on purpose) leaves it out.
+#[test]
+fn standard_error_names_the_refused_input_lines() {
+    let (_, err, code) = run(&["--batch"], "z9\nb2\n\n# a comment\nfoo\n");
+    assert_eq!(
+        (err.as_str(), code),
+        (
+            "note: 2 of 3 commands were refused, on input lines 1 and 5\n",
+            1
+        )
+    );
+    let many = "z9\n".repeat(12);
+    let (_, err, _) = run(&["--batch"], &many);
+    assert_eq!(
+        err,
+        "note: 12 of 12 commands were refused, on input lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …\n"
+    );
+    let (_, err, code) = run(&["--batch", "--keep-going"], "z9\n");
+    assert_eq!((err.as_str(), code), ("", 0));
+    let (_, err, code) = run(&["--batch"], "b2\n");
+    assert_eq!((err.as_str(), code), ("", 0));
 }
