@@ -159,8 +159,17 @@ fn builtin_param_missing(
 }
 
 /// For a variable not found, the nearest of `constants` (`WIDTH`,
-/// `HEIGHT`, the params): params are upper-case, so `k` means `K`.
+/// `HEIGHT`, the params): params are upper-case, so `k` means `K`; one of
+/// them, not found all the same, was named in a closure.
 pub(super) fn variable_hint(name: &str, constants: &[String]) -> Option<String> {
+    if constants.iter().any(|c| c == name) {
+        // Found by name, yet not found: Rhai captures every name a closure
+        // uses from the function around it, where the script's constants
+        // are not (they are read from the whole script's scope).
+        return Some(format!(
+            "`{name}` is a constant of the whole script (a param, `WIDTH`, `HEIGHT` or a top-level `const`), which a closure inside a function cannot capture: copy it into a variable first (`let v = {name};`) and use that in the closure"
+        ));
+    }
     let upper = name.to_uppercase();
     if upper != name && constants.contains(&upper) {
         return Some(format!(
