@@ -19,6 +19,7 @@
 //! ```
 
 use crate::geometry::{Cell, Grid};
+use crate::mechanics::LineEnds;
 use crate::position::{Move, MoveList, Position, Side};
 use crate::rulebook::{LineResult, Marks, Rulebook};
 use std::fmt;
@@ -57,6 +58,10 @@ pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
         Some("one stone a turn")
     } else if t.has_captures() {
         Some("no captures")
+    } else if t.line_ends() == LineEnds::BothOpen {
+        Some(
+            "a line's ends to count as Caro's do (a run blocked at both ends does not win) or not at all",
+        )
     } else if rules.table().pie {
         // The swap is a move no `x,y` can say.
         Some("no swap (the pie rule)")
@@ -75,10 +80,13 @@ pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
 
 /// The rulebook's `INFO rule`: [`RULE_EXACT`] where a run one longer than
 /// a line does not win for X, [`RULE_RENJU`] where X has forbidden
-/// patterns.
+/// patterns, [`RULE_CARO`] where a run blocked at both ends does not win.
 pub fn rule(rules: &Rulebook) -> u32 {
     let t = rules.mechanics();
     let mut rule = 0;
+    if t.line_ends() == LineEnds::NotBothBlocked {
+        rule |= RULE_CARO;
+    }
     if !t.wins_run(Side::X, t.min_run() + 1) {
         rule |= RULE_EXACT;
     }
@@ -257,7 +265,7 @@ mod tests {
 
     /// A brain is told the board's size, its time and the rule: 0 where an
     /// overline wins, 1 where it does not, 4 more where X has forbidden
-    /// patterns.
+    /// patterns, 8 more where a run blocked at both ends does not win.
     #[test]
     fn a_brain_is_told_the_board_its_time_and_the_rule() {
         let free = five(15, 15, "fn wins(run) { run >= 5 }");
@@ -278,6 +286,21 @@ mod tests {
         );
         let start = start_text(&patterned, Duration::from_secs(1), &[]).unwrap();
         assert!(start.ends_with("INFO rule 5\n"), "{start}");
+        // Caro's rule is bit 8; a rule of ends the protocol has no bit for
+        // is refused.
+        let caro = five(
+            15,
+            15,
+            "fn wins(run) { run >= 5 }\nfn line_ends() { \"not both blocked\" }",
+        );
+        let start = start_text(&caro, Duration::from_secs(1), &[]).unwrap();
+        assert!(start.ends_with("INFO rule 8\n"), "{start}");
+        let open = five(
+            15,
+            15,
+            "fn wins(run) { run >= 5 }\nfn line_ends() { \"both open\" }",
+        );
+        assert!(lacks(&open).is_some_and(|l| l.contains("Caro's")));
         // A rulebook the protocol cannot describe is refused.
         let moving = five(7, 6, "fn wins(run) { run >= 5 }\nfn pieces() { 4 }");
         let refused = start_text(&moving, Duration::from_secs(1), &[]).unwrap_err();

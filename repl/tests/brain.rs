@@ -234,14 +234,14 @@ fn unsupported_sizes_and_rules_get_error_with_a_reason() {
 
 #[test]
 fn the_rule_chooses_whether_an_overline_wins() {
-    let free = make_rulebook("gomoku", (15, 15, false)).unwrap();
+    let free = make_rulebook("gomoku", (15, 15, false, false)).unwrap();
     assert!(free.mechanics().wins_run(gridrules_core::Side::X, 6));
-    let exact = make_rulebook("gomoku", (15, 15, true)).unwrap();
+    let exact = make_rulebook("gomoku", (15, 15, true, false)).unwrap();
     assert!(
         exact.mechanics().wins_run(gridrules_core::Side::X, 5)
             && !exact.mechanics().wins_run(gridrules_core::Side::X, 6)
     );
-    let wide = make_rulebook("gomoku", (20, 20, true)).unwrap();
+    let wide = make_rulebook("gomoku", (20, 20, true, false)).unwrap();
     assert_eq!((wide.grid().width(), wide.grid().height()), (20, 20));
     assert!(!wide.mechanics().wins_run(gridrules_core::Side::X, 6));
     assert!(!wide.table().pie);
@@ -1032,6 +1032,45 @@ fn a_move_the_refuse_hook_had_no_time_to_check_and_then_refuses_is_reported() {
 /// black's first stone goes on the centre, and black never answers a move
 /// renju forbids — here j8, a double three (h8 i8 j8 and j6 j7 j8) that
 /// gomoku's weights rate highest.
+/// `INFO rule` 8: gomoku with Caro's rule (a five blocked at both ends
+/// does not win), with or without exactly five; a rulebook whose script
+/// has no Caro twin is refused with the reason, and rule 0 takes Caro's
+/// rule off a Caro rulebook.
+#[test]
+fn rule_8_plays_caro() {
+    use gridrules_core::mechanics::LineEnds;
+    let caro = make_rulebook("gomoku", (20, 20, false, true)).unwrap();
+    assert_eq!(caro.mechanics().line_ends(), LineEnds::NotBothBlocked);
+    assert!(caro.mechanics().wins_run(gridrules_core::Side::X, 6));
+    assert_eq!(gridrules_core::gomocup::rule(&caro), 8);
+    let both = make_rulebook("gomoku", (15, 15, true, true)).unwrap();
+    assert_eq!(both.mechanics().line_ends(), LineEnds::NotBothBlocked);
+    assert!(!both.mechanics().wins_run(gridrules_core::Side::X, 6));
+    assert_eq!(gridrules_core::gomocup::rule(&both), 9);
+    // And back: Caro's script, played without the rule.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "name = \"c\"\ntitle = \"t\"\nscript = \"caro.rhai\"\n[board]\nwidth = 15\nheight = 15\n[params]\nk = 5\noverline = true\n",
+    )
+    .unwrap();
+    let file = dir.path().join("c.toml").display().to_string();
+    let plain = make_rulebook(&file, (15, 15, false, false)).unwrap();
+    assert_eq!(plain.mechanics().line_ends(), LineEnds::Any);
+    assert_eq!(
+        make_rulebook(&file, (15, 15, false, true)).unwrap().name(),
+        "c"
+    );
+    let err = make_rulebook("renju", (15, 15, false, true)).unwrap_err();
+    assert!(err.contains("cannot be played with Caro's rule"), "{err}");
+    // Through the protocol: rule 8 is played, not refused.
+    let mut b = brain();
+    assert_eq!(ask(&mut b, "START 15"), "OK");
+    b.handle("INFO rule 8");
+    b.handle("INFO timeout_turn 100");
+    xy(&ask(&mut b, "BEGIN"));
+}
+
 #[test]
 fn rule_4_plays_renju_and_never_a_forbidden_move() {
     let mut b = brain();

@@ -81,9 +81,9 @@ pub const DEFAULT_TURN: Duration = Duration::from_secs(1);
 
 /// The rule bits the brain cannot play, with their names. (Under
 /// [`RULE_RENJU`] the built-in `renju` rulebook is played, whatever
-/// `--rules` says: X is black, RJ1–RJ2.)
-const UNSUPPORTED_RULES: [(u32, &str); 2] =
-    [(RULE_CONTINUOUS, "continuous game"), (RULE_CARO, "caro")];
+/// `--rules` says: X is black, RJ1–RJ2; under [`RULE_CARO`], `--rules`
+/// with Caro's rule.)
+const UNSUPPORTED_RULES: [(u32, &str); 1] = [(RULE_CONTINUOUS, "continuous game")];
 
 /// How the brain starts: which rulebook, and the seed of its randomness.
 #[derive(Debug, Clone)]
@@ -177,11 +177,12 @@ enum Skip {
     RefusedBoard,
 }
 
-/// A rulebook for a size, with or without "exactly five".
-type RuleKey = (u32, u32, bool);
+/// A rulebook for a size, with or without "exactly five", with or without
+/// Caro's rule.
+type RuleKey = (u32, u32, bool, bool);
 
 /// The brain's rulebook for a size and rule: renju's, or `--rules` with or
-/// without "exactly five".
+/// without "exactly five" and Caro's rule.
 type BrainKey = (RuleKey, bool);
 
 impl Brain {
@@ -389,7 +390,8 @@ impl Brain {
     /// The rulebook key for a `w`×`h` board under the rule in force.
     fn key(&self, w: u32, h: u32) -> BrainKey {
         let renju = self.info.rule & RULE_RENJU != 0;
-        ((w, h, self.exact() && !renju), renju)
+        let caro = self.info.rule & RULE_CARO != 0 && !renju;
+        ((w, h, self.exact() && !renju, caro), renju)
     }
 
     /// The game, made (or remade under a rule that changed) for the board,
@@ -428,7 +430,7 @@ impl Brain {
             .collect();
         if !unsupported.is_empty() {
             return Err(format!(
-                "unsupported rule {}: {} (gridrules plays gomoku, with or without exactly five, and renju)",
+                "unsupported rule {}: {} (gridrules plays gomoku, with or without exactly five and Caro's rule, and renju)",
                 self.info.rule,
                 unsupported.join(", ")
             ));

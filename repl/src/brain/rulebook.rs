@@ -4,6 +4,7 @@
 
 use super::RuleKey;
 use gridrules_core::gomocup;
+use gridrules_core::mechanics::LineEnds;
 use gridrules_core::{Rulebook, Side, builtin, files};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +23,7 @@ enum Source {
 /// # Errors
 /// Why it cannot be played: what the loader says of the size, or what
 /// the rulebook lacks.
-pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, String> {
+pub fn make_rulebook(rules: &str, (w, h, exact, caro): RuleKey) -> Result<Rulebook, String> {
     let path = Path::new(rules);
     let source = if let Some(name) = Rulebook::builtin_names().find(|n| *n == rules) {
         Source::Builtin(name)
@@ -58,10 +59,15 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
     let fits_size = base.grid().width() == w && base.grid().height() == h;
     // Per-side line rules (renju's) are the rulebook's own: no param sets them.
     let fits_rule = base.mechanics().sided_wins() || overline_fits(&base, exact);
-    let rulebook = if fits_size && fits_rule {
+    let fits_ends = ends_fit(&base, caro);
+    let rulebook = if fits_size && fits_rule && fits_ends {
         base
     } else {
-        let derived = resized(&text, &base, w, h, (!fits_rule).then_some(exact))?;
+        let rule = Rule {
+            exact: (!fits_rule).then_some(exact),
+            caro: (!fits_ends).then_some(caro),
+        };
+        let derived = resized(&text, &base, w, h, rule)?;
         Rulebook::from_str_at(&derived, &format!("{shown} ({w}×{h})"), dir)
             .map_err(first_problem)?
     };
@@ -70,6 +76,13 @@ pub fn make_rulebook(rules: &str, (w, h, exact): RuleKey) -> Result<Rulebook, St
     table.pie = false;
     let rulebook = rulebook.with_table(table);
     playable(&rulebook)?;
+    if !ends_fit(&rulebook, caro) {
+        return Err(format!(
+            "rulebook `{}` cannot be played with{} Caro's rule",
+            rulebook.name(),
+            if caro { "" } else { "out" }
+        ));
+    }
     if !rulebook.mechanics().sided_wins() && !overline_fits(&rulebook, exact) {
         return Err(format!(
             "rulebook `{}` cannot be played with{} exactly five",
@@ -89,16 +102,27 @@ fn overline_fits(rules: &Rulebook, exact: bool) -> bool {
         .all(|side| t.wins_run(side, t.min_run() + 1) != exact)
 }
 
-/// The rulebook text with the board `w`×`h`, the `overline` param set to
-/// `!exact` if given, a name that says so, and no `[[example]]`s (they
-/// are `check`'s, written for the original board).
-fn resized(
-    text: &str,
-    base: &Rulebook,
-    w: u32,
-    h: u32,
+/// Whether a run blocked at both ends wins as Caro's rule (`caro`) says.
+fn ends_fit(rules: &Rulebook, caro: bool) -> bool {
+    (rules.mechanics().line_ends() == LineEnds::NotBothBlocked) == caro
+}
+
+/// The script that plays the same game with Caro's rule and without.
+const CARO_SCRIPTS: [(&str, &str); 1] = [("k_in_a_row.rhai", "caro.rhai")];
+
+/// What a rulebook's text is changed to: `Some` where the rule differs.
+struct Rule {
+    /// Exactly five (the `overline` param set to its opposite).
     exact: Option<bool>,
-) -> Result<String, String> {
+    /// Caro's rule (the script swapped for its twin in [`CARO_SCRIPTS`]).
+    caro: Option<bool>,
+}
+
+/// The rulebook text with the board `w`×`h`, the rule changed as `rule`
+/// says, a name that says so, and no `[[example]]`s (they are `check`'s,
+/// written for the original board).
+fn resized(text: &str, base: &Rulebook, w: u32, h: u32, rule: Rule) -> Result<String, String> {
+    let Rule { exact, caro } = rule;
     let mut doc: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
     let board = doc
         .entry("board")
@@ -124,6 +148,33 @@ fn resized(
         *overline = toml::Value::Boolean(!exact);
         if exact {
             name.push_str("-exact");
+        }
+    }
+    if let Some(caro) = caro {
+        let script = doc
+            .get("script")
+            .and_then(toml::Value::as_str)
+            .unwrap_or("");
+        let twin = CARO_SCRIPTS.iter().find_map(|&(plain, ends)| match caro {
+            true if script == plain => Some(ends),
+            false if script == ends => Some(plain),
+            _ => None,
+        });
+        let Some(twin) = twin else {
+            return Err(format!(
+                "rulebook `{}` cannot be played with{} Caro's rule (a five blocked at both ends does not win): its script is not one of {}",
+                base.name(),
+                if caro { "" } else { "out" },
+                CARO_SCRIPTS
+                    .iter()
+                    .map(|(a, b)| format!("`{a}`, `{b}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        doc.insert("script".into(), toml::Value::String(twin.to_string()));
+        if caro {
+            name.push_str("-caro");
         }
     }
     doc.insert("name".into(), toml::Value::String(name));
