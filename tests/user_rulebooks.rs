@@ -101,6 +101,21 @@ fn play_all(game: &mut Game, moves: &str) {
     }
 }
 
+/// A rulebook of `script` on a `width`×`height` board, loaded from a
+/// directory of its own (which is gone once it is read: a loaded rulebook
+/// keeps its script).
+fn scripted(script: &str, width: u32, height: u32) -> Arc<Rulebook> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.rhai"), script).unwrap();
+    let text = format!(
+        "name = \"s\"\ntitle = \"t\"\nscript = \"s.rhai\"\n[board]\nwidth = {width}\nheight = {height}\n"
+    );
+    Arc::new(
+        Rulebook::from_str_at(&text, "s.toml", Some(dir.path().to_path_buf()))
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
 #[test]
 fn outcome_hook_alone_decides_a_misere_line() {
     let rules = user("misere_hook.toml");
@@ -1244,21 +1259,15 @@ fn the_guides_wrapping_boards_pass_their_examples() {
 /// its example a removal the hook allows.
 #[test]
 fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("d.rhai"),
+    let rules = scripted(
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
          fn pieces() { 4 }\nfn steps(c) { movement::orthogonal(c) }\nfn removes() { \"any\" }\n\
          fn refuse(state, mv) {\n\
              if mv.from == () && mv.take != () { return \"no three in a row while placing (DA3)\"; }\n\
              if mv.take == cell(3, 2) { return \"d3 is kept (DA9)\"; }\n\
          }\n",
-    )
-    .unwrap();
-    let text = "name = \"d\"\ntitle = \"t\"\nscript = \"d.rhai\"\n[board]\nwidth = 4\nheight = 4\n";
-    let rules = Arc::new(
-        Rulebook::from_str_at(text, "d.toml", Some(dir.path().to_path_buf()))
-            .unwrap_or_else(|e| panic!("{e}")),
+        4,
+        4,
     );
     let mut game = Game::new(rules);
     play_all(&mut game, "a1 d4 b1 d3");
@@ -1294,6 +1303,18 @@ fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
 fn the_guides_dara_passes_its_examples() {
     let rules = guide_example("dara.toml", 9);
     assert!(rules.plays_in_kernel(), "dara plays outside the kernel");
+    // A move written with an `x` and no piece: a placement whose line
+    // removes nothing says so, but a taken cell is refused as taken (it
+    // was answered as a three that removes nothing).
+    let mut game = Game::new(rules);
+    play_all(&mut game, "a1 a5 b1 b5");
+    let said = |game: &Game, text: &str| game.parse_move(text).unwrap_err().to_string();
+    assert!(said(&game, "c1x").contains("removes nothing: write c1 alone (DA1)"));
+    assert!(
+        !said(&game, "b1x").contains("three"),
+        "{}",
+        said(&game, "b1x")
+    );
 }
 
 /// `placing_lines()` "refused": a placement that would make a line is
@@ -1301,18 +1322,12 @@ fn the_guides_dara_passes_its_examples() {
 /// that makes one removes as usual.
 #[test]
 fn placing_lines_refused_keeps_placements_from_making_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("r.rhai"),
+    let rules = scripted(
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\n\
          fn pieces() { 4 }\nfn steps(c) { movement::orthogonal(c) }\nfn removes() { \"any\" }\n\
          fn placing_lines() { \"refused\" }\nfn no_moves() { \"loss\" }\n",
-    )
-    .unwrap();
-    let text = "name = \"r\"\ntitle = \"t\"\nscript = \"r.rhai\"\n[board]\nwidth = 4\nheight = 4\n";
-    let rules = Arc::new(
-        Rulebook::from_str_at(text, "r.toml", Some(dir.path().to_path_buf()))
-            .unwrap_or_else(|e| panic!("{e}")),
+        4,
+        4,
     );
     let mut game = Game::new(rules.clone());
     play_all(&mut game, "a1 d4 b1 d3");
@@ -1340,4 +1355,44 @@ fn placing_lines_refused_keeps_placements_from_making_lines() {
     );
     play_all(&mut game, "c2-c1xd4");
     assert_eq!(game.position().marks(gridrules_core::Side::O).count(), 3);
+}
+
+/// `setup` keeps to what `placing_lines()` lets a game reach: where a
+/// placement's line removes nothing, no piece is gone while the opponent
+/// still places; where it is refused, no line of a side still placing
+/// stands. The same positions load where lines made while placing remove.
+#[test]
+fn setup_keeps_to_what_placing_lines_allows() {
+    let dara = guide_example("dara.toml", 9);
+    let err = dara
+        .parse_position("OO4/6/6/6/XXX3 X 6,6 -")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("X has lost 3 pieces while O still has pieces to place"),
+        "{err}"
+    );
+    let load = |placing: &str| {
+        let script = format!(
+            "fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\n\
+             fn pieces() {{ 12 }}\nfn steps(c) {{ movement::orthogonal(c) }}\nfn removes() {{ \"any\" }}\n\
+             fn placing_lines() {{ \"{placing}\" }}\n"
+        );
+        scripted(&script, 6, 5)
+    };
+    let standing = "OOO3/6/6/6/XXX3 X 9,9 -";
+    let err = load("refused")
+        .parse_position(standing)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("X has a line standing (a1 b1 c1) while it still has pieces to place"),
+        "{err}"
+    );
+    assert!(load("count for nothing").parse_position(standing).is_ok());
+    assert!(
+        load("remove")
+            .parse_position("OO4/6/6/6/XXX3 X 6,6 -")
+            .is_ok()
+    );
 }

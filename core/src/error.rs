@@ -220,6 +220,9 @@ pub enum ProblemKind {
     UnstatedRule,
     /// Warning: a function one slip from a hook's name, which is never called.
     NotAHook,
+    /// Warning: `wins(run)` says a run longer than a line is none, but the
+    /// lines are given as windows of it, so no longer run is ever seen.
+    SplitRuns,
     /// Not a problem itself: what follows from the ones before it (what
     /// was kept when a reload failed).
     Note,

@@ -25,6 +25,7 @@
 //! ```
 
 use crate::geometry::CellSet;
+use crate::mechanics::removals::PlacingLines;
 use crate::mechanics::stacks::StackError;
 use crate::mechanics::{Captures, ageing};
 use crate::position::{BySide, Ending, MAX_SIZES, NO_REGION, Position, Side, Stacks, UNLIMITED};
@@ -272,6 +273,8 @@ impl Rulebook {
             }
             self.check_removed(placed, count, in_hand)
                 .map_err(|k| SetupError::new(k, span.clone()))?;
+            self.check_placed_lines(&marks, in_hand)
+                .map_err(|k| SetupError::new(k, board.span.clone()))?;
         } else if counted
             && (self.mechanics.pieces == UNLIMITED || placing(Side::X) || placing(Side::O))
         {
@@ -384,9 +387,20 @@ impl Rulebook {
         in_hand: BySide<u16>,
     ) -> Result<(), SetupErrorKind> {
         let line = u32::try_from(self.mechanics.min_run).unwrap_or(u32::MAX);
+        let placed_remove = self.mechanics.placing_lines() == PlacingLines::Remove;
         for side in Side::ALL {
             let removed = placed.get(side).saturating_sub(*count.get(side));
             let other = side.other();
+            // A side with pieces in hand has only placed, and where a
+            // placement's line removes nothing (or is refused) it has
+            // removed nothing.
+            if !placed_remove && *in_hand.get(other) > 0 && removed > 0 {
+                return Err(K::RemovedWhilePlacing {
+                    side,
+                    removed,
+                    by: other,
+                });
+            }
             // Its first line completed by its `line`-th placement, each
             // placement after at most one more.
             let most = (placed.get(other) + 1).saturating_sub(line);
@@ -406,6 +420,29 @@ impl Rulebook {
                     at,
                     x: left(Side::X),
                     o: left(Side::O),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Where no placement may complete a line (`placing_lines()`
+    /// "refused"): a side with pieces in hand has only placed, so no line
+    /// of its stands.
+    fn check_placed_lines(
+        &self,
+        marks: &BySide<CellSet>,
+        in_hand: BySide<u16>,
+    ) -> Result<(), SetupErrorKind> {
+        if self.mechanics.placing_lines() != PlacingLines::Refused {
+            return Ok(());
+        }
+        for side in Side::ALL {
+            let line = self.mechanics.in_lines(*marks.get(side));
+            if *in_hand.get(side) > 0 && !line.is_empty() {
+                return Err(K::LineWhilePlacing {
+                    side,
+                    cells: line.into_iter().map(|c| self.grid().name(c)).collect(),
                 });
             }
         }

@@ -189,6 +189,25 @@ pub enum SetupErrorKind {
         /// The opponent's placements.
         placed: u32,
     },
+    /// Pieces of `side` are gone while `by` still has pieces to place,
+    /// where a line a placement completes removes nothing
+    /// (`placing_lines()`).
+    RemovedWhilePlacing {
+        /// The side that lost pieces.
+        side: Side,
+        /// The pieces it lost.
+        removed: u32,
+        /// The opponent, still placing.
+        by: Side,
+    },
+    /// A line of `side` stands while it still has pieces to place, where
+    /// no placement may complete one (`placing_lines()` "refused").
+    LineWhilePlacing {
+        /// The side.
+        side: Side,
+        /// The cells of its lines.
+        cells: Vec<CellName>,
+    },
     /// `side`'s marks cannot have been placed in any order that keeps to
     /// the cells its moves may not take (`forbidden()`): `rule` is the
     /// refusal of the move that breaks it.
@@ -502,6 +521,16 @@ impl fmt::Display for SetupErrorKind {
                 "wrong counts: {side} has lost {removed} piece{} (placed, less those on the board), more than {by}'s {placed} placement{} can have removed: a piece goes only to a line completed",
                 if *removed == 1 { "" } else { "s" },
                 if *placed == 1 { "" } else { "s" }
+            ),
+            K::RemovedWhilePlacing { side, removed, by } => write!(
+                f,
+                "wrong counts: {side} has lost {removed} piece{} while {by} still has pieces to place, and a line made while placing removes nothing here",
+                if *removed == 1 { "" } else { "s" }
+            ),
+            K::LineWhilePlacing { side, cells } => write!(
+                f,
+                "{side} has a line standing ({}) while it still has pieces to place, and no placement may make one here",
+                cells.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
             ),
             K::NeverPlaced { side, rule } => write!(
                 f,

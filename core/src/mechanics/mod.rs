@@ -101,6 +101,8 @@ pub(crate) fn build(
 /// the load-time hooks said, compiled into the tables play reads.
 #[derive(Debug, Clone)]
 pub struct Mechanics {
+    /// What the load-time hooks said that loads but is likely not meant.
+    pub(crate) warnings: Vec<crate::error::Problem>,
     pub(crate) all: CellSet,
     pub(crate) lines: Vec<Vec<Cell>>,
     pub(crate) win: WinCheck,
@@ -180,6 +182,7 @@ impl Mechanics {
     /// The tables of a board no mechanic has read a hook for yet.
     fn empty(grid: Grid) -> Mechanics {
         Mechanics {
+            warnings: Vec::new(),
             all: grid.all(),
             lines: Vec::new(),
             win: WinCheck::default(),

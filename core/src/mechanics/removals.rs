@@ -227,6 +227,20 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             ),
         ));
     }
+    if from_k_on && exactly_k && split_runs(load, t, k)? {
+        let mut warning = load
+            .bad(
+                HookId::Wins,
+                format!(
+                    "wins({}) is false, yet no line is longer than {k}: lines given as windows of {k} cells cut a longer run into windows, so it counts as a line of {k} (give lines::straight({k})'s whole lines for \"exactly {k}\")",
+                    k + 1
+                ),
+            )
+            .problems
+            .remove(0);
+        warning.kind = crate::error::ProblemKind::SplitRuns;
+        t.warnings.push(warning);
+    }
     // Each window with the cells beyond its ends, where a longer run is
     // no line (a window two lines share is bounded along both).
     let exact = !from_k_on;
@@ -326,6 +340,11 @@ impl Mechanics {
     /// Whether lines are exactly `min_run` long, a longer run none.
     pub fn exact_lines(&self) -> bool {
         !self.removals.borders.is_empty()
+    }
+
+    /// Which opponent pieces a completed line may remove (`removes()`).
+    pub fn remove_rule(&self) -> Option<RemoveRule> {
+        self.removals.rule
     }
 
     /// What a line a placement completes does (`placing_lines()`).
@@ -631,20 +650,17 @@ impl Mechanics {
         free & !self.completing_cells(pos.marks.get(pos.turn).prefix::<W>(), free, true)
     }
 
-    /// Why `base` (a placement or step onto `to`) written with an `x` and
-    /// no piece after it is refused: a line that must name its piece, a
-    /// placement whose line is refused or removes nothing, or no line.
+    /// Why `base` (a placement or step onto `to`, which the rules allow
+    /// as it stands) written with an `x` and no piece after it is refused:
+    /// a placement whose line removes nothing, or a move that makes no line.
     pub(crate) fn bare_removal(&self, pos: &Position, base: Move, to: Cell) -> Refusal {
-        match self.check_removal(pos, base) {
-            Err(r @ (Refusal::MustRemove(..) | Refusal::PlacedLine(_))) => r,
-            Ok(())
-                if matches!(base, Move::Place { .. })
-                    && self.removals.placing == PlacingLines::CountForNothing
-                    && self.move_completes::<{ crate::geometry::WORDS }>(pos, None, to) =>
-            {
-                Refusal::PlacedLineRemoves(to)
-            }
-            _ => Refusal::RemovesNothing(to),
+        if matches!(base, Move::Place { .. })
+            && self.removals.placing == PlacingLines::CountForNothing
+            && self.move_completes::<{ crate::geometry::WORDS }>(pos, None, to)
+        {
+            Refusal::PlacedLineRemoves(to)
+        } else {
+            Refusal::RemovesNothing(to)
         }
     }
 
@@ -673,6 +689,27 @@ impl Mechanics {
         p.marks.get_mut(side.other()).remove(take);
         self.settle_count(p, side.other());
     }
+}
+
+/// Whether the lines, none longer than `k`, cut longer runs into windows
+/// that `wins(run)` would not count: it is false for `k + 1`, and two
+/// lines share `k - 1` cells (as a row's windows of `k` do).
+fn split_runs(load: &Load<'_>, t: &Mechanics, k: usize) -> Result<bool, RulebookError> {
+    let next = (k + 1) as i64;
+    let answer = if load.host.defines_sided(HookId::Wins) {
+        load.call(HookId::Wins, (next, Side::X.to_string()))?
+    } else {
+        load.call(HookId::Wins, (next,))?
+    };
+    if answer.and_then(|v| v.as_bool().ok()) != Some(false) || k < 2 {
+        return Ok(false);
+    }
+    let overlap = |a: &[Cell], b: &[Cell]| a.iter().filter(|c| b.contains(c)).count();
+    Ok(t.lines.iter().enumerate().any(|(i, a)| {
+        t.lines[i + 1..]
+            .iter()
+            .any(|b| a.len() == k && b.len() == k && overlap(a, b) == k - 1)
+    }))
 }
 
 /// Whether one of `windows` (each `words` words) is all `own`'s with none
@@ -829,5 +866,33 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("from 3 on, or for 3 alone"), "{err}");
+    }
+
+    /// "Exactly three" over lines given as windows of three is warned of:
+    /// a run of four is never seen. Mills that share one point are not.
+    #[test]
+    fn exactly_k_over_windows_is_warned_of() {
+        use crate::error::ProblemKind;
+        let split = |lines: &str| {
+            let script = format!(
+                "fn lines() {{ {lines} }}\nfn wins(run) {{ run == 3 }}\nfn pieces() {{ 6 }}\nfn removes() {{ \"any\" }}\n"
+            );
+            let rules = Rulebook::scripted(&script, 5, 5).unwrap();
+            assert!(!rules.mechanics().exact_lines(), "{lines}");
+            rules
+                .warnings()
+                .iter()
+                .any(|w| w.kind == ProblemKind::SplitRuns)
+        };
+        assert!(split("lines::wrapped(3, false, false)"));
+        assert!(!split("morris::mills(2)"));
+        let whole = Rulebook::scripted(
+            "fn lines() { lines::straight(3) }\nfn wins(run) { run == 3 }\nfn pieces() { 6 }\nfn removes() { \"any\" }\n",
+            5,
+            5,
+        )
+        .unwrap();
+        assert!(whole.mechanics().exact_lines());
+        assert!(whole.warnings().is_empty(), "{:?}", whole.warnings());
     }
 }

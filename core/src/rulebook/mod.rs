@@ -200,8 +200,9 @@ impl Rulebook {
             .into());
         };
         let mut script = ScriptHost::new(grid, &params, script_source)?;
-        let warnings = warnings(&script, &raw, &source);
+        let mut warnings = warnings(&script, &raw, &source);
         let mechanics = crate::mechanics::build(&script, grid, &shown_params)?;
+        warnings.extend(mechanics.warnings.iter().cloned());
         script.names = Arc::new(mechanics.move_names());
         let per_move = script.has_per_move(HookId::Refuse) || script.has_per_move(HookId::Outcome);
         let (kernel, after_opening) = crate::kernel::eligible(&mechanics, table.pie, per_move);

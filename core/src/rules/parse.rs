@@ -178,6 +178,10 @@ impl Rulebook {
                         text.to_string(),
                     )));
                 };
+                // The move written without the `x` is refused for its own
+                // reason (a taken cell, a step out of reach, a line that
+                // must name its piece); where it stands, the `x` is.
+                self.check(pos, history, base)?;
                 let refusal = self.mechanics.bare_removal(pos, base, to);
                 return Err(self.refused_at(pos, refusal));
             }
