@@ -275,10 +275,11 @@ impl fmt::Display for CommandError {
             CommandError::Move(e) => e.fmt(f),
             CommandError::Play(mv, e) => {
                 let said = e.to_string();
-                // A refusal that opens with the move as typed says it once.
+                // A refusal that opens with the move as typed (`a3-c1 is
+                // …`, `a3-c1: …`, as a rulebook's text may) says it once.
                 if said
                     .strip_prefix(mv.as_str())
-                    .is_some_and(|rest| rest.starts_with(' '))
+                    .is_some_and(|rest| rest.starts_with([' ', ':']))
                 {
                     f.write_str(&said)
                 } else {
@@ -535,5 +536,31 @@ impl From<ClockError> for CommandError {
 impl From<SeatError> for CommandError {
     fn from(e: SeatError) -> CommandError {
         CommandError::Seat(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal that opens with the move as typed is not prefixed with it
+    /// again, whether a space or a colon follows; one that opens with
+    /// another move, or a longer one, is.
+    #[test]
+    fn a_refusal_that_names_the_move_first_says_it_once() {
+        let play = |mv: &str, reason: &str| {
+            CommandError::Play(
+                mv.to_string(),
+                PlayError::Refused {
+                    refusal: Refusal::SwapLate,
+                    reason: reason.to_string(),
+                },
+            )
+            .to_string()
+        };
+        assert_eq!(play("a3-c1", "a3-c1: too far (M1)"), "a3-c1: too far (M1)");
+        assert_eq!(play("a3-c1", "a3-c1 is too far"), "a3-c1 is too far");
+        assert_eq!(play("a3", "a3-c1: too far"), "a3: a3-c1: too far");
+        assert_eq!(play("b2", "taken"), "b2: taken");
     }
 }

@@ -256,12 +256,27 @@ fn other_refusals() -> String {
     list
 }
 
+/// Every `[refusals]` placeholder but `{grid}` (which every kind fills
+/// in), as comment lines.
+fn placeholder_list() -> String {
+    let all: Vec<&str> = (gridrules_core::refusal::REFUSAL_PLACEHOLDERS
+        .iter()
+        .copied())
+    .filter(|p| *p != "{grid}")
+    .collect();
+    wrap(&all.join(" "), 70)
+        .into_iter()
+        .map(|line| format!("#   {line}\n"))
+        .collect()
+}
+
 /// The blank rulebook for `name`, its rules numbered after prefix `p`.
 ///
 /// Implementation note: one template, kept whole so that it reads as the
 /// file it writes.
 fn blank_rulebook(name: &str, p: &str) -> String {
     let refusal_list = other_refusals();
+    let placeholders = placeholder_list();
     let expect_kinds = EXPECT_KINDS.join(" ");
     let ai_playouts = gridrules_core::table::DEFAULT_AI_PLAYOUTS;
     format!(
@@ -307,8 +322,8 @@ ai_playouts = {ai_playouts:<14}# the computer's budget, playouts a search tree
 timeout_move = "random"     # a timed-out move: "random" or "near" the marks
 
 # How a refused move is worded, by kind, so that it names the rule it breaks.
-# Placeholders: {{cell}} {{from}} {{to}} {{board}} {{result}} {{mark}} {{text}};
-# every kind fills in {{grid}}, the board's size (3×3).
+# Placeholders, each kind its own (docs/reference.md, "[refusals]", says which):
+{placeholders}# every kind fills in {{grid}}, the board's size (3×3).
 # The other kinds (the engine's own words until you give some):
 {refusal_list}# A script's refuse(state, move) hook gives its own reasons.
 [refusals]

@@ -53,12 +53,19 @@ impl Session {
         ));
         let line = if t.removes() {
             use gridrules_core::mechanics::removals::PlacingLines;
+            use gridrules_core::mechanics::removals::RemoveRule;
+            let which = match t.remove_rule() {
+                Some(RemoveRule::NotInLine) => {
+                    " outside the opponent's lines (any, if all are in one)"
+                }
+                _ => " (any)",
+            };
             let placing = match t.placing_lines() {
                 PlacingLines::Remove => "",
                 PlacingLines::CountForNothing => "; one made while placing removes nothing",
                 PlacingLines::Refused => "; no placement may make one",
             };
-            format!("removes an opponent piece{placing}")
+            format!("removes an opponent piece{which}{placing}")
         } else {
             line_result_text(t.line_result())
         };
@@ -83,6 +90,23 @@ impl Session {
             }
         );
         lines.extend(indented(&text, self.columns()));
+        // Pieces, and the counts that change the rules: said here, as the
+        // hooks list below names them only.
+        if let Some(n) = t.pieces() {
+            let mut text = format!("pieces: {n} each, placed, then moved");
+            if let Some(fly) = t.fly_at() {
+                text.push_str(&format!("; a side down to {fly} flies"));
+            }
+            if let Some(lose) = t.lose_at() {
+                text.push_str(&format!("; a side down to {lose} loses"));
+            }
+            lines.extend(indented(&text, self.columns()));
+        }
+        if let Some(n) = t.repetition() {
+            lines.push(format!(
+                "a position met {n} times (the same side to move) is a draw"
+            ));
+        }
         let turns = t.turns();
         if turns.named_moves() > 0 {
             let named: Vec<String> = (0..turns.named_moves())
