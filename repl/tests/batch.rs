@@ -1987,3 +1987,28 @@ fn standard_error_names_the_refused_input_lines() {
     let (_, err, code) = run(&["--batch"], "b2\n");
     assert_eq!((err.as_str(), code), ("", 0));
 }
+
+/// `rules` says what the hooks list only names: which pieces a line
+/// removes, the pieces each side has, flying, the loss at a count, the
+/// repetition draw; and for Dara, exact lines and lines made while placing.
+#[test]
+fn rules_say_what_lines_remove_and_what_the_counts_do() {
+    let said = |args: &[&str]| {
+        let (out, err, code) = run(args, "rules\n");
+        assert_eq!(code, 0, "{err}");
+        // Wrapped lines go on indented: one line each again.
+        out.replace("\n  ", " ")
+    };
+    let morris = said(&["--batch", "--rules", "nine-mens-morris"]);
+    for line in [
+        "a completed line: removes an opponent piece outside the opponent's lines (any, if all are in one); no legal move: that side loses",
+        "pieces: 9 each, placed, then moved; a side down to 3 flies; a side down to 2 loses",
+        "a position met 3 times (the same side to move) is a draw",
+    ] {
+        assert!(morris.lines().any(|l| l == line), "{line}\n{morris}");
+    }
+    let dara = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/user/dara.toml");
+    let dara = said(&["--batch", "--rules", dara.to_str().unwrap()]);
+    let line = "a completed line of exactly 3 (a longer run is none): removes an opponent piece (any); one made while placing removes nothing; no legal move: that side loses";
+    assert!(dara.lines().any(|l| l == line), "{dara}");
+}
