@@ -204,9 +204,14 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
         P::SidedWins,
     ];
     if let Some(what) = t.first_in_use(&clash) {
+        let why = if t.sided {
+            "the sides' lines are won apart there, and a completed line here is one length for both"
+        } else {
+            "a removal follows a move of one own piece"
+        };
         return Err(load.bad(
             HookId::Removes,
-            format!("removes() cannot go with {what}: a removal follows a move of one own piece"),
+            format!("removes() cannot go with {what}: {why}"),
         ));
     }
     if load.host.defines(HookId::LineResult) {
@@ -775,6 +780,23 @@ mod tests {
         );
         let err = rulebook("fn lose_at() { 2 }").unwrap_err();
         assert!(err.contains("lose_at() needs pieces()"), "{err}");
+        // Sides won apart: said as such, not as a move of one piece. The
+        // same answer for both sides is no clash (the sides are one).
+        let sided = |o: &str| {
+            Rulebook::scripted(
+                &format!(
+                    "fn lines() {{ lines::straight(3) }}\nfn wins(run, side) {{ if side == \"X\" {{ run >= 3 }} else {{ {o} }} }}\nfn removes() {{ \"any\" }}\n"
+                ),
+                4,
+                4,
+            )
+        };
+        let err = sided("run == 3").unwrap_err();
+        assert!(
+            err.contains("cannot go with wins(run, side): the sides' lines are won apart"),
+            "{err}"
+        );
+        assert!(sided("run >= 3").is_ok());
     }
 
     /// Lines of exactly three along rows and columns of 6×5, checked
