@@ -101,6 +101,14 @@ fn play_all(game: &mut Game, moves: &str) {
     }
 }
 
+/// Why `game` refuses the move `text`, which parses.
+fn refused(game: &mut Game, text: &str) -> String {
+    let mv = game
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    game.play(mv).unwrap_err().to_string()
+}
+
 /// A rulebook of `script` on a `width`×`height` board, loaded from a
 /// directory of its own (which is gone once it is read: a loaded rulebook
 /// keeps its script).
@@ -1271,12 +1279,6 @@ fn a_move_its_hook_refuses_with_any_removal_gets_the_hooks_reason() {
     );
     let mut game = Game::new(rules);
     play_all(&mut game, "a1 d4 b1 d3");
-    let refused = |game: &mut Game, text: &str| {
-        let mv = game
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        game.play(mv).unwrap_err().to_string()
-    };
     assert_eq!(
         refused(&mut game, "c1"),
         "no three in a row while placing (DA3)"
@@ -1331,12 +1333,6 @@ fn placing_lines_refused_keeps_placements_from_making_lines() {
     );
     let mut game = Game::new(rules.clone());
     play_all(&mut game, "a1 d4 b1 d3");
-    let refused = |game: &mut Game, text: &str| {
-        let mv = game
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"));
-        game.play(mv).unwrap_err().to_string()
-    };
     let said =
         "c1 would complete a line while pieces are placed, which the rules refuse: place elsewhere";
     assert_eq!(refused(&mut game, "c1"), said);

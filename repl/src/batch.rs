@@ -21,13 +21,17 @@ pub struct Options {
 pub struct Summary {
     /// Commands run.
     pub commands: usize,
-    /// Commands refused (each printed an `error:` line).
-    pub errors: usize,
-    /// The input lines (from 1) of the refused commands.
+    /// The input lines (from 1) of the refused commands (each printed an
+    /// `error:` line).
     pub refused: Vec<usize>,
 }
 
 impl Summary {
+    /// Commands refused.
+    pub fn errors(&self) -> usize {
+        self.refused.len()
+    }
+
     /// Where the refused commands were, for standard error at the end of
     /// the run: the output's `error:` lines say why, not which input line
     /// (`note: 2 of 9 commands were refused, on input lines 3 and 7`).
@@ -54,10 +58,11 @@ impl Summary {
         } else {
             "commands"
         };
-        let were = if self.errors == 1 { "was" } else { "were" };
+        let were = if self.errors() == 1 { "was" } else { "were" };
         Some(format!(
             "note: {} of {} {commands} {were} refused, {lines}",
-            self.errors, self.commands
+            self.errors(),
+            self.commands
         ))
     }
 }
@@ -232,7 +237,6 @@ pub fn run(
         let Ok(line) = std::str::from_utf8(bytes) else {
             writeln!(output, "{}", edge::finish(&not_text(n + 1, bytes), false))?;
             summary.commands += 1;
-            summary.errors += 1;
             summary.refused.push(n + 1);
             continue;
         };
@@ -248,7 +252,6 @@ pub fn run(
         output.write_all(step.text.as_bytes())?;
         summary.commands += 1;
         if step.failed {
-            summary.errors += 1;
             summary.refused.push(n + 1);
         }
         if step.quit {

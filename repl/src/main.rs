@@ -103,7 +103,7 @@ fn main() -> ExitCode {
             if let Some(note) = summary.refusals_note().filter(|_| !keep_going) {
                 eprintln!("{}", edge::finish(&note, false));
             }
-            summary.errors == 0 || keep_going
+            summary.errors() == 0 || keep_going
         })
     } else {
         editor::run(session)

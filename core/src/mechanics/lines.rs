@@ -206,7 +206,7 @@ pub(super) fn fills_one<const W: usize>(masks: &[u64], words: usize, own: Bits<W
 
 /// Where the windows through `cell` lie in a window table.
 #[inline(always)]
-fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
+pub(super) fn windows_of(start: &[u32], cell: Cell) -> std::ops::Range<usize> {
     start[cell.index()] as usize..start[cell.index() + 1] as usize
 }
 

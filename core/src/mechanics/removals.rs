@@ -317,16 +317,17 @@ impl Mechanics {
     #[inline(always)]
     pub(crate) fn completes<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         let r = &self.removals;
-        let (a, b) = (
-            r.start[cell.index()] as usize,
-            r.start[cell.index() + 1] as usize,
-        );
-        let windows = &r.through[a * r.words..b * r.words];
         if r.through_borders.is_empty() {
-            return super::lines::fills_one(windows, r.words, own);
+            return self.completes_window(cell, own);
         }
-        let borders = &r.through_borders[a * r.words..b * r.words];
-        fills_one_exactly(windows, borders, r.words, CellSet::from_prefix(own))
+        let through = super::lines::windows_of(&r.start, cell);
+        let words = through.start * r.words..through.end * r.words;
+        fills_one_exactly(
+            &r.through[words.clone()],
+            &r.through_borders[words],
+            r.words,
+            CellSet::from_prefix(own),
+        )
     }
 
     /// [`Mechanics::completes`] where lines are not exactly so long: a
@@ -335,11 +336,12 @@ impl Mechanics {
     pub(crate) fn completes_window<const W: usize>(&self, cell: Cell, own: Bits<W>) -> bool {
         let r = &self.removals;
         debug_assert!(r.through_borders.is_empty());
-        let (a, b) = (
-            r.start[cell.index()] as usize,
-            r.start[cell.index() + 1] as usize,
-        );
-        super::lines::fills_one(&r.through[a * r.words..b * r.words], r.words, own)
+        let through = super::lines::windows_of(&r.start, cell);
+        super::lines::fills_one(
+            &r.through[through.start * r.words..through.end * r.words],
+            r.words,
+            own,
+        )
     }
 
     /// Whether lines are exactly `min_run` long, a longer run none.
@@ -362,32 +364,23 @@ impl Mechanics {
     #[inline(always)]
     fn in_lines_in<const W: usize>(&self, marks: Bits<W>) -> Bits<W> {
         let r = &self.removals;
-        let mut out = Bits::<W>::EMPTY;
-        if !r.borders.is_empty() {
-            let all = CellSet::from_prefix(marks).words();
-            for (w, b) in r
-                .windows
-                .chunks_exact(r.words)
-                .zip(r.borders.chunks_exact(r.words))
-            {
-                if is_line(w, b, &all) {
-                    let mut cells = [0; crate::geometry::WORDS];
-                    cells[..w.len()].copy_from_slice(w);
-                    out |= CellSet::from_words(&cells).prefix::<W>();
-                }
-            }
-            return out;
-        }
-        for w in r.windows.chunks_exact(r.words) {
-            let w = if W <= r.words {
+        let widen = |w: &[u64]| {
+            if W <= r.words {
                 Bits::<W>::from_words(w)
             } else {
                 // Asked wider than the table (a check, not play): pad it.
                 let mut all = [0; crate::geometry::WORDS];
                 all[..w.len()].copy_from_slice(w);
                 CellSet::from_words(&all).prefix::<W>()
-            };
-            if w.is_subset(marks) {
+            }
+        };
+        let mut out = Bits::<W>::EMPTY;
+        for (i, w) in r.windows.chunks_exact(r.words).enumerate() {
+            let w = widen(w);
+            // Where lines are exactly `min_run`, none beyond its ends.
+            let open = r.borders.is_empty()
+                || !widen(&r.borders[i * r.words..][..r.words]).intersects(marks);
+            if w.is_subset(marks) && open {
                 out |= w;
             }
         }
