@@ -65,13 +65,7 @@ pub fn lacks(rules: &Rulebook) -> Option<&'static str> {
     } else if rules.table().pie {
         // The swap is a move no `x,y` can say.
         Some("no swap (the pie rule)")
-    } else if t.has_gravity()
-        || t.pieces().is_some()
-        || !t.regions().is_empty()
-        || t.keep_marks().is_some()
-        || t.has_slides()
-        || t.has_twists()
-    {
+    } else if !t.marks_stay_where_placed() {
         Some("stones placed on any empty cell and left there")
     } else {
         None
@@ -313,6 +307,50 @@ mod tests {
         table.pie = true;
         let swapping = free.with_table(table);
         assert_eq!(lacks(&swapping), Some("no swap (the pie rule)"));
+    }
+
+    /// Every built-in the protocol takes (its pie rule dropped, as the
+    /// brain does) plays only moves an `x,y` can say: the mover's own
+    /// stone on a cell, in random games to their end. Gobblet's sized
+    /// pieces were once let through.
+    #[test]
+    fn the_protocol_takes_only_rulebooks_whose_moves_it_can_say() {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut taken = Vec::new();
+        for name in Rulebook::builtin_names() {
+            let rules = Rulebook::builtin(name).unwrap();
+            let mut table = rules.table().clone();
+            table.pie = false;
+            let rules = rules.with_table(table);
+            if lacks(&rules).is_some() {
+                continue;
+            }
+            taken.push(name);
+            let mut list = MoveList::new();
+            for _ in 0..5 {
+                let mut pos = rules.initial();
+                while !pos.is_over() {
+                    let Some(mv) = rules.random_move(&pos, &[], &mut rng, &mut list).unwrap()
+                    else {
+                        break;
+                    };
+                    assert!(
+                        matches!(mv, Move::Place { mark, .. } if mark == pos.turn()),
+                        "{name}: {mv:?}"
+                    );
+                    rules.apply(&mut pos, &[], mv).unwrap();
+                }
+            }
+        }
+        for name in [
+            "gobblet-gobblers",
+            "nine-mens-morris",
+            "connect-four",
+            "pentago",
+        ] {
+            assert!(!taken.contains(&name), "{name} was taken");
+        }
+        assert!(taken.contains(&"renju") && taken.len() >= 2, "{taken:?}");
     }
 
     /// A brain's own settings follow the match's `INFO` lines, one a line;

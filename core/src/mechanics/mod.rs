@@ -514,6 +514,20 @@ impl Mechanics {
         self.full_region
     }
 
+    /// Whether every move puts a mark on any empty cell, where it stays
+    /// until a capture takes it: no pieces to move or stack, no support,
+    /// regions, vanishing marks, slides or twists. What the Gomocup
+    /// protocol can say and what the searches by lines read.
+    pub fn marks_stay_where_placed(&self) -> bool {
+        self.pieces == UNLIMITED
+            && !self.has_stacks()
+            && !self.gravity
+            && self.regions.is_empty()
+            && self.keep.is_none()
+            && !self.has_slides()
+            && !self.has_twists()
+    }
+
     /// Whether marks need support (gravity): a move may then name a column.
     pub fn has_gravity(&self) -> bool {
         self.gravity

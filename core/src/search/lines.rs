@@ -23,18 +23,12 @@ pub(super) fn suits(rules: &Rulebook, pos: &Position) -> bool {
 /// wins for its owner, and nothing but lines closes a cell.
 pub(super) fn read_by_own_lines(rules: &Rulebook, pos: &Position) -> bool {
     let t = rules.mechanics();
-    t.regions().is_empty()
-        && pos.in_hand(pos.turn()).is_none()
+    t.marks_stay_where_placed()
         && t.marks() == Marks::Own
         // Past the moves whose turns name their marks (a move may place
         // the opponent's).
         && pos.marks_played() >= t.turns().named_moves()
         && t.line_result() == LineResult::OwnerWins
-        && !t.has_gravity()
-        // A line through a mark about to vanish is no threat.
-        && t.keep_marks().is_none()
-        && !t.has_slides()
-        && !t.has_twists()
         // Lines alone do not say which cells a move may not take.
         && !t.restricted(pos)
 }
