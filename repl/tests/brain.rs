@@ -163,12 +163,20 @@ fn malformed_lines_get_error_or_unknown_and_the_brain_lives_on() {
     b.handle("BOARD");
     b.handle("x");
     assert_eq!(ask(&mut b, "ABOUT"), about());
-    // A cell given twice is named (it was a count of stones).
-    b.handle("BOARD");
-    for line in ["7,7,1", "7,7,1", "8,8,2"] {
-        b.handle(line);
+    // A cell given twice is named (it was a count of stones), as is one
+    // off the board, on its line: a block never holds more than a board's
+    // stones (200 000 of them once took seconds to refuse at `DONE`).
+    for (twice, why) in [
+        ("7,7,1", "ERROR 7,7 is given twice in BOARD"),
+        ("15,3,2", "ERROR 15,3 is off the board (15×15)"),
+    ] {
+        b.handle("BOARD");
+        b.handle("7,7,1");
+        assert_eq!(ask(&mut b, twice), why);
+        for line in ["8,8,2", "DONE"] {
+            assert!(b.handle(line).lines.is_empty(), "{line}");
+        }
     }
-    assert_eq!(ask(&mut b, "DONE"), "ERROR 7,7 is given twice in BOARD");
     // A stone on a taken cell is refused, and the game is as it was.
     b.handle("INFO timeout_turn 50");
     let reply = ask(&mut b, "TURN 7,7\r");

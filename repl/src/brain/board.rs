@@ -22,22 +22,32 @@ impl Brain {
         let fields: Vec<Option<u32>> = line.split(',').map(|f| f.trim().parse().ok()).collect();
         match fields[..] {
             [Some(x), Some(y), Some(f @ 1..=3)] => {
-                if let Some(stones) = &mut self.board {
+                // Checked as it comes, so that a block holds at most a
+                // board's worth of stones, however long it runs.
+                let (w, h) = self.size.unwrap_or_default();
+                let stones = self.board.get_or_insert_default();
+                if x >= w || y >= h {
+                    self.refuse_board(format!("{x},{y} is off the board ({w}×{h})"))
+                } else if stones.iter().any(|&(a, b, _)| (a, b) == (x, y)) {
+                    self.refuse_board(format!("{x},{y} is given twice in BOARD"))
+                } else {
                     stones.push((x, y, f as u8));
+                    Answer::none()
                 }
-                Answer::none()
             }
-            _ => {
-                // The board is refused here, with one answer: the rest of
-                // the block, to its `DONE`, is read and set aside.
-                self.board = None;
-                self.skipping = Some(Skip::RefusedBoard);
-                Answer::error(format!(
-                    "x,y,field or DONE expected after BOARD, not `{}`",
-                    clip(line)
-                ))
-            }
+            _ => self.refuse_board(format!(
+                "x,y,field or DONE expected after BOARD, not `{}`",
+                clip(line)
+            )),
         }
+    }
+
+    /// The board refused with one answer: the rest of the block, to its
+    /// `DONE`, is read and set aside.
+    fn refuse_board(&mut self, why: String) -> Answer {
+        self.board = None;
+        self.skipping = Some(Skip::RefusedBoard);
+        Answer::error(why)
     }
 
     /// A new game with `stones` on the board (field 1 the brain's, 2 the
@@ -49,12 +59,6 @@ impl Brain {
                 "field 3 (a winning line's stone) belongs to the continuous game, which is not supported"
                     .to_string(),
             );
-        }
-        if let Some((x, y, _)) = (stones.iter().enumerate())
-            .find(|&(i, a)| stones[..i].iter().any(|b| (a.0, a.1) == (b.0, b.1)))
-            .map(|(_, &s)| s)
-        {
-            return Err(format!("{x},{y} is given twice in BOARD"));
         }
         self.drop_game();
         let game = self.game()?;
