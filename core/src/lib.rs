@@ -3,7 +3,9 @@
 //! A variant is a rulebook: a TOML file plus the Rhai script it names. The
 //! script's load-time hooks (lines, winning runs, steps, jumps, regions,
 //! redirect, …) are evaluated once and compiled into tables; play then runs on
-//! compact `Copy` positions without entering the interpreter.
+//! compact `Copy` positions without entering the interpreter, unless the
+//! script defines a per-move hook (`refuse`, `outcome`), which each move
+//! then calls.
 //!
 //! ```
 //! use std::sync::Arc;

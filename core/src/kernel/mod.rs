@@ -4,12 +4,12 @@
 //!
 //! Implementation note: a random playout is the figure of merit of a rules
 //! engine and the inner loop of the computer's search. The general path
-//! ([`Rulebook::apply`] on a whole [`Position`]) carries captures,
+//! ([`crate::rulebook::Rulebook::apply`] on a whole [`Position`]) carries captures,
 //! vanishing marks and the per-move hooks on every move, and the opening's
 //! own rules (the pie rule, restrictions by move number) on its first
 //! moves. A rulebook without any of these ([`eligible`] says which
-//! loop serves it: placements, slides, twists, regions, or pieces with
-//! their steps, jumps, flights and removals) is played here on two bit
+//! loop serves it: placements, slides, twists, regions, pieces with
+//! their steps, jumps, flights and removals, or stacks of sizes) is played here on two bit
 //! sets, as wide as the board needs (one machine word for at most 64 cells, see
 //! [`crate::bits`]). Each loop draws exactly the random numbers the
 //! general path draws and reaches exactly its results;

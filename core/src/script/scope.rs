@@ -21,7 +21,7 @@ pub(super) struct KeptImports {
 }
 
 /// How the top level failed: a variable not found may be one the compile
-/// already reported (see [`ScriptHost::new`]).
+/// already reported (see [`super::ScriptHost::new`]).
 pub(super) enum TopLevelError {
     NotFound(ScriptError),
     Other(ScriptError),

@@ -1,6 +1,6 @@
 //! Computer players, for every rulebook, driven only by the engine API.
 //!
-//! A search is asked through [`choose`] with one [`Request`]: the level,
+//! A search is asked through [`choose()`] with one [`Request`]: the level,
 //! the budget, a deadline, and, if the caller keeps them, a game's search
 //! trees ([`Memory`]) and a [`Report`] of what it found. It starts from a
 //! game or a position ([`At`]). The request's deadline and its scripts'
@@ -19,7 +19,7 @@
 //! | anything else | alpha-beta, then MCTS | `exact`, `mcts` |
 //!
 //! The exact methods give up beyond their limits and the next method
-//! answers. [`solve`] reports an exact value, or that the game is too large.
+//! answers. [`solve()`] reports an exact value, or that the game is too large.
 //! Around the methods: `request` (what a search is asked and the limits it
 //! sets), `choose` (the levels), `methods` (which methods suit a rulebook
 //! and how their answers rank the moves), `solve`, and `fallback` (moves

@@ -9,6 +9,12 @@
 //! the few cells that build and block the most, reading a position with a
 //! win in one or an unstoppable double threat as decided. Its size is
 //! counted in nodes, so a seed gives the same move on every machine.
+//!
+//! Where the row search (`rows/`) applies, hard plays by it instead; this
+//! one serves the wide boards it does not (per-move hooks, win rules that
+//! do not hold from `k` on) and answers [`super::continuous_fours`]: an
+//! implementation apart from the row search's, so that tests of hard's
+//! moves (`tests/ai.rs`) check them against a second reading, not its own.
 
 use super::Until;
 use crate::error::ScriptError;

@@ -11,7 +11,7 @@ use gridrules_core::rulebook::Marks;
 use gridrules_core::{Cell, Game, Move, Position, Rulebook, Side};
 use std::fmt::Write as _;
 
-/// The board as composed text (see [`crate::render::board`]).
+/// The board as composed text (see [`crate::render::board()`]).
 pub(crate) fn board_text(session: &Session) -> String {
     let rulebook = session.rulebook();
     let game = session.game();

@@ -66,8 +66,10 @@ pub(crate) fn applies(rules: &Rulebook, pos: &Position) -> bool {
         // The forbidden patterns are judged for one mark a turn only.
         && (alternates || !(t.has_patterns(Side::X) || t.has_patterns(Side::O)))
         && !rules.has_per_move_hooks()
-        && rules.grid().len() < usize::from(u16::MAX)
 }
+
+// The search's tables index cells in 16 bits: every board allowed fits.
+const _: () = assert!(crate::geometry::MAX_CELLS < u16::MAX as usize);
 
 /// What [`choose`] found, for the search's report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
