@@ -16,6 +16,13 @@ pub enum ParseMoveError {
     OffBoard(String),
     /// `b2=` with nothing after the `=`. Holds the text before it.
     NoMark(String),
+    /// A move that names more than one piece to remove (`d7xa1xb2`).
+    ManyRemovals {
+        /// The text.
+        text: String,
+        /// The move with its first removal only (`d7xa1`).
+        first: String,
+    },
     /// The text is in no notation of the rulebook; `like` holds legal moves
     /// of the position, one of each way of writing them.
     NotWritten {
@@ -48,6 +55,10 @@ impl fmt::Display for ParseMoveError {
             ParseMoveError::NoMark(t) => {
                 write!(f, "`{t}=` names no mark: write {t}=X or {t}=O")
             }
+            ParseMoveError::ManyRemovals { text, first } => write!(
+                f,
+                "`{text}` names more than one piece: a move removes one, named after one x, like {first}"
+            ),
         }
     }
 }
@@ -160,7 +171,13 @@ pub fn parse_move_text(grid: Grid, text: &str) -> Result<MoveText, ParseMoveErro
     }
     let (target, mark) = match text.split_once('=') {
         Some((t, m)) if !m.is_empty() => (t, Some(m.to_string())),
-        Some((t, _)) => return Err(ParseMoveError::NoMark(t.to_string())),
+        Some((t, _)) => {
+            // An off-board cell is the first thing wrong with `z9=`.
+            if !(t.len() == 1 && t.as_bytes()[0].is_ascii_lowercase()) {
+                cell(t)?;
+            }
+            return Err(ParseMoveError::NoMark(t.to_string()));
+        }
         None => (text, None),
     };
     if target.len() == 1 && target.as_bytes()[0].is_ascii_lowercase() {
@@ -317,6 +334,11 @@ mod tests {
         assert_eq!(
             parse_move_text(g, "b2="),
             Err(ParseMoveError::NoMark("b2".into()))
+        );
+        // Off the board first: the missing mark is not the first thing wrong.
+        assert_eq!(
+            parse_move_text(g, "z9="),
+            Err(ParseMoveError::OffBoard("z9".into()))
         );
         assert_eq!(
             parse_move_text(g, "d1"),

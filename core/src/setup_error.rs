@@ -299,7 +299,7 @@ pub enum SetupErrorKind {
     HeldSyntax(String),
     /// `side` has a line, yet is to move: the game ended on its last move.
     LineButToMove(Side),
-    /// Both sides have a line: the game would have ended at the first.
+    /// Both sides have a line: the game would have ended when the first was made.
     BothLines,
     /// Region `.0` holds a line of X and a line of O.
     RegionLines(usize),
@@ -611,7 +611,7 @@ impl fmt::Display for SetupErrorKind {
                 "{side} has a line but is to move: the game ended on {side}'s last move"
             ),
             K::BothLines => {
-                f.write_str("both X and O have a line: the game would have ended at the first")
+                f.write_str("both X and O have a line: the game would have ended when the first of them was made")
             }
             K::RegionLines(r) => write!(f, "board {} has a line of X and a line of O", r + 1),
             K::HolderUnnamed { region, full } => {

@@ -161,56 +161,23 @@ impl Rulebook {
         if let Some((base, take)) = crate::notation::split_take(text)
             && !(take.is_empty() && base.contains('/'))
         {
-            if !self.mechanics.removes() {
-                // No move removes a piece here: the text is in no notation
-                // of this rulebook, and is shown the ones it has.
-                return Err(PlayError::Notation(ParseMoveError::Syntax(
-                    text.to_string(),
-                )));
-            }
-            if take.is_empty() {
-                // `d1x`, the piece left out: refused as the rules refuse
-                // the move written whole — a mill that names no piece, or a
-                // removal after a move that makes none.
-                let base = self.parse_written(pos, history, base)?;
-                let (Move::Place { to, .. } | Move::Step { to, .. }) = base else {
-                    return Err(PlayError::Notation(ParseMoveError::Syntax(
-                        text.to_string(),
-                    )));
-                };
-                // The move written without the `x` is refused for its own
-                // reason (a taken cell, a step out of reach, a line that
-                // must name its piece); where it stands, the `x` is.
-                self.check(pos, history, base)?;
-                let refusal = self.mechanics.bare_removal(pos, base, to);
-                return Err(self.refused_at(pos, refusal));
-            }
-            let take = match g.parse_cell(take) {
-                Some(c) if self.mechanics.cells().contains(c) => c,
-                _ => return Err(self.refused_at(pos, Refusal::OffBoard(take.to_string()))),
-            };
-            return match self.parse_written(pos, history, base)? {
-                Move::Place { to, .. } => Ok(Move::Take(Removal::new(None, to, take))),
-                Move::Step { from, to } => Ok(Move::Take(Removal::new(Some(from), to, take))),
-                _ => Err(PlayError::Notation(ParseMoveError::Syntax(
-                    text.to_string(),
-                ))),
-            };
+            return self.parse_removal(pos, history, text, base, take);
         }
         // A placement and a twist: `c3/2+`.
         if let Some((place, name)) = text.split_once('/') {
-            let Some(twist) = self.mechanics.twist_named(name) else {
-                return Err(self.refused_at(pos, Refusal::NoTwist(name.to_string())));
-            };
-            return match self.parse_written(pos, history, place)? {
-                Move::Place { to, .. } => Ok(Move::Twist { to, twist }),
-                _ => Err(PlayError::Notation(ParseMoveError::Syntax(
-                    text.to_string(),
-                ))),
-            };
+            return self.parse_twist(pos, history, text, place, name);
         }
         let parsed = parse_move_text(g, text).map_err(|e| match e {
             ParseMoveError::OffBoard(cell) => self.refused_at(pos, Refusal::OffBoard(cell)),
+            // `b2=` where pieces have sizes: the size is what is missing.
+            ParseMoveError::NoMark(text) if self.mechanics.has_stacks() => {
+                match g.parse_cell(&text) {
+                    Some(cell) => {
+                        self.refused_at(pos, Refusal::NoSize(cell, self.mechanics.size_letters()))
+                    }
+                    None => self.refused_at(pos, Refusal::NoColumns(format!("{text}="))),
+                }
+            }
             // `b2=` where the move's mark is fixed: say which mark it places.
             ParseMoveError::NoMark(text) if marks != Marks::Either => {
                 let own = marks.default_mark(mover);
@@ -305,11 +272,110 @@ impl Rulebook {
             }
         }
     }
+    /// `text`, a move and the piece it removes (`d7xa1`, `d6-d7xa1`):
+    /// `base` the move, `take` what follows its `x`.
+    fn parse_removal(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        text: &str,
+        base: &str,
+        take: &str,
+    ) -> Result<Move, PlayError> {
+        let g = self.grid();
+        if !self.mechanics.removes() {
+            // No move removes a piece here: the text is in no notation
+            // of this rulebook, and is shown the ones it has.
+            return Err(PlayError::Notation(ParseMoveError::Syntax(
+                text.to_string(),
+            )));
+        }
+        if take.is_empty() {
+            // `d1x`, the piece left out: refused as the rules refuse
+            // the move written whole — a mill that names no piece, or a
+            // removal after a move that makes none.
+            let base = self.parse_written(pos, history, base)?;
+            let (Move::Place { to, .. } | Move::Step { to, .. }) = base else {
+                return Err(PlayError::Notation(ParseMoveError::Syntax(
+                    text.to_string(),
+                )));
+            };
+            // The move written without the `x` is refused for its own
+            // reason (a taken cell, a step out of reach, a line that
+            // must name its piece); where it stands, the `x` is.
+            self.check(pos, history, base)?;
+            let refusal = self.mechanics.bare_removal(pos, base, to);
+            return Err(self.refused_at(pos, refusal));
+        }
+        // One piece a move, however many lines it makes.
+        if let [first, _, ..] = take
+            .split('x')
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()[..]
+        {
+            return Err(PlayError::Notation(ParseMoveError::ManyRemovals {
+                text: text.to_string(),
+                first: format!("{base}x{first}"),
+            }));
+        }
+        let take = match g.parse_cell(take) {
+            Some(c) if self.mechanics.cells().contains(c) => c,
+            _ => return Err(self.refused_at(pos, Refusal::OffBoard(take.to_string()))),
+        };
+        match self.parse_written(pos, history, base)? {
+            Move::Place { to, .. } => Ok(Move::Take(Removal::new(None, to, take))),
+            Move::Step { from, to } => Ok(Move::Take(Removal::new(Some(from), to, take))),
+            _ => Err(PlayError::Notation(ParseMoveError::Syntax(
+                text.to_string(),
+            ))),
+        }
+    }
+
+    /// `text`, a placement and a twist (`c3/2+`): `place` the placement,
+    /// `name` the twist's.
+    fn parse_twist(
+        &self,
+        pos: &Position,
+        history: &[Move],
+        text: &str,
+        place: &str,
+        name: &str,
+    ) -> Result<Move, PlayError> {
+        // `c3/`: the twist left out, read as the placement alone, which
+        // the rules then take or refuse for its own reason.
+        if name.is_empty() {
+            return self.parse_written(pos, history, place);
+        }
+        let Some(twist) = self.mechanics.twist_named(name) else {
+            return Err(self.refused_at(pos, Refusal::NoTwist(name.to_string())));
+        };
+        match self.parse_written(pos, history, place)? {
+            Move::Place { to, .. } => Ok(Move::Twist { to, twist }),
+            _ => Err(PlayError::Notation(ParseMoveError::Syntax(
+                text.to_string(),
+            ))),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two removals in one move are named as such, with the move that
+    /// removes one (they were told `a1xb2 is not a point of the board`).
+    #[test]
+    fn a_move_naming_two_removals_is_shown_the_one() {
+        let rules = Rulebook::builtin("nine-mens-morris").unwrap();
+        let pos = rules.initial();
+        match rules.parse_move(&pos, &[], "d7xa1xb2") {
+            Err(PlayError::Notation(e)) => assert_eq!(
+                e.to_string(),
+                "`d7xa1xb2` names more than one piece: a move removes one, named after one x, like d7xa1"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// `…=` where marks are not chosen: a cell as the board names it is a
     /// cell; any other text is kept as written, and the reason (here the
