@@ -68,10 +68,15 @@ pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
         // A script given for its rulebook: the file beside it of the kind
         // asked for, when there is one, is most likely what was meant.
         let beside = path.with_extension(kind.extension);
-        let hint = if beside.is_file() {
-            format!(": did you mean `{}`?", beside.display())
-        } else {
-            String::new()
+        let hint = match written_kind(&beside) {
+            // Another kind gridrules writes (a game record beside the
+            // rulebook asked for): following "did you mean" was refused.
+            Some(that) if that == "game record" && kind.what != RECORD.what => format!(
+                ": `{0}` is a game record: open it with `open {0}`",
+                beside.display()
+            ),
+            _ if beside.is_file() => format!(": did you mean `{}`?", beside.display()),
+            _ => String::new(),
         };
         return Err(refused(format!(
             "a {} is a .{} file{hint}",
@@ -222,6 +227,15 @@ fn kind_of(header: &str) -> Option<&str> {
     (plain && !kind.is_empty() && kind.len() <= 40).then_some(kind)
 }
 
+/// The kind of file gridrules wrote at `path`, by its header (`record`
+/// for a game record); `None` for any other file, or none.
+pub fn written_kind(path: &Path) -> Option<String> {
+    if !fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    kind_of(&first_line(path).ok()?).map(str::to_string)
+}
+
 /// The first line of the file at `path`, as far as its first 128 bytes go
 /// (a gridrules file's header).
 ///
@@ -306,5 +320,21 @@ mod tests {
                 dir.path().join("mine.toml").display()
             )
         );
+        // A game record beside is named as one: "did you mean" sent a user
+        // to `load` it, which is refused.
+        let game = dir.path().join("game.toml");
+        fs::write(&game, "# gridrules game record: edit it freely\n").unwrap();
+        let e = read(&dir.path().join("game"), RULEBOOK)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "a rulebook is a .toml file: `{0}` is a game record: open it with `open {0}`",
+                game.display()
+            )
+        );
+        assert_eq!(written_kind(&game).as_deref(), Some("game record"));
+        assert_eq!(written_kind(&dir.path().join("mine.toml")), None);
     }
 }

@@ -2,7 +2,7 @@
 //! around the same `batch::step` that batch mode runs.
 
 use crate::batch::{step, strip_comment};
-use crate::command::{Ask, Candidates, Command, Known, complete, spec};
+use crate::command::{Ask, Candidates, Command, Known, Want, complete, spec};
 use crate::edge::{self, Paint};
 use crate::render::{self, Style};
 use crate::session::Session;
@@ -18,7 +18,7 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -115,11 +115,28 @@ impl Completer for ReplHelper {
                     .collect();
                 Ok((start, pairs))
             }
-            (word_start, Candidates::Files { ext, words }) => {
+            (word_start, Candidates::Files { ext, words, want }) => {
                 // A file whose name holds a control or bidi character is
                 // not offered: its name would reach the terminal raw.
                 let (start, mut found) = self.files.complete(line, pos, ctx)?;
                 found.retain(|p| edge::plain(&p.display) && edge::plain(&p.replacement));
+                // Nor a game record where a rulebook is asked for (`new`
+                // offered one, then refused it), nor a rulebook where a
+                // record is.
+                if let Some(want) = want {
+                    // The completer may replace the path's last part only:
+                    // its folder is what the word has before that.
+                    let folder = line.get(word_start..start).unwrap_or_default();
+                    found.retain(|p| {
+                        let path = format!("{folder}{}", p.replacement);
+                        let record = gridrules_core::files::written_kind(Path::new(&path))
+                            .is_some_and(|kind| kind == "game record");
+                        match want {
+                            Want::Rulebook => !record,
+                            Want::Record => record || !path.ends_with(".toml"),
+                        }
+                    });
+                }
                 // Where one kind of file is asked for, those and the
                 // folders on the way (`load` refused the .rhai it offered).
                 if let Some(ext) = ext {
@@ -216,6 +233,26 @@ fn refresh(words: &Mutex<Words>, session: &Session) -> String {
     text
 }
 
+/// Lets the clock move for a player whose time ran out, and the text
+/// that shows it: its notices, the moves made and the board (nothing
+/// where the clock made none).
+fn clock_catch_up(session: &mut Session, style: Style) -> String {
+    let moved = session.tick();
+    let mut text = String::new();
+    for notice in session.take_notices() {
+        text.push_str(&notice);
+        text.push_str(edge::line_end());
+    }
+    if moved {
+        text.push_str(&render::played(&session.take_pending()));
+        text.push_str(&render::board_text(session));
+    }
+    if let Some(failure) = session.take_reply_failure() {
+        text.push_str(&render::reply_failure_text(&failure, session));
+    }
+    edge::finish(&text, style.color)
+}
+
 /// The warning before `code` replaces a game no file keeps, or leaves
 /// gridrules without it (`quit`, as Ctrl-D), unless it was given for this
 /// line just before (then the line runs).
@@ -226,22 +263,28 @@ fn replace_warning(session: &Session, code: &str, warned: &mut Option<String>) -
     // Cheapest first: reading what the command names (a rulebook loaded,
     // a record opened) only where a game would be lost.
     let n = session.unkept_moves()?;
-    let command = session.parse(code).ok()?.command().ok()?;
-    let loses = if command == Command::Quit {
-        "leaves without it"
-    } else if ScriptBudget::command().replacing(|| session.would_replace(&command)) {
-        // Between commands: reading what the command names (a rulebook's
-        // scripts loaded) has a command's budget of its own.
-        "replaces it"
-    } else {
-        return None;
-    };
+    let loses = loses_game(session, code)?;
     *warned = Some(code.to_string());
     Some(unkept_warning(
         n,
         &format!("`{}`", edge::finish_line(code)),
         loses,
     ))
+}
+
+/// What `code` does to the game under way where it loses it: leaves
+/// without it (`quit`) or replaces it (`new`, `open`, …).
+fn loses_game(session: &Session, code: &str) -> Option<&'static str> {
+    let command = session.parse(code).ok()?.command().ok()?;
+    if command == Command::Quit {
+        Some("leaves without it")
+    } else if ScriptBudget::command().replacing(|| session.would_replace(&command)) {
+        // Between commands: reading what the command names (a rulebook's
+        // scripts loaded) has a command's budget of its own.
+        Some("replaces it")
+    } else {
+        None
+    }
 }
 
 /// The warning that a game of `n` moves no file keeps would be lost by
@@ -365,6 +408,7 @@ pub fn stop_commands_on_ctrl_c(session: &Session) {
     let flag = session.interrupt().clone();
     let _ = ctrlc::set_handler(move || {
         if flag.raise() {
+            crate::thinking::restore_echo();
             eprintln!("\ninterrupted again: leaving");
             std::process::exit(130);
         }
@@ -478,21 +522,19 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 let code = strip_comment(&line);
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
-                    let moved = session.tick();
-                    let mut text = String::new();
-                    for notice in session.take_notices() {
-                        text.push_str(&notice);
-                        text.push_str(edge::line_end());
-                    }
-                    if moved {
-                        text.push_str(&render::played(&session.take_pending()));
-                        text.push_str(&render::board_text(&session));
-                    }
-                    if let Some(failure) = session.take_reply_failure() {
-                        text.push_str(&render::reply_failure_text(&failure, &session));
-                    }
-                    print!("{}", edge::finish(&text, style.color));
+                    print!("{}", clock_catch_up(&mut session, style));
                     continue;
+                }
+                // A command that would replace the game, typed after the
+                // time ran out, meets the game as the clock left it, shown
+                // first: it then asks before it loses the moves the clock
+                // and the computer made. (Any other command the time's end
+                // refuses as too late, or runs after the clock's move.)
+                if session.time_left() == Some(std::time::Duration::ZERO)
+                    && session.clock_run() == ClockRun::Running
+                    && loses_game(&session, code).is_some()
+                {
+                    print!("{}", clock_catch_up(&mut session, style));
                 }
                 let _ = editor.add_history_entry(code);
                 // Written at once: the history survives a kill or a crash.

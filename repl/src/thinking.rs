@@ -31,9 +31,11 @@ impl Thinking {
     /// Shows `what` on stderr after [`DELAY`], if stderr is a terminal
     /// `columns` wide.
     pub fn on_terminal(what: String, columns: usize) -> Option<Thinking> {
-        std::io::stderr()
+        let thinking = std::io::stderr()
             .is_terminal()
-            .then(|| Thinking::to(std::io::stderr(), what, columns, DELAY))
+            .then(|| Thinking::to(std::io::stderr(), what, columns, DELAY))?;
+        echo::off();
+        Some(thinking)
     }
 
     /// Shows `what` on `out` once `delay` has passed, with the seconds since
@@ -95,7 +97,63 @@ impl Drop for Thinking {
         if let Some(drawer) = self.drawer.take() {
             let _ = drawer.join();
         }
+        echo::restore();
     }
+}
+
+/// The terminal's echo, off while the computer thinks: keys typed ahead
+/// wait, unshown, for the prompt that follows, where the line editor shows
+/// them; echoed, they stuck to the thinking line, and an Enter among them
+/// left that line on the screen. Only the echo changes (the keys are kept),
+/// and it is put back before anything else is printed, or the program
+/// leaves (see [`restore_echo`]).
+#[cfg(unix)]
+mod echo {
+    use nix::sys::termios::{LocalFlags, SetArg, Termios, tcgetattr, tcsetattr};
+    use std::io::IsTerminal;
+    use std::sync::Mutex;
+
+    /// The terminal's settings before the echo went off.
+    static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
+
+    pub(super) fn off() {
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() {
+            return;
+        }
+        let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+        if saved.is_some() {
+            return;
+        }
+        let Ok(before) = tcgetattr(&stdin) else {
+            return;
+        };
+        let mut quiet = before.clone();
+        quiet.local_flags.remove(LocalFlags::ECHO);
+        // At once, and without flushing: what was typed stays to be read.
+        if tcsetattr(&stdin, SetArg::TCSANOW, &quiet).is_ok() {
+            *saved = Some(before);
+        }
+    }
+
+    pub(super) fn restore() {
+        let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(before) = saved.take() {
+            let _ = tcsetattr(std::io::stdin(), SetArg::TCSANOW, &before);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod echo {
+    pub(super) fn off() {}
+    pub(super) fn restore() {}
+}
+
+/// Puts the terminal's echo back if the computer's thinking turned it
+/// off: called before the program leaves in mid-search (a second Ctrl-C).
+pub fn restore_echo() {
+    echo::restore();
 }
 
 #[cfg(test)]

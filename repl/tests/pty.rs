@@ -20,10 +20,15 @@ fn repl_with(args: &[&str], strip: bool) -> (PtySession, tempfile::TempDir) {
 /// As `repl_with`, on a terminal `columns` wide and 24 rows high (a pseudo
 /// terminal starts with no size at all).
 fn repl_sized(args: &[&str], strip: bool, columns: u32) -> (PtySession, tempfile::TempDir) {
+    repl_stty(args, strip, &format!("cols {columns} rows 24"))
+}
+
+/// As `repl_sized`, the terminal set by `stty` with `settings`.
+fn repl_stty(args: &[&str], strip: bool, settings: &str) -> (PtySession, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
-        .arg(format!("stty cols {columns} rows 24; exec \"$0\" \"$@\""))
+        .arg(format!("stty {settings}; exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_gridrules"))
         .args(args)
         .env("XDG_DATA_HOME", dir.path())
@@ -163,13 +168,20 @@ fn ctrl_c_drops_the_line_and_ctrl_d_leaves() {
 
 #[test]
 fn against_the_computer_it_answers_at_once() {
-    let (mut p, _dir) = repl(&["--rules", "ultimate"]);
+    // The terminal echoes, as a person's does (the test's pty does not).
+    let (mut p, _dir) = repl_stty(&["--rules", "ultimate"], true, "cols 80 rows 24 echo");
     ready(&mut p, r"ultimate X> ");
     p.send_line("vs hard").unwrap();
     p.exp_string("you play X; the computer (hard) plays O")
         .unwrap();
     p.send_line("e5").unwrap();
-    p.exp_regex(r"O plays [d-f][4-6]").unwrap();
+    // Typed while the computer thinks: not echoed there (it stuck to the
+    // thinking line, which then stayed), but shown and run at the prompt.
+    p.exp_string("O is thinking").unwrap();
+    p.send_line("history").unwrap();
+    let (before, _) = p.exp_regex(r"O plays [d-f][4-6]").unwrap();
+    assert!(!before.contains("history"), "{before}");
+    p.exp_regex(r"history\r\n1\. e5 [d-f][4-6]").unwrap();
     ready(&mut p, r"ultimate X> ");
     leave_mid_game(&mut p);
 }
@@ -187,6 +199,13 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
         .unwrap();
     p.send_line("").unwrap();
     p.exp_string("game-one.toml, 0 moves of classic").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
+    // `load` asks for a rulebook: the record is not offered (it was, and
+    // was then refused as a game record).
+    p.send(&format!("load {}/game-\t", dir.path().display()))
+        .unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("cannot read the rulebook").unwrap();
     ready(&mut p, r"classic X \d+s> ");
     p.send_line("quit").unwrap();
     p.exp_eof().unwrap();
@@ -239,6 +258,29 @@ fn the_clock_counts_down_warns_each_time_and_plays_on_enter() {
     p.exp_string("error: clock: the clock is set before a person's first move")
         .unwrap();
     leave_mid_game(&mut p);
+}
+
+/// `new` typed after a person's time ran out shows the clock's move and
+/// the computer's reply first, then asks before it replaces them (it once
+/// replaced three moves at once, counting only the computer's opening).
+#[test]
+fn new_after_the_time_ran_out_asks_first() {
+    let (mut p, _dir) = repl(&[]);
+    ready(&mut p, r"classic X \d+s> ");
+    p.send_line("clock 2").unwrap();
+    p.exp_string("clock: 2 s per move").unwrap();
+    p.send_line("vs hard O").unwrap();
+    p.exp_string("X plays").unwrap();
+    p.exp_string("time is up for O").unwrap();
+    p.send_line("new classic").unwrap();
+    p.exp_regex(r"time ran out: O plays [a-c][1-3]").unwrap();
+    p.exp_string("a game is in progress (3 moves, not saved): `new classic` again replaces it")
+        .unwrap();
+    p.send_line("new classic").unwrap();
+    p.exp_string("new game: classic").unwrap();
+    // Only the computer's opening: nothing to lose.
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
 }
 
 /// Ctrl-C stops a long command and the prompt comes

@@ -2,7 +2,7 @@
 //! command or a legal move, later words to what the command's entry says
 //! its argument is.
 
-use super::entry::{Arg, Ask, Place};
+use super::entry::{Arg, Ask, Place, Want};
 use super::registry::{COMMANDS, spec};
 use gridrules_core::Rulebook;
 
@@ -18,6 +18,8 @@ pub enum Candidates {
         ext: Option<&'static str>,
         /// Words offered beside the files (rulebook names).
         words: Vec<String>,
+        /// The kind of `.toml` file asked for, where one is.
+        want: Option<Want>,
     },
 }
 
@@ -66,6 +68,7 @@ fn place(
     Ok(match arg {
         // A path may hold spaces: every word is part of it.
         Arg::File(ext) => Some(Place::File(ext)),
+        Arg::Kind(want) => Some(Place::Kind(want)),
         Arg::Then(first, then) => match args {
             [] => Some(Place::Word(first)),
             [before] => then
@@ -109,12 +112,13 @@ fn starting(word: &str, words: impl Iterator<Item = String>) -> Candidates {
 /// What may replace `word` where `place` is asked for.
 fn offer(place: Place, word: &str, known: &impl Known) -> Candidates {
     let fixed = |list: &[&str]| starting(word, list.iter().map(|w| w.to_string()));
-    let files = |ext, names: &mut dyn Iterator<Item = &str>| Candidates::Files {
+    let files = |ext, names: &mut dyn Iterator<Item = &str>, want| Candidates::Files {
         ext,
         words: names
             .filter(|w| w.starts_with(word))
             .map(str::to_string)
             .collect(),
+        want,
     };
     match place {
         Place::Typed => Candidates::Words(Vec::new()),
@@ -123,9 +127,11 @@ fn offer(place: Place, word: &str, known: &impl Known) -> Candidates {
         Place::Rulebook(more) => files(
             Some("toml"),
             &mut Rulebook::builtin_names().chain(more.iter().copied()),
+            Some(Want::Rulebook),
         ),
-        Place::File(ext) => files(ext, &mut std::iter::empty()),
-        Place::WordOrFile(list) => files(None, &mut list.iter().copied()),
+        Place::File(ext) => files(ext, &mut std::iter::empty(), None),
+        Place::Kind(want) => files(Some("toml"), &mut std::iter::empty(), Some(want)),
+        Place::WordOrFile(list) => files(None, &mut list.iter().copied(), None),
         Place::Known(ask) => starting(word, known.words(ask).into_iter()),
     }
 }
@@ -172,8 +178,20 @@ mod tests {
         let files = |ext, w: &[&str]| Candidates::Files {
             ext,
             words: w.iter().map(|w| w.to_string()).collect(),
+            want: None,
         };
-        assert_eq!(words("save ga"), (5, files(Some("toml"), &[])));
+        // A record is saved over a record, never a rulebook.
+        assert_eq!(
+            words("save ga"),
+            (
+                5,
+                Candidates::Files {
+                    ext: Some("toml"),
+                    words: Vec::new(),
+                    want: Some(Want::Record),
+                }
+            )
+        );
         assert_eq!(words("record s"), (7, files(None, &[])));
     }
 
@@ -191,6 +209,7 @@ mod tests {
         let rulebooks = |w: &[&str]| Candidates::Files {
             ext: Some("toml"),
             words: w.iter().map(|w| w.to_string()).collect(),
+            want: Some(Want::Rulebook),
         };
         assert_eq!(words("check a"), (6, rulebooks(&["all"])));
         assert_eq!(
@@ -222,10 +241,18 @@ mod tests {
         let files = |ext, w: &[&str]| Candidates::Files {
             ext,
             words: w.iter().map(|w| w.to_string()).collect(),
+            want: None,
         };
         assert_eq!(
             words("new-variant mine --from gomoku-s"),
-            (24, files(Some("toml"), &["gomoku-swap"]))
+            (
+                24,
+                Candidates::Files {
+                    ext: Some("toml"),
+                    words: vec!["gomoku-swap".to_string()],
+                    want: Some(Want::Rulebook),
+                }
+            )
         );
         assert_eq!(words("new-variant mine --dir "), (23, files(None, &[])));
         assert_eq!(

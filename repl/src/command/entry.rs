@@ -20,6 +20,19 @@ pub enum Arg {
     /// A file path, which may hold spaces: one ending in this extension
     /// (or a folder on the way to one), any file where none is given.
     File(Option<&'static str>),
+    /// A path, as [`Arg::File`], to a file of this kind gridrules reads.
+    Kind(Want),
+}
+
+/// Which `.toml` files are offered where one kind is asked for: they
+/// cannot be told apart by their names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// Rulebooks: any `.toml` but a game record (which starts with its
+    /// header).
+    Rulebook,
+    /// Game records only.
+    Record,
 }
 
 impl Arg {
@@ -41,6 +54,8 @@ pub enum Place {
     Rulebook(&'static [&'static str]),
     /// A file or folder path: one ending in this extension where given.
     File(Option<&'static str>),
+    /// A path to a `.toml` file of this kind (or a folder).
+    Kind(Want),
     /// One of these words, or a program's path (`arena`'s players).
     WordOrFile(&'static [&'static str]),
     /// What the session knows as it stands.

@@ -23,7 +23,7 @@ mod registry;
 mod words;
 
 pub use complete::{Candidates, Known, complete};
-pub use entry::{Arg, Args, Ask, CommandSpec, Log, Parse, ParseError, Place, split_words};
+pub use entry::{Arg, Args, Ask, CommandSpec, Log, Parse, ParseError, Place, Want, split_words};
 pub use help::help;
 pub use line::{Invocation, NO_REPLY, parse, parse_on};
 pub use parsed::{ArenaMatch, Command, DrawAction};

@@ -3,7 +3,7 @@
 //! keeps it, and how its arguments are read. Parsing, `help`, completion
 //! and hints all read this one table.
 
-use super::entry::{Arg, Ask, CommandSpec, Log, Parse, Place};
+use super::entry::{Arg, Ask, CommandSpec, Log, Parse, Place, Want};
 use super::parsed::{Command, DrawAction};
 use super::words::{self, normal_move, side};
 
@@ -91,7 +91,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         |a| Ok(Command::Load(a.path()?)),
     )
     .example("load my-variant.toml")
-    .completing(Arg::File(Some("toml"))),
+    .completing(Arg::Kind(Want::Rulebook)),
     cmd(
         "reload",
         "",
@@ -404,12 +404,12 @@ pub static COMMANDS: &[CommandSpec] = &[
     // Logged, though it writes a file: a transcript that opens its own
     // record later must write it first (it replayed with `cannot read`).
     .example("save game.toml")
-    .completing(Arg::File(Some("toml"))),
+    .completing(Arg::Kind(Want::Record)),
     cmd("open", "<file>", "open a saved game record", |a| {
         Ok(Command::Open(a.path()?))
     })
     .example("open game.toml")
-    .completing(Arg::File(Some("toml"))),
+    .completing(Arg::Kind(Want::Record)),
     cmd(
         "record",
         "[--force] <file>|off",
