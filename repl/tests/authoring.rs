@@ -321,7 +321,8 @@ fn reload_reports_a_move_no_longer_legal_and_keeps_the_moves_before_it() {
     assert_eq!(
         d.run("reload"),
         "reload: move 2 (b2) is no longer legal: the centre stays empty (NC1)\n\
-         reload: the game keeps move 1 under the new rules; dropped: b2 c3\n"
+         reload: the game keeps move 1 under the new rules; dropped: b2 c3\n\
+         reload: `redo` plays the moves dropped again, as the rules allow\n"
     );
     assert_eq!(d.run("history"), "1. a1\n");
     assert_eq!(d.run("status"), "to move: O\n");
@@ -348,12 +349,23 @@ fn reload_reports_a_changed_outcome() {
     assert_eq!(
         d.run("reload"),
         "reload: after move 3 the game now ends: X wins\n\
-         reload: the game keeps moves 1–3 under the new rules; dropped: b3\n"
+         reload: the game keeps moves 1–3 under the new rules; dropped: b3\n\
+         reload: `redo` plays the moves dropped again, as the rules allow\n"
     );
     assert_eq!(
         d.run("score"),
         "score: player 1 (X) 1, player 2 (O) 0 (1 game)\n"
     );
+    // The change undone in the file, the moves dropped come back with
+    // `redo` (they were lost for good).
+    d.write("second", 3, "");
+    assert_eq!(
+        d.run("reload"),
+        "reload: after move 3 the game no longer ends (it was X wins): to move: O\n\
+         reload: every move is kept, under the new rules\n"
+    );
+    assert_eq!(d.run("redo"), "redone: b3\n");
+    assert_eq!(d.run("history"), "1. a1 a2 2. b1 b3\n");
 
     // The result changes: a line now loses for its owner.
     let mut d = Desk::new();

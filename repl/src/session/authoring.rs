@@ -199,6 +199,13 @@ impl Session {
         }
         let rules = Arc::new(rules);
         let replayed = replay(&self.game, &rules)?;
+        // The moves `redo` may play again: those `undo` took back, and those
+        // the new rules drop, so that a change undone in the file brings
+        // them back (they were lost for good).
+        let line = match &self.undone {
+            Some(u) if u.holds(&self.game) => u.line.clone(),
+            _ => self.game.moves().to_vec(),
+        };
         let mut lines: Vec<String> = rules.warnings().iter().map(warning_entry).collect();
         let texts: Vec<String> = self
             .game
@@ -214,6 +221,7 @@ impl Session {
                 n => format!("reload: same game ({n} moves replayed)"),
             });
             self.game = replayed.game;
+            self.keep_for_redo(&rules, line);
             return Ok(Reply::Lines(lines));
         };
         lines.push(format!("reload: {divergence}"));
@@ -239,11 +247,23 @@ impl Session {
             self.seats.unscore(outcome);
         }
         self.game = replayed.game;
+        if self.keep_for_redo(&rules, line) && !dropped.is_empty() {
+            lines.push(
+                "reload: `redo` plays the moves dropped again, as the rules allow".to_string(),
+            );
+        }
         self.offer = None;
         self.clock.restart_turn();
         self.settle();
         let mut played = Vec::new();
         self.computer_replies(&mut played);
         Ok(Reply::Played(lines, played))
+    }
+
+    /// Keeps `line` for `redo` under the reloaded `rules` where the game is
+    /// on it and it goes further; whether it did.
+    fn keep_for_redo(&mut self, rules: &Arc<Rulebook>, line: Vec<gridrules_core::Move>) -> bool {
+        self.undone = super::Undone::ahead_of(&self.game, rules, line);
+        self.undone.is_some()
     }
 }

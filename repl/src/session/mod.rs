@@ -161,6 +161,17 @@ impl Undone {
         }
     }
 
+    /// `line` under `rules`, from `game`'s start, where `game` is on it and
+    /// it goes further.
+    fn ahead_of(game: &Game, rules: &Arc<Rulebook>, line: Vec<Move>) -> Option<Undone> {
+        let undone = Undone {
+            rules: rules.clone(),
+            start: *game.start(),
+            line,
+        };
+        (undone.holds(game) && undone.line.len() > game.moves().len()).then_some(undone)
+    }
+
     /// Whether `game` is on this line: its moves lead along it.
     fn holds(&self, game: &Game) -> bool {
         Arc::ptr_eq(&self.rules, game.rulebook())
