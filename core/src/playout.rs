@@ -26,6 +26,9 @@ pub struct Playout {
     stop: Option<Interrupt>,
     /// The last game was cut short by `stop`.
     stopped: bool,
+    /// How the kernel's games draw their moves (the general path's draw
+    /// every move alike).
+    policy: crate::kernel::Policy,
 }
 
 /// Games longer than this are cut short and counted as drawn, so a rulebook
@@ -45,6 +48,11 @@ impl Playout {
             stop: Some(stop.clone()),
             ..Playout::default()
         }
+    }
+
+    /// The same buffers, the kernel's games drawing by `policy`.
+    pub(crate) fn drawing(self, policy: crate::kernel::Policy) -> Playout {
+        Playout { policy, ..self }
     }
 
     /// The last game ended because the stop was raised, not by the rules.
@@ -69,7 +77,16 @@ impl Playout {
             && !start.is_over()
         {
             let (t, seen, lack) = (rules.mechanics(), &mut self.seen, &mut self.lack);
-            let end = crate::kernel::playout::<false>(kind, t, start, rng, MAX_PLIES, seen, lack);
+            let end = crate::kernel::playout::<false>(
+                kind,
+                t,
+                start,
+                rng,
+                MAX_PLIES,
+                seen,
+                lack,
+                self.policy,
+            );
             self.plies = end.plies;
             return Ok(end.outcome);
         }
@@ -180,7 +197,8 @@ impl Playout {
         // the loops are compiled for it (told less here, nine men's morris's
         // games took 2 % more instructions).
         let numbers = rng.clone();
-        let end = crate::kernel::playout::<true>(kind, t, pos, rng, MAX_PLIES, seen, lack);
+        let end =
+            crate::kernel::playout::<true>(kind, t, pos, rng, MAX_PLIES, seen, lack, self.policy);
         if played + end.plies > MAX_PLIES {
             // A game the opening's moves take past the limit (about one
             // in a hundred of teeko's): played again from the same random

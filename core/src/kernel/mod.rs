@@ -218,6 +218,22 @@ fn wide(t: &Mechanics, start: &Position, rng: &mut Rng, lack: &mut Lack) -> Fini
     }
 }
 
+/// How a random game draws its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Every legal move alike: the benchmark's games, and the general
+    /// path's.
+    #[default]
+    Uniform,
+    /// Where some move completes a line that removes a piece, one of those
+    /// half the time, else any move alike: games in which a side takes
+    /// what it is given, as players do, so that a piece up counts in
+    /// their results. Hard's playouts on rulebooks whose lines remove,
+    /// where the pieces' loop plays them (see docs/architecture.md for
+    /// what it won against the uniform draw).
+    Removals,
+}
+
 /// How a kernel game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Finished {
@@ -242,14 +258,16 @@ fn end<const W: usize>(outcome: Outcome, plies: usize, marks: [Bits<W>; 2]) -> F
     }
 }
 
-/// Plays uniformly random moves from `start` to the result, or to
-/// `max_plies` moves, a draw. `start` must not be over, and `rules` must be
+/// Plays random moves from `start`, drawn by `policy` (only the pieces'
+/// loop draws other than uniformly), to the result, or to `max_plies`
+/// moves, a draw. `start` must not be over, and `rules` must be
 /// [`eligible`]. `seen` is scratch space for the repetition rule, `lack`
 /// for the counts of windows. `AFTER_OPENING` says the general path
 /// played the game's opening ([`Kernel`]): a copy of the loops of its own,
 /// so that each copy has one caller and is inlined there (with two
 /// callers, classic's games took 3 % more instructions).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn playout<const AFTER_OPENING: bool>(
     kind: Loop,
     t: &Mechanics,
@@ -258,6 +276,7 @@ pub(crate) fn playout<const AFTER_OPENING: bool>(
     max_plies: usize,
     seen: &mut Seen,
     lack: &mut Lack,
+    policy: Policy,
 ) -> Finished {
     match kind {
         Loop::Places => {
@@ -268,7 +287,7 @@ pub(crate) fn playout<const AFTER_OPENING: bool>(
         }
         Loop::Twists => with_width!(t.words, W => run_twists::<W>(t, start, rng)),
         Loop::Pieces => {
-            with_width!(t.words, W => pieces::run::<W>(t, start, rng, max_plies, seen))
+            with_width!(t.words, W => pieces::run::<W>(t, start, rng, max_plies, seen, policy))
         }
         Loop::Stacks => stacks::run(t, start, rng, max_plies, seen),
         Loop::Wide => wide(t, start, rng, lack),
@@ -674,6 +693,7 @@ mod tests {
                     crate::playout::MAX_PLIES,
                     &mut Seen::default(),
                     &mut Lack::default(),
+                    Policy::Uniform,
                 );
                 let mut pos = start;
                 let mut general_plies = 0;
@@ -697,5 +717,35 @@ mod tests {
             }
         }
         assert!(covered >= 12, "only {covered} rulebooks use the kernel");
+    }
+
+    /// Hard's draw where lines remove takes a removal half the time one is
+    /// there, and the benchmark's every move alike: X to place, g1 closing
+    /// a mill, 2 of its 21 moves remove.
+    #[test]
+    fn the_search_draws_removals_half_the_time() {
+        let rules = Rulebook::builtin("nine-mens-morris").unwrap();
+        let pos = rules.parse_position("3/3/3/6/3/OO1/XX1 X 7,7 -").unwrap();
+        let removed = |policy: Policy| {
+            (0..400u64)
+                .filter(|&seed| {
+                    let end = playout::<false>(
+                        Loop::Pieces,
+                        rules.mechanics(),
+                        &pos,
+                        &mut Rng::new(seed),
+                        1,
+                        &mut Seen::default(),
+                        &mut Lack::default(),
+                        policy,
+                    );
+                    end.marks.o.count() == 1
+                })
+                .count()
+        };
+        let (uniform, removals) = (removed(Policy::Uniform), removed(Policy::Removals));
+        // Expected 400 × 2/21 = 38, and 400 × (1/2 + 1/2 × 2/21) = 219.
+        assert!((20..60).contains(&uniform), "{uniform}");
+        assert!((180..260).contains(&removals), "{removals}");
     }
 }

@@ -9,7 +9,7 @@
 //! the moves that complete none come first, then each completing move once
 //! per piece it may remove.
 
-use super::{Finished, Seen, end};
+use super::{Finished, Policy, Seen, end};
 use crate::geometry::{Bits, Cell};
 use crate::mechanics::Mechanics;
 use crate::mechanics::removals::{PlacingLines, Tally};
@@ -204,22 +204,56 @@ pub(super) fn run<const W: usize>(
     rng: &mut Rng,
     max_plies: usize,
     seen: &mut Seen,
+    policy: Policy,
 ) -> Finished {
     // Lines of exactly so many, and a rule for lines made while placing,
     // are compiled in only where there are: the others' loop pays nothing
-    // for them.
+    // for them; nor does the benchmark's for the search's draw.
     let plain = t.placing_lines() == PlacingLines::Remove && !t.exact_lines();
-    match (t.jumps.iter().any(|j| !j.is_empty()), plain) {
-        (true, true) => run_in::<W, true, false>(t, start, rng, max_plies, seen),
-        (false, true) => run_in::<W, false, false>(t, start, rng, max_plies, seen),
-        (true, false) => run_in::<W, true, true>(t, start, rng, max_plies, seen),
-        (false, false) => run_in::<W, false, true>(t, start, rng, max_plies, seen),
+    let jumps = t.jumps.iter().any(|j| !j.is_empty());
+    match (policy, jumps, plain) {
+        (Policy::Uniform, true, true) => {
+            run_in::<W, true, false, false>(t, start, rng, max_plies, seen)
+        }
+        (Policy::Uniform, false, true) => {
+            run_in::<W, false, false, false>(t, start, rng, max_plies, seen)
+        }
+        (Policy::Uniform, true, false) => {
+            run_in::<W, true, true, false>(t, start, rng, max_plies, seen)
+        }
+        (Policy::Uniform, false, false) => {
+            run_in::<W, false, true, false>(t, start, rng, max_plies, seen)
+        }
+        (Policy::Removals, jumps, plain) => {
+            removing::<W>(t, start, rng, max_plies, seen, jumps, plain)
+        }
     }
 }
 
-/// [`run`]'s loop. Never inlined, as the twists' loop.
+/// [`run`] drawing by [`Policy::Removals`]: apart, out of line, so that
+/// the benchmark's loop is compiled as it was.
 #[inline(never)]
-fn run_in<const W: usize, const JUMPS: bool, const ODD: bool>(
+fn removing<const W: usize>(
+    t: &Mechanics,
+    start: &Position,
+    rng: &mut Rng,
+    max_plies: usize,
+    seen: &mut Seen,
+    jumps: bool,
+    plain: bool,
+) -> Finished {
+    match (jumps, plain) {
+        (true, true) => run_in::<W, true, false, true>(t, start, rng, max_plies, seen),
+        (false, true) => run_in::<W, false, false, true>(t, start, rng, max_plies, seen),
+        (true, false) => run_in::<W, true, true, true>(t, start, rng, max_plies, seen),
+        (false, false) => run_in::<W, false, true, true>(t, start, rng, max_plies, seen),
+    }
+}
+
+/// [`run`]'s loop (`REMOVING`: drawing by [`Policy::Removals`]). Never
+/// inlined, as the twists' loop.
+#[inline(never)]
+fn run_in<const W: usize, const JUMPS: bool, const ODD: bool, const REMOVING: bool>(
     t: &Mechanics,
     start: &Position,
     rng: &mut Rng,
@@ -310,7 +344,12 @@ fn run_in<const W: usize, const JUMPS: bool, const ODD: bool>(
         if total == 0 {
             return end(t.stuck(turn, || free.is_empty()), ply, marks);
         }
-        let i = rng.below(total as usize) as u32;
+        let i = if REMOVING && c > 0 && r > 0 && rng.below(2) == 0 {
+            // One of the moves that remove (each with each piece).
+            plain + rng.below((c * r) as usize) as u32
+        } else {
+            rng.below(total as usize) as u32
+        };
         let completing = i >= plain;
         let k = if completing { (i - plain) / r } else { i };
         let (from, to) = match way {

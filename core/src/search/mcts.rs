@@ -10,6 +10,7 @@
 
 use super::{At, Budget, Until};
 use crate::error::ScriptError;
+use crate::kernel::Policy;
 use crate::playout::{Playout, Rng};
 use crate::position::{Move, MoveList, Outcome, Position, Side};
 use crate::rulebook::Rulebook;
@@ -23,6 +24,8 @@ pub(crate) struct Config {
     pub(crate) solver: bool,
     /// Trees grown at once, each with the whole budget.
     pub(crate) threads: usize,
+    /// How the playouts draw their moves.
+    pub(crate) policy: Policy,
 }
 
 impl Config {
@@ -30,6 +33,7 @@ impl Config {
     pub(crate) const PLAIN: Config = Config {
         solver: false,
         threads: 1,
+        policy: Policy::Uniform,
     };
 
     /// Hard's search: proven values, and [`TREES`] trees on as many
@@ -40,6 +44,13 @@ impl Config {
         Config {
             solver: true,
             threads: if rules.has_per_move_hooks() { 1 } else { TREES },
+            // Where lines remove, random games that take what they are
+            // given (see `Policy::Removals`).
+            policy: if rules.mechanics().removes() {
+                Policy::Removals
+            } else {
+                Policy::Uniform
+            },
         }
     }
 }
@@ -256,7 +267,7 @@ pub(super) fn mcts(
         // The request's scripts' budget holds on every thread a tree grows on.
         bounds
             .scripts
-            .run(|| grow(at, root_moves, seed, bounds, config.solver, tree))
+            .run(|| grow(at, root_moves, seed, bounds, config, tree))
     };
     let grown: Vec<Result<Vec<Node>, ScriptError>> = if seeds.len() == 1 {
         let tree = kept.pop().unwrap_or_default();
@@ -315,17 +326,18 @@ pub(super) fn mcts(
 }
 
 /// One tree, from its own seed, grown from `tree` (empty: from the root
-/// alone), keeping proven values if `solver`. It stops at its budget or at
-/// its deadline, whichever comes first.
+/// alone), keeping proven values and drawing its playouts as `config`
+/// says. It stops at its budget or at its deadline, whichever comes first.
 fn grow(
     at: &At<'_>,
     root_moves: &[Move],
     seed: u64,
     bounds: Bounds,
-    solver: bool,
+    config: Config,
     tree: Vec<Node>,
 ) -> Result<Vec<Node>, ScriptError> {
     let (rules, pos, history) = (at.rules, at.pos, at.history);
+    let solver = config.solver;
     let mut rng = Rng::new(seed);
     let c = if solver {
         EXPLORATION
@@ -342,7 +354,7 @@ fn grow(
             root_moves.to_vec(),
         ));
     }
-    let mut playout = Playout::new();
+    let mut playout = Playout::new().drawing(config.policy);
     let mut list = MoveList::new();
     let mut path = Vec::new();
     let mut walk = Walk {
@@ -580,6 +592,7 @@ mod tests {
     const STRONG: Config = Config {
         solver: true,
         threads: 2,
+        policy: Policy::Uniform,
     };
 
     /// The search's move and value after `texts`, at `playouts` a tree.
