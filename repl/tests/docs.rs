@@ -143,34 +143,7 @@ fn every_expect_form_and_result_reason_is_in_the_reference() {
         .filter(|k| !text.contains(&format!("`{k}`")))
         .map(|k| k.to_string())
         .collect();
-    let endings = [
-        Ending::Line,
-        Ending::NoMoves(Side::X),
-        Ending::Full,
-        Ending::Repetition(3),
-        Ending::Script,
-        Ending::Captures(5),
-        Ending::Stones(15),
-        Ending::Reduced(Side::O, 2),
-        Ending::Resigned(Side::X),
-        Ending::Agreed,
-        Ending::MoveLimit(1000),
-    ];
-    for ending in endings {
-        // A new kind of ending stops this from compiling: add it above.
-        match ending {
-            Ending::Line
-            | Ending::NoMoves(_)
-            | Ending::Full
-            | Ending::Repetition(_)
-            | Ending::Script
-            | Ending::Captures(_)
-            | Ending::Stones(_)
-            | Ending::Reduced(..)
-            | Ending::Resigned(_)
-            | Ending::Agreed
-            | Ending::MoveLimit(_) => {}
-        }
+    for ending in Ending::one_of_each() {
         for outcome in [Outcome::Win(Side::X), Outcome::Win(Side::O), Outcome::Draw] {
             let line = result_line((outcome, ending));
             if let Some((_, why)) = line.split_once(" — ")

@@ -289,6 +289,43 @@ pub enum Ending {
     MoveLimit(u32),
 }
 
+impl Ending {
+    /// One ending of each kind, for what must cover them all (the names a
+    /// record may give, the reference's words). A new kind stops this from
+    /// compiling until it is added here.
+    pub fn one_of_each() -> [Ending; 11] {
+        let all = [
+            Ending::Line,
+            Ending::NoMoves(Side::X),
+            Ending::Full,
+            Ending::Repetition(3),
+            Ending::Script,
+            Ending::Captures(5),
+            Ending::Stones(15),
+            Ending::Reduced(Side::O, 2),
+            Ending::Resigned(Side::X),
+            Ending::Agreed,
+            Ending::MoveLimit(1000),
+        ];
+        for e in all {
+            match e {
+                Ending::Line
+                | Ending::NoMoves(_)
+                | Ending::Full
+                | Ending::Repetition(_)
+                | Ending::Script
+                | Ending::Captures(_)
+                | Ending::Stones(_)
+                | Ending::Reduced(..)
+                | Ending::Resigned(_)
+                | Ending::Agreed
+                | Ending::MoveLimit(_) => {}
+            }
+        }
+        all
+    }
+}
+
 /// What a side's capture count counts (`capture_wins()`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum CaptureUnit {
