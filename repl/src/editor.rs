@@ -128,8 +128,10 @@ impl Completer for ReplHelper {
                     // its folder is what the word has before that.
                     let folder = line.get(word_start..start).unwrap_or_default();
                     found.retain(|p| {
-                        let path = format!("{folder}{}", p.replacement);
-                        let record = gridrules_core::files::written_kind(Path::new(&path))
+                        // As typed: with a space escaped (`game\ 1.toml`).
+                        let typed = format!("{folder}{}", p.replacement);
+                        let path = rustyline::completion::unescape(&typed, Some('\\'));
+                        let record = gridrules_core::files::written_kind(Path::new(&*path))
                             .is_some_and(|kind| kind == "game record");
                         match want {
                             Want::Rulebook => !record,

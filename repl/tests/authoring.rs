@@ -333,6 +333,21 @@ fn reload_reports_a_move_no_longer_legal_and_keeps_the_moves_before_it() {
     );
 }
 
+/// A board of another size names other cells by the same numbers: the
+/// moves dropped are not kept for `redo` (d1 on 4×4 came back as a2).
+#[test]
+fn reload_to_another_board_keeps_no_moves_for_redo() {
+    let mut d = Desk::new();
+    d.write("wide", 4, "");
+    d.run("reload");
+    d.play("d1 a1 b1");
+    d.write("narrow", 3, "");
+    let out = d.run("reload");
+    assert!(out.contains("dropped: d1 a1 b1"), "{out}");
+    assert!(!out.contains("redo"), "{out}");
+    assert!(d.run("redo").starts_with("error: redo: nothing to redo"));
+}
+
 #[test]
 fn reload_reports_a_changed_outcome() {
     let mut d = Desk::new();

@@ -11,7 +11,8 @@
 //! loop serves it: placements, slides, twists, regions, pieces with
 //! their steps, jumps, flights and removals, or stacks of sizes) is played here on two bit
 //! sets, as wide as the board needs (one machine word for at most 64 cells, see
-//! [`crate::bits`]). Each loop draws exactly the random numbers the
+//! [`crate::bits`]). Each loop, drawing uniformly as the benchmark does
+//! ([`Policy::Uniform`]), draws exactly the random numbers the
 //! general path draws and reaches exactly its results;
 //! `tests::same_games_as_the_general_path` holds it to that.
 

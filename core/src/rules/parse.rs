@@ -307,7 +307,11 @@ impl Rulebook {
             let refusal = self.mechanics.bare_removal(pos, base, to);
             return Err(self.refused_at(pos, refusal));
         }
-        // One piece a move, however many lines it makes.
+        // One piece a move, however many lines it makes (the move itself
+        // read first: `z9xa1xb2` is off the board before anything).
+        if take.contains('x') {
+            self.parse_written(pos, history, base)?;
+        }
         if let [first, _, ..] = take
             .split('x')
             .filter(|t| !t.is_empty())
@@ -341,6 +345,13 @@ impl Rulebook {
         place: &str,
         name: &str,
     ) -> Result<Move, PlayError> {
+        // Without twists the `/` is in no notation of this rulebook: the
+        // text is shown the ones it has.
+        if !self.mechanics.has_twists() {
+            return Err(PlayError::Notation(ParseMoveError::Syntax(
+                text.to_string(),
+            )));
+        }
         // `c3/`: the twist left out, read as the placement alone, which
         // the rules then take or refuse for its own reason.
         if name.is_empty() {
@@ -373,6 +384,28 @@ mod tests {
                 e.to_string(),
                 "`d7xa1xb2` names more than one piece: a move removes one, named after one x, like d7xa1"
             ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A `/` names a twist only where there are twists: elsewhere `c3/`
+    /// is no move (it was played as `c3`), and is shown how moves are
+    /// written.
+    #[test]
+    fn a_twist_is_written_only_where_there_are_twists() {
+        let rules = Rulebook::builtin("classic").unwrap();
+        let pos = rules.initial();
+        for text in ["c3/", "c3/1+"] {
+            match rules.parse_move(&pos, &[], text) {
+                Err(PlayError::Notation(e)) => {
+                    assert!(e.to_string().contains("moves here are written like"), "{e}")
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let nmm = Rulebook::builtin("nine-mens-morris").unwrap();
+        match nmm.parse_move(&nmm.initial(), &[], "z9xa1xb2") {
+            Err(PlayError::Refused { reason, .. }) => assert!(reason.starts_with("z9"), "{reason}"),
             other => panic!("{other:?}"),
         }
     }

@@ -595,6 +595,17 @@ mod tests {
         policy: Policy::Uniform,
     };
 
+    /// Hard draws removals first only where lines remove; medium and
+    /// `uct` (the plain search) never do.
+    #[test]
+    fn hard_draws_removals_first_only_where_lines_remove() {
+        let nmm = Rulebook::builtin("nine-mens-morris").unwrap();
+        let classic = Rulebook::builtin("classic").unwrap();
+        assert_eq!(Config::strong(&nmm).policy, Policy::Removals);
+        assert_eq!(Config::strong(&classic).policy, Policy::Uniform);
+        assert_eq!(Config::PLAIN.policy, Policy::Uniform);
+    }
+
     /// The search's move and value after `texts`, at `playouts` a tree.
     fn search_with(
         rules: &Rulebook,

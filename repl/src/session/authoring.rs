@@ -202,7 +202,13 @@ impl Session {
         // The moves `redo` may play again: those `undo` took back, and those
         // the new rules drop, so that a change undone in the file brings
         // them back (they were lost for good).
+        // A move is kept as its cells: only where the board names the same
+        // cells (a board of another size would read them as others).
+        let old = self.rulebook();
+        let same_board =
+            old.grid() == rules.grid() && old.mechanics().cells() == rules.mechanics().cells();
         let line = match &self.undone {
+            _ if !same_board => Vec::new(),
             Some(u) if u.holds(&self.game) => u.line.clone(),
             _ => self.game.moves().to_vec(),
         };
