@@ -201,8 +201,11 @@ fn file_paths_complete_and_commands_hint_their_arguments() {
     p.exp_string("game-one.toml, 0 moves of classic").unwrap();
     ready(&mut p, r"classic X \d+s> ");
     // A record whose name the completer escapes is still told a record.
-    p.send_line(&format!("save \"{}\"", dir.path().join("game two.toml").display()))
-        .unwrap();
+    p.send_line(&format!(
+        "save \"{}\"",
+        dir.path().join("game two.toml").display()
+    ))
+    .unwrap();
     p.exp_string("saved:").unwrap();
     ready(&mut p, r"classic X \d+s> ");
     p.send(&format!("open {}/game\\ t\t", dir.path().display()))
