@@ -62,7 +62,7 @@ impl Playout {
 
     /// Plays random legal moves from `start`, reached by `history` (see
     /// [`Rulebook::legal_moves`]), to the end of the game: uniformly, but
-    /// where the kernel's loop draws by another policy ([`Playout::drawing`]).
+    /// where the kernel's loop draws by another policy (`Playout::drawing`).
     /// A game the opening takes past the move limit is played again on the
     /// general path, which draws uniformly.
     ///
