@@ -2724,3 +2724,33 @@ fn gobblet_gobblers_random_games() {
         "{name}: the random games never judged the opponent's line beside the mover's ({beside}) or alone ({alone}) (GB2)"
     );
 }
+
+/// The playout kernel plays nine men's morris's random games move for move
+/// as the loop written by hand in `by_hand.rs` (the 24 points and 16 mills
+/// written out there, NM1–NM3): one seed, one game, the same result at the
+/// same length. It keeps that loop an honest yardstick for
+/// `examples/limit.rs`, and reads the kernel's removals, flights and
+/// repetition draws a second time.
+#[test]
+fn the_kernel_plays_the_games_written_by_hand() {
+    use gridrules_conformance::by_hand::Morris;
+    use gridrules_core::playout::Playout;
+    let rules = Rulebook::builtin("nine-mens-morris").expect("built-in");
+    let start = rules.initial();
+    let (mut playout, mut by_hand) = (Playout::new(), Morris::new());
+    let mut endings = BTreeMap::new();
+    for seed in 0..3000 {
+        let engine = playout
+            .run(&rules, &start, &[], &mut Rng::new(seed))
+            .expect("no per-move hook");
+        let (outcome, plies) = by_hand.play(&mut Rng::new(seed));
+        assert_eq!(
+            (engine, playout.plies()),
+            (outcome, plies as usize),
+            "seed {seed}: the engine's game (left) and the one written by hand"
+        );
+        *endings.entry(format!("{outcome:?}")).or_insert(0) += 1;
+    }
+    eprintln!("nine-mens-morris by hand: {endings:?}");
+    assert_eq!(endings.len(), 3, "both wins and a draw: {endings:?}");
+}

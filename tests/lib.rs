@@ -1,6 +1,8 @@
 //! Conformance suite; the tests live in the test targets. This library holds
 //! the helpers more than one of them uses.
 
+pub mod by_hand;
+
 use gridrules_core::{Move, MoveList, Position, Rulebook};
 use std::collections::HashSet;
 
