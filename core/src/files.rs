@@ -68,10 +68,10 @@ pub fn read(path: &Path, kind: Kind) -> io::Result<String> {
         // A script given for its rulebook: the file beside it of the kind
         // asked for, when there is one, is most likely what was meant.
         let beside = path.with_extension(kind.extension);
-        let hint = match written_kind(&beside) {
-            // Another kind gridrules writes (a game record beside the
-            // rulebook asked for): following "did you mean" was refused.
-            Some(that) if that == "game record" && kind.what != RECORD.what => format!(
+        let hint = match () {
+            // A game record beside the rulebook asked for: following "did
+            // you mean" was refused.
+            () if kind != RECORD && is_game_record(&beside) => format!(
                 ": `{0}` is a game record: open it with `open {0}`",
                 beside.display()
             ),
@@ -227,13 +227,17 @@ fn kind_of(header: &str) -> Option<&str> {
     (plain && !kind.is_empty() && kind.len() <= 40).then_some(kind)
 }
 
-/// The kind of file gridrules wrote at `path`, by its header (`record`
-/// for a game record); `None` for any other file, or none.
-pub fn written_kind(path: &Path) -> Option<String> {
-    if !fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return None;
-    }
-    kind_of(&first_line(path).ok()?).map(str::to_string)
+/// The first line of every game record gridrules writes (see
+/// [`crate::record::HEADER`]): a record may be saved over a file that
+/// starts with it, and a file that does is offered and named as a record.
+pub const RECORD_HEADER: &str = "# gridrules game record";
+
+/// Whether `path` is a regular file that starts as the game records
+/// gridrules writes do ([`RECORD_HEADER`]). Never opens anything else: a
+/// FIFO would hang the read.
+pub fn is_game_record(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file())
+        && first_line(path).is_ok_and(|l| l.starts_with(RECORD_HEADER))
 }
 
 /// The first line of the file at `path`, as far as its first 128 bytes go
@@ -323,7 +327,7 @@ mod tests {
         // A game record beside is named as one: "did you mean" sent a user
         // to `load` it, which is refused.
         let game = dir.path().join("game.toml");
-        fs::write(&game, "# gridrules game record: edit it freely\n").unwrap();
+        fs::write(&game, format!("{RECORD_HEADER}: edit it freely\n")).unwrap();
         let e = read(&dir.path().join("game"), RULEBOOK)
             .unwrap_err()
             .to_string();
@@ -334,7 +338,8 @@ mod tests {
                 game.display()
             )
         );
-        assert_eq!(written_kind(&game).as_deref(), Some("game record"));
-        assert_eq!(written_kind(&dir.path().join("mine.toml")), None);
+        assert!(is_game_record(&game));
+        assert!(!is_game_record(&dir.path().join("mine.toml")));
+        assert!(!is_game_record(dir.path()), "a folder is no record");
     }
 }

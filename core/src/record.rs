@@ -181,7 +181,7 @@ pub fn to_text(game: &Game, rulebook: &str, terms: &Terms) -> String {
 
 /// The first line of every record `save` writes: a record may be saved
 /// over a file that starts with it.
-pub const HEADER: &str = "# gridrules game record";
+pub const HEADER: &str = crate::files::RECORD_HEADER;
 
 /// Writes `text` to `path` as a whole (see [`crate::files::write_replacing`]):
 /// over an earlier record, or anything else with `force`.

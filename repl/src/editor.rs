@@ -131,8 +131,7 @@ impl Completer for ReplHelper {
                         // As typed: with a space escaped (`game\ 1.toml`).
                         let typed = format!("{folder}{}", p.replacement);
                         let path = rustyline::completion::unescape(&typed, Some('\\'));
-                        let record = gridrules_core::files::written_kind(Path::new(&*path))
-                            .is_some_and(|kind| kind == "game record");
+                        let record = gridrules_core::files::is_game_record(Path::new(&*path));
                         match want {
                             Want::Rulebook => !record,
                             Want::Record => record || !path.ends_with(".toml"),
@@ -532,10 +531,7 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 // first: it then asks before it loses the moves the clock
                 // and the computer made. (Any other command the time's end
                 // refuses as too late, or runs after the clock's move.)
-                if session.time_left() == Some(std::time::Duration::ZERO)
-                    && session.clock_run() == ClockRun::Running
-                    && loses_game(&session, code).is_some()
-                {
+                if session.time_ran_out() && loses_game(&session, code).is_some() {
                     print!("{}", clock_catch_up(&mut session, style));
                 }
                 let _ = editor.add_history_entry(code);

@@ -130,10 +130,7 @@ impl Session {
     /// the move is shown (at the REPL, when Enter is pressed): never while
     /// the notice waits. Returns whether a move was made.
     fn run_clock(&mut self) -> Result<bool, CommandError> {
-        if self.game.is_over()
-            || self.seats.computer(self.game.position().turn()).is_some()
-            || !self.clock.ran_out()
-        {
+        if !self.time_ran_out() {
             return Ok(false);
         }
         let rules = self.game.rulebook().clone();

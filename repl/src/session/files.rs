@@ -48,8 +48,7 @@ impl Session {
         let other_game = real
             .as_ref()
             .is_some_and(|r| !self.record_files.contains(r))
-            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
-            && gridrules_core::files::first_line(path).is_ok_and(|l| l.starts_with(record::HEADER))
+            && gridrules_core::files::is_game_record(path)
             && std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str());
         if other_game && !force {
             return Err(CommandError::OtherGame(path.to_path_buf()));

@@ -344,6 +344,13 @@ impl Session {
         self.clock.left()
     }
 
+    /// Whether a person to move has used all their time (T2): the clock
+    /// then moves for them.
+    pub fn time_ran_out(&self) -> bool {
+        let turn = self.game.position().turn();
+        !self.game.is_over() && self.seats.computer(turn).is_none() && self.clock.ran_out()
+    }
+
     /// Whether the clock runs, waits for the first move, or is paused.
     pub fn clock_run(&self) -> ClockRun {
         self.clock.run()
