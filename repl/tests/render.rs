@@ -342,14 +342,14 @@ fn the_removal_example_is_written_as_the_phase_moves() {
         let shown = board(&after("nine-mens-morris", &[setup]), PLAIN);
         let line = shown
             .lines()
-            .find(|l| l.starts_with("a line (mill) removes"))
+            .find(|l| l.starts_with("a line removes"))
             .unwrap_or_else(|| panic!("{shown}"))
             .to_string();
         match line.strip_suffix(" now") {
             Some(rest) => (rest.rsplit(' ').next().unwrap().to_string(), true),
             None => {
-                let form = line.rsplit("(the form: ").next().unwrap();
-                (form.trim_end_matches(')').to_string(), false)
+                let form = line.strip_suffix(" (no move makes one now)").unwrap();
+                (form.rsplit(' ').next().unwrap().to_string(), false)
             }
         }
     };
@@ -532,6 +532,6 @@ fn the_removal_note_says_what_a_line_does_while_placing() {
     assert!(!s.failed, "{}", s.text);
     assert_eq!(
         note(&session),
-        "a line (mill) removes an opponent piece, named after an x: d1-c1xf2 now"
+        "a line removes an opponent piece, named after an x: d1-c1xf2 now"
     );
 }

@@ -536,11 +536,11 @@ fn notes(out: &mut String, session: &Session) {
             }
             (text, true) => outln!(
                 out,
-                "a line (mill) removes an opponent piece, named after an x: {text} now"
+                "a line removes an opponent piece, named after an x: {text} now"
             ),
             (text, false) => outln!(
                 out,
-                "a line (mill) removes an opponent piece, named after an x (the form: {text})"
+                "a line removes an opponent piece, named after an x, as in {text} (no move makes one now)"
             ),
         }
     }
