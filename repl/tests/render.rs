@@ -345,13 +345,11 @@ fn the_removal_example_is_written_as_the_phase_moves() {
             .find(|l| l.starts_with("a line removes"))
             .unwrap_or_else(|| panic!("{shown}"))
             .to_string();
-        match line.strip_suffix(" now") {
-            Some(rest) => (rest.rsplit(' ').next().unwrap().to_string(), true),
-            None => {
-                let form = line.strip_suffix(" (no move makes one now)").unwrap();
-                (form.rsplit(' ').next().unwrap().to_string(), false)
-            }
-        }
+        let (rest, now) = match line.strip_suffix("; none now") {
+            Some(form) => (form, false),
+            None => (line.strip_suffix(" now").unwrap(), true),
+        };
+        (rest.rsplit(' ').next().unwrap().to_string(), now)
     };
     // A step makes a mill here: the example is that move, and it plays.
     let setup = "setup X1X/1X1/3/1XX3/3/O1O/OOO X 0,0 -";

@@ -540,7 +540,7 @@ fn notes(out: &mut String, session: &Session) {
             ),
             (text, false) => outln!(
                 out,
-                "a line removes an opponent piece, named after an x, as in {text} (no move makes one now)"
+                "a line removes an opponent piece, named after an x, as in {text}; none now"
             ),
         }
     }
