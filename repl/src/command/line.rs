@@ -4,7 +4,7 @@
 use super::entry::{Args, CommandSpec, ParseError};
 use super::parsed::Command;
 use super::registry::{COMMANDS, spec};
-use super::words::normal_move;
+use super::words::{as_typed, invisible, normal_move};
 
 /// A parsed line: the command, its arguments, and the line as the
 /// transcript keeps it.
@@ -55,7 +55,8 @@ pub fn parse(line: &str) -> Result<Invocation, ParseError> {
 /// # Errors
 /// As [`parse`].
 pub fn parse_on(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation, ParseError> {
-    let line = line.trim();
+    // A zero-width space pasted before a move is no part of it.
+    let line = line.trim_matches(|c: char| c.is_whitespace() || invisible(c));
     // Read in any case, as commands are (`--NO-REPLY`).
     let cut = line.len().saturating_sub(NO_REPLY.len());
     let (line, hold) = match (line.get(..cut), line.get(cut..)) {
@@ -81,6 +82,8 @@ pub fn parse_on(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation
 /// [`parse`] without the trailing [`NO_REPLY`].
 fn parse_command(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation, ParseError> {
     let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let word = as_typed(word);
+    let word: &str = &word;
     let rest = rest.trim();
     // Commands and moves are written in lower case; upper case is read the
     // same (`STATUS`, `A1-A2`). Arguments keep their case (names, files).
@@ -88,6 +91,13 @@ fn parse_command(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocatio
     if let Some(spec) = spec(&lower)
         .filter(|spec| spec.name == lower || !rest.is_empty() || !is_move(&normal_move(word)))
     {
+        // A move is read as typed; other arguments (a file's name) keep
+        // every character.
+        let rest = if spec.name == "play" {
+            as_typed(rest)
+        } else {
+            rest.into()
+        };
         let text = if rest.is_empty() {
             spec.name.to_string()
         } else {
@@ -101,6 +111,8 @@ fn parse_command(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocatio
         });
     }
     let mv = normal_move(word);
+    let rest = as_typed(rest);
+    let rest: &str = &rest;
     // A line that starts as a move does not go on as a command: it is
     // `play`'s to refuse, in the rulebook's words (`b2 a1`: one move at a
     // time; `c3/2*`: no such twist), not "unknown command".
@@ -186,6 +198,28 @@ fn starts_like_move(word: &str) -> bool {
 mod tests {
     use super::super::registry::{COMMANDS, spec};
     use super::*;
+
+    /// A move or a command typed with an East Asian input method's
+    /// fullwidth forms, or pasted with a zero-width space, reads as typed
+    /// in ASCII (it said "unknown command"); a file's name keeps its
+    /// characters.
+    #[test]
+    fn fullwidth_and_invisible_characters_read_as_typed() {
+        for (line, text) in [
+            ("ｃ３", "c3"),
+            ("\u{200B}c3", "c3"),
+            ("\u{FEFF}b2\u{200B}", "b2"),
+            ("ｄ６－ｄ７ｘａ１", "d6-d7xa1"),
+            ("ｂ　２", "b 2"),
+            ("ｐｌａｙ　ｃ３", "play c3"),
+            ("ＳＴＡＴＵＳ", "status"),
+            ("load ｇａｍｅ.toml", "load ｇａｍｅ.toml"),
+        ] {
+            let inv = parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert_eq!(inv.text, text, "{line}");
+        }
+        assert_eq!(parse("ｃ３").unwrap().spec.name, "play");
+    }
 
     /// A line may end in `--no-reply`, in any case, after white space; the
     /// transcript keeps it in its usual form.

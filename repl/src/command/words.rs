@@ -81,6 +81,34 @@ pub(super) fn side(a: &Args<'_>, word: &str) -> Result<Side, ParseError> {
 
 pub(super) use gridrules_core::notation::normal_case as normal_move;
 
+/// `text` as an ASCII keyboard would have typed it: the fullwidth forms
+/// of an East Asian input method (`ｃ３`, `ｓｔａｔｕｓ`, the ideographic
+/// space) read as their ASCII letters, and the invisible format
+/// characters a paste brings along (a zero-width space, a byte order
+/// mark) dropped. Only for the words a command or a move is read from:
+/// a file's name keeps every character.
+pub(super) fn as_typed(text: &str) -> std::borrow::Cow<'_, str> {
+    let fullwidth = |c: char| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}';
+    if !text.chars().any(|c| fullwidth(c) || invisible(c)) {
+        return text.into();
+    }
+    text.chars()
+        .filter(|&c| !invisible(c))
+        .map(|c| match c {
+            '\u{3000}' => ' ',
+            c if fullwidth(c) => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            c => c,
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// Whether `c` is an invisible format character ([`crate::edge::hidden`]
+/// but for the controls), which [`as_typed`] drops.
+pub(super) fn invisible(c: char) -> bool {
+    crate::edge::hidden(c) && !c.is_control()
+}
+
 /// A level, or hard unless told (`ai`, `hint`).
 pub(super) fn level(a: &Args<'_>) -> Result<Level, ParseError> {
     match a.optional("one level")? {
