@@ -140,14 +140,11 @@ impl Rulebook {
             Some(r) => write!(out, " {}", r + 1).unwrap(),
             None => out.push_str(" -"),
         }
-        if self.mechanics.held_in_text() {
-            write!(out, " {}", self.mechanics.held_field(pos)).unwrap();
-        }
-        if self.mechanics.captures.any() {
-            write!(out, " {}", Captures::field(pos)).unwrap();
-        }
-        if self.mechanics.keep.is_some() {
-            write!(out, " {}", ageing::field(self.grid(), pos)).unwrap();
+        match self.mechanics.fifth_field() {
+            Some(FifthField::Held) => write!(out, " {}", self.mechanics.held_field(pos)).unwrap(),
+            Some(FifthField::Captures) => write!(out, " {}", Captures::field(pos)).unwrap(),
+            Some(FifthField::Ages) => write!(out, " {}", ageing::field(self.grid(), pos)).unwrap(),
+            None => {}
         }
         // The pie rule's swap is spent: said last, after every field.
         if pos.swapped {
@@ -196,15 +193,7 @@ impl Rulebook {
         {
             return fail(at, K::SwappedWithoutPie);
         }
-        let fifth = if self.mechanics.held_in_text() {
-            Some(FifthField::Held)
-        } else if self.mechanics.captures.any() {
-            Some(FifthField::Captures)
-        } else if self.mechanics.keep.is_some() {
-            Some(FifthField::Ages)
-        } else {
-            None
-        };
+        let fifth = self.mechanics.fifth_field();
         let most = if fifth.is_some() { 5 } else { 4 };
         let found = fields.fields.len();
         if !(2..=most).contains(&found) {
@@ -231,7 +220,7 @@ impl Rulebook {
             self.parse_hand(fields.get(2), board, count)?
         };
         let captures = match fields.get(4) {
-            Some(f) if self.mechanics.captures.any() => {
+            Some(f) if fifth == Some(FifthField::Captures) => {
                 Captures::parse_field(f.text).map_err(|k| SetupError::new(k, f.span.clone()))?
             }
             _ => BySide::default(),
@@ -335,7 +324,7 @@ impl Rulebook {
             }
         }
         let held = match fields.get(4) {
-            Some(f) if self.mechanics.held_in_text() => Some(
+            Some(f) if fifth == Some(FifthField::Held) => Some(
                 self.mechanics
                     .parse_held(f.text)
                     .map_err(|k| SetupError::new(k, f.span.clone()))?,

@@ -408,6 +408,22 @@ impl Mechanics {
         self.no_moves
     }
 
+    /// The fifth field of the position text, where this rulebook's has
+    /// one: the one mechanic that owns it. The three go with no other
+    /// (their builders refuse each other), so at most one answers.
+    pub(crate) fn fifth_field(&self) -> Option<crate::setup_error::FifthField> {
+        use crate::setup_error::FifthField as F;
+        if self.held_in_text() {
+            Some(F::Held)
+        } else if self.captures.any() {
+            Some(F::Captures)
+        } else if self.keep.is_some() {
+            Some(F::Ages)
+        } else {
+            None
+        }
+    }
+
     /// The result for `turn`, the side to move, having no legal move:
     /// `full_board()`'s where no cell is left to play (`full`, asked only
     /// where that differs), else `no_moves()`'s.
