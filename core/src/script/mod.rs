@@ -157,6 +157,10 @@ impl ScriptHost {
         };
         host.check_hooks()?;
         host.warn_of_near_hooks();
+        // A function the top level calls reads `WIDTH`, `HEIGHT` and the
+        // params as a hook does: from a global module (the scope is the top
+        // level's alone). What the top level defines is shared after it.
+        host.share_top_level(grid, params, &[], false)?;
         let top = match (host.run_top_level(params_scope, &keep), undefined) {
             (Ok(top), undefined) => (top, undefined.is_some()),
             // The top level itself names an undefined variable: the compile
@@ -481,6 +485,23 @@ mod tests {
         assert_eq!(lines.into_array().map(|a| a.len()), Ok(8));
         assert!(wins(&host, 3).as_bool().unwrap_or(false));
         assert!(!wins(&host, 2).as_bool().unwrap_or(true));
+    }
+
+    /// A function the top level calls reads `WIDTH`, `HEIGHT` and the
+    /// params as a hook does (an author's helper said "variable not
+    /// found: WIDTH"); a top-level constant still shadows a param.
+    #[test]
+    fn functions_the_top_level_calls_see_the_constants() {
+        let host = host(
+            "fn helper() { WIDTH * K + HEIGHT }
+             const H = helper();
+             const K = 5;
+             fn lines() { [cells()] }
+             fn wins(run) { run == H && K == 5 && helper() == 18 }
+",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(wins(&host, 12).as_bool().unwrap_or(false));
     }
 
     #[test]
