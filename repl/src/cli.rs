@@ -110,12 +110,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
 
 /// The command line the shell's words make, each word that holds a space
 /// or a quote quoted, so that the command reads it back as one word
-/// (`gridrules check "my games/five.toml"`).
+/// (`gridrules check "my games/five.toml"`). The first is taken as it
+/// stands: no command's name holds a space, so a first word that does is
+/// a whole line quoted (`gridrules "solve 30"`).
 fn command_line(words: &[String]) -> String {
     let quoted: Vec<String> = words
         .iter()
-        .map(|w| {
-            if w.is_empty() || w.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+        .enumerate()
+        .map(|(i, w)| {
+            if i > 0
+                && (w.is_empty()
+                    || w.contains(|c: char| c.is_whitespace() || c == '"' || c == '\''))
+            {
                 format!("\"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""))
             } else {
                 w.clone()
@@ -135,6 +141,21 @@ mod tests {
             .map(String::from)
             .to_vec();
         assert_eq!(split_words(&super::command_line(&words)), words);
+    }
+
+    /// A whole command quoted as one word is that command (it read as the
+    /// unknown command `"solve`), and a position quoted as one word is
+    /// the position (`setup` read the quote as a cell).
+    #[test]
+    fn a_quoted_command_or_position_reads_as_typed() {
+        let line = super::command_line(&["solve 30".to_string()]);
+        assert_eq!(line, "solve 30");
+        let words = ["setup", "3/1X1/3 O"].map(String::from);
+        let inv = crate::command::parse(&super::command_line(&words)).unwrap();
+        assert_eq!(
+            inv.command().unwrap(),
+            crate::command::Command::Setup("3/1X1/3 O".into())
+        );
     }
 
     use super::*;

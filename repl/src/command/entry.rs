@@ -328,12 +328,21 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// Everything after the name, spaces kept (a name, a path, a position).
+    /// Everything after the name, spaces kept (a name, a path, a position);
+    /// quoted as a whole (`setup "3/1X1/3 O"`, as a shell passes a word
+    /// with spaces on), without its quotes.
     pub fn rest(&self, missing: &str) -> Result<&'a str, ParseError> {
-        if self.rest.is_empty() {
+        let rest = ['"', '\'']
+            .iter()
+            .find_map(|&q| {
+                let inner = self.rest.strip_prefix(q)?.strip_suffix(q)?;
+                (!inner.contains(q)).then_some(inner)
+            })
+            .unwrap_or(self.rest);
+        if rest.trim().is_empty() {
             Err(self.usage(missing))
         } else {
-            Ok(self.rest)
+            Ok(rest)
         }
     }
 
