@@ -41,6 +41,13 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             format!("line_ends() cannot go with {what}: the ends of a run are read where each side places its own marks and a line ends the game through the cell a move fills"),
         ));
     }
+    if t.lines_are_windows() {
+        let k = t.min_run;
+        return Err(load.bad(
+            HookId::LineEnds,
+            format!("line_ends() reads the cells beyond a run's ends along its line, and lines() gives windows of {k} cells, which have none: give whole lines, such as lines::straight({k})'s (around a board whose edges are joined, lines::wrapped, a run has no ends to read)"),
+        ));
+    }
     let n = load.grid.len();
     t.win = WinCheck::with_ends(n, &t.lines, t.wins[0].clone(), ends);
     t.win_o = if t.sided {
@@ -107,5 +114,23 @@ mod tests {
             err.contains("line_ends() cannot go with removes()"),
             "{err}"
         );
+    }
+
+    /// Lines given as windows have nothing beyond a run's ends: a torus's
+    /// five in a row with "not both blocked" won through O's blocks. It
+    /// is refused; whole lines, and mills sharing a point, are not.
+    #[test]
+    fn line_ends_refuses_lines_given_as_windows() {
+        let on = |lines: &str| {
+            let script = format!(
+                "fn lines() {{ {lines} }}\nfn wins(run) {{ run >= 5 }}\nfn line_ends() {{ \"not both blocked\" }}"
+            );
+            Rulebook::scripted(&script, 9, 9).map_err(|e| e.to_string())
+        };
+        let err = on("lines::wrapped(5, true, true)").unwrap_err();
+        assert!(err.contains("lines() gives windows of 5 cells"), "{err}");
+        let windows = "let w = []; for l in lines::straight(5) { for i in 0..=l.len() - 5 { w.push(l.extract(i, 5)); } } w";
+        assert!(on(windows).is_err());
+        assert!(on("lines::straight(5)").is_ok());
     }
 }

@@ -454,7 +454,75 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
     t.wins = [x, o];
     t.lines = lines;
     t.min_run = kx.min(ko);
+    warn_of_split_runs(load, t)?;
     Ok(())
+}
+
+/// Warns where `wins(run)` is false for a run one longer than every line,
+/// and the lines are windows that cut a longer run: a run of `k + 1` is
+/// then seen as windows of `k`, each a line (the wrapped lines of a board
+/// whose edges are joined are all windows).
+fn warn_of_split_runs(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
+    let k = t.min_run;
+    if !t.lines_are_windows() {
+        return Ok(());
+    }
+    let next = (k + 1) as i64;
+    let sides: &[Option<Side>] = if t.sided {
+        &[Some(Side::X), Some(Side::O)]
+    } else {
+        &[None]
+    };
+    for &side in sides {
+        let answer = match side {
+            None => load.call(HookId::Wins, (next,))?,
+            Some(s) => load.call(HookId::Wins, (next, s.to_string()))?,
+        };
+        if answer.and_then(|v| v.as_bool().ok()) == Some(false) {
+            let mut warning = load
+                .bad(
+                    HookId::Wins,
+                    format!(
+                        "wins({next}) is false, yet no line is longer than {k}: lines given as windows of {k} cells cut a longer run into windows, so it counts as a line of {k} (give whole lines, such as lines::straight({k})'s, for \"exactly {k}\"; around a board whose edges are joined no run has ends to be read)"
+                    ),
+                )
+                .problems
+                .remove(0);
+            warning.kind = crate::error::ProblemKind::SplitRuns;
+            t.warnings.push(warning);
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+impl Mechanics {
+    /// Whether the lines are windows of the shortest winning run `k`
+    /// rather than whole lines: none is longer than `k`, and two of them
+    /// share `k - 1` cells (as the windows along a row do), so a longer
+    /// run is never seen whole, nor what lies beyond a run's ends.
+    pub(crate) fn lines_are_windows(&self) -> bool {
+        let k = self.min_run;
+        if k < 2 || self.lines.iter().any(|l| l.len() > k) {
+            return false;
+        }
+        // Each line's subsets of k - 1 cells: two lines with one in common
+        // overlap so (mills that share one point do not, for k > 2).
+        let mut seen: HashMap<Vec<Cell>, usize> = HashMap::new();
+        for (i, line) in self.lines.iter().enumerate().filter(|(_, l)| l.len() == k) {
+            for skip in 0..k {
+                let mut part: Vec<Cell> = (line.iter().enumerate())
+                    .filter(|&(j, _)| j != skip)
+                    .map(|(_, &c)| c)
+                    .collect();
+                part.sort_unstable_by_key(|c| c.index());
+                if seen.insert(part, i).is_some_and(|j| j != i) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// `wins(run)` (or `wins(run, side)` for `side`) for every run up to `longest`.
@@ -597,4 +665,27 @@ fn windows(
         masks,
     };
     (check, list)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ProblemKind;
+    use crate::rulebook::Rulebook;
+
+    /// "Exactly five" over windows is warned of with no other primitive:
+    /// on a torus a six won with no word (only `removes()` warned).
+    #[test]
+    fn exactly_k_over_windows_is_warned_of() {
+        let split = |lines: &str, wins: &str| {
+            let script = format!("fn lines() {{ {lines} }}\nfn wins(run) {{ {wins} }}\n");
+            let rules = Rulebook::scripted(&script, 9, 9).unwrap();
+            rules
+                .warnings()
+                .iter()
+                .any(|w| w.kind == ProblemKind::SplitRuns)
+        };
+        assert!(split("lines::wrapped(5, true, true)", "run == 5"));
+        assert!(!split("lines::wrapped(5, true, true)", "run >= 5"));
+        assert!(!split("lines::straight(5)", "run == 5"));
+    }
 }

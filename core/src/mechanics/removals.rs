@@ -232,20 +232,6 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
             ),
         ));
     }
-    if from_k_on && exactly_k && split_runs(load, t, k)? {
-        let mut warning = load
-            .bad(
-                HookId::Wins,
-                format!(
-                    "wins({}) is false, yet no line is longer than {k}: lines given as windows of {k} cells cut a longer run into windows, so it counts as a line of {k} (give lines::straight({k})'s whole lines for \"exactly {k}\")",
-                    k + 1
-                ),
-            )
-            .problems
-            .remove(0);
-        warning.kind = crate::error::ProblemKind::SplitRuns;
-        t.warnings.push(warning);
-    }
     // Each window with the cells beyond its ends, where a longer run is
     // no line (a window two lines share is bounded along both).
     let exact = !from_k_on;
@@ -687,27 +673,6 @@ impl Mechanics {
         p.marks.get_mut(side.other()).remove(take);
         self.settle_count(p, side.other());
     }
-}
-
-/// Whether the lines, none longer than `k`, cut longer runs into windows
-/// that `wins(run)` would not count: it is false for `k + 1`, and two
-/// lines share `k - 1` cells (as a row's windows of `k` do).
-fn split_runs(load: &Load<'_>, t: &Mechanics, k: usize) -> Result<bool, RulebookError> {
-    let next = (k + 1) as i64;
-    let answer = if load.host.defines_sided(HookId::Wins) {
-        load.call(HookId::Wins, (next, Side::X.to_string()))?
-    } else {
-        load.call(HookId::Wins, (next,))?
-    };
-    if answer.and_then(|v| v.as_bool().ok()) != Some(false) || k < 2 {
-        return Ok(false);
-    }
-    let overlap = |a: &[Cell], b: &[Cell]| a.iter().filter(|c| b.contains(c)).count();
-    Ok(t.lines.iter().enumerate().any(|(i, a)| {
-        t.lines[i + 1..]
-            .iter()
-            .any(|b| a.len() == k && b.len() == k && overlap(a, b) == k - 1)
-    }))
 }
 
 /// Whether one of `windows` (each `words` words) is all `own`'s with none
