@@ -18,6 +18,7 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
@@ -424,6 +425,19 @@ pub fn stop_commands_on_ctrl_c(session: &Session) {
     });
 }
 
+/// The first line of what the editor read, and the other lines that are
+/// not blank: a paste the terminal brackets comes as one line with line
+/// breaks, and each of its lines is a command (it ran as one: `b2 a1 c3`).
+fn first_line_of(read: &str) -> (&str, Vec<String>) {
+    let mut lines = read.split(['\n', '\r']);
+    let first = lines.next().unwrap_or_default();
+    let rest = lines
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
+    (first, rest)
+}
+
 /// The line editor's settings. Highlighting always on: the countdown is
 /// drawn through it (the helper itself adds colour only where the style
 /// allows). Tab completes what the candidates share; a second Tab lists
@@ -503,6 +517,9 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
         )
     );
     print!("{}", render::board(&session, style));
+    // The lines after the first of a paste the terminal brackets (it
+    // comes as one line with line breaks): each runs in turn, as typed.
+    let mut pasted: VecDeque<String> = VecDeque::new();
     loop {
         let prompt = refresh(&words, &session);
         if let Some(alarm) = &alarm {
@@ -514,13 +531,26 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 (Instant::now() + left, msg)
             }));
         }
-        set_at_prompt(&at_prompt, true);
-        let read = editor.readline(&prompt);
-        set_at_prompt(&at_prompt, false);
+        let read = match pasted.pop_front() {
+            Some(line) => {
+                // Shown as if typed at this prompt: the paste showed them
+                // all at the first.
+                println!("{prompt}{line}");
+                Ok(line)
+            }
+            None => {
+                set_at_prompt(&at_prompt, true);
+                let read = editor.readline(&prompt);
+                set_at_prompt(&at_prompt, false);
+                read
+            }
+        };
         match read {
             Ok(line) => {
                 warned_eof = false;
-                let code = strip_comment(&line);
+                let (line, rest) = first_line_of(&line);
+                pasted.extend(rest);
+                let code = strip_comment(line);
                 if code.is_empty() {
                     // Enter alone: show what the clock did meanwhile, if anything.
                     print!("{}", clock_catch_up(&mut session, style));
@@ -586,6 +616,17 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bracketed paste of several lines is its lines, each a command;
+    /// blank ones and a CR LF's CR are dropped.
+    #[test]
+    fn a_pasted_block_is_its_lines() {
+        assert_eq!(first_line_of("b2"), ("b2", vec![]));
+        assert_eq!(
+            first_line_of("b2\na1\r\n\nc3\n"),
+            ("b2", vec!["a1".to_string(), "c3".to_string()])
+        );
+    }
 
     /// Tab with several candidates lists them on the second press (issue
     /// 26, item 13: the default cycled through them in place, never

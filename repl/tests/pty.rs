@@ -111,6 +111,24 @@ fn lines_pasted_together_all_run() {
     leave_mid_game(&mut p);
 }
 
+/// A paste the terminal brackets (most do) comes as one line with line
+/// breaks: each line still runs as a command of its own (it ran as
+/// `b2 a1 c3`, "one move at a time").
+#[test]
+fn a_bracketed_paste_runs_line_by_line() {
+    // Read raw: the stripper drops what follows the paste's escapes.
+    let (mut p, _dir) = repl_with(&[], false);
+    ready(&mut p, r"classic X \d+s> ");
+    p.send("\x1b[200~b2\na1\nhistory\x1b[201~").unwrap();
+    p.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    p.send("\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("1. b2 a1").unwrap();
+    ready(&mut p, r"classic X \d+s> ");
+    leave_mid_game(&mut p);
+}
+
 #[test]
 fn tab_completes_commands_and_moves() {
     let (mut p, _dir) = repl(&[]);
