@@ -308,4 +308,29 @@ mod tests {
             assert_eq!(text.matches("  a b c").count(), 1, "{command}: {text}");
         }
     }
+
+    /// `resign` and `draw offer` typed by the side whose time ran out
+    /// come too late, as a move does: the clock moved for that side, and
+    /// they resigned or offered for the other (a player lost so).
+    #[test]
+    fn resign_and_draw_after_the_time_ran_out_are_too_late() {
+        for command in ["resign", "draw offer"] {
+            let rules = Rulebook::builtin("classic").unwrap();
+            let mut session = Session::new(rules, "classic", Setting::Batch);
+            for line in ["clock 15", "b2"] {
+                assert!(!step(&mut session, line, Style::BATCH).failed, "{line}");
+            }
+            session.let_time_pass(Duration::from_secs(16));
+            let step = step(&mut session, command, Style::BATCH);
+            assert!(step.failed, "{command}: {}", step.text);
+            assert!(
+                step.text
+                    .contains("too late: the time for the move ran out"),
+                "{command}: {}",
+                step.text
+            );
+            assert!(!session.game().is_over(), "{command}");
+            assert!(session.offer().is_none(), "{command}");
+        }
+    }
 }

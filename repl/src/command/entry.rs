@@ -113,8 +113,8 @@ pub struct CommandSpec {
     pub arg: Arg,
     /// Whether it goes into the transcript.
     pub log: Log,
-    /// It plays for the side to move, so it is refused as too late once
-    /// that side's time has run out.
+    /// It plays, resigns or offers for the side to move, so it is refused
+    /// as too late once that side's time has run out.
     pub plays: bool,
     /// It may run long by design (Ctrl-C stops it), so the scripts it runs
     /// have no time budget for the whole command, only per hook call.

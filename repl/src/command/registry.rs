@@ -259,7 +259,10 @@ pub static COMMANDS: &[CommandSpec] = &[
             Ok(Command::Resign(by))
         },
     )
-    .completing(Arg::Places(&[Place::Known(Ask::OwnSides)], &[])),
+    .completing(Arg::Places(&[Place::Known(Ask::OwnSides)], &[]))
+    // Typed after the time ran out it meant the side the clock moved for,
+    // and would have resigned for the other.
+    .plays(),
     cmd(
         "draw",
         "offer|accept|decline",
@@ -274,6 +277,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             Ok(Command::Draw(action))
         },
     )
+    // As `resign`: an offer or an answer for the side to move.
+    .plays()
     .example("draw offer")
     .completing(Arg::Places(&[Place::Known(Ask::DrawActions)], &[])),
     cmd(
