@@ -400,6 +400,45 @@ fn set_at_prompt(at_prompt: &Mutex<bool>, up: bool) {
     *at_prompt.lock().unwrap_or_else(|e| e.into_inner()) = up;
 }
 
+/// What a Ctrl-C during a command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Press {
+    /// Stops the command (the first).
+    Stops,
+    /// Nothing: the first press again, too soon to be another.
+    Repeated,
+    /// Leaves the program: the command did not stop.
+    Leaves,
+}
+
+/// The Ctrl-C presses of one command: a second one sooner than
+/// [`Presses::SAME_PRESS`] after the first is that press repeated (a quick
+/// double tap while the computer thought left the program, and the game
+/// with it), not a sign that the command will not stop.
+#[derive(Debug, Default)]
+struct Presses {
+    /// When the press that stopped the command came.
+    first: Option<Instant>,
+}
+
+impl Presses {
+    const SAME_PRESS: Duration = Duration::from_millis(500);
+
+    /// A press at `now`; `stopping`: the command was already asked to stop.
+    fn press(&mut self, stopping: bool, now: Instant) -> Press {
+        match self.first {
+            Some(first) if stopping && now.duration_since(first) < Self::SAME_PRESS => {
+                Press::Repeated
+            }
+            _ if stopping => Press::Leaves,
+            _ => {
+                self.first = Some(now);
+                Press::Stops
+            }
+        }
+    }
+}
+
 /// Ctrl-C while a command runs stops it (the long ones read the session's
 /// interrupt flag) and the prompt comes back with the game as it was; a
 /// second Ctrl-C before the command ends leaves the program, for a command
@@ -408,11 +447,20 @@ fn set_at_prompt(at_prompt: &Mutex<bool>, up: bool) {
 /// (`gridrules bench gomoku`) stops the same way and prints what it has.
 pub fn stop_commands_on_ctrl_c(session: &Session) {
     let flag = session.interrupt().clone();
+    let presses = Mutex::new(Presses::default());
     let _ = ctrlc::set_handler(move || {
-        if flag.raise() {
-            crate::thinking::restore_echo();
-            eprintln!("\ninterrupted again: leaving");
-            std::process::exit(130);
+        let press = presses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .press(flag.raise(), Instant::now());
+        match press {
+            Press::Stops => {}
+            Press::Repeated => return,
+            Press::Leaves => {
+                crate::thinking::restore_echo();
+                eprintln!("\ninterrupted again: leaving");
+                std::process::exit(130);
+            }
         }
         // At a terminal, over the line that says the computer thinks (it
         // is wiped when the search stops, and must not stay above this).
@@ -616,6 +664,27 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Ctrl-C stops a command; pressed again at once it is the same press,
+    /// later it leaves; the next command's first press stops it again.
+    #[test]
+    fn a_quick_second_ctrl_c_is_the_same_press() {
+        let t = Instant::now();
+        let mut presses = Presses::default();
+        assert_eq!(presses.press(false, t), Press::Stops);
+        let soon = t + Duration::from_millis(40);
+        assert_eq!(presses.press(true, soon), Press::Repeated);
+        assert_eq!(
+            presses.press(true, t + Duration::from_secs(1)),
+            Press::Leaves
+        );
+        let next = t + Duration::from_secs(5);
+        assert_eq!(presses.press(false, next), Press::Stops);
+        assert_eq!(
+            presses.press(true, next + Duration::from_millis(40)),
+            Press::Repeated
+        );
+    }
 
     /// A bracketed paste of several lines is its lines, each a command;
     /// blank ones and a CR LF's CR are dropped.

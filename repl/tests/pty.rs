@@ -389,6 +389,15 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
     p.send_line("history").unwrap();
     p.exp_regex(r"1\. d1\r?\n").unwrap();
     ready(&mut p, r"connect-four O> ");
+    // Ctrl-C pressed twice in quick succession is one stop, not "a
+    // command that cannot stop": it left the program, and the game.
+    p.send_line("ai").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.send_control('c').unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string("error: ai: stopped (Ctrl-C): nothing was played")
+        .unwrap();
+    ready(&mut p, r"connect-four O> ");
     // A long command stopped changes nothing either.
     p.send_line("perft 16").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
@@ -416,6 +425,7 @@ fn ctrl_c_stops_the_computer_thinking_and_its_move_is_not_played() {
             "history",
             "# ai  (stopped by Ctrl-C: nothing was played)",
             "history",
+            "# ai  (stopped by Ctrl-C: nothing was played)",
             "# perft 16  (stopped by Ctrl-C: nothing changed)",
         ],
         "{transcript}"
