@@ -16,12 +16,32 @@ use strsim::osa_distance;
 /// optimal string alignment). Ties go to the first.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
+    let typed = folded(word);
     candidates
         .into_iter()
-        .map(|c| (osa_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .map(|c| (osa_distance(&typed, &folded(c)), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
+}
+
+/// A name as compared: lower case, its numbers in digits and nothing but
+/// letters and digits, so that `connect4` and `connect 4` are
+/// `connect-four` (they were one edit from `connect6`), and `3 mens
+/// morris` is `three-mens-morris`.
+fn folded(name: &str) -> String {
+    const NUMBERS: [&str; 12] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve",
+    ];
+    let lower = name.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .map(|word| match NUMBERS.iter().position(|&n| n == word) {
+            Some(i) => (i + 1).to_string(),
+            None => word.to_string(),
+        })
+        .collect()
 }
 
 /// `did you mean `x`?` when one of `candidates` is near `word`: the `help:`
@@ -63,6 +83,28 @@ mod tests {
             ("x", None),
         ] {
             assert_eq!(nearest(typed, keys), meant, "{typed}");
+        }
+    }
+
+    /// A name's number in digits or words, with or without hyphens and
+    /// spaces, is the name (`connect4` was taken for `connect6`).
+    #[test]
+    fn numbers_and_hyphens_are_read_alike() {
+        let names = [
+            "connect6",
+            "connect-four",
+            "three-mens-morris",
+            "nine-mens-morris",
+        ];
+        for (typed, meant) in [
+            ("connect4", "connect-four"),
+            ("connect 4", "connect-four"),
+            ("Connect-Four", "connect-four"),
+            ("connect7", "connect6"),
+            ("3 mens morris", "three-mens-morris"),
+            ("nine men's morris", "nine-mens-morris"),
+        ] {
+            assert_eq!(nearest(typed, names), Some(meant), "{typed}");
         }
     }
 
