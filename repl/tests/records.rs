@@ -662,7 +662,7 @@ fn slips_in_records_and_missing_folders_are_named() {
     let out = batch(
         dir.path(),
         "b2\nopen r1.toml\nopen r2.toml\nsave nodir/x.toml\nrecord nodir/s.txt\n\
-         open nofile.toml\nposition\n",
+         open nofile.toml\nopen nofile\nposition\n",
     );
     let lines: Vec<&str> = out.lines().collect();
     for help in ["did you mean `classic`?", "did you mean `clock`?"] {
@@ -678,6 +678,16 @@ fn slips_in_records_and_missing_folders_are_named() {
     // A record that is not there: said as a rulebook's is.
     assert!(
         lines.contains(&"error: nofile.toml: cannot read: no such file"),
+        "{out}"
+    );
+    // Named without its extension, as `save` names it: the same (it said
+    // that a record is a .toml file).
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| **l == "error: nofile.toml: cannot read: no such file")
+            .count(),
+        2,
         "{out}"
     );
     assert!(out.ends_with("3/1X1/3 O - -\n"), "{out}");

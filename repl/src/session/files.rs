@@ -66,9 +66,11 @@ impl Session {
 
     pub(super) fn open(&mut self, path: &Path) -> Result<Reply, CommandError> {
         // As `save` names it: `open game` reads game.toml where there is no
-        // file `game` (it answered "did you mean `game.toml`?").
+        // file `game` (it answered "did you mean `game.toml`?"), and where
+        // neither is there says that game.toml is not (it said that a
+        // record is a .toml file).
         let named = path.with_extension("toml");
-        let path = if path.extension().is_none() && !path.exists() && named.is_file() {
+        let path = if path.extension().is_none() && !path.exists() {
             named.as_path()
         } else {
             path
