@@ -216,6 +216,18 @@ impl Game {
         })
     }
 
+    /// Whether the side to move has placed a mark of its turn already (a
+    /// turn of several marks, `turn_marks()`): the turn is under way.
+    pub fn mid_turn(&self) -> bool {
+        let pos = self.position();
+        self.rulebook
+            .mechanics()
+            .turns()
+            .place(pos.marks_played())
+            .mark
+            > 0
+    }
+
     /// [`Game::status_line`], with the deciding line's cells or without.
     pub fn status(&self, with_line: bool) -> String {
         if with_line && let Some(text) = self.result_text() {

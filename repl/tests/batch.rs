@@ -663,6 +663,35 @@ fn redo_plays_the_undone_line_until_it_is_left() {
     );
 }
 
+/// Against the computer a turn of several marks is taken back and played
+/// again whole (undo left the person at the second mark of their turn);
+/// between two people, a mark at a time.
+#[test]
+fn undo_and_redo_take_a_persons_turn_whole() {
+    let (out, _, _) = run(
+        &["--batch"],
+        "new connect6\nvs medium O\nk11,k9\nundo\nstatus\nredo\nstatus\n",
+    );
+    let kept: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            ["undone:", "redone:", "to move:"]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
+        .collect();
+    assert_eq!(kept.len(), 4, "{out}");
+    assert!(kept[0].ends_with(", k9, k11"), "{out}");
+    assert_eq!(kept[1], "to move: O — mark 1 of 2", "{out}");
+    assert_eq!(kept[2], "redone: k11, k9", "{out}");
+    assert_eq!(kept[3], "to move: O — mark 1 of 2", "{out}");
+    let (out, _, _) = run(&["--batch"], "new connect6\nj10\nk11,k9\nundo\nstatus\n");
+    assert!(
+        out.contains("undone: k9\nto move: O — mark 2 of 2"),
+        "{out}"
+    );
+}
+
 /// A win `undo` takes back leaves the score; `redo` plays it again, and
 /// it counts again.
 #[test]

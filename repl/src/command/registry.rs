@@ -163,7 +163,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     cmd(
         "undo",
         "",
-        "take back the last move (against the computer, one of each side)",
+        "take back the last move (against the computer, your last turn and its reply)",
         |a| a.none().map(|()| Command::Undo),
     )
     .aka(&["takeback"]),

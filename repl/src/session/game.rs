@@ -232,14 +232,14 @@ impl Session {
         let (mut game, mut seats) = (self.game.clone(), self.seats.clone());
         let mut undone = Vec::new();
         // Against the computer, take back its reply too (every mark of it,
-        // in a turn of several) and the move it answered, so it is the
-        // person's move again.
+        // in a turn of several) and the turn it answered, whole, so it is
+        // the person's turn again from its first mark.
         while let Some(mv) = game.undo() {
             if mv == Move::Swap {
                 seats.unexchange_marks();
             }
             undone.push(self.rulebook().move_text_in(game.position(), mv));
-            if seats.computer(game.position().turn()).is_none() {
+            if persons_turn_begins(&seats, &game) {
                 break;
             }
         }
@@ -277,7 +277,7 @@ impl Session {
         let mut trial = self.game.clone();
         let mut count = 0;
         for &mv in next {
-            if count > 0 && self.seats.computer(trial.position().turn()).is_none() {
+            if count > 0 && persons_turn_begins(&self.seats, &trial) {
                 break;
             }
             trial
@@ -357,4 +357,12 @@ impl Session {
             "seed: {seed} — the same commands now give the same computer and clock moves"
         )])
     }
+}
+
+/// Where `undo` and `redo` stop: a person is to move, and against the
+/// computer at the first mark of their turn (a turn of several marks is
+/// taken back whole; between two people, a mark at a time).
+fn persons_turn_begins(seats: &crate::table::Seats, game: &Game) -> bool {
+    let vs_computer = Side::ALL.into_iter().any(|s| seats.computer(s).is_some());
+    seats.computer(game.position().turn()).is_none() && !(vs_computer && game.mid_turn())
 }
