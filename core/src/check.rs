@@ -28,6 +28,26 @@ pub fn run(rules: &Arc<Rulebook>) -> Vec<Checked> {
         .collect()
 }
 
+/// Plays `text`, a move or the marks of one turn joined by commas: all of
+/// them, or none (the game is left as it was).
+fn play_turn(game: &mut Game, text: &str) -> Result<(), String> {
+    let mut trial = game.clone();
+    let side = trial.position().turn();
+    let marks: Vec<&str> = text.split(',').collect();
+    for (n, mark) in marks.iter().enumerate() {
+        if n > 0 && trial.position().turn() != side {
+            return Err(format!(
+                "{side}'s turn ended after {n} mark{}: the rest is the next turn's",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        let mv = trial.parse_move(mark).map_err(|e| e.to_string())?;
+        trial.play(mv).map_err(|e| e.to_string())?;
+    }
+    *game = trial;
+    Ok(())
+}
+
 fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
     let mut game = match &e.setup {
         None => Game::new(rules.clone()),
@@ -39,17 +59,17 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
         }
     };
     let wants_refusal = e.expect.strip_prefix("refused:").map(str::trim);
+    // The marks of one turn may be joined by commas, as `history` writes
+    // them and the prompt reads them (`k10,k11`).
     let moves: Vec<&str> = e.moves.split_whitespace().collect();
     for (i, text) in moves.iter().enumerate() {
         // A move the notation refuses (a full column, a mark that may not be
         // chosen) is refused like one the board refuses.
-        let played = game
-            .parse_move(text)
-            .and_then(|mv| game.play(mv).map(|_| ()));
+        let played = play_turn(&mut game, text);
         match (played, wants_refusal) {
             (Ok(_), _) => {}
             (Err(err), Some(want)) if i + 1 == moves.len() => {
-                let reason = err.to_string();
+                let reason = err;
                 return if reason.contains(want) {
                     Ok(())
                 } else {
@@ -164,6 +184,27 @@ mod tests {
             },
         };
         run_one(&rules, &example).err()
+    }
+
+    /// An example's turn of several marks may be joined by commas, as
+    /// `history` writes it (it was "not a move"); a group that runs past
+    /// the turn is refused whole.
+    #[test]
+    fn marks_of_one_turn_may_be_joined_by_commas() {
+        assert_eq!(
+            failure_in("connect6", "j10 k11,k9", "to move: X — mark 1 of 2"),
+            None
+        );
+        assert_eq!(
+            failure_in("connect6", "j10 k11,k9 j9", "to move: X — mark 2 of 2"),
+            None
+        );
+        assert_eq!(
+            failure_in("classic", "b2,a1", "refused: X's turn ended after 1 mark"),
+            None
+        );
+        let said = failure_in("classic", "b2,a1", "to move: X").unwrap();
+        assert!(said.contains("X's turn ended after 1 mark"), "{said}");
     }
 
     /// A `legal:` that differs says how, and why a slip is no move; it
