@@ -466,7 +466,8 @@ impl fmt::Display for SetupErrorKind {
             ),
             K::TurnCounts { ply, want, found } => write!(
                 f,
-                "wrong counts: after {ply} marks the board holds {} X and {} O, by the turns (it has {} X and {} O)",
+                "wrong counts: after {ply} mark{} the board holds {} X and {} O, by the turns (it has {} X and {} O)",
+                if *ply == 1 { "" } else { "s" },
                 want.x, want.o, found.x, found.o
             ),
             K::TurnSide {
@@ -476,7 +477,8 @@ impl fmt::Display for SetupErrorKind {
                 of,
             } => write!(
                 f,
-                "wrong side to move: after {ply} marks it is {side}'s turn, mark {mark} of {of}"
+                "wrong side to move: after {ply} mark{} it is {side}'s turn, mark {mark} of {of}",
+                if *ply == 1 { "" } else { "s" }
             ),
             K::Parity { turn, marks } => {
                 let want = match turn {

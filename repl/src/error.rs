@@ -93,6 +93,9 @@ pub enum CommandError {
         /// Whether a turn may be several marks (joined by commas).
         turns_of_marks: bool,
     },
+    /// Marks joined by commas with nothing between two of them, or at an
+    /// end (`a1,`). Holds the text as typed.
+    EmptyMark(String),
     /// Marks joined by commas that run past the mover's turn.
     TurnOver {
         /// The marks as typed.
@@ -323,6 +326,10 @@ impl fmt::Display for CommandError {
                 write!(f, "{mv}: {side} is the computer's ({level}) to play; `ai {level}` plays its move")
             }
             CommandError::Undo(e) => e.fmt(f),
+            CommandError::EmptyMark(text) => write!(
+                f,
+                "`{text}`: a comma joins the marks of one turn, and a mark stands on each side of it"
+            ),
             CommandError::SpacedMove {
                 text,
                 joined,

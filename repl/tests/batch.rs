@@ -2041,3 +2041,22 @@ fn rules_say_what_lines_remove_and_what_the_counts_do() {
     let line = "a completed line of exactly 3 (a longer run is none): removes an opponent piece (any); one made while placing removes nothing; no legal move: that side loses";
     assert!(dara.lines().any(|l| l == line), "{dara}");
 }
+
+/// A comma with no mark on one side of it is said to be so (`a1,` said
+/// "`` is not a move").
+#[test]
+fn a_comma_needs_a_mark_on_each_side() {
+    let (out, _, _) = run(
+        &["--batch", "--keep-going"],
+        "new connect6\nj10,\nj10\nk10,,k11\nhistory\n",
+    );
+    let said = |t: &str| {
+        format!(
+            "error: `{t}`: a comma joins the marks of one turn, and a mark stands on each side of it"
+        )
+    };
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&said("j10,").as_str()), "{out}");
+    assert!(lines.contains(&said("k10,,k11").as_str()), "{out}");
+    assert!(out.ends_with("1. j10\n"), "{out}");
+}

@@ -28,13 +28,14 @@ fn build(load: &Load<'_>, t: &mut Mechanics) -> Result<(), RulebookError> {
                     "fly_at() needs pieces(): only pieces that move can fly".to_string(),
                 ));
             }
-            Some(n) if (1..i64::from(t.pieces)).contains(&n) => t.fly_at = n as u16,
+            // As many as pieces(): every piece flies once all are placed.
+            Some(n) if (1..=i64::from(t.pieces)).contains(&n) => t.fly_at = n as u16,
             Some(n) => {
                 return Err(load.bad(
                     HookId::FlyAt,
                     format!(
-                        "fly_at() is {n}: expected 1 to {}, fewer than pieces(), or () for never",
-                        t.pieces - 1
+                        "fly_at() is {n}: expected 1 to {}, at most pieces(), or () for never",
+                        t.pieces
                     ),
                 ));
             }
@@ -125,5 +126,39 @@ impl Mechanics {
     /// `lose_at()`, if a count loses.
     pub fn lose_at(&self) -> Option<u16> {
         self.lose_at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::Game;
+    use crate::rulebook::Rulebook;
+    use std::sync::Arc;
+
+    /// Three pieces on 3×3 whose steps are orthogonal, flying at `fly`.
+    fn flying(fly: u32) -> Result<Rulebook, String> {
+        let script = format!(
+            "fn lines() {{ lines::straight(3) }}\nfn wins(run) {{ run >= 3 }}\nfn pieces() {{ 3 }}\n\
+             fn steps(c) {{ movement::orthogonal(c) }}\nfn fly_at() {{ {fly} }}\n"
+        );
+        Rulebook::scripted(&script, 3, 3).map_err(|e| e.to_string())
+    }
+
+    /// `fly_at()` as many as `pieces()`: every piece flies once all are
+    /// placed (flying Picaria); it was refused as "fewer than pieces()".
+    #[test]
+    fn every_piece_may_fly() {
+        let mut game = Game::new(Arc::new(flying(3).unwrap()));
+        for m in ["a1", "b1", "c2", "a2", "b3", "c3"] {
+            game.play(game.parse_move(m).unwrap()).unwrap();
+        }
+        // c1 is no step from a1 (b1 stands between): a flight.
+        let flight = game.parse_move("a1-c1").unwrap();
+        assert!(game.play(flight).is_ok());
+        let err = flying(4).unwrap_err();
+        assert!(
+            err.contains("fly_at() is 4: expected 1 to 3, at most pieces()"),
+            "{err}"
+        );
     }
 }

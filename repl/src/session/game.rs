@@ -109,6 +109,9 @@ impl Session {
             });
         }
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        if parts.len() > 1 && parts.iter().any(|p| p.is_empty()) {
+            return Err(CommandError::EmptyMark(text.to_string()));
+        }
         // Tried on a copy: each mark must be legal after the ones before,
         // and all of them the mover's.
         let mut trial = self.game.clone();
