@@ -3,21 +3,23 @@
 use crate::brain::DEFAULT_RULES;
 
 /// The usage text for `--help` and mistakes.
-pub const USAGE: &str =
-    "usage: gridrules [--batch] [--keep-going] [--rules <rulebook|file.toml>] [command...]
+pub const USAGE: &str = "usage: gridrules [--batch] [--keep-going] [--rules <rulebook|file.toml>]
+                 [command...]
 
   --batch          read commands from stdin, one per line, plain output
                    (also the default when stdin is not a terminal); the exit
                    status is 1 if any command was refused
   --keep-going     exit 0 even if commands were refused (batch mode or
                    one command)
-  --rules <name>   start with a built-in rulebook or a rulebook file (default: classic)
+  --rules <name>   start with a built-in rulebook or a rulebook file
+                   (default: classic)
   --help, -h       print this and exit
   --version, -V    print the version and exit
   command...       run this one command and exit, e.g. `gridrules bench gomoku`;
-                   `gridrules check --watch my.toml` checks again after each change;
-                   `gridrules brain [--rules <rulebook>]` speaks the Gomocup (Piskvork)
-                   brain protocol on stdin/stdout (gomoku unless told)";
+                   `gridrules check --watch my.toml` checks again after each
+                   change; `gridrules brain [--rules <rulebook>]` speaks the
+                   Gomocup (Piskvork) brain protocol on stdin/stdout (gomoku
+                   unless told)";
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,6 +148,14 @@ mod tests {
     /// A whole command quoted as one word is that command (it read as the
     /// unknown command `"solve`), and a position quoted as one word is
     /// the position (`setup` read the quote as a cell).
+    /// `--help` fits 80 columns (it wrapped mid-word).
+    #[test]
+    fn the_usage_fits_80_columns() {
+        for line in super::USAGE.lines() {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+    }
+
     #[test]
     fn a_quoted_command_or_position_reads_as_typed() {
         let line = super::command_line(&["solve 30".to_string()]);

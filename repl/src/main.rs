@@ -26,14 +26,15 @@ fn main() -> ExitCode {
         }
         Err(msg) => {
             // The message quotes the arguments: shown, never obeyed.
-            eprintln!("{}\n{USAGE}", edge::finish(&format!("error: {msg}"), false));
+            let said = edge::finish(&format!("error: {msg}"), false);
+            eprintln!("{}{USAGE}", wrapped(&format!("{said}\n")));
             return ExitCode::from(2);
         }
     };
     let rulebook = match open_rulebook(&rules) {
         Ok(r) => r,
         Err(e) => {
-            eprint!("{}", render::error(&e.into()));
+            eprint!("{}", wrapped(&render::error(&e.into())));
             return ExitCode::FAILURE;
         }
     };
@@ -76,15 +77,13 @@ fn main() -> ExitCode {
             .parse(&command)
             .is_ok_and(|inv| inv.spec.name == "play")
         {
-            eprintln!(
-                "{}",
-                edge::finish(
-                    &format!(
-                        "note: `{command}` is legal here; a one-command run ends with its move: play at the REPL (`gridrules`) or pipe moves to batch mode (`echo {command} | gridrules --batch`)"
-                    ),
-                    false
-                )
+            let note = edge::finish(
+                &format!(
+                    "note: `{command}` is legal here; a one-command run ends with its move: play at the REPL (`gridrules`) or pipe moves to batch mode (`echo {command} | gridrules --batch`)"
+                ),
+                false,
             );
+            eprint!("{}", wrapped(&format!("{note}\n")));
         }
         return emit(&step.text);
     }
@@ -119,6 +118,15 @@ fn main() -> ExitCode {
             eprintln!("{}", edge::finish(&format!("error: {e}"), false));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `text` (lines ending in `\n`) wrapped at the terminal's width, as the
+/// REPL wraps its output, where the output is a terminal.
+fn wrapped(text: &str) -> String {
+    match editor::stdout_width() {
+        Some(width) => gridrules::layout::fit(text, width),
+        None => text.to_string(),
     }
 }
 

@@ -462,6 +462,20 @@ fn a_one_command_run_wraps_at_the_terminals_width() {
         .unwrap();
     let said = String::from_utf8(piped.stderr).unwrap();
     assert_eq!(said.lines().count(), 1, "{said}");
+    // So do the note after a move, and a rulebook that cannot be loaded
+    // (they ran past the edge, broken mid-word).
+    for args in [&["b2"][..], &["--rules", "connect4"], &["--batch", "b2"]] {
+        let (mut p, _dir) = repl_sized(args, true, 40);
+        let out = p.exp_eof().unwrap();
+        // The usage after a mistake is laid out for 80 columns.
+        let lines: Vec<&str> = (out.lines().map(|l| l.trim_end_matches('\r')))
+            .take_while(|l| !l.starts_with("usage:"))
+            .collect();
+        assert!(lines.len() > 2, "{args:?}: {out}");
+        for line in &lines {
+            assert!(line.chars().count() <= 40, "{args:?}: {line:?} in {out}");
+        }
+    }
 }
 
 /// Output wraps at the terminal's width, between words (issue 26, item 12:
