@@ -17,11 +17,13 @@ use strsim::osa_distance;
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     let typed = folded(word);
+    let lower = word.to_lowercase();
     candidates
         .into_iter()
         .map(|c| (osa_distance(&typed, &folded(c)), c))
         .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
+        // Ties go to the nearer as written (`X win`: `X wins`, not `win`).
+        .min_by_key(|&(d, c)| (d, osa_distance(&lower, &c.to_lowercase())))
         .map(|(_, c)| c)
 }
 
@@ -104,6 +106,10 @@ mod tests {
             ("3 mens morris", "three-mens-morris"),
             ("nine men's morris", "nine-mens-morris"),
         ] {
+            assert_eq!(nearest(typed, names), Some(meant), "{typed}");
+        }
+        for (typed, meant) in [("X win", "X wins"), ("O wins", "O wins")] {
+            let names = ["draw", "loss", "win", "X wins", "O wins"];
             assert_eq!(nearest(typed, names), Some(meant), "{typed}");
         }
     }
