@@ -197,7 +197,7 @@ const WINS_SHAPE: &str = "expected a number of captures, `#{ stones: n }` for a 
 impl Captures {
     /// Whether the rulebook has captures.
     #[inline]
-    pub(crate) fn any(&self) -> bool {
+    pub fn any(&self) -> bool {
         !self.per_cell.is_empty()
     }
 

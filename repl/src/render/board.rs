@@ -441,7 +441,21 @@ fn notes(out: &mut String, session: &Session) {
             "last turn"
         };
         let text = turn.join(",");
-        outln!(out, "{label}: {mover} {text}{note}");
+        // What the turn captured, which its notation does not say.
+        let taken = if t.captures().any() {
+            let before = positions[first].marks(mover.other());
+            let taken: Vec<String> = (before & !pos.marks(mover.other()))
+                .into_iter()
+                .map(|c| rulebook.grid().name(c).to_string())
+                .collect();
+            match &taken[..] {
+                [] => String::new(),
+                cells => format!(", capturing {}", cells.join(" ")),
+            }
+        } else {
+            String::new()
+        };
+        outln!(out, "{label}: {mover} {text}{taken}{note}");
     }
     if let Some(status) = t.captures().status(pos) {
         outln!(out, "{status}");
