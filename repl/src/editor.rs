@@ -491,11 +491,18 @@ fn first_line_of(read: &str) -> (&str, Vec<String>) {
 /// allows). Tab completes what the candidates share; a second Tab lists
 /// them, as in a shell.
 fn config() -> Config {
+    // The line editor's default keeps 100 lines: a game's worth of moves.
+    // (It refuses only a size of 0.)
     Config::builder()
+        .max_history_size(HISTORY_LINES)
+        .unwrap_or_else(|_| Config::builder())
         .color_mode(ColorMode::Forced)
         .completion_type(CompletionType::List)
         .build()
 }
+
+/// The lines of history kept across runs.
+const HISTORY_LINES: usize = 1000;
 
 /// The terminal's width in columns, 80 where it cannot tell (a pseudo
 /// terminal may say 0); never so narrow that a move list could not break
@@ -704,6 +711,12 @@ mod tests {
     #[test]
     fn a_second_tab_lists_the_candidates() {
         assert_eq!(config().completion_type(), CompletionType::List);
+    }
+
+    /// History keeps more than a game's worth of lines (it kept 100).
+    #[test]
+    fn history_keeps_a_thousand_lines() {
+        assert_eq!(config().max_history_size(), HISTORY_LINES);
     }
 
     /// `new`, `load`, `open` and `setup` in the middle of a game no file

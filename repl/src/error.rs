@@ -385,8 +385,15 @@ impl fmt::Display for CommandError {
                 f,
                 "resign: {side} is the computer's side ({level}): you resign for your own, `resign {human}`"
             ),
+            // A hint plays nothing whether stopped or not: it was not given.
+            CommandError::ThinkStopped("hint") => {
+                write!(f, "hint: stopped (Ctrl-C): no hint was given")
+            }
             CommandError::ThinkStopped(command) => {
                 write!(f, "{command}: stopped (Ctrl-C): nothing was played")
+            }
+            CommandError::NotARecordFile(path) if path.file_name().is_some_and(|n| n == ".toml") => {
+                write!(f, "save: {}: name the record, like game.toml", path.display())
             }
             CommandError::NotARecordFile(path) => {
                 write!(f, "save: {}: a record is a .toml file", path.display())

@@ -752,3 +752,16 @@ fn open_takes_the_name_save_gave() {
     );
     assert!(out.ends_with("1. b2\n"), "{out}");
 }
+
+/// `save .toml` names no record: refused (it wrote the hidden file
+/// `.toml.toml`), and nothing is written.
+#[test]
+fn save_refuses_a_bare_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = batch(dir.path(), "b2\nsave .toml\n");
+    assert!(
+        out.contains("error: save: .toml: name the record, like game.toml"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{out}");
+}

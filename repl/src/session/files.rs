@@ -26,6 +26,11 @@ impl Session {
             {
                 return Err(CommandError::NotARecordFile(path.to_path_buf()));
             }
+            // `.toml` alone is a hidden file with no extension: it would
+            // have been saved as `.toml.toml`.
+            None if path.file_name().is_some_and(|n| n == ".toml") => {
+                return Err(CommandError::NotARecordFile(path.to_path_buf()));
+            }
             None if !path.exists() => {
                 named = path.with_extension("toml");
                 named.as_path()
