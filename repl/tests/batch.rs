@@ -2060,3 +2060,16 @@ fn a_comma_needs_a_mark_on_each_side() {
     assert!(lines.contains(&said("k10,,k11").as_str()), "{out}");
     assert!(out.ends_with("1. j10\n"), "{out}");
 }
+
+/// A game too large for the exact search says why, at once (it said
+/// "too large to solve exactly" and no more).
+#[test]
+fn solve_says_why_a_game_is_too_large() {
+    let (out, _, _) = run(&["--batch", "--keep-going"], "new gomoku\nsolve 5\n");
+    assert!(
+        out.ends_with(
+            "solve: too large to solve exactly: its games run longer, or reach more positions, than the exact search holds (more than 100 moves, or 300000 positions)\n"
+        ),
+        "{out}"
+    );
+}

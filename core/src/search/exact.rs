@@ -26,7 +26,7 @@ pub(super) const WIN: i32 = 1000;
 
 /// Plies beyond which a solve gives up: a game without a repetition rule may
 /// still cycle.
-const MAX_DEPTH: u32 = 100;
+pub const MAX_DEPTH: u32 = 100;
 
 /// What the table knows of a position.
 #[derive(Debug, Clone, Copy)]

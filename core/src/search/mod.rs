@@ -56,6 +56,7 @@ mod tactics;
 mod threats;
 
 pub use choose::{accepts_draw, choose, continuous_fours, plain_uct};
+pub use exact::MAX_DEPTH;
 pub use fallback::{at_once, at_once_among, by_tables};
 pub use mcts::Memory;
 pub use report::{Report, Worth};

@@ -158,7 +158,13 @@ impl Session {
                 "solve: too large to solve exactly: more than {} positions are reachable from here, the most it holds",
                 search::MAX_POSITIONS
             ),
-            Solved::TooLarge => "solve: too large to solve exactly".to_string(),
+            // Said at once on a large board: the search's first line is
+            // already deeper than it goes.
+            Solved::TooLarge => format!(
+                "solve: too large to solve exactly: its games run longer, or reach more positions, than the exact search holds (more than {} moves, or {} positions)",
+                search::MAX_DEPTH,
+                search::MAX_POSITIONS
+            ),
             Solved::Unsupported => {
                 "solve: no exact method here (a repetition rule with per-move hooks or the pie rule)"
                     .to_string()
