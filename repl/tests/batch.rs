@@ -2073,3 +2073,27 @@ fn solve_says_why_a_game_is_too_large() {
         "{out}"
     );
 }
+
+/// `rules` says the length that wins where not every longer run does
+/// (`run == 5`): it said who a line wins for, and no length.
+#[test]
+fn rules_says_an_exact_win_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "exact.toml",
+        "name = \"exact\"\ntitle = \"exactly five\"\nscript = \"exact.rhai\"\ndescription = \"Exactly five in a row wins.\"\n[board]\nwidth = 9\nheight = 9\n",
+    );
+    write(
+        "exact.rhai",
+        "fn lines() { lines::straight(5) }\nfn wins(run) { run == 5 }\n",
+    );
+    let r = common::run_in(dir.path(), &["--batch", "--rules", "exact.toml"], "rules\n");
+    assert!(
+        r.out.contains("\na line wins with exactly 5 in a row\n"),
+        "{}",
+        r.out
+    );
+    let r = common::run_in(Path::new("."), &["--batch"], "new gomoku\nrules\n");
+    assert!(!r.out.contains("a line wins with"), "{}", r.out);
+}

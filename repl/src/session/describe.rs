@@ -189,6 +189,19 @@ fn other_rules(r: &Rulebook, columns: usize) -> Vec<String> {
             runs(Side::X),
             runs(Side::O)
         ));
+    } else if !t.removes() && !(t.min_run()..=g.len()).all(|n| t.wins_run(Side::X, n)) {
+        // Not every run from the shortest win on wins (exactly five): the
+        // length is said, as for sides that win apart (a one-sided
+        // `wins(run)` said none).
+        let wins: Vec<String> = (1..=g.len())
+            .filter(|&n| t.wins_run(Side::X, n))
+            .map(|n| n.to_string())
+            .collect();
+        let runs = match wins.as_slice() {
+            [one] => format!("exactly {one}"),
+            _ => wins.join(" or "),
+        };
+        lines.push(format!("a line wins with {runs} in a row"));
     }
     for (side, n, cells) in t.restrictions() {
         // A move with one cell left open is named by that cell.
