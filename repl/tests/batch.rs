@@ -2097,3 +2097,27 @@ fn rules_says_an_exact_win_length() {
     let r = common::run_in(Path::new("."), &["--batch"], "new gomoku\nrules\n");
     assert!(!r.out.contains("a line wins with"), "{}", r.out);
 }
+
+/// A hook that fails while the engine asks whether the next side can move
+/// says so: the move just made took the blame alone.
+#[test]
+fn a_hook_failing_on_the_next_sides_moves_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "r.toml",
+        "name = \"r\"\ntitle = \"r\"\nscript = \"r.rhai\"\ndescription = \"Three in a row.\"\n[board]\nwidth = 3\nheight = 3\n",
+    );
+    write(
+        "r.rhai",
+        "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn refuse(state, mv) { if state.to_move == \"O\" { throw \"O's check failed\"; } }\n",
+    );
+    let r = common::run_in(dir.path(), &["--batch", "--rules", "r.toml"], "a1\n");
+    assert!(
+        r.out.contains(
+            "help: it failed while the engine asked whether O has a legal move after this one"
+        ),
+        "{}",
+        r.out
+    );
+}

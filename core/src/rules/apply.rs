@@ -173,7 +173,17 @@ impl Rulebook {
                     self.fillable_in::<W>(p).is_empty()
                 }
             } else {
-                !self.has_legal_move(p, &after)?
+                // A hook that fails here fails on the next side's moves:
+                // said so, or the move just made takes the blame alone.
+                !self.has_legal_move(p, &after).map_err(|mut e| {
+                    e.help.get_or_insert_with(|| {
+                        format!(
+                            "it failed while the engine asked whether {} has a legal move after this one",
+                            p.turn()
+                        )
+                    });
+                    e
+                })?
             };
             if stuck {
                 p.result = Some(self.stalemate(p));
