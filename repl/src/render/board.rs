@@ -468,16 +468,36 @@ fn notes(out: &mut String, session: &Session) {
     if let (Some(x), Some(o)) = (rulebook.role(Side::X), rulebook.role(Side::O)) {
         outln!(out, "roles: X is {x}, O is {o}");
     }
-    if drops_now(rulebook, game) {
+    // The example a column open now, the nearest the middle (`d` of a
+    // full column was refused).
+    let width = rulebook.grid().width();
+    let open_column = (0..width)
+        .filter_map(|c| Some((c, rulebook.landing(pos, c)?)))
+        .min_by_key(|&(c, _)| (2 * c).abs_diff(width - 1));
+    if let (Some((_, cell)), true) = (open_column, drops_now(rulebook, game)) {
+        let cell = rulebook.grid().name(cell).to_string();
+        let letter: String = cell.chars().take_while(char::is_ascii_lowercase).collect();
         outln!(
             out,
-            "drop a mark into a column marked v: type its letter (d) or the cell (d1)"
+            "drop a mark into a column marked v: type its letter ({letter}) or the cell ({cell})"
         );
     }
     if let (Some(slide), false) = (t.slides().first(), game.is_over()) {
+        // The example a slide legal now where there is one (`^a` of an
+        // empty a1 was refused).
+        let legal = legal_moves(rulebook, pos)
+            .into_iter()
+            .find_map(|m| match m {
+                Move::Slide { from, to } => Some((from, to)),
+                _ => None,
+            });
+        let shown = legal.unwrap_or((slide.from(), slide.to()));
+        let slide = (t.slides().iter())
+            .find(|s| (s.from(), s.to()) == shown)
+            .unwrap_or(slide);
         let like = rulebook.move_text(Move::Slide {
-            from: slide.from(),
-            to: slide.to(),
+            from: shown.0,
+            to: shown.1,
         });
         let lead = if t.places() {
             "a move may instead"
@@ -486,11 +506,12 @@ fn notes(out: &mut String, session: &Session) {
         };
         // At most 80 columns with a short name (`a1-e1`, `^d`); a name
         // that does not say its cell gets it (`^a` takes a1).
-        let from = rulebook.grid().name(slide.from()).to_string();
-        let like = if like.contains(&from) {
-            like
-        } else {
-            format!("{like} takes {from}")
+        // Where none is legal now the form alone, and that said.
+        let from = rulebook.grid().name(shown.0).to_string();
+        let like = match legal {
+            None => format!("{like} (none now)"),
+            Some(_) if like.contains(&from) => like,
+            Some(_) => format!("{like} takes {from}"),
         };
         let hint = slide_hint(slide).replace("{line}", line_word(rulebook, t.slides()));
         outln!(out, "{lead} {hint}: {like}");
