@@ -42,6 +42,13 @@ impl fmt::Display for ParseMoveError {
                     "`{t}` is not a move: write a cell like `b2`, or `b2-c2` to move a piece"
                 )
             }
+            ParseMoveError::NotWritten { text, .. } if row_first(text).is_some() => {
+                let cell = row_first(text).unwrap_or_default();
+                write!(
+                    f,
+                    "`{text}` is not a move: a cell is named column first, row second: `{cell}`"
+                )
+            }
             ParseMoveError::NotWritten { text, like } if !like.is_empty() => {
                 let like: Vec<String> = like.iter().map(|m| format!("`{m}`")).collect();
                 write!(
@@ -64,6 +71,16 @@ impl fmt::Display for ParseMoveError {
 }
 
 impl std::error::Error for ParseMoveError {}
+
+/// A cell written row first (`5e`), written column first (`e5`).
+fn row_first(text: &str) -> Option<String> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (row, column) = text.split_at(digits);
+    let plain = (1..=2).contains(&digits)
+        && (1..=2).contains(&column.len())
+        && column.bytes().all(|b| b.is_ascii_lowercase());
+    plain.then(|| format!("{column}{row}"))
+}
 
 fn looks_like_cell(text: &str) -> bool {
     let b = text.as_bytes();
@@ -287,6 +304,24 @@ mod tests {
             to: Cell(to),
             mark: mark.map(str::to_string),
         }
+    }
+
+    /// A cell written row first is answered with it written column first.
+    #[test]
+    fn a_cell_written_row_first_is_told_the_other_way() {
+        let said = |text: &str| {
+            ParseMoveError::NotWritten {
+                text: text.into(),
+                like: vec!["a1".into()],
+            }
+            .to_string()
+        };
+        assert_eq!(
+            said("5e"),
+            "`5e` is not a move: a cell is named column first, row second: `e5`"
+        );
+        assert_eq!(said("10ab").rsplit(' ').next(), Some("`ab10`"));
+        assert!(said("5e5").contains("written like `a1`"));
     }
 
     #[test]

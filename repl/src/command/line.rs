@@ -187,6 +187,16 @@ fn starts_like_move(word: &str) -> bool {
     if word.starts_with('^') {
         return true;
     }
+    // A cell written row first (`5e`): `play` says how it is written.
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    let letters = word
+        .chars()
+        .skip(digits)
+        .take_while(|c| c.is_ascii_alphabetic())
+        .count();
+    if (1..=2).contains(&digits) && (1..=2).contains(&letters) && digits + letters == word.len() {
+        return true;
+    }
     // Any letter, not only a to z: `é5` is a slip for a cell, not a
     // command (it said "unknown command").
     let letters = word.chars().take_while(|c| c.is_alphabetic()).count();
@@ -427,6 +437,10 @@ mod tests {
         // A cell in two words is `play`'s, which names it joined; a quoted
         // empty word is no part of a move.
         assert_eq!(text("b 2"), Ok(("play", "b 2".into())));
+        // So is a cell written row first, which `play` says how to write
+        // (it was an unknown command).
+        assert_eq!(text("5e"), Ok(("play", "5e".into())));
+        assert_eq!(text("10AB"), Ok(("play", "10ab".into())));
         assert!(usage_of("play b2 ''").is_err_and(|e| e.starts_with("an empty word is no move")));
         // A usage's question is not followed by a colon.
         assert_eq!(
