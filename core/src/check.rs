@@ -141,10 +141,18 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
         _ => got.as_str(),
     };
     if compared.trim() == want {
-        Ok(())
-    } else {
-        Err(format!("expected `{}`, got `{got}`", e.expect))
+        return Ok(());
     }
+    // The likely slips, said: a hyphen typed for the line's dash, and a
+    // result copied from the board with the cells of its line.
+    let hint = if want.replace(" - ", " — ") == got.trim() {
+        " (the line writes ` — `, a dash, where the example has ` - `)"
+    } else if want.starts_with("result:") && want.starts_with(compared.trim()) {
+        " (a result is written without the cells of its line)"
+    } else {
+        ""
+    };
+    Err(format!("expected `{}`, got `{got}`{hint}", e.expect))
 }
 
 /// Moves as a line lists them.
@@ -184,6 +192,22 @@ mod tests {
             },
         };
         run_one(&rules, &example).err()
+    }
+
+    /// An expectation that differs by a hyphen for the dash, or by a
+    /// result's cells, says so.
+    #[test]
+    fn an_expectation_one_slip_away_says_which() {
+        let said = failure_in("connect6", "j10 k11", "to move: O - mark 2 of 2").unwrap();
+        assert!(
+            said.ends_with("a dash, where the example has ` - `)"),
+            "{said}"
+        );
+        let said = failure_in("classic", "a1 b1 a2 b2 a3", "result: X wins — a1 a2 a3").unwrap();
+        assert!(
+            said.ends_with("(a result is written without the cells of its line)"),
+            "{said}"
+        );
     }
 
     /// An example's turn of several marks may be joined by commas, as
