@@ -2074,21 +2074,27 @@ fn solve_says_why_a_game_is_too_large() {
     );
 }
 
+/// A folder holding `t.toml`, a `size`×`size` board played by `script`
+/// (`t.rhai`).
+fn rulebook_of(size: u32, script: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "name = \"t\"\ntitle = \"t\"\nscript = \"t.rhai\"\ndescription = \"A test.\"\n[board]\nwidth = {size}\nheight = {size}\n"
+    );
+    std::fs::write(dir.path().join("t.toml"), toml).unwrap();
+    std::fs::write(dir.path().join("t.rhai"), script).unwrap();
+    dir
+}
+
 /// `rules` says the length that wins where not every longer run does
 /// (`run == 5`): it said who a line wins for, and no length.
 #[test]
 fn rules_says_an_exact_win_length() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
-    write(
-        "exact.toml",
-        "name = \"exact\"\ntitle = \"exactly five\"\nscript = \"exact.rhai\"\ndescription = \"Exactly five in a row wins.\"\n[board]\nwidth = 9\nheight = 9\n",
-    );
-    write(
-        "exact.rhai",
+    let dir = rulebook_of(
+        9,
         "fn lines() { lines::straight(5) }\nfn wins(run) { run == 5 }\n",
     );
-    let r = common::run_in(dir.path(), &["--batch", "--rules", "exact.toml"], "rules\n");
+    let r = common::run_in(dir.path(), &["--batch", "--rules", "t.toml"], "rules\n");
     assert!(
         r.out.contains("\na line wins with exactly 5 in a row\n"),
         "{}",
@@ -2102,17 +2108,11 @@ fn rules_says_an_exact_win_length() {
 /// says so: the move just made took the blame alone.
 #[test]
 fn a_hook_failing_on_the_next_sides_moves_says_so() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
-    write(
-        "r.toml",
-        "name = \"r\"\ntitle = \"r\"\nscript = \"r.rhai\"\ndescription = \"Three in a row.\"\n[board]\nwidth = 3\nheight = 3\n",
-    );
-    write(
-        "r.rhai",
+    let dir = rulebook_of(
+        3,
         "fn lines() { lines::straight(3) }\nfn wins(run) { run >= 3 }\nfn refuse(state, mv) { if state.to_move == \"O\" { throw \"O's check failed\"; } }\n",
     );
-    let r = common::run_in(dir.path(), &["--batch", "--rules", "r.toml"], "a1\n");
+    let r = common::run_in(dir.path(), &["--batch", "--rules", "t.toml"], "a1\n");
     assert!(
         r.out.contains(
             "help: it failed while the engine asked whether O has a legal move after this one"
