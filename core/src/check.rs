@@ -147,7 +147,11 @@ fn run_one(rules: &Arc<Rulebook>, e: &Example) -> Result<(), String> {
     // result copied from the board with the cells of its line.
     let hint = if want.replace(" - ", " — ") == got.trim() {
         " (the line writes ` — `, a dash, where the example has ` - `)"
-    } else if want.starts_with("result:") && want.starts_with(compared.trim()) {
+    } else if want.starts_with("result:")
+        && want
+            .strip_prefix(compared.trim())
+            .is_some_and(|cells| cells.starts_with(" — "))
+    {
         " (a result is written without the cells of its line)"
     } else {
         ""
@@ -208,6 +212,9 @@ mod tests {
             said.ends_with("(a result is written without the cells of its line)"),
             "{said}"
         );
+        // A longer result is no line's cells.
+        let said = failure_in("classic", "b2", "result: draw by repetition").unwrap();
+        assert!(!said.contains("cells of its line"), "{said}");
     }
 
     /// An example's turn of several marks may be joined by commas, as

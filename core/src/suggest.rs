@@ -18,9 +18,20 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = (word.chars().count() / 3).max(1);
     let typed = folded(word);
     let lower = word.to_lowercase();
+    // Folded only where both keep a few characters: `nine` folds to `9`,
+    // one edit from `four`'s `4`, and is no slip for it.
+    let distance = |c: &str| {
+        let raw = osa_distance(&lower, &c.to_lowercase());
+        let theirs = folded(c);
+        if typed.chars().count() < 3 || theirs.chars().count() < 3 {
+            raw
+        } else {
+            raw.min(osa_distance(&typed, &theirs))
+        }
+    };
     candidates
         .into_iter()
-        .map(|c| (osa_distance(&typed, &folded(c)), c))
+        .map(|c| (distance(c), c))
         .filter(|&(d, _)| d <= limit)
         // Ties go to the nearer as written (`X win`: `X wins`, not `win`).
         .min_by_key(|&(d, c)| (d, osa_distance(&lower, &c.to_lowercase())))
@@ -107,6 +118,10 @@ mod tests {
             ("nine men's morris", "nine-mens-morris"),
         ] {
             assert_eq!(nearest(typed, names), Some(meant), "{typed}");
+        }
+        // A number alone is no slip for a name that is a number.
+        for typed in ["nine", "one", "4", "c4"] {
+            assert_eq!(nearest(typed, ["four", "classic"]), None, "{typed}");
         }
         for (typed, meant) in [("X win", "X wins"), ("O wins", "O wins")] {
             let names = ["draw", "loss", "win", "X wins", "O wins"];

@@ -638,6 +638,10 @@ pub fn run(mut session: Session) -> rustyline::Result<()> {
                 style.width = Some(terminal_width(&mut editor));
                 let step = step(&mut session, code, style);
                 print!("{}", step.text);
+                // Ctrl-C stops what was pasted after the line too.
+                if session.interrupt().is_raised() {
+                    pasted.clear();
+                }
                 if step.quit {
                     break;
                 }

@@ -765,3 +765,13 @@ fn save_refuses_a_bare_extension() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{out}");
 }
+
+/// A name quoted whole keeps an apostrophe inside it (`"Bob's game.toml"`
+/// was saved as `Bobs game.toml`).
+#[test]
+fn a_quoted_name_keeps_its_apostrophe() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = batch(dir.path(), "b2\nsave \"Bob's game.toml\"\n");
+    assert!(out.contains("saved: Bob's game.toml"), "{out}");
+    assert!(dir.path().join("Bob's game.toml").is_file(), "{out}");
+}

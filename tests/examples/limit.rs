@@ -48,6 +48,7 @@ fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())
+        .filter(|&n| n > 0)
         .unwrap_or(5);
     let (mut classic, mut morris, mut hand) = (vec![], vec![], vec![]);
     for round in 1..=rounds {

@@ -468,7 +468,8 @@ fn warn_of_split_runs(load: &Load<'_>, t: &mut Mechanics) -> Result<(), Rulebook
         return Ok(());
     }
     let next = (k + 1) as i64;
-    let sides: &[Option<Side>] = if t.sided {
+    // Asked as written: a two-parameter `wins` may answer both alike.
+    let sides: &[Option<Side>] = if load.host.defines_sided(HookId::Wins) {
         &[Some(Side::X), Some(Side::O)]
     } else {
         &[None]
@@ -687,5 +688,23 @@ mod tests {
         assert!(split("lines::wrapped(5, true, true)", "run == 5"));
         assert!(!split("lines::wrapped(5, true, true)", "run >= 5"));
         assert!(!split("lines::straight(5)", "run == 5"));
+    }
+
+    /// A `wins(run, side)` that answers both alike loads over windows (it
+    /// was called with one argument, and failed).
+    #[test]
+    fn a_two_parameter_wins_over_windows_loads() {
+        let script =
+            "fn lines() { lines::wrapped(5, true, true) }\nfn wins(run, side) { run >= 5 }\n";
+        assert!(Rulebook::scripted(script, 9, 9).is_ok());
+        let exact =
+            "fn lines() { lines::wrapped(5, true, true) }\nfn wins(run, side) { run == 5 }\n";
+        let rules = Rulebook::scripted(exact, 9, 9).unwrap();
+        assert!(
+            rules
+                .warnings()
+                .iter()
+                .any(|w| w.kind == ProblemKind::SplitRuns)
+        );
     }
 }

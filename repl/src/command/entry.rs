@@ -336,7 +336,9 @@ impl<'a> Args<'a> {
             .iter()
             .find_map(|&q| {
                 let inner = self.rest.strip_prefix(q)?.strip_suffix(q)?;
-                (!inner.contains(q)).then_some(inner)
+                // A name with the other quote in it (`"Bob's game.toml"`)
+                // is read whole, quotes and all, by `split_words`.
+                (!inner.contains(['"', '\''])).then_some(inner)
             })
             .unwrap_or(self.rest);
         if rest.trim().is_empty() {

@@ -69,7 +69,9 @@ pub fn parse_on(line: &str, is_move: impl Fn(&str) -> bool) -> Result<Invocation
         _ => (line, false),
     };
     if line.is_empty() {
-        return Err(ParseError::Unknown(NO_REPLY.to_string()));
+        // `--no-reply` alone, or nothing at all but what the trim took.
+        let word = if hold { NO_REPLY } else { "" };
+        return Err(ParseError::Unknown(word.to_string()));
     }
     let mut inv = parse_command(line, is_move)?;
     if hold {
@@ -437,6 +439,11 @@ mod tests {
         // A cell in two words is `play`'s, which names it joined; a quoted
         // empty word is no part of a move.
         assert_eq!(text("b 2"), Ok(("play", "b 2".into())));
+        // A line of invisible characters alone names no `--no-reply`.
+        assert_eq!(
+            said("\u{200B}").as_deref(),
+            Some("unknown command ``: type `help` for the list")
+        );
         // So is a cell written row first, which `play` says how to write
         // (it was an unknown command).
         assert_eq!(text("5e"), Ok(("play", "5e".into())));
