@@ -469,12 +469,14 @@ fn notes(out: &mut String, session: &Session) {
         outln!(out, "roles: X is {x}, O is {o}");
     }
     // The example a column open now, the nearest the middle (`d` of a
-    // full column was refused).
+    // full column was refused); looked for only where marks drop.
     let width = rulebook.grid().width();
-    let open_column = (0..width)
-        .filter_map(|c| Some((c, rulebook.landing(pos, c)?)))
-        .min_by_key(|&(c, _)| (2 * c).abs_diff(width - 1));
-    if let (Some((_, cell)), true) = (open_column, drops_now(rulebook, game)) {
+    let open_column = || {
+        (0..width)
+            .filter_map(|c| Some((c, rulebook.landing(pos, c)?)))
+            .min_by_key(|&(c, _)| (2 * c).abs_diff(width - 1))
+    };
+    if let Some((_, cell)) = drops_now(rulebook, game).then(open_column).flatten() {
         let cell = rulebook.grid().name(cell).to_string();
         let letter: String = cell.chars().take_while(char::is_ascii_lowercase).collect();
         outln!(
@@ -482,16 +484,17 @@ fn notes(out: &mut String, session: &Session) {
             "drop a mark into a column marked v: type its letter ({letter}) or the cell ({cell})"
         );
     }
+    // Listed once, where a note's example asks.
+    let listed = std::cell::OnceCell::new();
+    let legal = || listed.get_or_init(|| legal_moves(rulebook, pos)).as_slice();
     if let (Some(slide), false) = (t.slides().first(), game.is_over()) {
         // The example a slide legal now where there is one (`^a` of an
         // empty a1 was refused).
-        let legal = legal_moves(rulebook, pos)
-            .into_iter()
-            .find_map(|m| match m {
-                Move::Slide { from, to } => Some((from, to)),
-                _ => None,
-            });
-        let shown = legal.unwrap_or((slide.from(), slide.to()));
+        let slide_now = legal().iter().find_map(|&m| match m {
+            Move::Slide { from, to } => Some((from, to)),
+            _ => None,
+        });
+        let shown = slide_now.unwrap_or((slide.from(), slide.to()));
         let slide = (t.slides().iter())
             .find(|s| (s.from(), s.to()) == shown)
             .unwrap_or(slide);
@@ -508,7 +511,7 @@ fn notes(out: &mut String, session: &Session) {
         // that does not say its cell gets it (`^a` takes a1).
         // Where none is legal now the form alone, and that said.
         let from = rulebook.grid().name(shown.0).to_string();
-        let like = match legal {
+        let like = match slide_now {
             None => format!("{like} (none now)"),
             Some(_) if like.contains(&from) => like,
             Some(_) => format!("{like} takes {from}"),
@@ -525,9 +528,6 @@ fn notes(out: &mut String, session: &Session) {
             "a move places X or O: b2=X or b2=O (b2 alone: your own)"
         );
     }
-    // Listed once, where a note's example asks.
-    let listed = std::cell::OnceCell::new();
-    let legal = || listed.get_or_init(|| legal_moves(rulebook, pos)).as_slice();
     if t.has_stacks() {
         super::stacks::notes(out, rulebook, game);
     } else if let (Some(x), Some(o), false, true) = (
